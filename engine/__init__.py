@@ -1,0 +1,1 @@
+"""Everything about playing one match: game rules, built-in bots, the referee and the Arena server."""

@@ -1,0 +1,27 @@
+"""The game interface shared by every game, bot and layer above them."""
+
+from engine.core.chance import Chance, Inject
+from engine.core.decision import DecisionRequest, Seat
+from engine.core.errors import ConfigError, IllegalAction, TourneyError, UnknownGame
+from engine.core.game import Action, Game, Illegal, Observation, Outcome, State
+from engine.core.registry import available_games, game_ids, get_game
+
+__all__ = [
+    "Action",
+    "Chance",
+    "ConfigError",
+    "DecisionRequest",
+    "Game",
+    "Illegal",
+    "IllegalAction",
+    "Inject",
+    "Observation",
+    "Outcome",
+    "Seat",
+    "State",
+    "TourneyError",
+    "UnknownGame",
+    "available_games",
+    "game_ids",
+    "get_game",
+]

@@ -1,0 +1,129 @@
+"""Seeded, named random streams, plus the test-injection hooks of the rules specs.
+
+Every draw of chance in a match comes from a stream named for what it draws ("deal",
+"dice/0", "pick/1", "tiebreak"). A stream's start is derived from (seed, name), so two
+matches with the same seed and the seats swapped hand each player the other's luck: the
+basis of duplicate matches. The generator is splitmix64: a single integer of state per
+stream, which makes cloning a state (for search bots) a dict copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+
+
+def stream_start(seed: int, name: str) -> int:
+    """The 64-bit starting state of stream `name` for match seed `seed`."""
+    digest = hashlib.sha256(f"{seed}/{name}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass
+class Inject:
+    """Forced chance outcomes for tests; each queue is used first, then the seeded streams.
+
+    dice: forced die faces, in the game's own face numbering, used in roll order.
+    deck_order: the initial draw pile (top first), replacing the first shuffle of "deal".
+    shuffles: forced permutations; permutation p turns items into [items[i] for i in p].
+    picks: forced random indices (e.g. a random card from a hand), in pick order.
+    """
+
+    dice: list[int] = field(default_factory=list)
+    deck_order: list[Any] | None = None
+    shuffles: list[list[int]] = field(default_factory=list)
+    picks: list[int] = field(default_factory=list)
+
+    def copy(self) -> Inject:
+        return Inject(
+            list(self.dice),
+            None if self.deck_order is None else list(self.deck_order),
+            [list(p) for p in self.shuffles],
+            list(self.picks),
+        )
+
+
+class Chance:
+    """All the randomness of one match."""
+
+    __slots__ = ("seed", "_state", "inject")
+
+    def __init__(self, seed: int, inject: Inject | None = None) -> None:
+        self.seed = seed
+        self._state: dict[str, int] = {}
+        self.inject = inject.copy() if inject is not None else None
+
+    def clone(self) -> Chance:
+        twin = Chance.__new__(Chance)
+        twin.seed = self.seed
+        twin._state = dict(self._state)
+        twin.inject = self.inject.copy() if self.inject is not None else None
+        return twin
+
+    def reseed(self, seed: int) -> None:
+        """Forget every stream's position and draw from `seed` instead (used by determinize)."""
+        self.seed = seed
+        self._state = {}
+        self.inject = None
+
+    def next64(self, name: str) -> int:
+        """The next raw 64-bit value of stream `name`."""
+        s = self._state.get(name)
+        if s is None:
+            s = stream_start(self.seed, name)
+        s = (s + 0x9E3779B97F4A7C15) & _MASK
+        self._state[name] = s
+        z = s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, name: str, n: int) -> int:
+        """A uniform integer in 0..n-1 from stream `name` (bias below 2**-50 for any n used here)."""
+        return (self.next64(name) * n) >> 64
+
+    def roll(self, name: str, sides: int) -> int:
+        """One die: a face in 1..sides, or the next injected face."""
+        inj = self.inject
+        if inj is not None and inj.dice:
+            return inj.dice.pop(0)
+        return self.below(name, sides) + 1
+
+    def pick(self, name: str, n: int) -> int:
+        """A uniform index in 0..n-1 (e.g. a random card from a hand), or the next injected pick."""
+        inj = self.inject
+        if inj is not None and inj.picks:
+            forced = inj.picks.pop(0)
+            if not 0 <= forced < n:
+                raise ValueError(f"injected pick {forced} is outside 0..{n - 1}")
+            return forced
+        return self.below(name, n)
+
+    def shuffled(self, name: str, items: Sequence[T]) -> list[T]:
+        """A uniformly shuffled copy of items (Fisher-Yates), or the next injected permutation."""
+        inj = self.inject
+        if inj is not None and inj.shuffles:
+            perm = inj.shuffles.pop(0)
+            if sorted(perm) != list(range(len(items))):
+                raise ValueError(f"injected shuffle {perm} is not a permutation of {len(items)} items")
+            return [items[i] for i in perm]
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(name, i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def initial_order(self, name: str, items: Sequence[T]) -> list[T]:
+        """The opening order of a deck: the injected deck_order if any, else a shuffle."""
+        inj = self.inject
+        if inj is not None and inj.deck_order is not None:
+            order = list(inj.deck_order)
+            inj.deck_order = None
+            return order
+        return self.shuffled(name, items)

@@ -1,0 +1,165 @@
+"""The Game / State interface every game implements (modelled on OpenSpiel).
+
+A State is a full, mutable position of one match. Seats are 0..n-1. `to_act()` lists the
+seats that must decide now; more than one seat means a simultaneous decision, and
+`apply` then takes one action per listed seat. Observations are JSON-ready dicts holding
+only what that seat may know; `determinize` fills in the rest at random, for search bots.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.core.chance import Inject
+
+Observation = dict[str, Any]
+
+
+class Action:
+    """Base of every game's actions: small frozen dataclasses with a short human label."""
+
+    __slots__ = ()
+
+    @property
+    def label(self) -> str:
+        return repr(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal(Action):
+    """What a seat sent when it was not a legal action; only games that handle illegal actions see it."""
+
+    raw: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"illegal({self.raw})"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished match ended.
+
+    ranking: tiers of seats, best first; a draw between everyone is a single tier.
+    scores: one number per seat (health, points, ...) as the game defines it.
+    reason: why it ended, e.g. "elimination", "points", "cap", "cards_exhausted".
+    details: game-specific extras (a Champion series' battles, achievements' stats, ...).
+    """
+
+    ranking: tuple[tuple[int, ...], ...]
+    scores: tuple[float, ...]
+    reason: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def tier_of(self, seat: int) -> int:
+        """The 0-based tier of `seat` (0 = first place, shared with everyone in the tier)."""
+        for i, tier in enumerate(self.ranking):
+            if seat in tier:
+                return i
+        raise ValueError(f"seat {seat} is not ranked")
+
+    def points(self, seat: int) -> float:
+        """Match points in [0, 1]: 1 for a sole winner, 0 for last, shared evenly within a tier.
+
+        For two players this is the usual 1 / 0.5 / 0. For more, a seat scores the share of
+        opponents it beat, counting each opponent in its own tier as half a win.
+        """
+        n = sum(len(t) for t in self.ranking)
+        if n < 2:
+            return 1.0
+        above = 0
+        for tier in self.ranking:
+            if seat in tier:
+                same = len(tier) - 1
+                below = n - above - len(tier)
+                return (below + 0.5 * same) / (n - 1)
+            above += len(tier)
+        raise ValueError(f"seat {seat} is not ranked")
+
+
+class State(ABC):
+    """One match in progress."""
+
+    game: Game
+    num_players: int
+
+    @abstractmethod
+    def to_act(self) -> Sequence[int]:
+        """Seats that must choose an action now (empty when the match is over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """The legal actions of `seat`, in a stable order, so an index identifies an action."""
+
+    @abstractmethod
+    def apply(self, actions: Mapping[int, Action]) -> None:
+        """Apply one action for every seat in `to_act()`, then resolve chance and effects."""
+
+    @abstractmethod
+    def observe(self, seat: int) -> Observation:
+        """What `seat` may know right now: its private view plus the public record."""
+
+    @abstractmethod
+    def public_view(self) -> Observation:
+        """What a spectator may know: no seat's hidden information."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the match has ended."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result; only valid when `is_over()`."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (chance streams included)."""
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full state consistent with what `seat` observes, hidden parts and future chance
+        resampled with `rng`. Perfect-information games return a clone with fresh chance."""
+
+    def apply_one(self, seat: int, action: Action) -> None:
+        """Shorthand for a sequential decision."""
+        self.apply({seat: action})
+
+
+class Game(ABC):
+    """A game's fixed facts and its state factory. One instance per game, in the registry."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    modes: ClassVar[tuple[str, ...]] = ("standard",)
+    # True when an illegal action is a rule event the game resolves itself (Ninja Arena's
+    # Mistake) rather than a fault the referee punishes with a forfeit.
+    handles_illegal_actions: ClassVar[bool] = False
+
+    @abstractmethod
+    def new_state(
+        self,
+        seed: int,
+        players: int | None = None,
+        config: Mapping[str, Any] | None = None,
+        inject: Inject | None = None,
+    ) -> State:
+        """A fresh match. Raises ConfigError (one sentence) for a bad player count or config."""
+
+    def default_config(self) -> dict[str, Any]:
+        """The configuration a match gets when nothing is overridden."""
+        return {}
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """How good `state` looks for `seat`, in [-1, 1]; used by greedy and by search cut-offs.
+
+        The default knows only finished matches; games override it with a real heuristic.
+        """
+        if state.is_over():
+            return 2.0 * state.outcome().points(seat) - 1.0
+        return 0.0

@@ -1,0 +1,1 @@
+"""One package per game: pure rules, no I/O, no clocks, no threads."""
