@@ -8,9 +8,10 @@ only what that seat may know; `determinize` fills in the rest at random, for sea
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -154,6 +155,17 @@ class Game(ABC):
     def default_config(self) -> dict[str, Any]:
         """The configuration a match gets when nothing is overridden."""
         return {}
+
+    def bots(self) -> Mapping[str, Callable[..., Any]]:
+        """Bots that only this game has (name -> factory taking `seed` and keyword options).
+
+        A factory returns a Seat (anything with `act(DecisionRequest) -> int`).
+        """
+        return {}
+
+    def render(self, state: State) -> str:
+        """A small text picture of the public position, for `tourney match --verbose`."""
+        return json.dumps(state.public_view(), sort_keys=True)
 
     def evaluate(self, state: State, seat: int) -> float:
         """How good `state` looks for `seat`, in [-1, 1]; used by greedy and by search cut-offs.
