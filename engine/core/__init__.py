@@ -1,10 +1,10 @@
 """The game interface shared by every game, bot and layer above them."""
 
 from engine.core.chance import Chance, Inject
-from engine.core.decision import DecisionRequest, Seat
+from engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
 from engine.core.errors import ConfigError, IllegalAction, TourneyError, UnknownGame
 from engine.core.game import Action, Game, Illegal, Observation, Outcome, State
-from engine.core.registry import available_games, game_ids, get_game
+from engine.core.registry import available_games, game_ids, get_game, register
 
 __all__ = [
     "Action",
@@ -18,10 +18,14 @@ __all__ = [
     "Observation",
     "Outcome",
     "Seat",
+    "SeatDisconnected",
+    "SeatFault",
+    "SeatTimeout",
     "State",
     "TourneyError",
     "UnknownGame",
     "available_games",
     "game_ids",
     "get_game",
+    "register",
 ]

@@ -40,3 +40,21 @@ class Seat(Protocol):
     def act(self, request: DecisionRequest) -> int:
         """The index, into request.legal, of the chosen action."""
         ...
+
+
+class SeatFault(Exception):
+    """A seat could not give a usable answer; the referee turns it into a typed fault."""
+
+    kind = "crash"
+
+
+class SeatTimeout(SeatFault):
+    """The seat did not answer before its deadline (raised by seats that enforce it themselves)."""
+
+    kind = "timeout"
+
+
+class SeatDisconnected(SeatFault):
+    """The bot behind the seat went away."""
+
+    kind = "disconnection"

@@ -51,3 +51,9 @@ def available_games() -> list[Game]:
         except UnknownGame:
             continue
     return out
+
+
+def register(game: Game) -> None:
+    """Add a game that lives outside this package (plugins, test fixtures) under its id."""
+    _loaded[game.id] = game
+    GAME_MODULES.setdefault(game.id, type(game).__module__)
