@@ -1,0 +1,135 @@
+"""The Maître Ninja game object: facts, configuration, state factory, bots, rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.core import Chance, ConfigError, Game, Inject, State
+from engine.games.maitre_ninja import data
+from engine.games.maitre_ninja.state import MaitreNinjaState, Setup
+
+CONFIG_KEYS = ("n_players", "first_player", "fight_cap", "parries_by_rank", "parry_supply", "elements")
+
+
+def _int(value: Any, what: str, fix: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{what} must be an integer, got {value!r}: {fix}.")
+    return value
+
+
+def parse_config(players: int | None, config: Mapping[str, Any] | None, chance: Chance) -> Setup:
+    """Check a config against §5 and turn it into a Setup; ConfigError names any bad value."""
+    cfg = dict(config or {})
+    unknown = sorted(set(cfg) - set(CONFIG_KEYS))
+    if unknown:
+        raise ConfigError(
+            f"unknown maitre-ninja config key(s) {', '.join(unknown)}: use only {', '.join(CONFIG_KEYS)}."
+        )
+    n = cfg.get("n_players")
+    if n is not None:
+        n = _int(n, "n_players", "give 2, 3 or 4")
+    if players is not None and n is not None and players != n:
+        raise ConfigError(f"players={players} contradicts config n_players={n}: give the same count in both.")
+    n = players if players is not None else (n if n is not None else data.MIN_PLAYERS)
+    if not data.MIN_PLAYERS <= n <= data.MAX_PLAYERS:
+        raise ConfigError(f"Maître Ninja is for 2 to 4 players, not {n}: choose 2, 3 or 4 players.")
+
+    cap = _int(cfg.get("fight_cap", data.FIGHT_CAP), "fight_cap", "give a positive number of fights")
+    if cap < 1:
+        raise ConfigError(f"fight_cap must be at least 1, got {cap}: give a positive number of fights.")
+
+    raw_supply = cfg.get("parry_supply", data.PARRY_SUPPLY)
+    if not isinstance(raw_supply, Mapping) or set(raw_supply) != set(data.PARRY_TYPES):
+        raise ConfigError(f"parry_supply must map exactly DO, BL and JU to counts, got {raw_supply!r}: fix its keys.")
+    supply = tuple(_int(raw_supply[t], f"parry_supply[{t}]", "give a count of cards") for t in data.PARRY_TYPES)
+    if min(supply) < 0:
+        raise ConfigError(f"parry_supply {raw_supply!r} has a negative count: give counts of 0 or more.")
+
+    raw_parries = cfg.get("parries_by_rank", data.PARRIES_BY_RANK)
+    if not isinstance(raw_parries, Mapping):
+        raise ConfigError(f"parries_by_rank must map ranks 1-4 to row lengths, got {raw_parries!r}: give a mapping.")
+    by_rank = {int(k): v for k, v in raw_parries.items()}  # JSON configs spell the ranks as strings
+    if set(by_rank) != {1, 2, 3, 4}:
+        raise ConfigError(
+            f"parries_by_rank must give ranks 1, 2, 3 and 4, got {sorted(by_rank)}: add the missing ranks."
+        )
+    parries = [0]
+    for rank in (1, 2, 3, 4):
+        m = _int(by_rank[rank], f"parries_by_rank[{rank}]", "give a row length")
+        if not 1 <= m <= sum(supply):
+            raise ConfigError(
+                f"parries_by_rank[{rank}]={m} does not fit the supply of {sum(supply)} parries: "
+                "give a length between 1 and the supply."
+            )
+        parries.append(m)
+
+    raw_elements = cfg.get("elements")
+    if raw_elements is None:
+        elements = data.ELEMENTS[:n]
+    else:
+        elements = tuple(raw_elements)
+        if len(elements) != n or len(set(elements)) != n or not set(elements) <= set(data.ELEMENTS):
+            raise ConfigError(
+                f"elements {raw_elements!r} must name {n} different elements from {', '.join(data.ELEMENTS)}: "
+                "give one per seat."
+            )
+
+    first = cfg.get("first_player")
+    if first is None:
+        first = chance.pick("tiebreak", n)  # A11: a seeded pick
+    else:
+        first = _int(first, "first_player", f"give a seat from 0 to {n - 1} or leave it out")
+        if not 0 <= first < n:
+            raise ConfigError(f"first_player={first} is not a seat of {n} players: give 0 to {n - 1}.")
+    return Setup(n, first, cap, tuple(parries), supply, tuple(elements))
+
+
+class MaitreNinja(Game):
+    """Be the first to rise from Apprenti to Maître Ninja by winning fights as the attacker."""
+
+    id = "maitre-ninja"
+    name = "Maître Ninja"
+    min_players = data.MIN_PLAYERS
+    max_players = data.MAX_PLAYERS
+
+    def new_state(
+        self,
+        seed: int,
+        players: int | None = None,
+        config: Mapping[str, Any] | None = None,
+        inject: Inject | None = None,
+    ) -> MaitreNinjaState:
+        """A fresh match; the only chance is the first attacker (stream `tiebreak`, or Inject picks)."""
+        chance = Chance(seed, inject)
+        return MaitreNinjaState(self, parse_config(players, config, chance), chance)
+
+    def default_config(self) -> dict[str, Any]:
+        return {
+            "n_players": 2,
+            "first_player": None,
+            "fight_cap": data.FIGHT_CAP,
+            "parries_by_rank": dict(data.PARRIES_BY_RANK),
+            "parry_supply": dict(data.PARRY_SUPPLY),
+            "elements": None,
+        }
+
+    def bots(self) -> Mapping[str, Callable[..., Any]]:
+        from engine.games.maitre_ninja.bots import BestResponseBot, NashBot
+
+        return {"nash": NashBot, "best_response": BestResponseBot}
+
+    def render(self, state: State) -> str:
+        from engine.games.maitre_ninja.render import render
+
+        assert isinstance(state, MaitreNinjaState)
+        return render(state)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """Rank lead over the average opponent, scaled to [-1, 1]; exact once the match is over."""
+        if state.is_over():
+            return 2.0 * state.outcome().points(seat) - 1.0
+        assert isinstance(state, MaitreNinjaState)
+        ranks = state.ranks
+        others = [r for s, r in enumerate(ranks) if s != seat]
+        return (ranks[seat] - sum(others) / len(others)) / 4.0

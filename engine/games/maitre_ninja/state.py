@@ -1,0 +1,314 @@
+"""A Maître Ninja match in progress (spec §2): small flat fields, cheap to clone.
+
+Each fight is one simultaneous decision: the attacker commits a face-down line while the
+defender, knowing only the attacker's rank, commits a face-up parry row (§3.1 allows this
+because the defender learns nothing from the attacker's commitment). `apply` then resolves the
+fight, promotes, and moves to the next fight or the final round.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Action, Chance, IllegalAction, Observation, Outcome, State
+from engine.core.game import Game
+from engine.games.maitre_ninja.actions import (
+    AttackLine,
+    ParryRow,
+    attack_line_index,
+    attack_lines,
+    parry_rows,
+)
+from engine.games.maitre_ninja.data import (
+    ATTACK_LEVELS,
+    KATANA,
+    KATANA_ORDERS,
+    MAITRE,
+    PARRY_TYPES,
+    line_size,
+)
+from engine.games.maitre_ninja.rules import Resolution, codes_of, final_queue, left_of, ranking, resolve
+
+NORMAL, FINAL_ROUND, OVER = "NORMAL", "FINAL_ROUND", "OVER"
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The match's fixed settings after config parsing; shared, never mutated, by every clone."""
+
+    n_players: int
+    first_player: int
+    fight_cap: int
+    parries_by_rank: tuple[int, ...]  # index = attacker rank (index 0 unused)
+    parry_supply: tuple[int, ...]  # DO, BL, JU
+    elements: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FightRecord:
+    """One finished fight. `line` is the full face-down line; only its first
+    `resolution.revealed` cards were ever shown, and `public` holds just what everyone saw."""
+
+    number: int
+    attacker: int
+    defender: int
+    attacker_rank: int
+    line: AttackLine
+    row: tuple[str, ...]
+    resolution: Resolution
+    public: dict[str, Any]
+
+    @property
+    def face_down(self) -> int:
+        """Attack cards that were never flipped (they go back unseen)."""
+        return len(self.line.cards) - self.resolution.revealed
+
+
+def make_record(
+    number: int, attacker: int, defender: int, rank: int, line: AttackLine, row: tuple[str, ...], res: Resolution
+) -> FightRecord:
+    """A fight's record with its public face (only the flipped attack cards) built once."""
+    shown = line.cards[: res.revealed]
+    public: dict[str, Any] = {
+        "fight": number,
+        "attacker": attacker,
+        "defender": defender,
+        "attacker_rank": rank,
+        "attack": list(shown),
+        "ka_order": list(line.ka_order) if KATANA in shown else [],
+        "face_down": len(line.cards) - res.revealed,
+        "row": list(row),
+        "burned": list(res.burned),
+        "parried": [[i, c.parried_at] for i, c in enumerate(res.cards) if c.parried_at is not None],
+        "unused": list(res.unused),
+        "winner": "attacker" if res.attacker_wins else "defender",
+        "new_rank": rank + 1 if res.attacker_wins else rank,
+    }
+    return FightRecord(number, attacker, defender, rank, line, row, res, public)
+
+
+class MaitreNinjaState(State):
+    """Ranks, attack counts, whose fight it is, the final-round queue and the fight history."""
+
+    __slots__ = (
+        "game",
+        "num_players",
+        "setup",
+        "chance",
+        "ranks",
+        "attacks_made",
+        "attacker",
+        "defender",
+        "fights",
+        "phase",
+        "first_master",
+        "queue",
+        "history",
+    )
+
+    def __init__(self, game: Game, setup: Setup, chance: Chance) -> None:
+        self.game = game
+        self.num_players = setup.n_players
+        self.setup = setup
+        self.chance = chance
+        self.ranks = [1] * setup.n_players
+        self.attacks_made = [0] * setup.n_players
+        self.attacker = setup.first_player
+        self.defender = left_of(setup.first_player, setup.n_players)
+        self.fights = 0  # fights already resolved
+        self.phase = NORMAL
+        self.first_master: int | None = None
+        self.queue: list[int] = []  # last-chance attackers still to fight (after the current one)
+        self.history: list[FightRecord] = []
+
+    # --- whose decision, and what may they do ---------------------------------------------
+
+    def to_act(self) -> Sequence[int]:
+        """Attacker and defender commit at once; nobody acts once the match is over."""
+        if self.phase == OVER:
+            return []
+        return [self.attacker, self.defender]
+
+    def attacker_rank(self) -> int:
+        """The rank of the current attacker, which sets the line length and the row length."""
+        return self.ranks[self.attacker]
+
+    def row_length(self) -> int:
+        """How many parries the defender lays against the current attacker (A20)."""
+        return self.setup.parries_by_rank[self.attacker_rank()]
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """Every line for the attacker, every parry row for the defender (shared, lazy lists)."""
+        if self.phase == OVER:
+            return ()
+        if seat == self.attacker:
+            return attack_lines(self.attacker_rank())
+        if seat == self.defender:
+            return parry_rows(self.row_length(), self.setup.parry_supply)
+        return ()
+
+    # --- one fight ------------------------------------------------------------------------
+
+    def apply(self, actions: Mapping[int, Action]) -> None:
+        """Resolve the fight the two commitments describe, then move on (§3.1 F3-F5, §4)."""
+        if self.phase == OVER:
+            raise IllegalAction("the match is over: no more actions can be applied.")
+        if set(actions) != {self.attacker, self.defender}:
+            raise IllegalAction(
+                f"fight needs exactly one action from seats {self.attacker} and {self.defender}, "
+                f"got seats {sorted(actions)}."
+            )
+        line = actions[self.attacker]
+        row = actions[self.defender]
+        rank = self.attacker_rank()
+        if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
+            raise IllegalAction(f"seat {self.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
+        if not isinstance(row, ParryRow) or row not in parry_rows(self.row_length(), self.setup.parry_supply):
+            raise IllegalAction(
+                f"seat {self.defender} sent {row!r}, which is not a row of {self.row_length()} parries "
+                f"within the supply {dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True))}."
+            )
+        self.fight(line, row)
+
+    def fight(self, line: AttackLine, row: ParryRow) -> Resolution:
+        """Resolve one fight (already validated), record it, promote, and set up the next one."""
+        att, dfn = self.attacker, self.defender
+        rank = self.ranks[att]
+        res = resolve(codes_of(line), row.row)
+        self.fights += 1
+        self.history.append(make_record(self.fights, att, dfn, rank, line, row.row, res))
+        if res.attacker_wins:
+            self.ranks[att] = rank + 1
+        self.attacks_made[att] += 1
+        self._advance()
+        return res
+
+    def _advance(self) -> None:
+        """Who attacks whom next (§3.1 F5), the final-round trigger (§4.1) and the cap (§4.4)."""
+        n = self.num_players
+        att = self.attacker
+        if self.phase == NORMAL and self.ranks[att] == MAITRE:
+            self.first_master = att
+            self.queue = final_queue(att, self.ranks, self.attacks_made)
+            self.phase = FINAL_ROUND
+        if self.phase == FINAL_ROUND:
+            if not self.queue:
+                self.phase = OVER
+                return
+            self.attacker = self.queue.pop(0)
+            self.defender = left_of(self.attacker, n)
+            return
+        if self.fights >= self.setup.fight_cap:
+            self.phase = OVER
+            return
+        self.attacker = self.defender
+        self.defender = left_of(self.attacker, n)
+
+    # --- what each seat knows ---------------------------------------------------------------
+
+    def public_view(self) -> Observation:
+        """Ranks, counts, whose fight it is and every fight's public face; no unflipped card."""
+        over = self.phase == OVER
+        return {
+            "game": "maitre-ninja",
+            "n_players": self.num_players,
+            "elements": list(self.setup.elements),
+            "ranks": list(self.ranks),
+            "attacks_made": list(self.attacks_made),
+            "phase": self.phase,
+            "fight_number": self.fights + (0 if over else 1),
+            "attacker": None if over else self.attacker,
+            "defender": None if over else self.defender,
+            "attacker_rank": None if over else self.attacker_rank(),
+            "parries": None if over else self.row_length(),
+            "parry_supply": dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True)),
+            "fight_cap": self.setup.fight_cap,
+            "first_master": self.first_master,
+            "final_queue": list(self.queue),
+            "history": [rec.public for rec in self.history],
+        }
+
+    def observe(self, seat: int) -> Observation:
+        """The public view plus this seat's role and its own never-flipped attack cards."""
+        obs = self.public_view()
+        obs["seat"] = seat
+        if self.phase == OVER:
+            obs["role"] = "none"
+        elif seat == self.attacker:
+            obs["role"] = "attacker"
+        elif seat == self.defender:
+            obs["role"] = "defender"
+        else:
+            obs["role"] = "watcher"
+        obs["my_hidden"] = [
+            {"fight": rec.number, "line": list(rec.line.cards), "ka_order": list(rec.line.ka_order)}
+            for rec in self.history
+            if rec.attacker == seat and rec.face_down
+        ]
+        return obs
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome:
+        """Every Maître shares first place; the rest (or everyone, at the cap) are tiered by rank."""
+        if self.phase != OVER:
+            raise ValueError("the match is not over yet")
+        masters = [s for s, r in enumerate(self.ranks) if r == MAITRE]
+        return Outcome(
+            ranking=ranking(self.ranks),
+            scores=tuple(float(r) for r in self.ranks),
+            reason="maitre" if masters else "cap",
+            details={
+                "first_master": self.first_master,
+                "masters": masters,
+                "fights": self.fights,
+                "attacks_made": list(self.attacks_made),
+            },
+        )
+
+    # --- copies for search ------------------------------------------------------------------
+
+    def clone(self) -> MaitreNinjaState:
+        twin = MaitreNinjaState.__new__(MaitreNinjaState)
+        twin.game = self.game
+        twin.num_players = self.num_players
+        twin.setup = self.setup
+        twin.chance = self.chance.clone()
+        twin.ranks = list(self.ranks)
+        twin.attacks_made = list(self.attacks_made)
+        twin.attacker = self.attacker
+        twin.defender = self.defender
+        twin.fights = self.fights
+        twin.phase = self.phase
+        twin.first_master = self.first_master
+        twin.queue = list(self.queue)
+        twin.history = list(self.history)  # records are immutable, so sharing them is safe
+        return twin
+
+    def determinize(self, seat: int, rng: random.Random) -> MaitreNinjaState:
+        """A clone whose other players' never-flipped attack cards are redrawn at random.
+
+        Nothing else is hidden: a fight's two commitments are simultaneous, so no face-down
+        line is ever pending between decisions, and the game has no chance after setup.
+        """
+        twin = self.clone()
+        twin.chance.reseed(rng.getrandbits(63))
+        for k, rec in enumerate(twin.history):
+            if rec.attacker == seat or not rec.face_down:
+                continue
+            shown = rec.resolution.revealed
+            cards = list(rec.line.cards[:shown])
+            for level in range(shown, line_size(rec.attacker_rank)):
+                cards.append(rng.choice(ATTACK_LEVELS[level]))
+            order = rec.line.ka_order if KATANA in cards[:shown] else ()
+            if KATANA in cards and not order:
+                order = rng.choice(KATANA_ORDERS)
+            line = AttackLine(tuple(cards), order)
+            twin.history[k] = FightRecord(
+                rec.number, rec.attacker, rec.defender, rec.attacker_rank, line, rec.row, rec.resolution, rec.public
+            )
+        return twin
