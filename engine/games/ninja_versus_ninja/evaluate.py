@@ -1,0 +1,154 @@
+"""A heuristic value of a position, for `greedy`, `ismcts` cut-offs and `expectimax` leaves.
+
+For each seat: its score, its Ninjas, and what its mission (if any) is worth. A mission's
+worth is the expected number of points it brings home minus the Ninja it may lose, taken
+from a small dynamic programme over (turns left, row, depth so far, reversal used) that
+plays the mission alone on an empty board (table MISSION_VALUE below), and then
+discounted by the chance that the opponent captures the mission Ninja on their next
+turn. That last term is also what rewards keeping the home dojo guarded: home Ninjas a
+likely roll away from the enemy's mission Ninja make that mission worth less to them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.games.ninja_versus_ninja.data import (
+    COLS,
+    MISSION_TURNS,
+    NUM_SQUARES,
+    ROLL_OUTCOMES,
+    ROLL_WEIGHTS,
+    ROWS,
+    col_of,
+    row_of,
+)
+from engine.games.ninja_versus_ninja.paths import IN_HOME
+from engine.games.ninja_versus_ninja.state import NO_SQUARE, NvnState
+
+PIECE = 1.0  # a Ninja, in score points (missions need runners; the last one lost loses the game)
+SCALE = 3.5  # score-point difference that maps to tanh(1) ~ 0.76
+FLEE = 0.3  # the share of a capture threat left when the threatened seat moves first
+
+HOME_FRONT = 3  # Black's home front row (0-based); the tables are in Black's frame
+OPP_FRONT = 7
+_P = {n: w / ROLL_OUTCOMES for n, w in ROLL_WEIGHTS.items()}
+
+
+def _row_depth(r: int) -> int:
+    return max(0, r - (OPP_FRONT - 1))
+
+
+def _mission_table() -> dict[tuple[bool, int, int, int], float]:
+    """Expected points (minus PIECE on a lost Ninja) of a lone mission, Black's frame.
+
+    Key: (reversal used, owner turns left, row, depth so far); rows outside home only.
+    Each turn the roll n is exact: a move ends |delta| rows away with the other n - |delta|
+    steps sideways (at most COLS - 1 of them), or reverses once, turning in the opponent's
+    dojo, with an optional sideways leg.
+    """
+    table: dict[tuple[bool, int, int, int], float] = {}
+
+    def value(rev: bool, left: int, r: int, d: int) -> float:
+        if left == 0:
+            return -PIECE
+        key = (rev, left, r, d)
+        if key in table:
+            return table[key]
+        total = 0.0
+        for n, p in _P.items():
+            best = -math.inf
+            for delta in range(-n, n + 1):
+                side = n - abs(delta)
+                if side > COLS - 1:
+                    continue
+                r2 = r + delta
+                if not 0 <= r2 < ROWS:
+                    continue
+                d2 = max(d, _row_depth(r2))
+                best = max(best, d2 if r2 <= HOME_FRONT else value(rev, left - 1, r2, d2))
+            if not rev:
+                for side in range(0, min(COLS - 1, n - 2) + 1):
+                    for a in range(1, n - side):
+                        turn, back = r + a, n - side - a
+                        if not OPP_FRONT <= turn < ROWS or turn - back < 0:
+                            continue
+                        r2, d2 = turn - back, max(d, _row_depth(turn))
+                        best = max(best, d2 if r2 <= HOME_FRONT else value(True, left - 1, r2, d2))
+            total += p * (best if best > -math.inf else value(rev, left - 1, r, d))
+        table[key] = total
+        return total
+
+    for rev in (False, True):
+        for left in range(1, MISSION_TURNS + 1):
+            for r in range(HOME_FRONT + 1, ROWS):
+                for d in range(0, 5):
+                    value(rev, left, r, d)
+    return table
+
+
+MISSION_VALUE = _mission_table()
+
+
+def _manhattan_table() -> tuple[tuple[int, ...], ...]:
+    return tuple(
+        tuple(abs(row_of(a) - row_of(b)) + abs(col_of(a) - col_of(b)) for b in range(NUM_SQUARES))
+        for a in range(NUM_SQUARES)
+    )
+
+
+MANHATTAN = _manhattan_table()
+
+
+def capture_threat(state: NvnState, seat: int) -> float:
+    """Chance that the opponent can land on `seat`'s mission Ninja with its next roll.
+
+    Straight and L paths are exactly as long as the Manhattan distance, so an attacker at
+    distance D needs n == D; blockers and longer reversal paths are ignored.
+    """
+    target = state.m_sq[seat]
+    opp = 1 - seat
+    if target == NO_SQUARE:
+        return 0.0
+    in_their_home = IN_HOME[opp][target]
+    free = state.m_sq[opp] == NO_SQUARE
+    hit = set()
+    mask = state.occ[opp]
+    dist = MANHATTAN[target]
+    while mask:
+        low = mask & -mask
+        x = low.bit_length() - 1
+        mask ^= low
+        if in_their_home or free or x == state.m_sq[opp]:
+            hit.add(dist[x])
+    return sum(_P.get(d, 0.0) for d in hit)
+
+
+def mission_worth(state: NvnState, seat: int) -> float:
+    """Expected points of `seat`'s mission from here, minus its Ninja's expected loss."""
+    sq = state.m_sq[seat]
+    if sq == NO_SQUARE:
+        return 0.0
+    r = row_of(sq) if seat == 0 else ROWS - 1 - row_of(sq)
+    left = MISSION_TURNS - state.m_turns[seat]
+    base = MISSION_VALUE[(state.m_rev[seat], left, r, state.m_depth[seat])]
+    threat = capture_threat(state, seat)
+    if state.to_move == seat and not state.is_over():
+        threat *= FLEE
+    return (1.0 - threat) * base - threat * PIECE
+
+
+def material(state: NvnState, seat: int) -> float:
+    """A seat's position in score points: score, Ninjas, and the mission's worth."""
+    return state.score[seat] + PIECE * state.occ[seat].bit_count() + mission_worth(state, seat)
+
+
+def evaluate(state: NvnState, seat: int) -> float:
+    """How good the position is for `seat`, in [-1, 1] (±1 only for a finished game)."""
+    if state.is_over():
+        if state.winner is None:
+            return 0.0
+        return 1.0 if state.winner == seat else -1.0
+    diff = material(state, seat) - material(state, 1 - seat)
+    # Points are worth more as the target nears; 0.999 keeps heuristics below a real win.
+    return 0.999 * math.tanh(diff / SCALE)

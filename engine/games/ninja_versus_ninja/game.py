@@ -1,0 +1,164 @@
+"""Ninja Versus Ninja: configuration, setup, the heuristic, bots and the text diagram."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine.core import Chance, ConfigError, Game, Inject, State
+from engine.games.ninja_versus_ninja import evaluate as heuristic
+from engine.games.ninja_versus_ninja.data import (
+    COL_LETTERS,
+    COLOR_NAMES,
+    COLS,
+    DEFAULT_CONFIG,
+    HOME_ROWS,
+    ROWS,
+    START,
+    square_index,
+)
+from engine.games.ninja_versus_ninja.state import NO_SQUARE, NvnState, place
+
+
+class NinjaVersusNinja(Game):
+    """Two players, perfect information, 2d4 movement, missions into the enemy dojo."""
+
+    id = "ninja-versus-ninja"
+    name = "Ninja Versus Ninja"
+    min_players = 2
+    max_players = 2
+
+    def default_config(self) -> dict[str, Any]:
+        """target_score 7, first_player 'rolloff', turn_cap 300, board '4x11' (spec §7)."""
+        return dict(DEFAULT_CONFIG)
+
+    def check_config(self, config: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The full configuration with `config` applied; ConfigError for anything unusable."""
+        merged = self.default_config()
+        for key, value in (config or {}).items():
+            if key not in merged:
+                known = ", ".join(merged)
+                raise ConfigError(f"unknown {self.id} option '{key}': use one of {known}.")
+            merged[key] = value
+        for key in ("target_score", "turn_cap"):
+            value = merged[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{key} must be a whole number of at least 1, not {value!r}.")
+        if merged["first_player"] not in ("rolloff", 0, 1):
+            raise ConfigError(f"first_player must be 'rolloff', 0 or 1, not {merged['first_player']!r}.")
+        if merged["board"] != "4x11":
+            raise ConfigError(f"board {merged['board']!r} is not available: use '4x11'.")
+        return merged
+
+    def _blank(self, seed: int, players: int | None, config: Mapping[str, Any] | None,
+               inject: Inject | None) -> tuple[NvnState, dict[str, Any]]:
+        if players is not None and players != 2:
+            raise ConfigError(f"{self.name} is for exactly 2 players, not {players}: seat two bots.")
+        conf = self.check_config(config)
+        state = NvnState(self, Chance(seed, inject), conf["target_score"], conf["turn_cap"])
+        return state, conf
+
+    def new_state(
+        self,
+        seed: int,
+        players: int | None = None,
+        config: Mapping[str, Any] | None = None,
+        inject: Inject | None = None,
+    ) -> NvnState:
+        """The U start (§1.2), the roll-off (§1.3) and the first player's first roll."""
+        state, conf = self._blank(seed, players, config, inject)
+        black = [square_index(q) for q in START[0]]
+        red = [square_index(q) for q in START[1]]
+        state.occ = [sum(1 << q for q in black), sum(1 << q for q in red)]
+        first = conf["first_player"]
+        state.first_player = state.roll_off() if first == "rolloff" else int(first)
+        state.to_move = state.first_player
+        state.begin_turn()
+        return state
+
+    def position(
+        self,
+        black: Sequence[str],
+        red: Sequence[str],
+        to_move: int = 0,
+        dice: tuple[int, int] | None = None,
+        missions: Mapping[int, Mapping[str, Any]] | None = None,
+        score: Sequence[int] = (0, 0),
+        seed: int = 0,
+        config: Mapping[str, Any] | None = None,
+        inject: Inject | None = None,
+    ) -> NvnState:
+        """Any position (puzzles, the spec's golden scenarios); see `state.place`."""
+        state, _ = self._blank(seed, 2, config, inject)
+        state.first_player = to_move
+        return place(state, black, red, to_move, dice, missions, score)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """Score, Ninjas and the expected worth of each mission (see evaluate.py), in [-1, 1]."""
+        assert isinstance(state, NvnState)
+        return heuristic.evaluate(state, seat)
+
+    def bots(self) -> Mapping[str, Callable[..., Any]]:
+        """`expectimax`: depth-limited search over the 2d4 distribution."""
+        from engine.games.ninja_versus_ninja.bots import ExpectimaxBot
+
+        return {"expectimax": ExpectimaxBot}
+
+    def render(self, state: State) -> str:
+        """The board with row labels and dojo bands, then each side's score, shadow and mission.
+
+        B/R are Ninjas at home; b/r (lower case) is the Ninja on a mission.
+        """
+        assert isinstance(state, NvnState)
+        lines = []
+        if state.is_over():
+            who = "draw" if state.winner is None else f"{COLOR_NAMES[state.winner]} wins"
+            lines.append(f"turn {state.turn_number} · game over: {who} ({state.reason})")
+        else:
+            d1, d2 = state.roll
+            lines.append(
+                f"turn {state.turn_number} · {COLOR_NAMES[state.to_move]} to move · rolled {d1}+{d2}={d1 + d2}"
+            )
+        lines.append("      " + " ".join(COL_LETTERS))
+        for r in range(ROWS - 1, -1, -1):
+            cells = []
+            for c in range(COLS):
+                sq = c * ROWS + r
+                owner = state.owner(sq)
+                mark = "." if owner < 0 else "BR"[owner]
+                if owner >= 0 and state.m_sq[owner] == sq:
+                    mark = mark.lower()
+                cells.append(mark)
+            zone = ""
+            if r == HOME_ROWS[1][-1]:
+                zone = "Red dojo"
+            elif r == HOME_ROWS[1][0] - 1:
+                zone = "neutral"
+            elif r == HOME_ROWS[0][-1]:
+                zone = "Black dojo"
+            lines.append(f"  {r + 1:>2}  " + " ".join(cells) + (f"   {zone}" if zone else ""))
+            if r in (HOME_ROWS[1][0], HOME_ROWS[0][-1] + 1):
+                lines.append("      " + "-" * (2 * COLS - 1))
+        for seat in (0, 1):
+            text = (
+                f"{COLOR_NAMES[seat]:<5} score {state.score[seat]}/{state.target}  "
+                f"shadow {state.shadow[seat]}  ninjas {state.occ[seat].bit_count()}"
+            )
+            if state.m_sq[seat] != NO_SQUARE:
+                m = state.mission(seat)
+                assert m is not None
+                text += (
+                    f"  mission {m['square']}: turn {m['turns_used']}/3 done, depth {m['depth']}, "
+                    f"reversal {'used' if m['reversal_used'] else 'unused'}"
+                )
+            lines.append(text)
+        log = state.log()
+        if log:
+            seat, dice, label, event = log[-1]
+            lines.append(
+                f"last: {COLOR_NAMES[seat]} rolled {dice[0]}+{dice[1]}: {label}" + (f" ({event})" if event else "")
+            )
+        return "\n".join(lines)
+
+
+GAME = NinjaVersusNinja()
