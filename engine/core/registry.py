@@ -37,7 +37,9 @@ def get_game(game_id: str) -> Game:
         if exc.name is not None and module_name.startswith(exc.name):
             raise UnknownGame(f"game '{game_id}' is registered but not built yet: pick another game.") from None
         raise
-    game: Game = module.GAME
+    game = getattr(module, "GAME", None)
+    if not isinstance(game, Game):
+        raise UnknownGame(f"game '{game_id}' is registered but not built yet: pick another game.")
     _loaded[game_id] = game
     return game
 

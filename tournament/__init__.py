@@ -1,0 +1,1 @@
+"""Formats, ratings, leagues, the results store and the `tourney` command line."""

@@ -1,0 +1,87 @@
+"""Standings from match results: win/draw/loss, points, and a rating with a 95% interval.
+
+The rating is a performance rating on the Elo scale: 1500 plus the logistic transform of
+the mean points an entrant took per game. Its interval comes from the spread of those
+points (a normal approximation), pushed through the same transform, so a short
+tournament shows a wide interval instead of a falsely precise number.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One entrant's part in one finished match."""
+
+    alias: str
+    tier: int
+    tier_size: int
+    points: float
+    faults: int = 0
+
+
+@dataclass
+class Standing:
+    alias: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: float = 0.0
+    faults: int = 0
+    rating: float = 1500.0
+    low: float = 1500.0
+    high: float = 1500.0
+    _samples: list[float] = field(default_factory=list, repr=False)
+
+    @property
+    def score_pct(self) -> float:
+        return 100.0 * self.points / self.games if self.games else 0.0
+
+
+def elo_of(p: float) -> float:
+    """Elo-scale rating difference that expects a score fraction p."""
+    return 400.0 * math.log10(p / (1.0 - p))
+
+
+def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatResult]]) -> list[Standing]:
+    """Standings sorted by points, then wins, then fewer faults, then name."""
+    table = {a: Standing(a) for a in aliases}
+    for match in matches:
+        for r in match:
+            s = table.setdefault(r.alias, Standing(r.alias))
+            s.games += 1
+            s.points += r.points
+            s.faults += r.faults
+            s._samples.append(r.points)
+            if r.tier == 0 and r.tier_size == 1:
+                s.wins += 1
+            elif r.tier == 0:
+                s.draws += 1
+            else:
+                s.losses += 1
+    for s in table.values():
+        _rate(s)
+    return sorted(table.values(), key=lambda s: (-s.points, -s.wins, s.faults, s.alias))
+
+
+def _rate(s: Standing) -> None:
+    n = s.games
+    if n == 0:
+        return
+    # Keep p away from 0 and 1 (half a game's worth), or a perfect record rates infinitely.
+    eps = 0.5 / n
+    mean = s.points / n
+    var = sum((x - mean) ** 2 for x in s._samples) / (n - 1) if n > 1 else 0.25
+    half = Z95 * math.sqrt(max(var, 1e-9) / n)
+    def clamp(p: float) -> float:
+        return min(max(p, eps), 1.0 - eps)
+    s.rating = 1500.0 + elo_of(clamp(mean))
+    s.low = 1500.0 + elo_of(clamp(mean - half))
+    s.high = 1500.0 + elo_of(clamp(mean + half))

@@ -1,0 +1,153 @@
+"""The results tables (SQLModel) and the session helpers around them.
+
+SQLite file by default; any SQLAlchemy URL (PostgreSQL) works. Each finished match is
+written in its own transaction as soon as it ends, so a driver that dies loses nothing
+that finished, and a resumed tournament skips what is already stored.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import UniqueConstraint
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import Field, Session, SQLModel, create_engine, select
+
+from engine.core import TourneyError
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Bot(SQLModel, table=True):
+    """A named player: a built-in bot spec or a bot program, known across tournaments."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    spec: str
+
+
+class Tournament(SQLModel, table=True):
+    """One tournament: its game, format and the inputs that make it reproducible."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    game: str
+    format: str
+    players: int
+    seed: int
+    config_json: str = "{}"
+    settings_json: str = "{}"
+    status: str = "running"  # running | finished
+    created_at: datetime = Field(default_factory=_now)
+
+
+class Entrant(SQLModel, table=True):
+    """A bot's entry in a tournament (the same bot may enter under several aliases)."""
+
+    __table_args__ = (UniqueConstraint("tournament_id", "alias"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    bot_id: int = Field(foreign_key="bot.id")
+    alias: str
+    position: int
+
+
+class Match(SQLModel, table=True):
+    """A finished match: who played, how it ended, the seed and the replay."""
+
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id", index=True)
+    number: int  # position in the tournament's schedule
+    round: int = 0
+    game: str
+    seed: int
+    players: int
+    config_json: str = "{}"
+    termination: str
+    reason: str
+    plies: int
+    duration_s: float
+    replay_json: str
+    details_json: str = "{}"
+    finished_at: datetime = Field(default_factory=_now)
+
+
+class MatchSeat(SQLModel, table=True):
+    """One seat of a finished match: its entrant, place, points and clock."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    seat: int
+    entrant_id: int | None = Field(default=None, foreign_key="entrant.id")
+    alias: str
+    tier: int  # 0 = first place (shared within a tier)
+    points: float  # 1 win, 0.5 draw, 0 loss (shares for more players)
+    score: float
+    decisions: int
+    think_s: float
+    faults_json: str = "{}"
+
+
+class Rating(SQLModel, table=True):
+    """An entrant's rating at the end of a tournament."""
+
+    __table_args__ = (UniqueConstraint("tournament_id", "alias"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    alias: str
+    rating: float
+    low: float
+    high: float
+    games: int
+
+
+class StoreError(TourneyError):
+    """The database cannot be reached or written."""
+
+
+def open_store(url: str) -> Engine:
+    """Connect to `url`, create missing tables, and fail with one sentence if that is impossible."""
+    if "://" not in url:
+        url = f"sqlite:///{url}"
+    try:
+        engine = create_engine(url, pool_pre_ping=True)
+        SQLModel.metadata.create_all(engine)
+    except SQLAlchemyError as exc:
+        orig = getattr(exc, "orig", None)
+        reason = str(orig) if orig is not None else type(exc).__name__
+        raise StoreError(
+            f"cannot use the database {_redact(url)} ({reason.strip().splitlines()[0]}): "
+            "check that it is reachable and writable, or pass another --db URL."
+        ) from None
+    except Exception as exc:
+        raise StoreError(f"cannot use the database {_redact(url)} ({exc}): pass a valid --db URL.") from None
+    return engine
+
+
+def _redact(url: str) -> str:
+    """The URL without its password, for error messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
+    return url
+
+
+def dumps(value: Any) -> str:
+    """Compact, stable JSON for the *_json columns."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def get_or_create_bot(session: Session, name: str, spec: str) -> Bot:
+    bot = session.exec(select(Bot).where(Bot.name == name)).first()
+    if bot is None:
+        bot = Bot(name=name, spec=spec)
+        session.add(bot)
+        session.flush()
+    return bot
