@@ -118,7 +118,7 @@ def match(
         g = get_game(game)
         check_move_ms(move_ms)
         config = parse_settings(settings, mode)
-        entrants = parse_entrants(bots, g)
+        entrants = parse_entrants(bots, g, unique=False)
         n = players if players is not None else len(entrants)
         if n != len(entrants):
             raise ConfigError(f"{len(entrants)} bots given for {n} players: name one bot per seat.")

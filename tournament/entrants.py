@@ -16,8 +16,12 @@ class Entrant:
     spec: str
 
 
-def parse_entrants(text: str, game: Game) -> list[Entrant]:
-    """Parse a comma-separated list of bot specs, checking every bot exists for `game`."""
+def parse_entrants(text: str, game: Game, unique: bool = True) -> list[Entrant]:
+    """Parse a comma-separated list of bot specs, checking every bot exists for `game`.
+
+    With unique (tournaments), two entries may not share an alias; a single match may
+    seat the same bot twice.
+    """
     entrants: list[Entrant] = []
     for raw in (part.strip() for part in text.split(",")):
         if not raw:
@@ -26,7 +30,7 @@ def parse_entrants(text: str, game: Game) -> list[Entrant]:
         alias = alias or spec
         name, _ = parse_bot_spec(spec)
         make_bot(spec, game, 0)  # fails now, with one sentence, rather than mid-tournament
-        if any(e.alias == alias for e in entrants):
+        if unique and any(e.alias == alias for e in entrants):
             raise ConfigError(f"bot '{alias}' is entered twice: give one an alias, e.g. {name}@{name}2.")
         entrants.append(Entrant(alias, spec))
     return entrants
