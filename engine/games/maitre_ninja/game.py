@@ -49,7 +49,12 @@ def parse_config(players: int | None, config: Mapping[str, Any] | None, chance: 
     raw_parries = cfg.get("parries_by_rank", data.PARRIES_BY_RANK)
     if not isinstance(raw_parries, Mapping):
         raise ConfigError(f"parries_by_rank must map ranks 1-4 to row lengths, got {raw_parries!r}: give a mapping.")
-    by_rank = {int(k): v for k, v in raw_parries.items()}  # JSON configs spell the ranks as strings
+    try:
+        by_rank = {int(k): v for k, v in raw_parries.items()}  # JSON configs spell the ranks as strings
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"parries_by_rank keys must be the ranks 1-4, got {sorted(map(str, raw_parries))}: use 1, 2, 3 and 4."
+        ) from None
     if set(by_rank) != {1, 2, 3, 4}:
         raise ConfigError(
             f"parries_by_rank must give ranks 1, 2, 3 and 4, got {sorted(by_rank)}: add the missing ranks."
