@@ -1,0 +1,170 @@
+"""The Ninja Arena Game: configuration (§1.2, §8), setup, evaluation and rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.core import Chance, ConfigError, Game, Inject, State
+from engine.games.ninja_arena import data as D
+from engine.games.ninja_arena.state import ArenaState
+
+MODES = ("standard", "tick", "duel", "realtime")
+REALTIME_KEYS = ("min_action_interval_ms", "reaction_timeout_ms", "grace_ms", "wall_clock_cap_s")
+
+
+def character_id(name: str) -> int:
+    """A character's index from its name ('Rock Lee', 'rocklee' and 'RockLee' all work)."""
+    key = name.replace(" ", "").replace("_", "").lower()
+    for i, c in enumerate(D.CHARACTERS):
+        if c.name.lower() == key:
+            return i
+    known = ", ".join(c.name for c in D.CHARACTERS)
+    raise ConfigError(f"unknown Ninja Arena character '{name}': choose from {known}.")
+
+
+class NinjaArena(Game):
+    """Naruto: Ninja Arena (+ Genin Pack, Duel) in the deterministic tick model."""
+
+    id = "ninja-arena"
+    name = "Naruto: Ninja Arena"
+    min_players = 2
+    max_players = 6
+    modes = ("standard", "duel", "realtime")
+    handles_illegal_actions = True
+
+    def default_config(self) -> dict[str, Any]:
+        return {
+            "mode": "standard",
+            "genin_pack": False,
+            "characters": None,
+            "tick_cap": D.DEFAULT_TICK_CAP,
+            "duel": False,
+            "min_action_interval_ms": 250,
+            "reaction_timeout_ms": 5000,
+            "grace_ms": 100,
+            "wall_clock_cap_s": 1200,
+        }
+
+    def new_state(
+        self,
+        seed: int,
+        players: int | None = None,
+        config: Mapping[str, Any] | None = None,
+        inject: Inject | None = None,
+    ) -> ArenaState:
+        """A fresh match; characters from config or drawn from the `setup` stream."""
+        cfg = self.default_config()
+        for key, value in (config or {}).items():
+            if key not in cfg:
+                raise ConfigError(f"unknown Ninja Arena option '{key}': use one of {', '.join(cfg)}.")
+            cfg[key] = value
+        mode = cfg["mode"]
+        if mode not in MODES:
+            raise ConfigError(f"unknown Ninja Arena mode '{mode}': use standard, duel or realtime.")
+        duel = mode == "duel" or bool(cfg["duel"])
+        genin = bool(cfg["genin_pack"])
+        cap = cfg["tick_cap"]
+        if not isinstance(cap, int) or cap < 1:
+            raise ConfigError(f"tick_cap must be a positive whole number of ticks, not {cap!r}.")
+        names = cfg["characters"]
+        if isinstance(names, str):
+            names = [x for x in names.split(",") if x.strip()]
+        chars = [character_id(x) for x in names] if names else None
+        per_player = 2 if duel else 1
+        if players is None:
+            players = len(chars) // per_player if chars else (2 if duel else 4)
+        if duel and players != 2:
+            raise ConfigError(f"Duel mode is for exactly 2 players, not {players}: drop --mode duel or use 2 players.")
+        limit = D.MAX_PLAYERS_GENIN if genin else D.MAX_PLAYERS_CORE
+        if not 2 <= players <= limit:
+            hint = "" if genin else " (enable genin_pack for up to 6)"
+            raise ConfigError(f"Ninja Arena needs 2 to {limit} players{hint}, not {players}.")
+        roster = D.GENIN_ROSTER if genin else D.CORE_ROSTER
+        need = players * per_player
+        chance = Chance(seed, inject)
+        if chars is not None:
+            if len(chars) != need:
+                raise ConfigError(f"characters lists {len(chars)} names but {need} are needed: give one per board.")
+            if len(set(chars)) != len(chars):
+                raise ConfigError("characters must all be different: each character has one board.")
+            if not genin and any(c not in roster for c in chars):
+                raise ConfigError("an expansion character needs genin_pack=true: enable it or pick from the core 4.")
+        else:
+            pool = list(roster)
+            for i in range(len(pool) - 1, 0, -1):  # seeded Fisher-Yates on the `setup` stream
+                j = chance.below("setup", i + 1)
+                pool[i], pool[j] = pool[j], pool[i]
+            chars = pool[:need]
+        return ArenaState(self, chance, chars, duel, cap)
+
+    def bots(self) -> Mapping[str, Callable[..., Any]]:
+        from engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot
+
+        return {"greedy": GreedyArenaBot, "tactician": TacticianBot}
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """Own health (tokens still absorbable, a spare life before recovering, a Power) against
+        the mean of the opponents', squashed into [-1, 1]."""
+        assert isinstance(state, ArenaState)
+        if state.over:
+            return 2.0 * state.outcome().points(seat) - 1.0
+        mine = health(state, seat)
+        others = [health(state, q) for q in range(state.n) if q != seat]
+        diff = mine - sum(others) / len(others)
+        return max(-0.99, min(0.99, diff / 40.0))
+
+    def render(self, state: State) -> str:
+        """One line per seat plus the last tick's events."""
+        assert isinstance(state, ArenaState)
+        return render(state)
+
+
+def health(st: ArenaState, p: int) -> float:
+    """Roughly how many more tokens p can take before leaving the game."""
+    if st.eliminated[p]:
+        return 0.0
+    if st.ko[p]:
+        return 3.0
+    track = D.CHARACTERS[st.top[p]].track
+    h = float(sum(track[st.cube[p]:]) - st.pool[p])
+    if st.duel:
+        h += sum(D.CHARACTERS[st.bottom[p]].track[st.cube_b[p]:])
+    elif not st.recovered[p]:
+        h += track[-1]  # the spare life a recovery gives
+    if st.power[p]:
+        h += 4.0
+    return h
+
+
+def render(st: ArenaState) -> str:
+    """A compact text view: tick, each seat's board, then what happened last tick."""
+    lines = [f"tick {st.t}" + (" (over: " + st.reason + ")" if st.over else "")
+             + ("  shadow:ON" if st.shadow_on else "")]
+    for p in range(st.n):
+        ch = D.CHARACTERS[st.top[p]].name
+        if st.duel:
+            ch += f"/{D.CHARACTERS[st.bottom[p]].name}[{st.cube_b[p]}]"
+        side = "OUT" if st.eliminated[p] else ("KO " if st.ko[p] else "   ")
+        flags = []
+        if st.power[p]:
+            flags.append("POWER")
+        if st.recovered[p]:
+            flags.append("rec")
+        if st.stitched[p] >= st.t:
+            flags.append(f"stitch<={st.stitched[p]}")
+        for label, val in (("fan", st.fan[p]), ("byak", st.byakugan[p]), ("gate", st.gate[p]),
+                           ("shield", st.shield[p])):
+            if val:
+                flags.append(f"{label}{val}")
+        lines.append(
+            f"  {p} {side} {ch:<10} wound {st.cube[p]}/{D.K_SPACES} pool {st.pool[p]:>2} "
+            f"dice {D.letters(st.dice[5 * p: 5 * p + 5])} {' '.join(flags)}".rstrip()
+        )
+    for e in st.events:
+        if e[0] != "roll":
+            lines.append("    · " + " ".join(str(x) for x in e))
+    return "\n".join(lines)
+
+
+GAME = NinjaArena()

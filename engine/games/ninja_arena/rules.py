@@ -1,0 +1,714 @@
+"""The rules as small functions, in the order of play (§3, §4, §5, §7, §10).
+
+Every function works on an ArenaState `st` (flat per-seat lists). The tick driver
+(`resolve_tick`) and the real-time driver (realtime.py) compose the same transitions:
+validate, mistake, roll, activate, the Uzumaki pauses and the end check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from engine.core import Action
+from engine.games.ninja_arena import data as D
+from engine.games.ninja_arena.actions import HIT, WAIT, Activate, Hit, Roll, Wait
+from engine.games.ninja_arena.matching import canonical, chosen_fit, die_masks, fits
+
+if TYPE_CHECKING:
+    from engine.games.ninja_arena.state import ArenaState
+
+ATTACK, PENALTY, SHADOW, SELF, FAN_RETURN = "attack", "penalty", "shadow", "self", "fan_return"
+CLAIM_POWER, CLAIM_RECOVERY = 1, 2
+
+
+# --- who is where ---------------------------------------------------------------------------
+
+
+def conscious(st: ArenaState, p: int) -> bool:
+    """FRONT side and not eliminated."""
+    return not st.eliminated[p] and not st.ko[p]
+
+
+def opponents(st: ArenaState, p: int) -> list[int]:
+    """Conscious opponents of p, in seat order starting from p's left."""
+    n = st.n
+    return [q for q in ((p + k) % n for k in range(1, n)) if not st.eliminated[q] and not st.ko[q]]
+
+
+def left_of(st: ArenaState, p: int) -> int:
+    """Nearest conscious opponent clockwise (-1 if none)."""
+    n = st.n
+    for k in range(1, n):
+        q = (p + k) % n
+        if not st.eliminated[q] and not st.ko[q]:
+            return q
+    return -1
+
+
+def right_of(st: ArenaState, p: int) -> int:
+    """Nearest conscious opponent counter-clockwise (-1 if none)."""
+    n = st.n
+    for k in range(1, n):
+        q = (p - k) % n
+        if not st.eliminated[q] and not st.ko[q]:
+            return q
+    return -1
+
+
+def masks(st: ArenaState, p: int) -> tuple[int, ...]:
+    """Fill masks of p's five dice (Blade Dance included)."""
+    b = 5 * p
+    return die_masks(st.dice[b : b + 5], st.power[p] and st.top[p] == D.TEMARI)
+
+
+def techniques(st: ArenaState, p: int) -> list[tuple[str, D.Technique, int]]:
+    """(action key, technique, owner character) available to p: TOP's T1/T2/T3, Duel B1."""
+    top = D.CHARACTERS[st.top[p]]
+    out = [(t.key, t, st.top[p]) for t in top.techniques]
+    if st.bottom[p] >= 0:
+        out.append(("B1", D.CHARACTERS[st.bottom[p]].techniques[0], st.bottom[p]))
+    return out
+
+
+def akamaru(st: ArenaState, p: int, owner: int) -> bool:
+    """Kiba's Power: his own T1/T2 may leave one requirement slot empty."""
+    return owner == D.KIBA and st.power[p] and st.top[p] == D.KIBA
+
+
+def claim_kind(st: ArenaState, p: int) -> int:
+    """What a HIT by p would be now: CLAIM_POWER, CLAIM_RECOVERY or 0 (a bare hit)."""
+    if st.eliminated[p]:
+        return 0
+    m = masks(st, p)
+    if not st.ko[p]:
+        return CLAIM_POWER if fits(m, D.CHARACTERS[st.top[p]].power) else 0
+    if st.duel:
+        return 0
+    rec = D.CHARACTERS[st.top[p]].recovery
+    return CLAIM_RECOVERY if canonical(m, rec, len(rec)) is not None else 0
+
+
+# --- damage (§3.3) and wounds (§3.4, §3.5) -------------------------------------------------
+
+
+def deliver(st: ArenaState, src: int, dst: int, amount: int, kind: str) -> bool:
+    """Give `amount` tokens to dst; False if nothing arrived (KO'd, or cancelled by Byakugan)."""
+    if amount <= 0 or dst < 0 or st.eliminated[dst] or st.ko[dst]:
+        return False
+    if kind == ATTACK and st.byakugan[dst] > 0 and st.power[dst] and st.top[dst] == D.HINATA:
+        st.byakugan[dst] -= 1
+        st.events.append(("byakugan", dst, src))
+        return False
+    if st.power[dst] and st.top[dst] == D.GAARA and st.shield[dst] == 0:
+        st.shield[dst] += amount
+        st.events.append(("shield", dst, amount))
+    else:
+        st.pool[dst] += amount
+        st.events.append(("tokens", dst, amount, kind))
+    if kind == ATTACK and st.fan[dst] > 0 and src >= 0 and src != dst:
+        st.fan[dst] -= 1
+        deliver(st, dst, src, 1, FAN_RETURN)
+    return True
+
+
+def threshold(st: ArenaState, p: int) -> int:
+    """Tokens needed to leave the current space (Chakra Control makes it 10)."""
+    if st.top[p] == D.SAKURA and st.power[p]:
+        return D.SAKURA_THRESHOLD
+    return D.CHARACTERS[st.top[p]].track[st.cube[p]]
+
+
+def tally(st: ArenaState, p: int, defer: bool) -> None:
+    """Damage Tally: move the cube by thresholds, then discard the whole pool."""
+    before = st.cube[p]
+    while st.cube[p] < D.K_SPACES and st.pool[p] >= threshold(st, p):
+        st.pool[p] -= threshold(st, p)
+        st.cube[p] += 1
+        if st.cube[p] == D.K_SPACES:
+            knock_out(st, p, defer)
+            break
+    st.pool[p] = 0
+    st.events.append(("tally", p, before, st.cube[p]))
+
+
+def mistake(st: ArenaState, p: int, was_ko: bool) -> None:
+    """A Mistake: one wound (no tally), or elimination for a KO'd player (A8)."""
+    st.events.append(("mistake", p))
+    if was_ko:
+        eliminate(st, p, defer=False)
+        return
+    st.cube[p] += 1
+    if st.cube[p] >= D.K_SPACES:
+        knock_out(st, p, defer=False)
+
+
+def knock_out(st: ArenaState, p: int, defer: bool) -> None:
+    """KO (or, after a recovery or in a Duel, elimination). `defer` leaves LOSE_POWER to the pause."""
+    if st.recovered[p] or st.duel:
+        eliminate(st, p, defer)
+        return
+    st.ko[p] = True
+    st.pool[p] = 0
+    st.fan[p] = 0
+    st.byakugan[p] = 0
+    st.out_time[p] = st.t
+    st.events.append(("ko", p))
+    if st.power[p] and not defer:
+        lose_power(st, p)
+
+
+def eliminate(st: ArenaState, p: int, defer: bool) -> None:
+    """Out of the game for good."""
+    if st.eliminated[p]:
+        return
+    if st.power[p] and not defer:
+        lose_power(st, p)
+    if not st.ko[p]:
+        st.out_time[p] = st.t
+    st.eliminated[p] = True
+    st.events.append(("eliminated", p))
+
+
+def recover(st: ArenaState, p: int) -> None:
+    """Back to FRONT on the last space before KO; the next KO eliminates."""
+    st.ko[p] = False
+    st.cube[p] = D.K_SPACES - 1
+    st.recovered[p] = True
+    st.pool[p] = 0
+    st.events.append(("recovered", p))
+
+
+def lose_power(st: ArenaState, p: int) -> None:
+    """Flip p's tile to inactive and run its 'when you lose your Power' effect."""
+    st.power[p] = False
+    st.events.append(("power_lost", p))
+    ch = st.top[p]
+    if ch == D.ROCK_LEE:
+        gate, st.gate[p] = st.gate[p], 0
+        deliver(st, p, p, gate, SELF)
+    elif ch == D.TENTEN:
+        amounts = sides(st, p, 4)
+        _deliver_batch(st, p, amounts, -1, 0)
+    elif ch == D.HINATA:
+        st.byakugan[p] = 0
+    elif ch == D.GAARA:
+        shield, st.shield[p] = st.shield[p], 0
+        deliver(st, p, p, shield, SELF)
+
+
+def gain_power(st: ArenaState, p: int) -> None:
+    """Activate (or refresh) p's Power tile."""
+    was = st.power[p]
+    st.power[p] = True
+    st.events.append(("power", p))
+    ch = st.top[p]
+    if ch == D.ROCK_LEE:
+        st.gate[p] = D.GATE_TOKENS
+    elif ch == D.HINATA:
+        st.byakugan[p] = D.BYAKUGAN_CHARGES
+    elif ch == D.GAARA and not was:
+        st.shield[p] = 0
+
+
+# --- validation (§5.1, §5.3) ---------------------------------------------------------------
+
+
+def valid(st: ArenaState, p: int, a: Action) -> bool:
+    """Is `a` a legal submission for p against the current state? (Anything else is a Mistake.)"""
+    if isinstance(a, Wait | Hit):
+        return True
+    if isinstance(a, Roll):
+        return _valid_roll(st, p, a)
+    if isinstance(a, Activate):
+        return _valid_activate(st, p, a)
+    return False
+
+
+def _dice_ok(dice: tuple[int, ...]) -> bool:
+    return (
+        isinstance(dice, tuple)
+        and len(dice) > 0
+        and all(isinstance(d, int) and 0 <= d < 5 for d in dice)
+        and len(set(dice)) == len(dice)
+    )
+
+
+def _valid_roll(st: ArenaState, p: int, a: Roll) -> bool:
+    if not _dice_ok(a.dice) or st.t <= st.stitched[p]:
+        return False
+    if a.stream_target == -1:
+        return True
+    return st.top[p] == D.SHIKAMARU and a.stream_target in opponents(st, p)
+
+
+def technique_amount(st: ArenaState, p: int, a: Activate) -> tuple[D.Technique, int, int] | None:
+    """(technique, damage, owner) if a's technique is available and its dice fill it, else None."""
+    if not _dice_ok(a.dice):
+        return None
+    m = masks(st, p)
+    for key, tech, owner in techniques(st, p):
+        if key != a.technique:
+            continue
+        aka = akamaru(st, p, owner)
+        for req, n in tech.variants:
+            k = len(a.dice)
+            if (k == len(req) or (aka and k == len(req) - 1)) and chosen_fit(m, a.dice, req):
+                return tech, n, owner
+        return None
+    return None
+
+
+def _valid_activate(st: ArenaState, p: int, a: Activate) -> bool:
+    if not conscious(st, p):
+        return False
+    found = technique_amount(st, p, a)
+    if found is None:
+        return False
+    tech, _, owner = found
+    opps = opponents(st, p)
+    shape = tech.shape
+    if a.from_shield and not (owner == D.GAARA and tech.key == "T2" and 0 <= a.from_shield <= 2):
+        return False
+    recipients: set[int]
+    if shape == D.ONE:
+        if a.target not in opps or a.allocation:
+            return False
+        recipients = {a.target}
+    elif shape in (D.NEIGHBOUR, D.FOURS):
+        ends = {left_of(st, p), right_of(st, p)}
+        if a.target not in ends or a.target < 0 or a.allocation:
+            return False
+        recipients = {a.target} if shape == D.NEIGHBOUR else ends
+    elif shape == D.SPLIT:
+        if a.target != -1 or not _valid_split(a.allocation, opps, tech.variants[0][1], tech.split_min):
+            return False
+        recipients = {s for s, k in a.allocation if k > 0}
+    else:  # SIDES, ALL
+        if a.target != -1 or a.allocation:
+            return False
+        recipients = {left_of(st, p), right_of(st, p)} if shape == D.SIDES else set(opps)
+    return a.bonus_target == -1 or a.bonus_target in recipients
+
+
+def _valid_split(alloc: tuple[tuple[int, int], ...], opps: list[int], n: int, minimum: int) -> bool:
+    if not isinstance(alloc, tuple):
+        return False
+    seats = [s for s, _ in alloc]
+    if len(set(seats)) != len(seats) or any(s not in opps for s in seats):
+        return False
+    if any(not isinstance(k, int) or k < max(minimum, 0) for _, k in alloc):
+        return False
+    if sum(k for _, k in alloc) != n:
+        return False
+    return not (minimum >= 1 and len(opps) <= n and set(seats) != set(opps))
+
+
+# --- step D: the actions -------------------------------------------------------------------
+
+
+def do_roll(st: ArenaState, p: int, a: Roll) -> None:
+    """Reroll the listed dice (ascending index, from the seat's own stream), then Stream His Chakra."""
+    base = 5 * p
+    stream = st.dice_streams[p]
+    spiral = False
+    for i in sorted(a.dice):
+        face = D.DIE_FACES[i][st.chance.roll(stream, 6) - 1]
+        st.dice[base + i] = face
+        spiral = spiral or face == D.W
+    st.events.append(("roll", p, D.letters(st.dice[base : base + 5])))
+    if spiral and st.power[p] and st.top[p] == D.SHIKAMARU and conscious(st, p):
+        tgt = a.stream_target if a.stream_target >= 0 else left_of(st, p)
+        if tgt >= 0 and conscious(st, tgt):
+            st.events.append(("stream", p, tgt))
+            deliver(st, p, tgt, D.STREAM_TOKENS, ATTACK)
+
+
+def sides(st: ArenaState, p: int, n: int) -> dict[int, int]:
+    """n to each side; both halves to one player when the neighbours coincide (A9)."""
+    out: dict[int, int] = {}
+    for q in (left_of(st, p), right_of(st, p)):
+        if q >= 0:
+            out[q] = out.get(q, 0) + n
+    return out
+
+
+def do_activate(st: ArenaState, p: int, a: Activate) -> None:
+    """Place the dice on the technique, resolve its effect (§10), then blank the dice."""
+    found = technique_amount(st, p, a)
+    if found is None:  # cannot happen for a validated action: dice only change by p's own action
+        return
+    tech, n, owner = found
+    st.events.append(("activate", p, a.technique, tech.name))
+    shape = tech.shape
+    amounts: dict[int, int] = {}
+    if shape in (D.ONE, D.NEIGHBOUR):
+        if conscious(st, a.target):
+            if owner == D.NARUTO and tech.key == "T2":
+                n = 5 if st.pool[a.target] == 0 else 2  # Rasengan (A34)
+            elif owner == D.KIBA and tech.key == "T2":
+                n = 2 + 2 * st.cube[p]  # Tunneling Fang (A33)
+            amounts[a.target] = n
+    elif shape == D.SIDES:
+        amounts = sides(st, p, n)
+    elif shape == D.SPLIT:
+        for s, k in a.allocation:
+            if k > 0 and conscious(st, s):
+                amounts[s] = k
+    elif shape == D.ALL:
+        for q in opponents(st, p):
+            amounts[q] = n + (2 if owner == D.TENTEN and st.power[q] else 0)
+    elif shape == D.FOURS:
+        lft, rgt = left_of(st, p), right_of(st, p)
+        if lft >= 0 and lft == rgt:
+            amounts[lft] = 3
+        else:
+            main = a.target if conscious(st, a.target) else -1
+            other = rgt if a.target == lft else lft
+            if main >= 0:
+                amounts[main] = 2
+            if other >= 0 and other != main:
+                amounts[other] = 1
+    # Sand Prison: work out what leaves Gaara's tile and pool before anything arrives.
+    from_shield = from_pool = 0
+    if owner == D.GAARA and tech.key == "T2" and amounts:
+        from_shield = min(a.from_shield, st.shield[p])
+        from_pool = min(2 - from_shield, st.pool[p])
+    bonus = bonus_now(st, p) if amounts else 0
+    got = _deliver_batch(st, p, amounts, a.bonus_target, bonus)
+    if got.get(a.target, False) and owner == D.GAARA and tech.key == "T2":
+        st.shield[p] -= from_shield
+        st.pool[p] = max(0, st.pool[p] - from_pool)
+    if owner == D.SHIKAMARU:
+        if tech.key == "T1" and not st.shadow_on:
+            st.shadow_on = True
+            st.events.append(("shadow_token", p))
+        elif tech.key == "T2" and got.get(a.target, False):
+            st.stitched[a.target] = st.t + st.stitch_span
+            st.events.append(("stitched", a.target, st.stitched[a.target]))
+    elif owner == D.SAKURA and tech.key == "T1":
+        st.pool[p] = max(0, st.pool[p] - 2)
+    elif owner == D.HINATA and tech.key == "T1":
+        st.pool[p] = max(0, st.pool[p] - 1)
+    elif owner == D.SASUKE and tech.key == "T2":
+        deliver(st, p, p, 1, SELF)
+    elif owner == D.TEMARI and tech.key == "T1":
+        st.fan[p] = D.FAN_TOKENS
+    base = 5 * p
+    for i in a.dice:
+        st.dice[base + i] = D.BLANK
+
+
+def bonus_now(st: ArenaState, p: int) -> int:
+    """The attack bonus p's active Power adds to a technique now (none from an empty pool or Gate, A12)."""
+    ch = st.top[p]
+    if not st.power[p] or ch not in D.ATTACK_BONUS:
+        return 0
+    if ch == D.NARUTO and st.pool[p] <= 0 or ch == D.ROCK_LEE and st.gate[p] <= 0:
+        return 0
+    return D.ATTACK_BONUS[ch]
+
+
+def _deliver_batch(st: ArenaState, src: int, amounts: dict[int, int], bonus_target: int, bonus: int) -> dict[int, bool]:
+    """One ATTACK: add the bonus to one recipient, then deliver once per recipient (seat order from the left)."""
+    n = st.n
+    order = sorted(amounts, key=lambda q: (q - src) % n)
+    bt = -1
+    if bonus and order:
+        bt = bonus_target if bonus_target in amounts else order[0]
+        amounts[bt] += bonus
+    got: dict[int, bool] = {}
+    for q in order:
+        got[q] = deliver(st, src, q, amounts[q], ATTACK)
+        if q == bt and got[q]:
+            if st.top[src] == D.NARUTO:
+                st.pool[src] = max(0, st.pool[src] - 1)  # Gamabunta's token comes from Naruto's pool
+            elif st.top[src] == D.ROCK_LEE:
+                st.gate[src] -= 1
+    return got
+
+
+# --- the Uzumaki (§4) ----------------------------------------------------------------------
+
+
+def shadow_owner(st: ArenaState) -> int:
+    """The seat playing Shikamaru (TOP or BOTTOM), or -1."""
+    for p in range(st.n):
+        if st.top[p] == D.SHIKAMARU or st.bottom[p] == D.SHIKAMARU:
+            return p
+    return -1
+
+
+def _shadow(st: ArenaState, first: int) -> None:
+    if st.shadow_on:
+        if first != shadow_owner(st):
+            deliver(st, -1, first, D.SHADOW_TOKENS, SHADOW)
+        st.shadow_on = False
+        st.events.append(("shadow_returns", first))
+
+
+def _last_hitter(st: ArenaState, order: list[int]) -> None:
+    if len(order) < 2:
+        return
+    last = order[-1]
+    st.events.append(("last_hitter", last))
+    if conscious(st, last):
+        deliver(st, -1, last, D.LAST_HITTER_TOKENS, PENALTY)
+    else:
+        eliminate(st, last, defer=False)
+
+
+def _reset(st: ArenaState) -> None:
+    for i in range(len(st.dice)):
+        st.dice[i] = D.BLANK
+    for p in range(st.n):
+        st.stitched[p] = 0
+
+
+def power_pause(st: ArenaState, order: list[int], start_conscious: list[int]) -> None:
+    """§4.2: Shadow token, last hitter, Damage Tally, Power flip, reset (+ Duel SWITCH/KEEP)."""
+    trigger = order[0]
+    st.events.append(("pause", "power", trigger, tuple(order)))
+    _shadow(st, trigger)
+    _last_hitter(st, order)
+    if end_check(st, start_conscious):
+        return
+    for p in range(st.n):
+        if p != trigger and conscious(st, p):
+            tally(st, p, defer=True)
+    if end_check(st, start_conscious):
+        return
+    for k in range(1, st.n):
+        q = (trigger + k) % st.n
+        if st.power[q]:
+            lose_power(st, q)
+    gain_power(st, trigger)
+    _reset(st)
+    if st.duel and not st.over:
+        st.pending_switch = 1 - trigger
+
+
+def recovery_pause(st: ArenaState, order: list[int], start_conscious: list[int]) -> None:
+    """§4.3: Shadow token (nobody takes it), last hitter, RECOVER, reset."""
+    claimant = order[0]
+    st.events.append(("pause", "recovery", claimant, tuple(order)))
+    _shadow(st, claimant)
+    _last_hitter(st, order)
+    if end_check(st, start_conscious):
+        return
+    recover(st, claimant)
+    _reset(st)
+
+
+def mistaken_hits(st: ArenaState, hitters: list[int], was_ko: set[int]) -> None:
+    """Hits with no claim that tick: a wound each; the first hitter sets off the Shadow token."""
+    for p in hitters:
+        mistake(st, p, p in was_ko)
+    if st.shadow_on and hitters:
+        first = hitters[0]
+        if first != shadow_owner(st):
+            deliver(st, -1, first, D.SHADOW_TOKENS, SHADOW)
+        st.shadow_on = False
+        st.events.append(("shadow_returns", first))
+
+
+def switch_boards(st: ArenaState, p: int) -> None:
+    """Duel SWITCH: swap TOP and BOTTOM (each keeps its cube); the new TOP's tile is inactive."""
+    st.top[p], st.bottom[p] = st.bottom[p], st.top[p]
+    st.cube[p], st.cube_b[p] = st.cube_b[p], st.cube[p]
+    st.power[p] = False
+    st.gate[p] = st.byakugan[p] = st.shield[p] = 0
+    st.events.append(("switch", p))
+
+
+# --- end (§7) ------------------------------------------------------------------------------
+
+
+def end_check(st: ArenaState, start_conscious: list[int]) -> bool:
+    """End the game once at most one player is conscious."""
+    if st.over:
+        return True
+    alive = [p for p in range(st.n) if conscious(st, p)]
+    if len(alive) <= 1:
+        st.over = True
+        st.reason = "elimination"
+        st.events.append(("game_over", tuple(alive)))
+        return True
+    return False
+
+
+def cap_end(st: ArenaState) -> None:
+    """Tick / wall-clock cap: a final Damage Tally for every conscious player, then rank (§5.6)."""
+    for p in range(st.n):
+        if conscious(st, p):
+            tally(st, p, defer=True)
+    st.over = True
+    st.reason = "cap"
+    st.events.append(("game_over_cap",))
+
+
+def remaining_steps(st: ArenaState, p: int) -> int:
+    """Wound steps left (both boards in a Duel); 0 once out."""
+    if not conscious(st, p):
+        return 0
+    left = D.K_SPACES - st.cube[p]
+    if st.duel:
+        left += D.K_SPACES - st.cube_b[p]
+    return left
+
+
+def ranking(st: ArenaState) -> tuple[tuple[int, ...], ...]:
+    """§7.1/7.2: conscious first (by steps left at the cap), then the rest by out_time, latest first."""
+    tiers: list[tuple[int, ...]] = []
+    alive = [p for p in range(st.n) if conscious(st, p)]
+    for key in sorted({remaining_steps(st, p) for p in alive}, reverse=True):
+        tiers.append(tuple(p for p in alive if remaining_steps(st, p) == key))
+    out = [p for p in range(st.n) if not conscious(st, p)]
+    for key in sorted({st.out_time[p] for p in out}, reverse=True):
+        tiers.append(tuple(p for p in out if st.out_time[p] == key))
+    return tuple(tiers)
+
+
+# --- one tick (§5.2) -----------------------------------------------------------------------
+
+
+def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
+    """Resolve tick st.t with one submission per live seat (missing = WAIT), then advance t."""
+    st.events = []
+    n = st.n
+    live = [p for p in range(n) if not st.eliminated[p]]
+    start_conscious = [p for p in live if not st.ko[p]]
+    was_ko = {p for p in live if st.ko[p]}
+    # A. validate and classify
+    acts: dict[int, Action] = {}
+    bad: set[int] = set()
+    claims: dict[int, int] = {}
+    for p in live:
+        a = actions.get(p, WAIT)
+        if not valid(st, p, a):
+            bad.add(p)
+            a = WAIT
+        elif a == HIT:
+            claims[p] = claim_kind(st, p)
+        acts[p] = a
+    # B. the priority order of this tick
+    pi = st.chance.shuffled("tiebreak", live)
+    # C. Mistakes
+    if bad:
+        for p in pi:
+            if p in bad:
+                mistake(st, p, p in was_ko)
+        if end_check(st, start_conscious):
+            st.t += 1
+            return
+    # D. rolls and techniques
+    for p in pi:
+        a = acts[p]
+        if isinstance(a, Roll):
+            do_roll(st, p, a)
+        elif isinstance(a, Activate):
+            do_activate(st, p, a)
+    # E. the Uzumaki
+    hitters = [p for p in pi if p in claims]
+    if hitters:
+        trigger = next((p for p in hitters if claims[p]), -1)
+        if trigger < 0:
+            mistaken_hits(st, hitters, was_ko)
+        else:
+            rest = [p for p in range(n) if not st.eliminated[p] and p not in claims]
+            rho = st.chance.shuffled("tiebreak", rest) if rest else []
+            order = [trigger] + [p for p in hitters if p != trigger] + rho
+            if claims[trigger] == CLAIM_POWER:
+                power_pause(st, order, start_conscious)
+            else:
+                recovery_pause(st, order, start_conscious)
+    # F. end check, cap
+    if not end_check(st, start_conscious) and st.t >= st.tick_cap:
+        cap_end(st)
+    st.t += 1
+
+
+# --- legal actions (§5.1, kept small) ------------------------------------------------------
+
+
+def legal_actions(st: ArenaState, p: int) -> list[Action]:
+    """WAIT, HIT, the ROLL subsets, then each satisfiable technique with one canonical dice
+    choice per distinct effect and each valid target / allocation."""
+    from engine.games.ninja_arena.actions import ROLLS
+
+    out: list[Action] = [WAIT, HIT]
+    if st.t > st.stitched[p]:
+        out.extend(ROLLS)
+        if st.power[p] and st.top[p] == D.SHIKAMARU and not st.ko[p]:
+            lft = left_of(st, p)
+            for r in ROLLS:
+                if 0 in r.dice:
+                    out.extend(Roll(r.dice, q) for q in opponents(st, p) if q != lft)
+    if st.ko[p]:
+        return out
+    m = masks(st, p)
+    opps = opponents(st, p)
+    if not opps:
+        return out
+    lft, rgt = left_of(st, p), right_of(st, p)
+    has_bonus = bonus_now(st, p) > 0
+    for key, tech, owner in techniques(st, p):
+        aka = akamaru(st, p, owner)
+        for req, n in tech.variants:
+            dice = canonical(m, req, len(req) - 1) if aka else None
+            if dice is None:
+                dice = canonical(m, req, len(req))
+            if dice is None:
+                continue
+            shape = tech.shape
+            if shape == D.ONE:
+                shields = range(min(2, st.shield[p]) + 1) if owner == D.GAARA and key == "T2" else (0,)
+                for q in opps:
+                    for fs in shields:
+                        out.append(Activate(key, dice, target=q, from_shield=fs))
+            elif shape == D.NEIGHBOUR:
+                for q in (lft,) if lft == rgt else (lft, rgt):
+                    out.append(Activate(key, dice, target=q))
+            elif shape == D.FOURS:
+                for q in (lft,) if lft == rgt else (lft, rgt):
+                    if has_bonus and lft != rgt:
+                        out.extend(Activate(key, dice, target=q, bonus_target=b) for b in (lft, rgt))
+                    else:
+                        out.append(Activate(key, dice, target=q))
+            elif shape in (D.SIDES, D.ALL):
+                rec = ([lft] if lft == rgt else [lft, rgt]) if shape == D.SIDES else opps
+                if has_bonus and len(rec) > 1:
+                    out.extend(Activate(key, dice, bonus_target=b) for b in rec)
+                else:
+                    out.append(Activate(key, dice))
+            else:  # SPLIT: every allocation, the bonus to its default recipient
+                for alloc in splits(n, tuple(sorted(opps)), tech.split_min):
+                    out.append(Activate(key, dice, allocation=alloc))
+    return out
+
+
+_SPLITS: dict[tuple[int, tuple[int, ...], int], list[tuple[tuple[int, int], ...]]] = {}
+
+
+def splits(n: int, seats: tuple[int, ...], minimum: int) -> list[tuple[tuple[int, int], ...]]:
+    """Every allocation of n tokens over seats (ascending), zero shares left out; with a
+    minimum >= 1 every seat gets at least it (when there are more seats than tokens, exactly
+    n of them get one each)."""
+    key = (n, seats, minimum)
+    got = _SPLITS.get(key)
+    if got is not None:
+        return got
+    out: list[tuple[tuple[int, int], ...]] = []
+
+    def rec(i: int, left: int, acc: tuple[tuple[int, int], ...]) -> None:
+        if i == len(seats):
+            if left == 0:
+                out.append(acc)
+            return
+        lo = minimum if minimum >= 1 and len(seats) <= n else 0
+        for k in range(lo, left + 1):
+            rec(i + 1, left - k, acc + (((seats[i], k),) if k else ()))
+
+    rec(0, n, ())
+    _SPLITS[key] = out
+    return out

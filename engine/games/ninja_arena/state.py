@@ -1,0 +1,179 @@
+"""The match state: small flat per-seat lists, cheap to clone (§2)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core import Action, Chance, Game, Observation, Outcome, State
+from engine.games.ninja_arena import data as D
+from engine.games.ninja_arena import rules
+from engine.games.ninja_arena.actions import KEEP, SWITCH, Switch
+
+_LISTS = (
+    "top", "bottom", "ko", "cube", "cube_b", "recovered", "eliminated", "pool", "power",
+    "dice", "stitched", "byakugan", "fan", "gate", "shield", "out_time",
+)
+
+
+class ArenaState(State):
+    """A Ninja Arena match in tick mode. Everything is public (§2)."""
+
+    def __init__(self, game: Game, chance: Chance, characters: Sequence[int], duel: bool, tick_cap: int) -> None:
+        self.game = game
+        self.chance = chance
+        self.duel = duel
+        n = len(characters) // 2 if duel else len(characters)
+        self.n = self.num_players = n
+        if duel:
+            self.top = [characters[2 * p] for p in range(n)]
+            self.bottom = [characters[2 * p + 1] for p in range(n)]
+        else:
+            self.top = list(characters)
+            self.bottom = [-1] * n
+        self.ko = [False] * n
+        self.cube = [0] * n
+        self.cube_b = [0] * n
+        self.recovered = [False] * n
+        self.eliminated = [False] * n
+        self.pool = [0] * n
+        self.power = [False] * n
+        self.dice = [D.BLANK] * (5 * n)
+        self.stitched = [0] * n
+        self.byakugan = [0] * n
+        self.fan = [0] * n
+        self.gate = [0] * n
+        self.shield = [0] * n
+        self.out_time = [0] * n
+        self.t = 1
+        self.tick_cap = tick_cap
+        self.stitch_span = D.STITCH_TICKS  # the real-time driver counts milliseconds instead
+        self.shadow_on = False
+        self.pending_switch = -1
+        self.over = False
+        self.reason = ""
+        self.events: list[tuple[Any, ...]] = []
+        self.dice_streams = [f"dice/{p}" for p in range(n)]
+        self._legal_cache: dict[int, list[Action]] = {}
+
+    # --- the State interface -------------------------------------------------------------
+
+    def to_act(self) -> Sequence[int]:
+        """Every live seat acts each tick; in a Duel pause only the SWITCH/KEEP decider."""
+        if self.over:
+            return []
+        if self.pending_switch >= 0:
+            return [self.pending_switch]
+        return [p for p in range(self.n) if not self.eliminated[p]]
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """The small legal list of §5.1 (or KEEP / SWITCH in a Duel pause)."""
+        if self.over or seat not in self.to_act():
+            return []
+        if self.pending_switch >= 0:
+            return [KEEP, SWITCH]
+        got = self._legal_cache.get(seat)
+        if got is None:
+            got = self._legal_cache[seat] = rules.legal_actions(self, seat)
+        return got
+
+    def apply(self, actions: Mapping[int, Action]) -> None:
+        """Resolve one tick (illegal or malformed actions are Mistakes), or the Duel decision."""
+        if self.over:
+            return
+        self._legal_cache = {}
+        if self.pending_switch >= 0:
+            p = self.pending_switch
+            self.pending_switch = -1
+            self.events = []
+            a = actions.get(p, KEEP)
+            # A timeout means KEEP (§8.1); anything but a SWITCH keeps the boards too.
+            if isinstance(a, Switch) and a.switch:
+                rules.switch_boards(self, p)
+            else:
+                self.events.append(("keep", p))
+            return
+        # An Illegal (or any action that fails validation) becomes a Mistake inside the tick.
+        rules.resolve_tick(self, actions)
+
+    def observe(self, seat: int) -> Observation:
+        """Everything is public; the seat also gets its legal summary (§5.1)."""
+        view = self.public_view()
+        view["seat"] = seat
+        if not self.over and not self.eliminated[seat]:
+            m = rules.masks(self, seat)
+            view["summary"] = {
+                "satisfiable": sorted(
+                    {a.technique for a in self.legal_actions(seat) if hasattr(a, "technique")}
+                ),
+                "hit_is_claim": bool(rules.claim_kind(self, seat)),
+                "roll_blocked": self.t <= self.stitched[seat],
+                "dice_masks": list(m),
+            }
+        return view
+
+    def public_view(self) -> Observation:
+        """The whole table: boards, dice, pools, tiles, tokens, and the last tick's events."""
+        players = []
+        for p in range(self.n):
+            players.append({
+                "seat": p,
+                "character": D.CHARACTERS[self.top[p]].name,
+                "bottom": D.CHARACTERS[self.bottom[p]].name if self.bottom[p] >= 0 else None,
+                "side": "KO" if self.ko[p] else "FRONT",
+                "cube": self.cube[p],
+                "cube_bottom": self.cube_b[p] if self.duel else None,
+                "recovered": self.recovered[p],
+                "eliminated": self.eliminated[p],
+                "pool": self.pool[p],
+                "power_active": self.power[p],
+                "dice": D.letters(self.dice[5 * p : 5 * p + 5]),
+                "stitched_until": self.stitched[p],
+                "byakugan_left": self.byakugan[p],
+                "fan": self.fan[p],
+                "gate_tokens": self.gate[p],
+                "sand_shield": self.shield[p],
+                "out_time": self.out_time[p],
+            })
+        return {
+            "game": "ninja-arena",
+            "mode": "duel" if self.duel else "standard",
+            "tick": self.t,
+            "tick_cap": self.tick_cap,
+            "shadow_token": "on_uzumaki" if self.shadow_on else "with_shikamaru",
+            "pending_switch": self.pending_switch,
+            "players": players,
+            "last_events": [list(e) for e in self.events],
+            "over": self.over,
+        }
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def outcome(self) -> Outcome:
+        """Ranking of §7 (tiers), remaining wound steps as scores."""
+        if not self.over:
+            raise ValueError("the match is not over yet")
+        return Outcome(
+            ranking=rules.ranking(self),
+            scores=tuple(float(rules.remaining_steps(self, p)) for p in range(self.n)),
+            reason=self.reason,
+            details={"ticks": self.t - 1, "characters": [D.CHARACTERS[c].name for c in self.top]},
+        )
+
+    def clone(self) -> ArenaState:
+        twin = ArenaState.__new__(ArenaState)
+        twin.__dict__.update(self.__dict__)
+        for name in _LISTS:
+            setattr(twin, name, list(getattr(self, name)))
+        twin.chance = self.chance.clone()
+        twin.events = list(self.events)
+        twin._legal_cache = {}
+        return twin
+
+    def determinize(self, seat: int, rng: random.Random) -> ArenaState:
+        """Perfect information: a clone whose future dice and shuffles are drawn afresh."""
+        twin = self.clone()
+        twin.chance.reseed(rng.getrandbits(63))
+        return twin
