@@ -27,6 +27,7 @@ from engine.games.ninja_versus_ninja.data import (
 from engine.games.ninja_versus_ninja.paths import CANDIDATES, IN_HOME, Group, Move
 
 NO_SQUARE = -1
+PASS = "pass"
 # A move-log entry: (seat, (d1, d2), move label or "pass", what happened).
 LogEntry = tuple[int, tuple[int, int], str, str]
 
@@ -84,7 +85,7 @@ class NvnState(State):
     def roll_off(self) -> int:
         """Both seats roll 2d4 (seat 0 first); the higher total moves first; ties reroll (§1.3)."""
         for _ in range(ROLLOFF_ATTEMPTS):
-            totals = [self.roll_dice(seat)[0] + self.roll_dice(seat)[1] for seat in (0, 1)]
+            totals = [sum(self.roll_dice(seat)) for seat in (0, 1)]
             if totals[0] != totals[1]:
                 return 0 if totals[0] > totals[1] else 1
         return 0
@@ -186,13 +187,13 @@ class NvnState(State):
                 event = (event + ", " if event else "") + f"home +{self.m_depth[p]}"
                 self.shadow[p] = 0
                 self.m_sq[p] = NO_SQUARE
-        self._record(move.label, event)
+        self._record(move, event)
         self._check_wins(p)
         self._end_turn()
 
     def pass_turn(self) -> None:
         """A turn with no legal move (§4.2.5): the dice were rolled, the clock still runs."""
-        self._record("pass", "")
+        self._record(PASS, "")
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -204,7 +205,7 @@ class NvnState(State):
                 self.occ[p] ^= 1 << self.m_sq[p]
                 self.m_sq[p] = NO_SQUARE
                 self.shadow[p] = 0
-                self._record("", "mission Ninja lost to the clock")
+                self._record(None, "mission Ninja lost to the clock")
                 self._check_wins(p)
         self.to_move = 1 - p
         self.turn_number += 1
@@ -233,12 +234,13 @@ class NvnState(State):
                 self.winner = 0 if key[0] > key[1] else 1
                 return
 
-    def _record(self, label: str, event: str) -> None:
-        if label:
-            self._log = (self._log, (self.to_move, self.roll, label, event))
+    def _record(self, move: Move | str | None, event: str) -> None:
+        # Moves are stored, not labels: building a label is too slow for search playouts.
+        if move is not None:
+            self._log = (self._log, (self.to_move, self.roll, move, event))
         elif self._log is not None:  # an event that belongs to the entry just written
-            prev, (seat, dice, lab, ev) = self._log
-            self._log = (prev, (seat, dice, lab, (ev + ", " if ev else "") + event))
+            prev, (seat, dice, mv, ev) = self._log
+            self._log = (prev, (seat, dice, mv, (ev + ", " if ev else "") + event))
 
     # ----------------------------------------------------------------- the State interface
 
@@ -255,6 +257,10 @@ class NvnState(State):
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move (the engine's own list; do not modify)."""
         return self._legal
+
+    def legal_groups(self) -> list[Group]:
+        """The action group behind each legal move (same order as `legal_moves`), for search."""
+        return self._groups
 
     def find(self, action: Action) -> int:
         """The index of the legal move `action` stands for, or -1.
@@ -345,8 +351,8 @@ class NvnState(State):
         out: list[LogEntry] = []
         node = self._log
         while node is not None:
-            node, entry = node
-            out.append(entry)
+            node, (seat, dice, move, event) = node
+            out.append((seat, dice, move if isinstance(move, str) else move.label, event))
         out.reverse()
         return out
 

@@ -1,0 +1,59 @@
+"""Win-rate ladder for Ninja Versus Ninja: random < greedy < search bots.
+
+Each pairing plays N games. Games come in pairs with the same seed and the seats swapped
+(each bot gets the other's dice: duplicate matches), and the first player alternates
+with the seats (`first_player` 0: whoever sits in seat 0 moves first), so neither luck nor
+the first move favours a bot. Draws count half.
+
+    PYTHONPATH=. .venv/bin/python bench/ninja_versus_ninja_ladder.py --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from engine.bots import make_bot
+from engine.core import get_game
+from engine.referee import play_match
+
+GAME_ID = "ninja-versus-ninja"
+PAIRINGS = [("greedy", "random", 0.85), ("expectimax", "greedy", 0.60), ("ismcts", "greedy", 0.60)]
+
+
+def ladder(a: str, b: str, games: int, seed: int) -> tuple[float, float, float]:
+    """(win share of a with draws half, average turns, seconds) over `games` games."""
+    game = get_game(GAME_ID)
+    points = 0.0
+    turns = 0
+    started = time.perf_counter()
+    for g in range(games):
+        a_seat = g % 2
+        match_seed = seed + g // 2
+        bots = [make_bot(a, game, match_seed * 2 + 1), make_bot(b, game, match_seed * 2 + 2)]
+        seats = bots if a_seat == 0 else bots[::-1]
+        result = play_match(GAME_ID, seats, match_seed, config={"first_player": 0})
+        points += result.points(a_seat)
+        turns += int(result.details.get("turns", 0))
+    return points / games, turns / games, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", default="", help="comma-separated bot names of the pairings to run")
+    args = parser.parse_args()
+    wanted = {name for name in args.only.split(",") if name}
+    print(f"{'pairing':<26}{'games':>7}{'win %':>8}{'target':>8}{'turns':>7}{'sec':>8}")
+    for a, b, target in PAIRINGS:
+        if wanted and a not in wanted:
+            continue
+        share, turns, secs = ladder(a, b, args.games, args.seed)
+        mark = "ok" if share >= target else "BELOW"
+        pairing = f"{a} vs {b}"
+        print(f"{pairing:<26}{args.games:>7}{100 * share:>7.1f}%{100 * target:>7.0f}%{turns:>7.1f}{secs:>8.1f} {mark}")
+
+
+if __name__ == "__main__":
+    main()
