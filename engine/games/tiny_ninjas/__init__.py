@@ -1,0 +1,8 @@
+"""Tiny Ninjas (spec ../shared/rules/tiny-ninjas.md): the standard battle and its modes as config."""
+
+from engine.games.tiny_ninjas.game import TinyNinjasGame
+from engine.games.tiny_ninjas.state import TinyNinjasState
+
+GAME = TinyNinjasGame()
+
+__all__ = ["GAME", "TinyNinjasGame", "TinyNinjasState"]

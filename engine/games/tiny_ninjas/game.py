@@ -1,0 +1,81 @@
+"""The Tiny Ninjas Game object: config, state factory, heuristic evaluation and rendering."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.core import Game, Inject, State
+from engine.games.tiny_ninjas import config as C
+from engine.games.tiny_ninjas.data import INSTANCE_NAME, TOKEN_NAMES
+from engine.games.tiny_ninjas.state import P_DEFEND, PHASE_NAMES, TinyNinjasState, check_players
+
+# Heuristic weights, in HEALTH points: what a card in hand, an unused token and a pending
+# freeze are worth, and how much of a pending defendable attack is expected to land.
+CARD_VALUE = 0.4
+TOKEN_VALUE = 0.5
+FREEZE_VALUE = 1.0
+PENDING_SHARE = 0.6
+SCALE = 6.0
+
+
+class TinyNinjasGame(Game):
+    """Tiny Ninjas: 2-seat card battle with hidden hands and custom dice (spec tiny-ninjas.md)."""
+
+    id: ClassVar[str] = "tiny-ninjas"
+    name: ClassVar[str] = "Tiny Ninjas"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    modes: ClassVar[tuple[str, ...]] = C.MODES
+
+    def new_state(
+        self,
+        seed: int,
+        players: int | None = None,
+        config: Mapping[str, Any] | None = None,
+        inject: Inject | None = None,
+    ) -> TinyNinjasState:
+        """A fresh battle (or Champion series) for `config` merged over the standard configuration."""
+        check_players(players)
+        return TinyNinjasState(self, seed, config, inject)
+
+    def default_config(self) -> dict[str, Any]:
+        """The standard configuration of spec §7."""
+        return C.resolve(None)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """Health difference plus cards, tokens and the pending attack, squashed into [-1, 1]."""
+        assert isinstance(state, TinyNinjasState)
+        if state.is_over():
+            return 2.0 * state.outcome().points(seat) - 1.0
+        opp = 1 - seat
+        h = state.health
+        score = float(h[seat] - h[opp])
+        score += CARD_VALUE * (len(state.hands[seat]) - len(state.hands[opp]))
+        score += TOKEN_VALUE * (bin(state.tokens[seat]).count("1") - bin(state.tokens[opp]).count("1"))
+        if state.phase == P_DEFEND:
+            expected = PENDING_SHARE * state.p_amount + state.p_undef
+            score += expected if state.attacker == seat else -expected
+        if state.freeze:
+            score += FREEZE_VALUE if state.attacker == seat else -FREEZE_VALUE
+        if state.cfg["series_wins"]:
+            score += 4.0 * (state.wins[seat] - state.wins[opp])
+        return 0.95 * math.tanh(score / SCALE)
+
+    def render(self, state: State) -> str:
+        """One public line: round, roles, health, hand sizes, tokens, discard top, last event."""
+        assert isinstance(state, TinyNinjasState)
+        parts = [f"R{state.round}"]
+        if state.cfg["series_wins"]:
+            parts.append(f"battle {state.battle} wins {state.wins[0]}-{state.wins[1]}")
+        for p in (0, 1):
+            role = "A" if state.attacker == p else "D"
+            toks = "".join(n[0] for bit, n in TOKEN_NAMES if state.tokens[p] & bit) or "-"
+            parts.append(f"P{p}{role} {state.health[p]}/{state.maxh[p]}hp {len(state.hands[p])}c [{toks}]")
+        top = INSTANCE_NAME[state.discard[-1]] if state.discard else "-"
+        parts.append(f"draw {len(state.draw)} discard {len(state.discard)} top {top}")
+        if state.freeze:
+            parts.append("FREEZE")
+        parts.append(PHASE_NAMES[state.phase])
+        return " | ".join(parts)
