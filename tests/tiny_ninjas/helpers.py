@@ -17,12 +17,13 @@ def battle(
     dice: list[int] | None = None,
     picks: list[int] | None = None,
     health: tuple[int, int] = (10, 10),
-    attacker: int = 0,
+    first: str = "attack first",
     seed: int = 7,
     **config: Any,
 ) -> TinyNinjasState:
-    """A standard battle whose hands are exactly hand0/hand1 (initial_hand = their size), seat
-    `attacker` attacking in Round 1, with no opening discard unless the config asks for one."""
+    """A standard battle whose hands are exactly hand0/hand1 (initial_hand = their size); the
+    chooser (seat 0 unless the config says otherwise) answers `first`; no opening discard unless
+    the config asks for one."""
     assert len(hand0) == len(hand1)
     cfg: dict[str, Any] = {"chooser": 0, "opening_discard": False, "initial_hand": len(hand0),
                            "start_health": list(health)}
@@ -31,7 +32,7 @@ def battle(
     s = GAME.new_state(seed, config=cfg, inject=inject)
     assert s.observe(0)["hand"] == hand0
     assert s.observe(1)["hand"] == hand1
-    act(s, "attack first" if attacker == 0 else "defend first")
+    act(s, first)
     return s
 
 
