@@ -1,0 +1,109 @@
+"""Engine benchmark: random-playout speed per game, and bot-versus-bot win rates.
+
+    .venv/bin/python bench/engine.py                  # every built game, default sizes
+    .venv/bin/python bench/engine.py --game tiny-ninjas --pairs 1000 --ismcts-pairs 100
+
+Speed: decisions/s and games/s of uniformly random playouts (legal_actions, a random
+choice, apply) on one core. Win rates: duplicate pairs (the same seed twice with the seats
+swapped, so both bots get the same cards and dice), reported with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+# This file is named engine.py: drop its own folder from the path so `engine` is the package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from engine.bots import make_bot  # noqa: E402
+from engine.core import ConfigError, available_games, get_game  # noqa: E402
+from engine.referee import play_match  # noqa: E402
+
+
+def playout_speed(game_id: str, players: int, seconds: float) -> tuple[float, float, int]:
+    """(decisions/s, games/s, games) of random playouts for about `seconds`."""
+    game = get_game(game_id)
+    rng = random.Random(1)
+    decisions = games = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    seed = 0
+    while time.perf_counter() < deadline:
+        state = game.new_state(seed, players=players)
+        seed += 1
+        while not state.is_over():
+            joint = {}
+            for seat in state.to_act():
+                legal = state.legal_actions(seat)
+                joint[seat] = legal[rng.randrange(len(legal))]
+            state.apply(joint)
+            decisions += len(joint)
+        games += 1
+    elapsed = time.perf_counter() - started
+    return decisions / elapsed, games / elapsed, games
+
+
+def duplicate_win_rate(game_id: str, hero: str, villain: str, pairs: int) -> tuple[float, float, int]:
+    """Hero's mean points per game over `pairs` duplicate pairs, with the 95% half-width."""
+    game = get_game(game_id)
+    points: list[float] = []
+    for k in range(pairs):
+        for hero_seat in (0, 1):
+            names = [villain, villain]
+            names[hero_seat] = hero
+            seats = [make_bot(n, game, 7919 * k + 2 * i + hero_seat) for i, n in enumerate(names)]
+            points.append(play_match(game_id, seats, seed=k, players=2).points(hero_seat))
+    mean = sum(points) / len(points)
+    var = sum((p - mean) ** 2 for p in points) / max(1, len(points) - 1)
+    return mean, 1.96 * math.sqrt(var / len(points)), len(points)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", action="append", help="game id (repeatable); default: every built game")
+    parser.add_argument("--seconds", type=float, default=3.0, help="playout time per game")
+    parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs for greedy vs random")
+    parser.add_argument("--ismcts-pairs", type=int, default=20, help="duplicate pairs for ismcts vs greedy")
+    args = parser.parse_args(argv)
+    games = args.game or [g.id for g in available_games()]
+    console = Console()
+
+    speed = Table(title="Random playouts (one core)")
+    for col in ("game", "players", "decisions/s", "games/s", "games"):
+        speed.add_column(col, justify="right")
+    for gid in games:
+        g = get_game(gid)
+        for n in sorted({g.min_players, g.max_players}):
+            try:
+                d, gs, count = playout_speed(gid, n, args.seconds)
+            except ConfigError as exc:  # e.g. a player count that needs a game option
+                speed.add_row(gid, str(n), "-", "-", str(exc))
+                continue
+            speed.add_row(gid, str(n), f"{d:,.0f}", f"{gs:,.1f}", str(count))
+    console.print(speed)
+
+    rates = Table(title="Win rates over duplicate pairs (points per game, 95% interval)")
+    for col in ("game", "hero", "villain", "games", "hero score"):
+        rates.add_column(col, justify="right")
+    for gid in games:
+        if get_game(gid).min_players > 2:
+            continue
+        for hero, villain, pairs in (("greedy", "random", args.pairs), ("ismcts", "greedy", args.ismcts_pairs)):
+            if pairs <= 0:
+                continue
+            mean, half, n = duplicate_win_rate(gid, hero, villain, pairs)
+            rates.add_row(gid, hero, villain, str(n), f"{100 * mean:.1f}% ± {100 * half:.1f}")
+    console.print(rates)
+
+
+if __name__ == "__main__":
+    main()
