@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core import ConfigError, Illegal
-from engine.games.ninja_arena import GAME
+from engine.games.ninja_arena import GAME, rules
 from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena import rules
 from engine.games.ninja_arena.actions import HIT, Activate, Roll
 from tests.ninja_arena.helpers import dice_of, events, force_faces, force_order, set_dice, table, tick
 

@@ -8,9 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from engine.core import Action, Illegal
-from engine.games.ninja_arena import GAME, ArenaState
+from engine.games.ninja_arena import GAME, ArenaState, rules
 from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena import rules
 
 
 def _config(players: int, duel: bool, cap: int) -> dict[str, object]:
