@@ -333,13 +333,8 @@ def sides(st: ArenaState, p: int, n: int) -> dict[int, int]:
     return out
 
 
-def do_activate(st: ArenaState, p: int, a: Activate) -> None:
-    """Place the dice on the technique, resolve its effect (§10), then blank the dice."""
-    found = technique_amount(st, p, a)
-    if found is None:  # cannot happen for a validated action: dice only change by p's own action
-        return
-    tech, n, owner = found
-    st.events.append(("activate", p, a.technique, tech.name))
+def planned_amounts(st: ArenaState, p: int, a: Activate, tech: D.Technique, n: int, owner: int) -> dict[int, int]:
+    """What the technique gives each recipient now, before the attack bonus and defences."""
     shape = tech.shape
     amounts: dict[int, int] = {}
     if shape in (D.ONE, D.NEIGHBOUR):
@@ -369,6 +364,17 @@ def do_activate(st: ArenaState, p: int, a: Activate) -> None:
                 amounts[main] = 2
             if other >= 0 and other != main:
                 amounts[other] = 1
+    return amounts
+
+
+def do_activate(st: ArenaState, p: int, a: Activate) -> None:
+    """Place the dice on the technique, resolve its effect (§10), then blank the dice."""
+    found = technique_amount(st, p, a)
+    if found is None:  # cannot happen for a validated action: dice only change by p's own action
+        return
+    tech, n, owner = found
+    st.events.append(("activate", p, a.technique, tech.name))
+    amounts = planned_amounts(st, p, a, tech, n, owner)
     # Sand Prison: work out what leaves Gaara's tile and pool before anything arrives.
     from_shield = from_pool = 0
     if owner == D.GAARA and tech.key == "T2" and amounts:
