@@ -68,7 +68,6 @@ def play_random_game(seed: int, players: int) -> MaitreNinjaState:
         for seat in range(players):
             obs = state.observe(seat)
             assert obs["history"][-1]["attack"] == shown
-            assert json.dumps(obs) == json.dumps(obs)  # JSON-ready
             if seat != att and rec.face_down:
                 assert all(h["fight"] != rec.number for h in obs["my_hidden"])
         if rec.face_down and "Ka" not in shown:
@@ -77,6 +76,9 @@ def play_random_game(seed: int, players: int) -> MaitreNinjaState:
         # Turn order: in the normal phase the defender attacks next.
         if phase == NORMAL and state.phase == NORMAL:
             assert state.attacker == dfn
+    for seat in range(players):
+        obs = state.observe(seat)
+        assert json.loads(json.dumps(obs)) == obs  # JSON-ready
     return state
 
 
@@ -109,7 +111,7 @@ def check_end(state: MaitreNinjaState) -> None:
     assert sorted(s for tier in out.ranking for s in tier) == list(range(state.num_players))
 
 
-SETTINGS = settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -177,7 +179,7 @@ def test_render_follows_a_verbose_match() -> None:
     for needle in ("Fight 1:", "parry row :", "flip ", "Ranks:", "Next:", "Game over (maitre)"):
         assert needle in text
     assert "burned" in text and ("ATTACKER wins" in text) and ("DEFENDER wins" in text)
-    assert "[final round]" in text or "Game over" in frames[-1]
+    assert "(final round)" in text or "Game over" in frames[-1]
 
 
 def test_render_hides_face_down_cards() -> None:
@@ -185,7 +187,7 @@ def test_render_hides_face_down_cards() -> None:
     state.ranks[0] = 2
     state.apply({0: AttackLine(("Fi", "Ku")), 1: ParryRow(("DO",) * 4 + ("JU",))})
     text = GAME.render(state)
-    assert "flip Fi [BL]: burned 0:DO 1:DO 2:DO 3:DO 4:JU; no parry left: defender exhausted" in text
+    assert "flip Fi [BL]: burned 0-4; defender exhausted" in text
     assert "never flipped: ??" in text
     assert "Ku" not in text
     assert "rises to Disciple" in text

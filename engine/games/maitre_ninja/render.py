@@ -15,6 +15,17 @@ def _player(state: MaitreNinjaState, seat: int) -> str:
     return f"P{seat}({state.setup.elements[seat]})"
 
 
+def _positions(positions: tuple[int, ...]) -> str:
+    """Row positions as compact runs: (1, 2, 3, 5) -> "1-3,5"."""
+    runs: list[list[int]] = []
+    for p in positions:
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    return ",".join(f"{a}-{b}" if b > a else f"{a}" for a, b in runs)
+
+
 def fight_lines(state: MaitreNinjaState, rec: FightRecord) -> list[str]:
     """The public story of one fight, one line per step."""
     res = rec.resolution
@@ -29,12 +40,12 @@ def fight_lines(state: MaitreNinjaState, rec: FightRecord) -> list[str]:
         code = rec.line.ka_order if name == KATANA else PARRY_CODE[name]
         steps = []
         if card.burned:
-            steps.append("burned " + " ".join(f"{p}:{row[p]}" for p in card.burned))
+            steps.append("burned " + _positions(card.burned))
         if card.parried_at is not None:
             end = card.parried_at + len(code) - 1
-            steps.append(f"parried by {card.parried_at}..{end}" if end > card.parried_at else f"parried by {end}")
+            steps.append(f"parried by {_positions(tuple(range(card.parried_at, end + 1)))}")
         else:
-            steps.append("no parry left: defender exhausted")
+            steps.append("defender exhausted")
         out.append(f"  flip {name} [{' '.join(code)}]: " + "; ".join(steps))
     if rec.face_down:
         out.append(f"  never flipped: {' '.join(['??'] * rec.face_down)}")
@@ -52,16 +63,17 @@ def render(state: MaitreNinjaState) -> str:
     lines: list[str] = []
     if state.history:
         lines.extend(fight_lines(state, state.history[-1]))
-    ranks = "  ".join(
-        f"{_player(state, s)} {RANK_NAMES[r]}({r}) atk={state.attacks_made[s]}" for s, r in enumerate(state.ranks)
-    )
-    lines.append("Ranks: " + ranks)
+    lines.append("Ranks:")
+    for seat, rank in enumerate(state.ranks):
+        master = " *first Maître*" if seat == state.first_master else ""
+        name = f"{_player(state, seat):<10} {RANK_NAMES[rank]:<12}"
+        lines.append(f"  {name} rank {rank}  attacks {state.attacks_made[seat]}{master}")
     if state.phase == OVER:
         out = state.outcome()
         tiers = " > ".join("=".join(f"P{s}" for s in tier) for tier in out.ranking)
         lines.append(f"Game over ({out.reason}) after {state.fights} fights: {tiers}")
     else:
-        tag = " [final round]" if state.phase == "FINAL_ROUND" else ""
+        tag = " (final round)" if state.phase == "FINAL_ROUND" else ""
         lines.append(
             f"Next{tag}: fight {state.fights + 1}, {_player(state, state.attacker)} attacks "
             f"{_player(state, state.defender)} (defender lays {state.row_length()} parries)"
