@@ -1,4 +1,4 @@
-"""The `tourney` command line: games, match, run.
+"""The `tourney` command line: games, match, run, resume, standings.
 
 Errors a user can cause end with one sentence on stderr and exit code 2, never a traceback.
 With --json, stdout carries exactly one JSON document and progress goes nowhere.
@@ -15,14 +15,21 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from engine.bots import bot_names, make_bot
 from engine.core import Action, ConfigError, State, TourneyError, available_games, get_game
 from engine.referee import TimeControl, play_match
 from tournament.entrants import parse_entrants
-from tournament.runner import TournamentPlan, run_tournament
+from tournament.runner import TournamentPlan, load_plan, load_standings, run_tournament
 from tournament.standings import Standing
 from tournament.store import open_store
 
@@ -33,6 +40,7 @@ err = Console(stderr=True)
 
 DEFAULT_GAME = "tiny-ninjas"
 DEFAULT_BOTS = "random,greedy,ismcts"
+TABLE_WIDTH = 110  # the standings never fold, even when stdout is a pipe (rich assumes 80 columns then)
 
 
 def fail(message: str) -> NoReturn:
@@ -148,65 +156,172 @@ def match(
     guarded(body)
 
 
+WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Cap on matches played in parallel (Ray tasks).")]
+LocalOpt = Annotated[bool, typer.Option("--local", help="Play in this process without Ray (debugging).")]
+AddressOpt = Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
+                                                "else a local Ray instance).")]
+DbOpt = Annotated[str, typer.Option(help="Results database: a SQLite path or SQLAlchemy URL.")]
+
+
+def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, float, float, float] | None:
+    """`--sprt elo0,elo1` plus --alpha/--beta."""
+    if text is None:
+        return None
+    try:
+        elo0, elo1 = (float(x) for x in text.split(","))
+    except ValueError:
+        raise ConfigError(f"--sprt '{text}' is not elo0,elo1: write e.g. --sprt 0,5.") from None
+    return elo0, elo1, alpha, beta
+
+
+def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool, address: str | None,
+          workers: int | None, as_json: bool, latest: bool = False) -> None:
+    """Open the store, build the executor, run (or resume) the tournament and print the standings."""
+    from workers import make_executor
+
+    engine = open_store(db)
+    tid: int | None = None
+    if plan is None or resume is not None:
+        tid, plan = load_plan(engine, None if latest else resume)
+    plan.spec()
+    executor = make_executor(local=local, address=address, workers=workers)
+    started = time.perf_counter()
+    try:
+        def announce(t: int) -> None:
+            print(f"tournament {t}", file=sys.stderr, flush=True)
+
+        if as_json:
+            report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_start=announce)
+        else:
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                          console=err, transient=True) as progress:
+                task = progress.add_task(f"{plan.game}", total=plan.expected_matches(), rate="")
+
+                def tick(done: int, total: int) -> None:
+                    rate = done / max(1e-9, time.perf_counter() - started)
+                    progress.update(task, completed=done, total=total, rate=f"{rate:.1f} matches/s")
+
+                report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=tick,
+                                        on_start=announce)
+    finally:
+        executor.close()
+    verdict = None
+    if report.sprt is not None:
+        v = report.sprt
+        verdict = {"verdict": v.verdict, "llr": round(v.llr, 3), "lower": round(v.lower, 3),
+                   "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial)}
+    if as_json:
+        print(json.dumps({"tournament_id": report.tournament_id, "game": plan.game, "format": plan.format,
+                          "matches": report.matches, "standings": [_standing_doc(s) for s in report.standings],
+                          "sprt": verdict}))
+        return
+    out.print(_standings_table(report.standings, f"{plan.game}: {plan.format} tournament {report.tournament_id}, "
+                                                 f"{report.matches} matches (stored in {db})"), width=TABLE_WIDTH)
+    if verdict is not None:
+        out.print(f"SPRT: {verdict['verdict']} (LLR {verdict['llr']} in [{verdict['lower']}, {verdict['upper']}], "
+                  f"{verdict['pairs']} pairs, pentanomial {verdict['pentanomial']})", highlight=False)
+
+
 @app.command()
 def run(
     game: GameOpt = DEFAULT_GAME,
-    bots: Annotated[str, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice.")]
-    = DEFAULT_BOTS,
+    bots: Annotated[str, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
+                                           "In a gauntlet the first is the challenger.")] = DEFAULT_BOTS,
+    format: Annotated[str, typer.Option("--format", help="round-robin, swiss or gauntlet.")] = "round-robin",
     games_per_pair: Annotated[int, typer.Option(help="Games each pair plays; even = duplicate pairs.")] = 4,
+    cycles: Annotated[int, typer.Option(help="Repeat the schedule; odd cycles swap who starts.")] = 1,
+    rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 n)+1); pod rounds; "
+                                                    "SPRT batch cap.")] = None,
+    sprt: Annotated[str | None, typer.Option("--sprt", help="Gauntlet only: stop when the SPRT elo0,elo1 "
+                                                            "decides.")] = None,
+    alpha: Annotated[float, typer.Option(help="SPRT false-positive rate.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="SPRT false-negative rate.")] = 0.05,
     seed: Annotated[int, typer.Option(help="Tournament seed.")] = 1,
-    db: Annotated[str, typer.Option(help="Results database: a SQLite path or SQLAlchemy URL.")] = "tourney.db",
-    players: Annotated[int, typer.Option(help="Players per match.")] = 2,
+    db: DbOpt = "tourney.db",
+    players: Annotated[int, typer.Option(help="Players per match (3-6: round robin in pods).")] = 2,
     mode: ModeOpt = None,
     settings: SetOpt = None,
     move_ms: MoveOpt = None,
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
-    resume: Annotated[int | None, typer.Option(help="Resume the stored tournament with this id.")] = None,
+    resume: Annotated[int | None, typer.Option(help="Resume the stored tournament with this id (its stored "
+                                                    "settings win over the options).")] = None,
+    workers: WorkersOpt = None,
+    local: LocalOpt = False,
+    address: AddressOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Run a round-robin tournament, store every result, and print the standings."""
+    """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
+        if resume is not None:
+            _play(db, None, resume, local, address, workers, as_json)
+            return
         g = get_game(game)
         check_move_ms(move_ms)
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
-        if players != 2:
-            raise ConfigError("round robin pairs two players per match: pass --players 2.")
         plan = TournamentPlan(game=game, entrants=parse_entrants(bots, g), seed=seed, games_per_pair=games_per_pair,
-                              players=players, config=parse_settings(settings, mode), move_ms=move_ms, name=name)
+                              players=players, config=parse_settings(settings, mode), move_ms=move_ms, name=name,
+                              format=format, cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta))
+        plan.spec()
+        if not g.min_players <= players <= g.max_players:
+            raise ConfigError(f"{game} is played by {g.min_players}-{g.max_players} players, not {players}: "
+                              "fix --players.")
         g.new_state(0, players=players, config=plan.config)  # a bad config fails before anything is stored
-        schedule = plan.schedule()
+        _play(db, plan, None, local, address, workers, as_json)
+    guarded(body)
+
+
+@app.command()
+def resume(
+    tournament_id: Annotated[int | None, typer.Argument(help="Tournament id (default: the most recent "
+                                                            "unfinished one).")] = None,
+    db: DbOpt = "tourney.db",
+    workers: WorkersOpt = None,
+    local: LocalOpt = False,
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Finish a stored tournament: play exactly the matches still missing."""
+    guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None))
+
+
+@app.command()
+def standings(
+    tournament_id: Annotated[int, typer.Argument(help="Tournament id.")],
+    db: DbOpt = "tourney.db",
+    as_json: JsonOpt = False,
+) -> None:
+    """Print a stored tournament's standings (from the matches stored so far)."""
+    def body() -> None:
         engine = open_store(db)
+        tid, plan = load_plan(engine, tournament_id)
+        table = load_standings(engine, tid, [e.alias for e in plan.entrants])
         if as_json:
-            report = run_tournament(engine, plan, tournament_id=resume)
-        else:
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                          console=err, transient=True) as progress:
-                task = progress.add_task(f"{game}", total=len(schedule))
-                report = run_tournament(engine, plan, tournament_id=resume,
-                                        on_match=lambda done, total: progress.update(task, completed=done))
-        if as_json:
-            print(json.dumps({"tournament_id": report.tournament_id, "game": game, "matches": report.matches,
-                              "standings": [_standing_doc(s) for s in report.standings]}))
+            print(json.dumps({"tournament_id": tid, "game": plan.game, "format": plan.format,
+                              "standings": [_standing_doc(s) for s in table]}))
             return
-        out.print(_standings_table(report.standings, f"{game}: tournament {report.tournament_id}, "
-                                                     f"{report.matches} matches (stored in {db})"))
+        out.print(_standings_table(table, f"{plan.game}: {plan.format} tournament {tid}"), width=TABLE_WIDTH)
     guarded(body)
 
 
 def _standing_doc(s: Standing) -> dict[str, Any]:
     return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
             "points": s.points, "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
-            "rating_low": round(s.low, 1), "rating_high": round(s.high, 1), "faults": s.faults}
+            "rating_low": round(s.low, 1), "rating_high": round(s.high, 1), "faults": s.faults, "byes": s.byes,
+            "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
+            "direct": s.direct, "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger}
 
 
 def _standings_table(standings: list[Standing], title: str) -> Table:
     table = Table(title=title)
-    for col in ("#", "bot", "games", "W", "D", "L", "points", "score %", "rating (95% CI)", "faults"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
+    for col in ("#", "bot", "games", "W-D-L", "pts", "Elo [95%]", "μ (μ-3σ)", "DE", "Buch", "SB", "faults"):
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for i, s in enumerate(standings, 1):
-        table.add_row(str(i), s.alias, str(s.games), str(s.wins), str(s.draws), str(s.losses), f"{s.points:g}",
-                      f"{s.score_pct:.1f}", f"{s.rating:.0f} [{s.low:.0f}, {s.high:.0f}]", str(s.faults))
+        wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes}bye" if s.byes else "")
+        table.add_row(str(i), s.alias, str(s.games), wdl, f"{s.points:g}",
+                      f"{s.rating:.0f} [{s.low:.0f},{s.high:.0f}]", f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
+                      f"{s.direct:g}", f"{s.buchholz:g}", f"{s.sonneborn_berger:g}", str(s.faults))
     return table
 
 

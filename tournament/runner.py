@@ -1,16 +1,18 @@
-"""The tournament driver: plan the schedule, play each match, write each result as it ends.
+"""The tournament driver: plan each round, hand its matches to an executor, write results as they arrive.
 
-Matches run one after another in this process. A match is a pure function of (game, config,
-seed, bots), so the same schedule always gives the same results, and a tournament that is
-resumed replays only the matches that are not stored yet.
+An executor (workers/: Ray tasks, or this process with --local) plays chunks of pairings and
+yields each chunk when it is done; the driver writes the chunk in one transaction at once.
+A match is a pure function of (game, config, seed, bots), so the same plan always gives the
+same results whatever the executor, and a resumed tournament plays only what is not stored.
+Standings and ratings are computed from stored matches in schedule order, never arrival order.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
@@ -21,8 +23,12 @@ from engine.core import ConfigError, get_game
 from engine.core.chance import stream_start
 from engine.referee import MatchResult, TimeControl, play_match
 from tournament.entrants import Entrant
-from tournament.round_robin import Pairing, round_robin
+from tournament.formats import FORMATS, FormatSpec, PlayedGame, next_round, sprt_state, total_estimate
+from tournament.ratings import openskill_ratings
+from tournament.round_robin import Pairing
+from tournament.sprt import SprtState
 from tournament.standings import SeatResult, Standing, compute_standings
+from tournament.store import Bot as BotRow
 from tournament.store import (
     Entrant as EntrantRow,
 )
@@ -30,11 +36,14 @@ from tournament.store import (
     Match,
     MatchSeat,
     Rating,
+    SkillRating,
     StoreError,
     Tournament,
     dumps,
     get_or_create_bot,
 )
+
+Played = tuple[Pairing, MatchResult, float]
 
 
 @dataclass
@@ -49,13 +58,50 @@ class TournamentPlan:
     config: dict[str, Any] = field(default_factory=dict)
     move_ms: int | None = None
     name: str = "tournament"
+    format: str = "round-robin"
+    cycles: int = 1
+    rounds: int | None = None
+    sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
 
-    def schedule(self) -> list[Pairing]:
-        if len(self.entrants) < 2:
+    def spec(self) -> FormatSpec:
+        """The format settings, checked: one sentence for anything a user can get wrong."""
+        n = len(self.entrants)
+        if n < 2:
             raise ConfigError("a tournament needs at least two bots: pass e.g. --bots random,greedy.")
+        if self.format not in FORMATS:
+            raise ConfigError(f"unknown format '{self.format}': choose one of {', '.join(FORMATS)}.")
         if self.games_per_pair < 1:
             raise ConfigError("--games-per-pair must be at least 1.")
-        return round_robin(len(self.entrants), self.games_per_pair)
+        if self.cycles < 1:
+            raise ConfigError(f"--cycles must be at least 1, not {self.cycles}.")
+        if self.rounds is not None and self.rounds < 1:
+            raise ConfigError(f"--rounds must be at least 1, not {self.rounds}.")
+        if self.players != 2 and self.format != "round-robin":
+            raise ConfigError(f"{self.format} pairs two players per match: pass --players 2 or --format round-robin.")
+        if self.players > n:
+            raise ConfigError(f"{self.players}-player pods need at least {self.players} bots, not {n}.")
+        if self.sprt is not None:
+            if self.format != "gauntlet":
+                raise ConfigError("--sprt tests a challenger against the field: add --format gauntlet.")
+            elo0, elo1, alpha, beta = self.sprt
+            if not elo0 < elo1 or not (0 < alpha < 1 and 0 < beta < 1):
+                raise ConfigError("--sprt needs elo0 < elo1 and alpha, beta between 0 and 1, e.g. --sprt 0,5.")
+        return FormatSpec(self.format, self.players, self.games_per_pair, self.cycles, self.rounds, 0, self.sprt,
+                          self.seed)
+
+    def schedule(self) -> list[Pairing]:
+        """The whole schedule of a format planned up front (round 0 of round-robin or gauntlet)."""
+        first = next_round(self.spec(), len(self.entrants), [], 0)
+        return first or []
+
+    def expected_matches(self) -> int:
+        return total_estimate(self.spec(), len(self.entrants))
+
+    def settings(self) -> dict[str, Any]:
+        """Everything besides game, seed, players and config needed to rebuild the plan on resume."""
+        return {"games_per_pair": self.games_per_pair, "move_ms": self.move_ms, "format": self.format,
+                "cycles": self.cycles, "rounds": self.rounds, "sprt": list(self.sprt) if self.sprt else None,
+                "entrants": [[e.alias, e.spec] for e in self.entrants]}
 
 
 @dataclass
@@ -63,6 +109,7 @@ class TournamentReport:
     tournament_id: int
     standings: list[Standing]
     matches: int
+    sprt: SprtState | None = None
 
 
 def match_seed(tournament_seed: int, offset: int) -> int:
@@ -106,9 +153,8 @@ def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
     """Store a new tournament and its entrants; return its id."""
     def write() -> int:
         with Session(engine) as session:
-            t = Tournament(name=plan.name, game=plan.game, format="round-robin", players=plan.players,
-                           seed=plan.seed, config_json=dumps(plan.config),
-                           settings_json=dumps({"games_per_pair": plan.games_per_pair, "move_ms": plan.move_ms}))
+            t = Tournament(name=plan.name, game=plan.game, format=plan.format, players=plan.players,
+                           seed=plan.seed, config_json=dumps(plan.config), settings_json=dumps(plan.settings()))
             session.add(t)
             session.flush()
             assert t.id is not None
@@ -125,26 +171,55 @@ def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
 def record_match(engine: Engine, tournament_id: int, plan: TournamentPlan, pairing: Pairing,
                  result: MatchResult, duration_s: float) -> None:
     """Write one finished match and its seats in one transaction."""
+    record_matches(engine, tournament_id, plan, [(pairing, result, duration_s)])
+
+
+def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, played: Sequence[Played],
+                   byes: Sequence[Pairing] = ()) -> None:
+    """Write a batch of finished matches (and byes) in one transaction, skipping any already stored.
+
+    Skipping keeps a retried or duplicated chunk from ever writing a match twice.
+    """
     def write() -> None:
         with Session(engine) as session:
             entrant_ids = {
                 row.alias: row.id
                 for row in session.exec(select(EntrantRow).where(EntrantRow.tournament_id == tournament_id))
             }
-            m = Match(tournament_id=tournament_id, number=pairing.number, round=pairing.round, game=plan.game,
-                      seed=result.seed, players=result.players, config_json=dumps(plan.config),
-                      termination=result.termination, reason=result.reason,
-                      plies=len(result.replay.steps), duration_s=duration_s,
-                      replay_json=dumps(result.replay.to_dict()), details_json=dumps(_jsonable(result.details)))
-            session.add(m)
-            session.flush()
-            assert m.id is not None
-            aliases = [plan.entrants[e].alias for e in pairing.seats]
-            for seat, sr in enumerate(seat_results(aliases, result)):
-                st = result.seat_stats[seat]
-                session.add(MatchSeat(match_id=m.id, seat=seat, entrant_id=entrant_ids.get(sr.alias), alias=sr.alias,
-                                      tier=sr.tier, points=sr.points, score=result.scores[seat],
-                                      decisions=st.decisions, think_s=st.think_s, faults_json=dumps(st.faults)))
+            numbers = [p.number for p, _, _ in played] + [b.number for b in byes]
+            stored = set(session.exec(select(Match.number).where(Match.tournament_id == tournament_id)
+                                      .where(Match.number.in_(numbers))))  # type: ignore[attr-defined]
+            for pairing, result, duration_s in played:
+                if pairing.number in stored:
+                    continue
+                m = Match(tournament_id=tournament_id, number=pairing.number, round=pairing.round, game=plan.game,
+                          seed=result.seed, players=result.players, config_json=dumps(plan.config),
+                          termination=result.termination, reason=result.reason,
+                          plies=len(result.replay.steps), duration_s=duration_s,
+                          replay_json=dumps(result.replay.to_dict()), details_json=dumps(_jsonable(result.details)))
+                session.add(m)
+                session.flush()
+                assert m.id is not None
+                aliases = [plan.entrants[e].alias for e in pairing.seats]
+                for seat, sr in enumerate(seat_results(aliases, result)):
+                    st = result.seat_stats[seat]
+                    session.add(MatchSeat(match_id=m.id, seat=seat, entrant_id=entrant_ids.get(sr.alias),
+                                          alias=sr.alias, tier=sr.tier, points=sr.points, score=result.scores[seat],
+                                          decisions=st.decisions, think_s=st.think_s, faults_json=dumps(st.faults)))
+            for bye in byes:
+                if bye.number in stored:
+                    continue
+                alias = plan.entrants[bye.seats[0]].alias
+                m = Match(tournament_id=tournament_id, number=bye.number, round=bye.round, game=plan.game,
+                          seed=-1, players=1, config_json=dumps(plan.config), termination="BYE",
+                          reason="bye", plies=0, duration_s=0.0, replay_json="{}")
+                session.add(m)
+                session.flush()
+                assert m.id is not None
+                # A bye is worth a win for every game the pairing would have played.
+                session.add(MatchSeat(match_id=m.id, seat=0, entrant_id=entrant_ids.get(alias), alias=alias,
+                                      tier=0, points=float(plan.games_per_pair), score=0.0, decisions=0,
+                                      think_s=0.0))
             session.commit()
     _guard(write)
 
@@ -168,30 +243,50 @@ def stored_numbers(engine: Engine, tournament_id: int) -> set[int]:
     return result
 
 
-def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[Standing]:
-    """Standings from what is stored, so a resumed tournament counts every finished match."""
-    def read() -> list[Standing]:
+def _stored_rows(engine: Engine, tournament_id: int) -> list[tuple[Match, list[MatchSeat]]]:
+    """Every stored match with its seats, in schedule order."""
+    def read() -> list[tuple[Match, list[MatchSeat]]]:
         with Session(engine) as session:
             rows = session.exec(
                 select(MatchSeat, Match).where(MatchSeat.match_id == Match.id)
                 .where(Match.tournament_id == tournament_id)
             ).all()
-            by_match: dict[int, list[tuple[MatchSeat, Match]]] = {}
+            by_match: dict[int, tuple[Match, list[MatchSeat]]] = {}
             for seat, match in rows:
-                by_match.setdefault(match.id or 0, []).append((seat, match))
-            matches = []
-            for group in by_match.values():
-                tiers: dict[int, int] = {}
-                for seat, _ in group:
-                    tiers[seat.tier] = tiers.get(seat.tier, 0) + 1
-                matches.append([
-                    SeatResult(seat.alias, seat.tier, tiers[seat.tier], seat.points,
-                               sum(int(v) for v in _loads(seat.faults_json).values()))
-                    for seat, _ in group
-                ])
-            return compute_standings(aliases, matches)
-    result: list[Standing] = _guard(read)
+                by_match.setdefault(match.id or 0, (match, []))[1].append(seat)
+            out = sorted(by_match.values(), key=lambda mg: mg[0].number)
+            for _, seats in out:
+                seats.sort(key=lambda st: st.seat)
+            return out
+    result: list[tuple[Match, list[MatchSeat]]] = _guard(read)
     return result
+
+
+def load_history(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[PlayedGame]:
+    """Stored results as the pairing functions see them: entrants by seat, points by seat."""
+    index = {a: i for i, a in enumerate(aliases)}
+    return [PlayedGame(m.number, m.round, tuple(index[s.alias] for s in seats), tuple(s.points for s in seats),
+                       m.seed)
+            for m, seats in _stored_rows(engine, tournament_id)]
+
+
+def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[Standing]:
+    """Standings and ratings from what is stored, in schedule order, so resumed runs match uninterrupted ones."""
+    matches = []
+    for _, seats in _stored_rows(engine, tournament_id):
+        tiers: dict[int, int] = {}
+        for st in seats:
+            tiers[st.tier] = tiers.get(st.tier, 0) + 1
+        matches.append([
+            SeatResult(st.alias, st.tier, tiers[st.tier], st.points,
+                       sum(int(v) for v in _loads(st.faults_json).values()))
+            for st in seats
+        ])
+    standings = compute_standings(aliases, matches)
+    skills = openskill_ratings(aliases, matches)
+    for s in standings:
+        s.mu, s.sigma = skills[s.alias].mu, skills[s.alias].sigma
+    return standings
 
 
 def _loads(text: str) -> dict[str, Any]:
@@ -201,14 +296,19 @@ def _loads(text: str) -> dict[str, Any]:
 
 
 def save_ratings(engine: Engine, tournament_id: int, standings: Sequence[Standing]) -> None:
+    """Store the final performance and OpenSkill ratings and mark the tournament finished."""
     def write() -> None:
         with Session(engine) as session:
-            for old in session.exec(select(Rating).where(Rating.tournament_id == tournament_id)):
-                session.delete(old)
+            for table in (Rating, SkillRating):
+                for old in session.exec(select(table).where(table.tournament_id == tournament_id)):
+                    session.delete(old)
             session.flush()  # the unit of work would otherwise insert before it deletes
             for s in standings:
                 session.add(Rating(tournament_id=tournament_id, alias=s.alias, rating=s.rating, low=s.low,
                                    high=s.high, games=s.games))
+                session.add(SkillRating(tournament_id=tournament_id, alias=s.alias, mu=s.mu, sigma=s.sigma,
+                                        buchholz=s.buchholz, sonneborn_berger=s.sonneborn_berger,
+                                        direct=s.direct))
             t = session.get(Tournament, tournament_id)
             if t is not None:
                 t.status = "finished"
@@ -217,27 +317,97 @@ def save_ratings(engine: Engine, tournament_id: int, standings: Sequence[Standin
     _guard(write)
 
 
+def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, TournamentPlan]:
+    """The stored tournament's plan (no id: the most recent unfinished one), to resume it."""
+    def read() -> tuple[int, TournamentPlan]:
+        with Session(engine) as session:
+            if tournament_id is None:
+                t = session.exec(select(Tournament).where(Tournament.status != "finished")
+                                 .order_by(Tournament.id.desc())).first()  # type: ignore[union-attr]
+                if t is None:
+                    raise StoreError("there is no unfinished tournament in this database: pass an id to resume.")
+            else:
+                t = session.get(Tournament, tournament_id)
+                if t is None:
+                    raise StoreError(f"there is no tournament {tournament_id} in this database: check the id and --db.")
+            settings = _loads(t.settings_json)
+            rows = session.exec(select(EntrantRow).where(EntrantRow.tournament_id == t.id)
+                                .order_by(EntrantRow.position)).all()
+            bots = {b.id: b.spec for b in session.exec(select(BotRow))}
+            specs = {a: sp for a, sp in settings.get("entrants", [])}
+            entrants = [Entrant(r.alias, specs.get(r.alias, bots.get(r.bot_id, r.alias))) for r in rows]
+            sprt = settings.get("sprt")
+            plan = TournamentPlan(game=t.game, entrants=entrants, seed=t.seed,
+                                  games_per_pair=int(settings.get("games_per_pair", 2)), players=t.players,
+                                  config=_loads(t.config_json), move_ms=settings.get("move_ms"), name=t.name,
+                                  format=settings.get("format", t.format), cycles=int(settings.get("cycles", 1)),
+                                  rounds=settings.get("rounds"),
+                                  sprt=(float(sprt[0]), float(sprt[1]), float(sprt[2]), float(sprt[3]))
+                                  if sprt else None)
+            assert t.id is not None
+            return t.id, plan
+    result: tuple[int, TournamentPlan] = _guard(read)
+    return result
+
+
+class Executor(Protocol):
+    """Plays pairings and yields finished chunks (see workers/)."""
+
+    workers: int
+
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]: ...
+
+
+class InProcess:
+    """The simplest executor: every match in this process, one at a time."""
+
+    workers = 1
+
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+        for p in pairings:
+            started = time.perf_counter()
+            result = play_pairing(plan, p)
+            yield [(p, result, time.perf_counter() - started)]
+
+
 def run_tournament(
     engine: Engine,
     plan: TournamentPlan,
     tournament_id: int | None = None,
     on_match: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> TournamentReport:
-    """Play every scheduled match not yet stored, writing each as it ends; return the standings."""
-    schedule = plan.schedule()
+    """Play every planned match not yet stored, writing each chunk as it arrives; return the standings."""
+    spec = plan.spec()
+    n = len(plan.entrants)
+    aliases = [e.alias for e in plan.entrants]
+    runner = executor if executor is not None else InProcess()
     if tournament_id is None:
         tournament_id = create_tournament(engine, plan)
+    if on_start is not None:
+        on_start(tournament_id)
     done = stored_numbers(engine, tournament_id)
-    for pairing in schedule:
-        if pairing.number in done:
-            continue
-        started = time.perf_counter()
-        result = play_pairing(plan, pairing)
-        record_match(engine, tournament_id, plan, pairing, result, time.perf_counter() - started)
-        done.add(pairing.number)
-        if on_match is not None:
-            on_match(len(done), len(schedule))
-    aliases = [e.alias for e in plan.entrants]
+    total = max(plan.expected_matches(), len(done))
+    r = 0
+    while True:
+        history = load_history(engine, tournament_id, aliases) if r > 0 and spec.format != "round-robin" else []
+        pairings = next_round(spec, n, history, r)
+        if pairings is None:
+            break
+        todo = [p for p in pairings if p.number not in done]
+        byes = [p for p in todo if len(p.seats) == 1]
+        if byes:
+            record_matches(engine, tournament_id, plan, [], byes)
+            done.update(b.number for b in byes)
+        matches = [p for p in todo if len(p.seats) > 1]
+        for chunk in runner.run(plan, matches):
+            record_matches(engine, tournament_id, plan, chunk)
+            done.update(p.number for p, _, _ in chunk)
+            if on_match is not None:
+                on_match(len(done), total)
+        r += 1
     standings = load_standings(engine, tournament_id, aliases)
     save_ratings(engine, tournament_id, standings)
-    return TournamentReport(tournament_id, standings, len(schedule))
+    verdict = sprt_state(spec, load_history(engine, tournament_id, aliases)) if spec.sprt else None
+    return TournamentReport(tournament_id, standings, len(done), verdict)

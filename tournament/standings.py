@@ -1,4 +1,10 @@
-"""Standings from match results: win/draw/loss, points, and a rating with a 95% interval.
+"""Standings from match results: win/draw/loss, points, tiebreaks, and a rating with a 95% interval.
+
+Ties on points are broken by direct encounter (points taken from the other tied entrants),
+then Buchholz (the sum of the final points of every opponent met, once per game), then
+Sonneborn-Berger (each opponent's final points weighted by the points taken from them),
+then wins, fewer faults, and name. In multiplayer matches every other seat is an opponent
+and "points taken from" an opponent is 1 when placed above them, 0.5 level, 0 below.
 
 The rating is a performance rating on the Elo scale: 1500 plus the logistic transform of
 the mean points an entrant took per game. Its interval comes from the spread of those
@@ -38,6 +44,12 @@ class Standing:
     rating: float = 1500.0
     low: float = 1500.0
     high: float = 1500.0
+    byes: int = 0
+    direct: float = 0.0
+    buchholz: float = 0.0
+    sonneborn_berger: float = 0.0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
     _samples: list[float] = field(default_factory=list, repr=False)
 
     @property
@@ -51,13 +63,20 @@ def elo_of(p: float) -> float:
 
 
 def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatResult]]) -> list[Standing]:
-    """Standings sorted by points, then wins, then fewer faults, then name."""
+    """Standings sorted by points, then direct encounter, Buchholz, Sonneborn-Berger, wins, fewer faults, name.
+
+    A match with a single seat is a bye: its points count, but it is no game for the rating.
+    """
     table = {a: Standing(a) for a in aliases}
-    for match in matches:
+    games = [list(m) for m in matches]
+    for match in games:
         for r in match:
             s = table.setdefault(r.alias, Standing(r.alias))
-            s.games += 1
             s.points += r.points
+            if len(match) == 1:
+                s.byes += 1
+                continue
+            s.games += 1
             s.faults += r.faults
             s._samples.append(r.points)
             if r.tier == 0 and r.tier_size == 1:
@@ -68,7 +87,29 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
                 s.losses += 1
     for s in table.values():
         _rate(s)
-    return sorted(table.values(), key=lambda s: (-s.points, -s.wins, s.faults, s.alias))
+    _tiebreaks(table, games)
+    return sorted(table.values(), key=lambda s: (-s.points, -s.direct, -s.buchholz, -s.sonneborn_berger,
+                                                 -s.wins, s.faults, s.alias))
+
+
+def _versus(me: SeatResult, other: SeatResult) -> float:
+    """Points `me` took from `other` in one match: 1 above, 0.5 level, 0 below."""
+    return 1.0 if me.tier < other.tier else 0.5 if me.tier == other.tier else 0.0
+
+
+def _tiebreaks(table: dict[str, Standing], games: list[list[SeatResult]]) -> None:
+    final = {a: s.points for a, s in table.items()}
+    for match in games:
+        for me in match:
+            s = table[me.alias]
+            for other in match:
+                if other is me:
+                    continue
+                took = _versus(me, other) if len(match) > 2 else me.points
+                s.buchholz += final[other.alias]
+                s.sonneborn_berger += took * final[other.alias]
+                if final[other.alias] == final[me.alias] and other.alias != me.alias:
+                    s.direct += took
 
 
 def _rate(s: Standing) -> None:

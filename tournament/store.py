@@ -107,6 +107,20 @@ class Rating(SQLModel, table=True):
     games: int
 
 
+class SkillRating(SQLModel, table=True):
+    """An entrant's OpenSkill rating (Plackett-Luce μ, σ) and tiebreaks at the end of a tournament."""
+
+    __table_args__ = (UniqueConstraint("tournament_id", "alias"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    alias: str
+    mu: float
+    sigma: float
+    buchholz: float = 0.0
+    sonneborn_berger: float = 0.0
+    direct: float = 0.0
+
+
 class StoreError(TourneyError):
     """The database cannot be reached or written."""
 

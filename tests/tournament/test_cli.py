@@ -14,7 +14,11 @@ runner = CliRunner()
 
 
 def run(*args: str):
-    return runner.invoke(app, list(args))
+    """Invoke the CLI; tournaments play in-process (--local) here, Ray has its own tests in tests/workers."""
+    argv = list(args)
+    if argv and argv[0] in ("run", "resume") and "--local" not in argv:
+        argv.append("--local")
+    return runner.invoke(app, argv)
 
 
 def test_run_stores_every_match_and_prints_json_only(tmp_path):

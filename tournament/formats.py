@@ -1,0 +1,129 @@
+"""Formats: which pairings a round holds, as a pure function of the plan and the results so far.
+
+`next_round(spec, n, history, r)` returns round r's pairings, or None when the tournament is
+over. Numbers (the match's place in the tournament) and seed offsets depend only on the
+format, the round and the stored results of earlier rounds, so a resumed tournament plans
+exactly the rounds the interrupted one would have, and skips what is already stored.
+
+- round-robin: all rounds at once (Berger tables, or pods for 3-6 players).
+- gauntlet: the challenger (first entrant) against every other, all at once.
+- swiss: one round at a time from the standings after the previous rounds.
+- SPRT runs (gauntlet with --sprt): batches of duplicate pairs until the test decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tournament import swiss
+from tournament.gauntlet import gauntlet
+from tournament.pods import pod_schedule
+from tournament.round_robin import Pairing, round_robin
+from tournament.sprt import SprtState, pentanomial, sprt
+
+FORMATS = ("round-robin", "swiss", "gauntlet")
+SPRT_PAIRS_PER_ROUND = 8  # duplicate pairs per opponent between two looks at the test
+SPRT_MAX_ROUNDS = 500
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    """The settings that decide the schedule."""
+
+    format: str = "round-robin"
+    players: int = 2
+    games_per_pair: int = 2
+    cycles: int = 1
+    rounds: int | None = None
+    challenger: int = 0
+    sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A stored result: its schedule number, round, entrants by seat, points by seat and seed."""
+
+    number: int
+    round: int
+    seats: tuple[int, ...]
+    points: tuple[float, ...]
+    seed: int
+
+
+def default_swiss_rounds(n: int) -> int:
+    """ceil(log2 n) + 1 rounds: enough to separate a clear winner."""
+    return max(1, (n - 1).bit_length() + 1)
+
+
+def round_stride(spec: FormatSpec, n: int) -> int:
+    """Numbers reserved per round for formats planned round by round."""
+    if spec.format == "swiss":
+        return (n // 2 + 1) * spec.games_per_pair
+    return (n - 1) * 2 * SPRT_PAIRS_PER_ROUND
+
+
+def total_estimate(spec: FormatSpec, n: int) -> int:
+    """How many matches the tournament plays (an upper bound for SPRT runs)."""
+    if spec.format == "swiss":
+        return (spec.rounds or default_swiss_rounds(n)) * (n // 2) * spec.games_per_pair
+    if spec.sprt is not None:
+        return (spec.rounds or SPRT_MAX_ROUNDS) * round_stride(spec, n)
+    return len(static_schedule(spec, n))
+
+
+def static_schedule(spec: FormatSpec, n: int) -> list[Pairing]:
+    """The whole schedule of a format planned up front."""
+    if spec.format == "gauntlet":
+        return gauntlet(n, spec.challenger, spec.games_per_pair, spec.cycles)
+    if spec.players == 2:
+        return round_robin(n, spec.games_per_pair, spec.cycles)
+    return pod_schedule(n, spec.players, rounds=spec.rounds, cycles=spec.cycles, seed=spec.seed)
+
+
+def next_round(spec: FormatSpec, n: int, history: Sequence[PlayedGame], r: int) -> list[Pairing] | None:
+    """Round r's pairings from the results of rounds before r; None once the tournament is over."""
+    earlier = [g for g in history if g.round < r]
+    if spec.format == "swiss":
+        if r >= (spec.rounds or default_swiss_rounds(n)):
+            return None
+        return swiss_pairings(spec, n, earlier, r)
+    if spec.sprt is not None:
+        if r >= (spec.rounds or SPRT_MAX_ROUNDS) or sprt_state(spec, earlier).verdict != "continue":
+            return None
+        first = r * round_stride(spec, n)
+        return gauntlet(n, spec.challenger, 2 * SPRT_PAIRS_PER_ROUND, 1, first_number=first, first_seed=first,
+                        round_index=r)
+    return static_schedule(spec, n) if r == 0 else None
+
+
+def swiss_pairings(spec: FormatSpec, n: int, earlier: Sequence[PlayedGame], r: int) -> list[Pairing]:
+    """A Swiss round: each pair plays games_per_pair games (seats alternate, duplicate seeds); a bye is one entry."""
+    if spec.players != 2:
+        raise ValueError("Swiss pairs two players per match")
+    games = [swiss.Game(g.seats, g.points) for g in earlier]
+    pairs, bye = swiss.swiss_round(n, games)
+    first = r * round_stride(spec, n)
+    out: list[Pairing] = []
+    for i, (a, b) in enumerate(pairs):
+        for g in range(spec.games_per_pair):
+            seats = (a, b) if g % 2 == 0 else (b, a)
+            out.append(Pairing(first + len(out), r, seats, first + i * spec.games_per_pair + g // 2))
+    if bye is not None:
+        out.append(Pairing(first + len(out), r, (bye,), -1))
+    return out
+
+
+def sprt_state(spec: FormatSpec, history: Sequence[PlayedGame]) -> SprtState:
+    """The SPRT on the challenger's complete duplicate pairs (both games stored) so far."""
+    assert spec.sprt is not None
+    elo0, elo1, alpha, beta = spec.sprt
+    by_seed: dict[tuple[int, int], list[float]] = {}
+    for g in history:
+        if spec.challenger not in g.seats or len(g.seats) != 2:
+            continue
+        opponent = next(s for s in g.seats if s != spec.challenger)
+        by_seed.setdefault((g.seed, opponent), []).append(g.points[g.seats.index(spec.challenger)])
+    pairs = [sum(v) for v in by_seed.values() if len(v) == 2]
+    return sprt(pentanomial(pairs), elo0, elo1, alpha, beta)

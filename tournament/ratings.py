@@ -1,0 +1,53 @@
+"""OpenSkill (Plackett-Luce) ratings for any player count, and Elo likelihood of superiority.
+
+OpenSkill updates match by match, so the order matters: matches are always fed in schedule
+order (never arrival order), which makes the ratings of a resumed or parallel tournament
+equal to those of a sequential run with the same seed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from tournament.standings import SeatResult
+
+
+@dataclass(frozen=True)
+class Skill:
+    """An OpenSkill rating: mean μ, uncertainty σ, and the conservative μ − 3σ."""
+
+    alias: str
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        return self.mu - 3.0 * self.sigma
+
+
+def openskill_ratings(aliases: Sequence[str], matches: Iterable[Sequence[SeatResult]]) -> dict[str, Skill]:
+    """Rate every entrant from matches given in schedule order; byes (one seat) are skipped."""
+    model = PlackettLuce()
+    current = {a: model.rating(name=a) for a in aliases}
+    for match in matches:
+        if len(match) < 2:
+            continue
+        for r in match:
+            current.setdefault(r.alias, model.rating(name=r.alias))
+        teams = [[current[r.alias]] for r in match]
+        rated = model.rate(teams, ranks=[float(r.tier) for r in match])
+        for r, team in zip(match, rated, strict=True):
+            current[r.alias] = team[0]
+    return {a: Skill(a, float(r.mu), float(r.sigma)) for a, r in current.items()}
+
+
+def likelihood_of_superiority(wins: int, losses: int) -> float:
+    """P(A is stronger than B) from decisive games (draws carry no information): the normal
+    approximation of the binomial, as chess engine testers use it."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))

@@ -1,0 +1,179 @@
+"""Executors: play scheduled pairings and hand each finished chunk back as soon as it is done.
+
+A Ray task plays a *chunk* of pairings, so Ray's round trip (about 3.5 ms here) is paid once
+per chunk rather than once per match. The driver writes each chunk as it arrives (`ray.wait`),
+so a driver that dies loses only what was still in flight. A task lost with its worker is
+retried by Ray (`max_retries`); a match is a pure function of (game, config, seed, bots), so a
+retry replays exactly the same matches with exactly the same results.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+from engine.core import TourneyError
+from engine.core.registry import GAME_MODULES
+from engine.referee import MatchResult
+from tournament.round_robin import Pairing
+from tournament.runner import TournamentPlan, play_pairing
+
+Played = tuple[Pairing, MatchResult, float]
+
+# Chunks are cut so that each worker gets about this many chunks: small enough to balance
+# slow matches across workers, large enough that Ray's per-task cost stays a few percent.
+CHUNKS_PER_WORKER = 4
+MAX_CHUNK = 64
+TASK_RETRIES = 4
+
+
+class ClusterUnreachable(TourneyError):
+    """The Ray cluster named by --address or RAY_ADDRESS cannot be joined."""
+
+
+def play_chunk(plan: TournamentPlan, pairings: Sequence[Pairing], game_module: str | None = None) -> list[Played]:
+    """Play `pairings` one after another; pure apart from the timings.
+
+    `game_module` is imported first so games registered outside the engine (plugins, the
+    test game) exist in a fresh worker process too.
+    """
+    if game_module is not None and plan.game not in _registered():
+        importlib.import_module(game_module)
+    out: list[Played] = []
+    for p in pairings:
+        started = time.perf_counter()
+        result = play_pairing(plan, p)
+        out.append((p, result, time.perf_counter() - started))
+    return out
+
+
+def _registered() -> set[str]:
+    from engine.core import registry
+    return set(registry._loaded)
+
+
+def chunk_size(n: int, workers: int) -> int:
+    """Matches per task for n matches over `workers` workers."""
+    return max(1, min(MAX_CHUNK, math.ceil(n / max(1, workers * CHUNKS_PER_WORKER))))
+
+
+def chunks(pairings: Sequence[Pairing], size: int) -> list[list[Pairing]]:
+    return [list(pairings[i:i + size]) for i in range(0, len(pairings), size)]
+
+
+class Executor(Protocol):
+    """Plays pairings and yields them in chunks as they finish (in any order)."""
+
+    workers: int
+
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]: ...
+
+    def close(self) -> None: ...
+
+
+class LocalExecutor:
+    """Plays every match in this process, one after another: for debugging and tiny runs."""
+
+    workers = 1
+
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+        for p in pairings:
+            yield play_chunk(plan, [p])
+
+    def close(self) -> None:
+        pass
+
+
+class RayExecutor:
+    """Plays chunks of matches as Ray tasks, at most `workers` at a time.
+
+    Starts a local Ray instance unless `address` (or RAY_ADDRESS) names a cluster to join. If
+    Ray is already initialised in this process (tests, notebooks), that instance is used and
+    left running on close.
+    """
+
+    def __init__(self, address: str | None = None, workers: int | None = None, chunk: int | None = None) -> None:
+        import ray
+
+        self._ray = ray
+        self._owns = False
+        if not ray.is_initialized():
+            address = address or os.environ.get("RAY_ADDRESS") or None
+            os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                      "configure_logging": False}
+            if address is None and workers is not None:
+                kwargs["num_cpus"] = workers
+            if address is not None and address != "auto":
+                _probe(address)
+            try:
+                ray.init(address=address, **kwargs)
+            except Exception as exc:  # Ray raises ConnectionError, RuntimeError or its own types
+                where = address or "a local Ray instance"
+                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160].rstrip(".")
+                raise ClusterUnreachable(
+                    f"cannot join the Ray cluster at {where} ({first}): start it with `ray start --head`, "
+                    "fix --address/RAY_ADDRESS, or pass --local to play in this process."
+                ) from None
+            self._owns = True
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = max(1, min(workers, cpus) if workers else cpus)
+        self._chunk = chunk
+        self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
+
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+        if not pairings:
+            return
+        ray = self._ray
+        plan_ref = ray.put(plan)
+        module = GAME_MODULES.get(plan.game)
+        pending = chunks(pairings, self._chunk or chunk_size(len(pairings), self.workers))
+        pending.reverse()
+        # Keep `workers` tasks in flight: that caps parallelism without a placement group,
+        # and what is submitted but unfinished is all a dying driver can lose.
+        in_flight: list[Any] = []
+        try:
+            while pending or in_flight:
+                while pending and len(in_flight) < self.workers:
+                    in_flight.append(self._task.remote(plan_ref, pending.pop(), module))
+                done, in_flight = ray.wait(in_flight, num_returns=1)
+                yield ray.get(done[0])
+        finally:
+            for ref in in_flight:
+                ray.cancel(ref)
+
+    def close(self) -> None:
+        if self._owns:
+            self._ray.shutdown()
+            self._owns = False
+
+
+def _probe(address: str) -> None:
+    """Fail fast when the head node does not answer: Ray itself would retry for minutes."""
+    import socket
+
+    hostport = address.split("://", 1)[-1].rsplit("/", 1)[0]
+    host, _, port = hostport.rpartition(":")
+    if not host or not port.isdigit():
+        raise ClusterUnreachable(f"the Ray address '{address}' is not host:port: write e.g. --address 10.0.0.5:6379.")
+    try:
+        socket.create_connection((host, int(port)), timeout=3).close()
+    except OSError as exc:
+        raise ClusterUnreachable(
+            f"cannot join the Ray cluster at {address} ({exc.strerror or type(exc).__name__}): start it with "
+            "`ray start --head`, fix --address/RAY_ADDRESS, or pass --local to play in this process."
+        ) from None
+
+
+def make_executor(local: bool = False, address: str | None = None, workers: int | None = None,
+                  chunk: int | None = None) -> Executor:
+    """The executor the command line asked for."""
+    if workers is not None and workers < 1:
+        raise TourneyError(f"--workers must be at least 1, not {workers}.")
+    if local:
+        return LocalExecutor()
+    return RayExecutor(address=address, workers=workers, chunk=chunk)
