@@ -1,0 +1,550 @@
+"""The Arena servicer: bot sessions, matches between connected and built-in bots, spectators.
+
+Matches run the ordinary referee in a worker thread; connected bots are RemoteSeats. Every
+fault of a bot (timeout, illegal index, disconnection, crash) ends only that bot's match,
+with the referee's typed reason, and is reported to the bot; the server never stops for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import hmac
+import json
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+
+from engine.bots import bot_names, make_bot
+from engine.core import Action, Seat, State, TourneyError, available_games, get_game
+from engine.referee import MatchResult, TimeControl, play_match
+from engine.server.codecs import codec_for, dumps
+from engine.server.generated import arena_pb2 as pb
+from engine.server.sessions import BotSession, RemoteSeat, error_message
+
+SERVER_VERSION = "tourney-arena/1"
+REMOTE_PREFIX = "remote:"
+ABORTED = "aborted"
+
+
+def token_hash(token: str) -> str:
+    """How bot tokens are stored: their SHA-256, hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class ArenaConfig:
+    """What an arena allows and how long it waits.
+
+    tokens: bot name -> SHA-256 of its token (see `token_hash`). With allow_anonymous any
+    name may connect with any token. admin_token None leaves RunMatch open (local play).
+    """
+
+    admin_token: str | None = None
+    allow_anonymous: bool = False
+    tokens: Mapping[str, str] = field(default_factory=dict)
+    default_move_ms: int = 10_000
+    seat_wait_s: float = 10.0
+    max_finished: int = 1000
+    max_workers: int = 256
+
+
+class ArenaError(Exception):
+    """A request the arena refuses, with the gRPC status to answer."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class LiveMatch:
+    """A match being played or kept after it ended: spectator events and, at the end, its record."""
+
+    match_id: str
+    events: list[pb.MatchEvent] = field(default_factory=list)
+    watchers: list[asyncio.Queue[pb.MatchEvent]] = field(default_factory=list)
+    record: pb.MatchRecord | None = None
+
+    def publish(self, event: pb.MatchEvent) -> None:
+        """Append an event and pass it to every watcher (event-loop thread only)."""
+        self.events.append(event)
+        for queue in self.watchers:
+            queue.put_nowait(event)
+
+
+def ranks_of(ranking: Sequence[Sequence[int]], players: int) -> list[int]:
+    """Rank per seat from tiers: 1 + the number of seats placed strictly above (ties share)."""
+    ranks = [0] * players
+    above = 0
+    for tier in ranking:
+        for seat in tier:
+            ranks[seat] = above + 1
+        above += len(tier)
+    return ranks
+
+
+def record_of(match_id: str, names: Sequence[str], result: MatchResult) -> pb.MatchRecord:
+    """The proto record of a finished match, replay included."""
+    return pb.MatchRecord(
+        match_id=match_id,
+        game=result.game_id,
+        seat_names=list(names),
+        seed=result.seed,
+        ranks=ranks_of(result.ranking, result.players),
+        scores=[float(s) for s in result.scores],
+        termination=result.termination,
+        reason=result.reason,
+        forfeit_seat=-1 if result.forfeit_seat is None else result.forfeit_seat,
+        replay_json=json.dumps(result.replay.to_dict(), separators=(",", ":")),
+        finished=True,
+    )
+
+
+class Arena:
+    """Every game, every connected bot, every match of one server."""
+
+    def __init__(self, config: ArenaConfig | None = None) -> None:
+        self.config = config or ArenaConfig()
+        self._lock = threading.Lock()
+        self._sessions: dict[str, BotSession] = {}
+        self._live: dict[str, LiveMatch] = {}
+        self._finished: OrderedDict[str, LiveMatch] = OrderedDict()
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=self.config.max_workers, thread_name_prefix="referee"
+        )
+
+    # ------------------------------------------------------------------ sessions
+
+    def authenticate(self, hello: pb.Hello) -> str | None:
+        """None when the bot may connect, else the reason it may not (one sentence)."""
+        if not hello.bot_name:
+            return "Hello.bot_name is empty: give the bot a name."
+        if self.config.allow_anonymous:
+            return None
+        expected = self.config.tokens.get(hello.bot_name)
+        if expected is None or not hmac.compare_digest(expected, token_hash(hello.token)):
+            return f"unknown bot or wrong token for '{hello.bot_name}': create one with `tourney bots add NAME`."
+        return None
+
+    def add_session(self, session: BotSession) -> None:
+        with self._lock:
+            self._sessions[session.session_id] = session
+
+    def remove_session(self, session: BotSession) -> None:
+        with self._lock:
+            self._sessions.pop(session.session_id, None)
+        session.close()
+
+    def connected(self, name: str | None = None) -> list[BotSession]:
+        """Open sessions (of bot `name` only, when given)."""
+        with self._lock:
+            return [s for s in self._sessions.values() if not s.closed and (name is None or s.name == name)]
+
+    def _claim(self, name: str, game_id: str) -> BotSession | None:
+        with self._lock:
+            for session in self._sessions.values():
+                if session.name == name and not session.closed and session.plays(game_id) \
+                        and session.active < session.capacity:
+                    session.active += 1
+                    return session
+        return None
+
+    def _release(self, session: BotSession) -> None:
+        with self._lock:
+            session.active = max(0, session.active - 1)
+
+    async def _claim_wait(self, name: str, game_id: str, wait_s: float) -> BotSession:
+        deadline = time.monotonic() + wait_s
+        while True:
+            session = self._claim(name, game_id)
+            if session is not None:
+                return session
+            if time.monotonic() >= deadline:
+                raise ArenaError(grpc.StatusCode.FAILED_PRECONDITION,
+                                 f"no bot named '{name}' playing {game_id} has a free match slot: connect it first.")
+            await asyncio.sleep(0.02)
+
+    # ------------------------------------------------------------------ matches
+
+    async def run_match(
+        self,
+        game_id: str,
+        seat_specs: Sequence[str],
+        seed: int,
+        config: Mapping[str, Any] | None = None,
+        move_ms: int = 0,
+        wait_s: float = 0.0,
+        match_id: str | None = None,
+    ) -> pb.MatchRecord:
+        """Play one match between `seat_specs` and return its record (also kept for GetMatch)."""
+        try:
+            game = get_game(game_id)
+        except TourneyError as exc:
+            raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+        n = len(seat_specs)
+        if not game.min_players <= n <= game.max_players:
+            raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT,
+                             f"{game_id} is for {game.min_players}-{game.max_players} players, not {n}: "
+                             "give that many seats.")
+        if match_id is not None and self.find_live(match_id) is not None:
+            raise ArenaError(grpc.StatusCode.ALREADY_EXISTS, f"match '{match_id}' exists already: pick a new id.")
+        match_id = match_id or uuid.uuid4().hex[:16]
+        move_ms = move_ms or self.config.default_move_ms
+        wait = wait_s or self.config.seat_wait_s
+        codec = codec_for(game_id)
+        loop = asyncio.get_running_loop()
+        claimed: list[tuple[int, BotSession]] = []
+        seats: list[Seat] = []
+        names: list[str] = []
+        try:
+            for i, spec in enumerate(seat_specs):
+                remote = self._remote_name(spec)
+                if remote is not None:
+                    session = await self._claim_wait(remote, game_id, wait)
+                    claimed.append((i, session))
+                    seats.append(RemoteSeat(session, match_id, codec, move_ms / 1000.0))
+                    names.append(remote)
+                else:
+                    seats.append(make_bot(spec, game, seed * 1009 + i))
+                    names.append(spec)
+            first = game.new_state(seed, players=n, config=config)
+        except TourneyError as exc:
+            for _, session in claimed:
+                self._release(session)
+            raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+        except BaseException:
+            for _, session in claimed:
+                self._release(session)
+            raise
+
+        live = LiveMatch(match_id)
+        self._live[match_id] = live
+        live.publish(pb.MatchEvent(match_id=match_id, step=0, public_view_json=dumps(first.public_view())))
+        config_json = dumps(dict(config or {}))
+        for seat, session in claimed:
+            session.send(pb.ArenaMessage(match_started=pb.MatchStarted(
+                match_id=match_id, game=game_id, seat=seat, players=n, seat_names=names, seed=seed,
+                config_json=config_json, move_ms=move_ms,
+            )))
+        steps = [0]
+
+        def on_step(state: State, _joint: list[tuple[int, Action]]) -> None:
+            # Runs in the referee thread: only the public view leaves it, never an action label
+            # (a label can name a hidden card).
+            steps[0] += 1
+            event = pb.MatchEvent(match_id=match_id, step=steps[0], public_view_json=dumps(state.public_view()))
+            loop.call_soon_threadsafe(live.publish, event)
+
+        def play() -> MatchResult:
+            return play_match(game_id, seats, seed, config, players=n,
+                              time_control=TimeControl(move_s=move_ms / 1000.0), on_step=on_step)
+
+        try:
+            result = await loop.run_in_executor(self._pool, play)
+            record = record_of(match_id, names, result)
+        except Exception as exc:  # a game bug: the match is void, the arena goes on
+            record = pb.MatchRecord(match_id=match_id, game=game_id, seat_names=names, seed=seed,
+                                    termination=ABORTED, reason=f"aborted: {type(exc).__name__}: {exc}"[:500],
+                                    forfeit_seat=-1, finished=True)
+        finally:
+            for _, session in claimed:
+                self._release(session)
+        for seat, session in claimed:
+            session.send(pb.ArenaMessage(match_ended=self._ended(record, seat)))
+        await asyncio.sleep(0)  # let the last on_step events land before the final one
+        self._finish(live, record)
+        return record
+
+    @staticmethod
+    def _remote_name(spec: str) -> str | None:
+        if spec.startswith(REMOTE_PREFIX):
+            return spec[len(REMOTE_PREFIX):]
+        return None
+
+    def resolve_specs(self, specs: Sequence[str]) -> list[str]:
+        """A bare name of a connected bot means that bot; everything else stays a built-in spec."""
+        out = []
+        for spec in specs:
+            if not spec.startswith(REMOTE_PREFIX) and ":" not in spec and self.connected(spec):
+                out.append(REMOTE_PREFIX + spec)
+            else:
+                out.append(spec)
+        return out
+
+    @staticmethod
+    def _ended(record: pb.MatchRecord, seat: int) -> pb.MatchEnded:
+        ranks = list(record.ranks)
+        n = len(ranks)
+        points = 0.0
+        if n >= 2 and seat < n:
+            mine = ranks[seat]
+            below = sum(1 for r in ranks if r > mine)
+            same = sum(1 for r in ranks if r == mine) - 1
+            points = (below + 0.5 * same) / (n - 1)
+        return pb.MatchEnded(match_id=record.match_id, ranks=ranks, scores=list(record.scores),
+                             reason=record.reason, seat=seat, termination=record.termination,
+                             points=points, forfeit_seat=record.forfeit_seat)
+
+    def _finish(self, live: LiveMatch, record: pb.MatchRecord) -> None:
+        last = live.events[-1].public_view_json if live.events else ""
+        final = pb.MatchEvent(match_id=live.match_id, step=len(live.events), public_view_json=last,
+                              finished=True, record=record)
+        live.record = record
+        live.publish(final)
+        live.events = [final]  # a finished match keeps only its last event
+        self._live.pop(live.match_id, None)
+        self._finished[live.match_id] = live
+        while len(self._finished) > self.config.max_finished:
+            self._finished.popitem(last=False)
+
+    def get_match(self, match_id: str) -> pb.MatchRecord | None:
+        """The record of a finished match still kept, else None."""
+        live = self._finished.get(match_id)
+        return None if live is None else live.record
+
+    def find_live(self, match_id: str) -> LiveMatch | None:
+        """A match being played or kept after its end."""
+        return self._live.get(match_id) or self._finished.get(match_id)
+
+    def shutdown(self) -> None:
+        """Disconnect every bot (their matches end) and stop the referee threads."""
+        for session in self.connected():
+            self.remove_session(session)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def list_games(arena: Arena) -> pb.ListGamesResponse:
+    """Every built game with its player counts, modes, time control and built-in bots."""
+    out = pb.ListGamesResponse()
+    move_ms = arena.config.default_move_ms
+    for game in available_games():
+        out.games.append(pb.GameInfo(
+            id=game.id, name=game.name, min_players=game.min_players, max_players=game.max_players,
+            modes=list(game.modes), time_controls=[f"move:{move_ms}ms"], default_move_ms=move_ms,
+            builtin_bots=bot_names(game),
+        ))
+    return out
+
+
+class ArenaServicer:
+    """The gRPC methods of service tourney.v1.Arena over one Arena."""
+
+    def __init__(self, arena: Arena) -> None:
+        self.arena = arena
+
+    async def ListGames(self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
+                        ) -> pb.ListGamesResponse:
+        return list_games(self.arena)
+
+    async def GetMatch(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+                       ) -> pb.MatchRecord:
+        record = self.arena.get_match(request.match_id)
+        if record is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND,
+                                f"no finished match '{request.match_id}' is kept here: check the id.")
+        assert record is not None
+        return record
+
+    async def RunMatch(self, request: pb.RunMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+                       ) -> pb.MatchRecord:
+        admin = self.arena.config.admin_token
+        if admin is not None and not hmac.compare_digest(admin.encode(), request.admin_token.encode()):
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
+        try:
+            config = json.loads(request.config_json) if request.config_json else None
+        except ValueError:
+            config = "bad"
+        if config is not None and not isinstance(config, dict):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "config_json is not a JSON object: send e.g. {}.")
+        try:
+            return await self.arena.run_match(
+                request.game, self.arena.resolve_specs(list(request.seats)), request.seed, config,
+                request.move_ms, float(request.wait_s), request.match_id or None,
+            )
+        except ArenaError as exc:
+            await context.abort(exc.code, str(exc))
+            raise  # unreachable: abort raises
+
+    async def Watch(self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+                    ) -> AsyncIterator[pb.MatchEvent]:
+        live = self.arena.find_live(request.match_id)
+        if live is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{request.match_id}': check the id.")
+            return
+        backlog = list(live.events)
+        queue: asyncio.Queue[pb.MatchEvent] = asyncio.Queue()
+        if live.record is None:
+            live.watchers.append(queue)
+        try:
+            for event in backlog:
+                yield event
+                if event.finished:
+                    return
+            while True:
+                event = await queue.get()
+                yield event
+                if event.finished:
+                    return
+        finally:
+            if queue in live.watchers:
+                live.watchers.remove(queue)
+
+    async def Play(self, request_iterator: AsyncIterator[pb.BotMessage | None],
+                   context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[pb.ArenaMessage]:
+        """A bot session: the first message must be Hello; then replies, in any order."""
+        loop = asyncio.get_running_loop()
+        session: BotSession | None = None
+        try:
+            while session is None:
+                try:
+                    first = await request_iterator.__anext__()
+                except StopAsyncIteration:
+                    return
+                if first is None or first.WhichOneof("kind") != "hello":
+                    yield error_message("malformed" if first is None else "bad_hello",
+                                        "the first message of a session must be Hello.")
+                    continue
+                hello = first.hello
+                refused = self.arena.authenticate(hello)
+                if refused is not None:
+                    yield error_message("unauthenticated", refused)
+                    await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
+                    return
+                known = {g.id for g in available_games()}
+                wanted = list(hello.games)
+                unknown = [g for g in wanted if g not in known]
+                session = BotSession(uuid.uuid4().hex[:12], hello.bot_name, [g for g in wanted if g not in unknown],
+                                     hello.max_concurrent_matches or 1, loop)
+                if unknown:
+                    yield error_message("unknown_game", f"games {', '.join(unknown)} are not hosted here: "
+                                                        "see ListGames.")
+            self.arena.add_session(session)
+            yield pb.ArenaMessage(welcome=pb.Welcome(
+                session_id=session.session_id, bot_name=session.name, games=sorted(session.games),
+                max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,
+            ))
+            reader = asyncio.ensure_future(self._read(session, request_iterator))
+            try:
+                while True:
+                    message = await session.outbound.get()
+                    if message is None:
+                        return
+                    yield message
+            finally:
+                reader.cancel()
+        finally:
+            if session is not None:
+                self.arena.remove_session(session)
+
+    async def _read(self, session: BotSession, request_iterator: AsyncIterator[pb.BotMessage | None]) -> None:
+        """Route the bot's messages until its side of the stream ends, then close the session."""
+        try:
+            async for message in request_iterator:
+                kind = None if message is None else message.WhichOneof("kind")
+                if message is None or kind is None:
+                    session.send(error_message("malformed", "a BotMessage must hold a Hello or an ActionReply."))
+                elif kind == "hello":
+                    session.send(error_message("bad_hello", "this session already said Hello."))
+                elif not session.resolve(message.reply):
+                    reply = message.reply
+                    session.send(error_message(
+                        "unknown_request",
+                        f"no pending request {reply.request_id} in match '{reply.match_id}' for this bot "
+                        "(late, answered already, or not yours).",
+                        reply.match_id, reply.request_id,
+                    ))
+        except (asyncio.CancelledError, grpc.aio.AioRpcError):
+            pass
+        finally:
+            session.close()
+
+
+def _safe_bot_message(data: bytes) -> pb.BotMessage | None:
+    """Parse a BotMessage; None for bytes that are not one (answered with an ErrorReport)."""
+    try:
+        message: pb.BotMessage = pb.BotMessage.FromString(data)
+        return message
+    except DecodeError:
+        return None
+
+
+def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
+    """The method handlers of tourney.v1.Arena; Play parses leniently so bad bytes get an ErrorReport."""
+    handlers = {
+        "ListGames": grpc.unary_unary_rpc_method_handler(
+            servicer.ListGames, request_deserializer=pb.ListGamesRequest.FromString,
+            response_serializer=pb.ListGamesResponse.SerializeToString),
+        "Play": grpc.stream_stream_rpc_method_handler(
+            servicer.Play, request_deserializer=_safe_bot_message,
+            response_serializer=pb.ArenaMessage.SerializeToString),
+        "Watch": grpc.unary_stream_rpc_method_handler(
+            servicer.Watch, request_deserializer=pb.WatchRequest.FromString,
+            response_serializer=pb.MatchEvent.SerializeToString),
+        "GetMatch": grpc.unary_unary_rpc_method_handler(
+            servicer.GetMatch, request_deserializer=pb.GetMatchRequest.FromString,
+            response_serializer=pb.MatchRecord.SerializeToString),
+        "RunMatch": grpc.unary_unary_rpc_method_handler(
+            servicer.RunMatch, request_deserializer=pb.RunMatchRequest.FromString,
+            response_serializer=pb.MatchRecord.SerializeToString),
+    }
+    return grpc.method_handlers_generic_handler("tourney.v1.Arena", handlers)
+
+
+MAX_MESSAGE_BYTES = 8 * 1024 * 1024
+SERVER_OPTIONS: list[tuple[str, Any]] = [
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+]
+
+
+async def start_server(
+    arena: Arena,
+    host: str = "127.0.0.1",
+    port: int = 50051,
+    tls: tuple[bytes, bytes] | None = None,
+) -> tuple[grpc.aio.Server, int]:
+    """Start the arena on host:port (0 picks a free port); returns the server and its port.
+
+    tls is (certificate chain PEM, private key PEM). The standard health service and
+    server reflection are enabled when their packages are installed.
+    """
+    server = grpc.aio.server(options=SERVER_OPTIONS)
+    server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena)),))
+    service_names = ["tourney.v1.Arena"]
+    try:
+        from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+        health_servicer = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+        await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set("tourney.v1.Arena", health_pb2.HealthCheckResponse.SERVING)
+        service_names.append(health_pb2.DESCRIPTOR.services_by_name["Health"].full_name)
+    except ImportError:
+        pass
+    try:
+        from grpc_reflection.v1alpha import reflection
+
+        service_names.append(reflection.SERVICE_NAME)
+        reflection.enable_server_reflection(service_names, server)
+    except ImportError:
+        pass
+    address = f"{host}:{port}"
+    if tls is not None:
+        credentials = grpc.ssl_server_credentials([(tls[1], tls[0])])
+        bound = server.add_secure_port(address, credentials)
+    else:
+        bound = server.add_insecure_port(address)
+    await server.start()
+    return server, bound

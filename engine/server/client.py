@@ -1,0 +1,219 @@
+"""The Python bot SDK: connect to an arena, say Hello, answer ActionRequests with a callback.
+
+    class MyBot(Bot):
+        def act(self, observation, legal_actions, request):
+            return 0          # index into legal_actions
+
+    BotClient("127.0.0.1:50051", MyBot(), name="mine", token="...").run()
+
+One stream carries every match of the bot; requests are answered by a small thread pool
+(up to max_concurrent_matches at once), so a slow decision in one match never holds up
+another. Returning None from `act` sends no reply (the arena then rules a timeout).
+`clients/python/tourney_bot.py` re-exports this module for bot authors.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import queue
+import random
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import grpc
+
+from engine.server.generated import arena_pb2 as pb
+
+PLAY_METHOD = "/tourney.v1.Arena/Play"
+
+CHANNEL_OPTIONS: list[tuple[str, Any]] = [
+    ("grpc.max_send_message_length", 8 * 1024 * 1024),
+    ("grpc.max_receive_message_length", 8 * 1024 * 1024),
+]
+
+
+def observation_dict(observation: pb.Observation) -> dict[str, Any]:
+    """The full observation as a dict, from the `json` field of whichever game message is set."""
+    which = observation.WhichOneof("game")
+    if which is None:
+        return {}
+    data: dict[str, Any] = json.loads(getattr(observation, which).json or "{}")
+    return data
+
+
+def action_dict(action: pb.Action) -> dict[str, Any]:
+    """An action's fields as a dict (from its game message's `json`), plus its label."""
+    which = action.WhichOneof("game")
+    data: dict[str, Any] = json.loads(getattr(action, which).json or "{}") if which else {}
+    data.setdefault("label", action.label)
+    return data
+
+
+class Bot:
+    """Subclass and override `act`; the other hooks are optional."""
+
+    def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.Action],
+            request: pb.ActionRequest) -> int | None:
+        """The index of the chosen action in legal_actions (None: do not answer)."""
+        raise NotImplementedError
+
+    def on_match_started(self, message: pb.MatchStarted) -> None:
+        """A match this bot sits in has begun."""
+
+    def on_match_ended(self, message: pb.MatchEnded) -> None:
+        """A match this bot sat in is over (ranks, scores, reason, own seat)."""
+
+    def on_error(self, message: pb.ErrorReport) -> None:
+        """The arena reported a problem (timeout, illegal move, malformed message, ...)."""
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal actions: the simplest bot that plays every game."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self._lock = threading.Lock()
+
+    def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.Action],
+            request: pb.ActionRequest) -> int | None:
+        with self._lock:
+            return self.rng.randrange(len(legal_actions))
+
+
+class SessionRefused(Exception):
+    """The arena would not take this bot (wrong token, bad Hello)."""
+
+
+class BotClient:
+    """One bot's session with an arena."""
+
+    def __init__(
+        self,
+        address: str,
+        bot: Bot,
+        name: str,
+        token: str = "",
+        games: Sequence[str] = (),
+        max_concurrent_matches: int = 1,
+        credentials: grpc.ChannelCredentials | None = None,
+    ) -> None:
+        self.address = address
+        self.bot = bot
+        self.name = name
+        self.token = token
+        self.games = list(games)
+        self.max_concurrent_matches = max(1, max_concurrent_matches)
+        self.credentials = credentials
+        self.welcome: pb.Welcome | None = None
+        self.ended: list[pb.MatchEnded] = []
+        self.errors: list[pb.ErrorReport] = []
+        self.requests = 0
+        self.connected = threading.Event()
+        self._outbox: queue.Queue[pb.BotMessage | None] = queue.Queue()
+        self._stop = threading.Event()
+        self._call: Any = None
+
+    def _messages(self) -> Iterator[pb.BotMessage]:
+        yield pb.BotMessage(hello=pb.Hello(
+            bot_name=self.name, token=self.token, games=self.games,
+            max_concurrent_matches=self.max_concurrent_matches,
+        ))
+        while True:
+            message = self._outbox.get()
+            if message is None:
+                return
+            yield message
+
+    def send_raw(self, message: pb.BotMessage) -> None:
+        """Put any message on the stream (tests use it to send odd replies)."""
+        self._outbox.put(message)
+
+    def stop(self) -> None:
+        """Close our side of the stream; `run` returns once the arena has closed its side."""
+        self._stop.set()
+        self._outbox.put(None)
+
+    def cancel(self) -> None:
+        """Drop the stream at once, as a crashed bot would."""
+        self._stop.set()
+        if self._call is not None:
+            self._call.cancel()
+
+    def _answer(self, request: pb.ActionRequest) -> None:
+        try:
+            index = self.bot.act(observation_dict(request.observation), request.legal_actions, request)
+        except Exception:  # a bug in the bot: say nothing, the arena rules a timeout
+            return
+        if index is not None and not self._stop.is_set():
+            self._outbox.put(pb.BotMessage(reply=pb.ActionReply(
+                match_id=request.match_id, request_id=request.request_id, action_index=index,
+            )))
+
+    def run(self, max_matches: int | None = None) -> None:
+        """Play until the arena closes the stream, `stop()` is called, or max_matches have ended.
+
+        Raises SessionRefused when the arena refuses the Hello, grpc.RpcError when the
+        connection fails.
+        """
+        if self.credentials is not None:
+            channel = grpc.secure_channel(self.address, self.credentials, options=CHANNEL_OPTIONS)
+        else:
+            channel = grpc.insecure_channel(self.address, options=CHANNEL_OPTIONS)
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.max_concurrent_matches)
+        try:
+            play = channel.stream_stream(
+                PLAY_METHOD, request_serializer=pb.BotMessage.SerializeToString,
+                response_deserializer=pb.ArenaMessage.FromString,
+            )
+            self._call = play(self._messages())
+            try:
+                for message in self._call:
+                    kind = message.WhichOneof("kind")
+                    if kind == "welcome":
+                        self.welcome = message.welcome
+                        self.connected.set()
+                    elif kind == "action_request":
+                        self.requests += 1
+                        pool.submit(self._answer, message.action_request)
+                    elif kind == "match_started":
+                        self.bot.on_match_started(message.match_started)
+                    elif kind == "match_ended":
+                        self.ended.append(message.match_ended)
+                        self.bot.on_match_ended(message.match_ended)
+                        if max_matches is not None and len(self.ended) >= max_matches:
+                            self.stop()
+                    elif kind == "error":
+                        self.errors.append(message.error)
+                        self.bot.on_error(message.error)
+            except grpc.RpcError as exc:
+                code = exc.code() if isinstance(exc, grpc.Call) else None
+                if code == grpc.StatusCode.UNAUTHENTICATED:
+                    raise SessionRefused(exc.details() if isinstance(exc, grpc.Call) else str(exc)) from None
+                if code == grpc.StatusCode.CANCELLED and self._stop.is_set():
+                    return
+                raise
+        finally:
+            self._outbox.put(None)
+            pool.shutdown(wait=False, cancel_futures=True)
+            channel.close()
+
+    def run_forever(self, max_attempts: int = 8, first_backoff_s: float = 0.5, max_backoff_s: float = 30.0) -> None:
+        """`run`, reconnecting with exponential backoff when the arena is unreachable or drops us."""
+        backoff = first_backoff_s
+        for attempt in range(max_attempts):
+            self._outbox = queue.Queue()
+            try:
+                self.run()
+                if self._stop.is_set():
+                    return
+                backoff = first_backoff_s
+            except grpc.RpcError:
+                if attempt == max_attempts - 1:
+                    raise
+            if self._stop.wait(backoff):
+                return
+            backoff = min(max_backoff_s, backoff * 2)
+        time.sleep(0)

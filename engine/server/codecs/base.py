@@ -1,0 +1,90 @@
+"""What a codec is, and the helpers every codec shares.
+
+A codec turns one game's observation dict into the typed proto Observation and one of its
+actions into a proto Action. The arena knows nothing else about a game: the referee keeps
+the state, the codec only translates what a seat is shown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Protocol
+
+from engine.core import Action, Observation
+from engine.server.generated import arena_pb2 as pb
+
+
+class Codec(Protocol):
+    """Translates one game's observations and actions into proto messages."""
+
+    def observation(self, obs: Observation) -> pb.Observation:
+        """The typed proto of an observation dict (full dict also in the game message's `json`)."""
+        ...
+
+    def action(self, action: Action) -> pb.Action:
+        """The typed proto of one legal action (its `label` always set)."""
+        ...
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON; anything JSON does not know (tuples in sets, enums) falls back to str."""
+    return json.dumps(value, separators=(",", ":"), default=str)
+
+
+def action_fields(action: Action) -> dict[str, Any]:
+    """An action as a plain dict: the game's own `to_json()` when it has one, else its dataclass fields."""
+    to_json = getattr(action, "to_json", None)
+    if callable(to_json):
+        out = to_json()
+        if isinstance(out, dict):
+            return out
+    if dataclasses.is_dataclass(action) and not isinstance(action, type):
+        return {f.name: getattr(action, f.name) for f in dataclasses.fields(action)}
+    return {}
+
+
+def int_or(value: Any, default: int) -> int:
+    """`value` as an int, or `default` when it is None or not a number (observations use None for 'none')."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value)
+    return default
+
+
+def str_list(value: Any) -> list[str]:
+    """A list of strings from a list (or nothing when the field is missing or not a list)."""
+    if isinstance(value, list | tuple):
+        return [str(v) for v in value]
+    return []
+
+
+def int_list(value: Any) -> list[int]:
+    """A list of ints from a list of numbers (non-numbers become 0)."""
+    if isinstance(value, list | tuple):
+        return [int_or(v, 0) for v in value]
+    return []
+
+
+def uint_list(value: Any) -> list[int]:
+    """Like int_list, clamped at 0 for unsigned proto fields."""
+    return [max(0, v) for v in int_list(value)]
+
+
+class GenericCodec:
+    """Any game without a typed message: observation and action as JSON only."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+
+    def observation(self, obs: Observation) -> pb.Observation:
+        return pb.Observation(generic=pb.GenericObservation(game=self.game_id, json=dumps(obs)))
+
+    def action(self, action: Action) -> pb.Action:
+        return pb.Action(
+            label=action.label,
+            generic=pb.GenericAction(kind=type(action).__name__, json=dumps(action_fields(action))),
+        )

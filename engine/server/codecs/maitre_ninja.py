@@ -1,0 +1,53 @@
+"""Maître Ninja: observation (ranks, roles, own hidden lines) and attack lines / parry rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Action, Observation
+from engine.server.codecs.base import action_fields, dumps, int_list, int_or, str_list, uint_list
+from engine.server.generated import arena_pb2 as pb
+
+
+def _hidden(entry: Any) -> pb.MaitreHiddenLine:
+    if not isinstance(entry, dict):
+        return pb.MaitreHiddenLine()
+    return pb.MaitreHiddenLine(
+        fight=max(0, int_or(entry.get("fight"), 0)),
+        line=str_list(entry.get("line")),
+        ka_order=str_list(entry.get("ka_order")),
+    )
+
+
+class MaitreNinjaCodec:
+    """Typed fields for what a Maître Ninja seat sees; the full dict in `json`."""
+
+    def observation(self, obs: Observation) -> pb.Observation:
+        hidden = obs.get("my_hidden")
+        return pb.Observation(maitre_ninja=pb.MaitreNinjaObservation(
+            seat=max(0, int_or(obs.get("seat"), 0)),
+            n_players=max(0, int_or(obs.get("n_players"), 0)),
+            ranks=int_list(obs.get("ranks")),
+            attacks_made=uint_list(obs.get("attacks_made")),
+            phase=str(obs.get("phase", "")),
+            fight_number=max(0, int_or(obs.get("fight_number"), 0)),
+            attacker=int_or(obs.get("attacker"), -1),
+            defender=int_or(obs.get("defender"), -1),
+            attacker_rank=int_or(obs.get("attacker_rank"), -1),
+            parries=int_or(obs.get("parries"), -1),
+            role=str(obs.get("role", "")),
+            my_hidden=[_hidden(h) for h in hidden] if isinstance(hidden, list) else [],
+            fight_cap=max(0, int_or(obs.get("fight_cap"), 0)),
+            elements=str_list(obs.get("elements")),
+            json=dumps(obs),
+        ))
+
+    def action(self, action: Action) -> pb.Action:
+        fields = action_fields(action)
+        return pb.Action(label=action.label, maitre_ninja=pb.MaitreNinjaAction(
+            kind=type(action).__name__,
+            line=str_list(fields.get("line", fields.get("cards"))),
+            ka_order=str_list(fields.get("ka_order")),
+            row=str_list(fields.get("row")),
+            json=dumps(fields),
+        ))

@@ -1,0 +1,39 @@
+"""Ninja Versus Ninja: the board (both sides' squares), scores, dice; moves as from + path."""
+
+from __future__ import annotations
+
+from engine.core import Action, Observation
+from engine.server.codecs.base import action_fields, dumps, int_list, int_or, str_list, uint_list
+from engine.server.generated import arena_pb2 as pb
+
+
+class NinjaVersusNinjaCodec:
+    """Typed fields for the perfect-information board; the full dict in `json`."""
+
+    def observation(self, obs: Observation) -> pb.Observation:
+        ninjas = obs.get("ninjas")
+        sides = ninjas if isinstance(ninjas, list) and len(ninjas) == 2 else [[], []]
+        return pb.Observation(ninja_versus_ninja=pb.NinjaVersusNinjaObservation(
+            seat=max(0, int_or(obs.get("seat"), 0)),
+            black_ninjas=str_list(sides[0]),
+            red_ninjas=str_list(sides[1]),
+            score=int_list(obs.get("score")),
+            shadow=int_list(obs.get("shadow")),
+            to_move=int_or(obs.get("to_move"), -1),
+            turn_number=max(0, int_or(obs.get("turn_number"), 0)),
+            roll=uint_list(obs.get("roll")),
+            target_score=max(0, int_or(obs.get("target_score"), 0)),
+            turn_cap=max(0, int_or(obs.get("turn_cap"), 0)),
+            json=dumps(obs),
+        ))
+
+    def action(self, action: Action) -> pb.Action:
+        fields = action_fields(action)
+        return pb.Action(label=action.label, ninja_versus_ninja=pb.NinjaVersusNinjaAction(
+            kind=type(action).__name__,
+            **{"from": str(fields.get("frm", ""))},
+            path=str_list(fields.get("path")),
+            uses_reversal=bool(fields.get("uses_reversal", False)),
+            depth=max(0, int_or(fields.get("depth"), 0)),
+            json=dumps(fields),
+        ))
