@@ -216,8 +216,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                           "matches": report.matches, "standings": [_standing_doc(s) for s in report.standings],
                           "sprt": verdict}))
         return
-    out.print(_standings_table(report.standings, f"{plan.game}: {plan.format} tournament {report.tournament_id}, "
-                                                 f"{report.matches} matches (stored in {db})"), width=TABLE_WIDTH)
+    Console(width=TABLE_WIDTH).print(_standings_table(report.standings, f"{plan.game}: {plan.format} tournament {report.tournament_id}, "
+                                                 f"{report.matches} matches (stored in {db})"))
     if verdict is not None:
         out.print(f"SPRT: {verdict['verdict']} (LLR {verdict['llr']} in [{verdict['lower']}, {verdict['upper']}], "
                   f"{verdict['pairs']} pairs, pentanomial {verdict['pentanomial']})", highlight=False)
@@ -301,7 +301,7 @@ def standings(
             print(json.dumps({"tournament_id": tid, "game": plan.game, "format": plan.format,
                               "standings": [_standing_doc(s) for s in table]}))
             return
-        out.print(_standings_table(table, f"{plan.game}: {plan.format} tournament {tid}"), width=TABLE_WIDTH)
+        Console(width=TABLE_WIDTH).print(_standings_table(table, f"{plan.game}: {plan.format} tournament {tid}"))
     guarded(body)
 
 

@@ -101,15 +101,15 @@ class RayExecutor:
 
         self._ray = ray
         self._owns = False
+        address = address or os.environ.get("RAY_ADDRESS") or None
+        if address is not None and address != "auto":
+            _probe(address)
         if not ray.is_initialized():
-            address = address or os.environ.get("RAY_ADDRESS") or None
             os.environ.setdefault("RAY_AUTH_MODE", "disabled")
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                       "configure_logging": False}
             if address is None and workers is not None:
                 kwargs["num_cpus"] = workers
-            if address is not None and address != "auto":
-                _probe(address)
             try:
                 ray.init(address=address, **kwargs)
             except Exception as exc:  # Ray raises ConnectionError, RuntimeError or its own types

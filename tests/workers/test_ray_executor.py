@@ -1,0 +1,76 @@
+"""Ray executor: same results as in-process play, chunked tasks, written as they arrive, clear errors."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from tournament.cli import app
+from tournament.entrants import Entrant
+from tournament.runner import InProcess, TournamentPlan, load_history, run_tournament
+from tournament.store import open_store
+from workers import RayExecutor
+from workers.pool import chunk_size, chunks
+
+
+def plan(fmt: str = "round-robin", **kw) -> TournamentPlan:
+    bots = [Entrant("random", "random"), Entrant("greedy", "greedy"), Entrant("r2", "random"),
+            Entrant("g2", "greedy"), Entrant("r3", "random")]
+    return TournamentPlan(game="sticks", entrants=bots, seed=5, games_per_pair=4, format=fmt, **kw)
+
+
+def results(engine, tid, p):
+    return [(g.number, g.seats, g.points) for g in load_history(engine, tid, [e.alias for e in p.entrants])]
+
+
+def test_ray_plays_exactly_what_in_process_play_does(ray_session, tmp_path):
+    for fmt in ("round-robin", "swiss", "gauntlet"):
+        p = plan(fmt)
+        local_db, ray_db = open_store(str(tmp_path / f"l{fmt}.db")), open_store(str(tmp_path / f"r{fmt}.db"))
+        a = run_tournament(local_db, p, executor=InProcess())
+        b = run_tournament(ray_db, p, executor=RayExecutor(workers=2))
+        assert results(local_db, a.tournament_id, p) == results(ray_db, b.tournament_id, p)
+        assert [(s.alias, s.points, s.buchholz, s.mu) for s in a.standings] == \
+            [(s.alias, s.points, s.buchholz, s.mu) for s in b.standings]
+
+
+def test_each_chunk_is_written_as_it_arrives(ray_session, tmp_path):
+    p = plan()
+    engine = open_store(str(tmp_path / "t.db"))
+    seen: list[int] = []
+    executor = RayExecutor(workers=2, chunk=3)
+    report = run_tournament(engine, p, executor=executor, on_match=lambda done, total: seen.append(done))
+    # 10 pairs x 4 games in chunks of 3: one write (and one callback) per chunk.
+    assert report.matches == 40
+    assert len(seen) == len(chunks(list(range(40)), 3)) == 14  # type: ignore[arg-type]
+    assert seen == sorted(seen) and seen[-1] == 40
+
+
+def test_workers_cap_parallelism(ray_session):
+    assert RayExecutor(workers=1).workers == 1
+    assert RayExecutor(workers=64).workers == 2  # no more than the cluster's CPUs
+
+
+def test_chunk_size_keeps_tasks_few_but_balanced():
+    assert chunk_size(10, 2) == 2
+    assert chunk_size(10_000, 2) == 64
+    assert chunk_size(1, 8) == 1
+
+
+def test_an_unreachable_cluster_is_one_sentence_and_exit_2(tmp_path):
+    result = CliRunner().invoke(app, ["run", "--game", "sticks", "--bots", "random,greedy", "--db",
+                                      str(tmp_path / "t.db"), "--address", "127.0.0.1:1"])
+    assert result.exit_code == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip() and not line.startswith("tournament ")]
+    assert len(lines) == 1 and lines[0].startswith("error: cannot join the Ray cluster at 127.0.0.1:1")
+    assert lines[0].endswith(".") and "Traceback" not in result.output
+
+
+def test_the_cli_runs_on_ray_by_default(ray_session, tmp_path):
+    result = CliRunner().invoke(app, ["run", "--game", "sticks", "--bots", "random,greedy", "--db",
+                                      str(tmp_path / "t.db"), "--json", "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["matches"] == 4 and sum(s["points"] for s in doc["standings"]) == 4
+    assert result.stderr.startswith(f"tournament {doc['tournament_id']}")
