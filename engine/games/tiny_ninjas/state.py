@@ -293,8 +293,9 @@ class TinyNinjasState(State):
 
     def _choose_chooser(self) -> None:
         chooser = self.cfg["chooser"]
-        if self.cfg["series_wins"] and self.last_loser >= 0:
-            chooser = self.last_loser  # A24: the previous loser chooses
+        if self.cfg["series_wins"] and self.battles:
+            # A24: the previous loser chooses; a drawn battle is replayed with the same chooser.
+            chooser = self.last_loser if self.battles[-1]["winner"] >= 0 else self.chooser
         elif chooser == "random":
             chooser = self.chance.below("tiebreak", 2)
         self.chooser = chooser
