@@ -21,7 +21,16 @@ from itertools import accumulate
 
 from engine.core import DecisionRequest
 from engine.games.maitre_ninja.actions import AttackLine, ParryRow, attack_lines, iter_rows, parry_rows
-from engine.games.maitre_ninja.data import ATTACK_LEVELS, KATANA, KATANA_ORDERS, PARRY_CODE, line_size
+from engine.games.maitre_ninja.data import (
+    ATTACK_LEVELS,
+    KATANA,
+    KATANA_ORDERS,
+    PARRIES_BY_RANK,
+    PARRY_CODE,
+    PARRY_SUPPLY,
+    PARRY_TYPES,
+    line_size,
+)
 
 _LETTER = {"DO": "D", "BL": "B", "JU": "J"}
 
@@ -182,11 +191,20 @@ def fight_key(request: DecisionRequest) -> tuple[str, int, int, tuple[int, ...]]
     return obs["role"], int(obs["attacker_rank"]), int(obs["parries"]), (supply["DO"], supply["BL"], supply["JU"])
 
 
+def warm_up() -> None:
+    """Solve the four standard fights now, so a timed first move does not pay for the LP."""
+    caps = tuple(PARRY_SUPPLY[t] for t in PARRY_TYPES)
+    for rank, length in PARRIES_BY_RANK.items():
+        best_responses(rank, length, caps)
+
+
 class NashBot:
     """Plays every fight by the equilibrium mixed strategy of its matrix game."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, warm: bool = True) -> None:
         self.rng = random.Random(seed)
+        if warm:
+            warm_up()
 
     def act(self, request: DecisionRequest) -> int:
         """Sample a line (attacker) or a row (defender) from the cached equilibrium mix."""
@@ -233,8 +251,10 @@ def best_responses(rank: int, length: int, caps: tuple[int, ...]) -> tuple[int, 
 class BestResponseBot:
     """Plays the pure best response to nash's mix in every fight (deterministic; seed unused)."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, warm: bool = True) -> None:
         self.seed = seed
+        if warm:
+            warm_up()
 
     def act(self, request: DecisionRequest) -> int:
         """The best line or row against the nash bot's equilibrium mix for this fight."""
