@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
@@ -81,3 +82,13 @@ class ArenaHarness:
         self._thread.join(WAIT_S)
         assert not self._thread.is_alive(), "arena did not stop"
         self.arena.shutdown()
+
+
+def wait_for(condition: Callable[[], bool], timeout_s: float = WAIT_S) -> bool:
+    """Poll `condition` every 10 ms until it holds or timeout_s passes; its last value."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
