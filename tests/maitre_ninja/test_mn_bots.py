@@ -152,3 +152,12 @@ def test_determinize_keeps_the_public_record_and_resamples_only_hidden_cards() -
         assert len(tails) > 1
         return
     raise AssertionError("no game left a card face down")
+
+
+def test_nash_solves_a_configured_row_length() -> None:
+    config = {"parries_by_rank": {1: 3, 2: 5, 3: 9, 4: 12}}
+    seats = [make_bot("nash", GAME, 1), make_bot("best_response", GAME, 2)]
+    result = play_match("maitre-ninja", seats, seed=4, config=config)
+    assert all(not stats.faults for stats in result.seat_stats)
+    # Three parries against one card: the defender can cover all three codes, so the attacker never wins.
+    assert solve_fight(1, 3, SUPPLY).value == pytest.approx(0.0, abs=1e-9)

@@ -20,7 +20,7 @@ from functools import cache
 from itertools import accumulate
 
 from engine.core import DecisionRequest
-from engine.games.maitre_ninja.actions import AttackLine, ParryRow, attack_lines, iter_rows, parry_rows
+from engine.games.maitre_ninja.actions import attack_lines, iter_rows, parry_rows
 from engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
     KATANA,
@@ -267,4 +267,4 @@ class BestResponseBot:
         raise ValueError(f"best_response bot asked to act with role {role!r}")
 
 
-__all__ = ["AttackLine", "BestResponseBot", "FightSolution", "NashBot", "ParryRow", "solve_fight"]
+__all__ = ["BestResponseBot", "FightSolution", "NashBot", "solve_fight", "warm_up"]
