@@ -138,7 +138,9 @@ def _ai_draw(s: TinyNinjasState) -> int:
         if not s.discard:
             return -1
         s.log.append((-1, "reshuffle", list(s.discard)))
-        s.draw = s.chance.shuffled("deal", s.discard)
+        from engine.games.tiny_ninjas.state import shuffle
+
+        s.draw = shuffle(s.chance, "deal", s.discard)
         s.draw.reverse()
         s.discard = []
     card = s.draw.pop()
