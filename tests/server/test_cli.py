@@ -1,0 +1,76 @@
+"""`tourney serve`, `tourney connect` and `tourney arena-match` as real processes on loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+# The entry point `tourney` is `tournament.cli:app`; `-m tournament.cli` would run a second copy of it.
+TOURNEY = [sys.executable, "-c", "import sys; from tournament.cli import app; sys.argv[0] = \"tourney\"; app()"]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TOURNEY_ADMIN_TOKEN": "adm"}
+
+
+@pytest.fixture
+def served() -> Iterator[str]:
+    proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--move-ms", "5000"],
+                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # blocks until the server prints its address (or dies)
+        assert line.startswith("arena listening on "), line + (proc.stderr.read() if proc.stderr else "")
+        yield line.rsplit(" ", 1)[1].strip()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(20)
+
+
+def test_connect_and_arena_match_play_over_the_network(served: str) -> None:
+    game = "ninja-versus-ninja"
+    bot = subprocess.Popen([*TOURNEY, "connect", "--game", game, "--bot", "random", "--address", served,
+                            "--name", "netrand", "--matches", "1", "--seed", "3"],
+                           cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        done = subprocess.run([*TOURNEY, "arena-match", "--arena", served, "--game", game,
+                               "--bots", "remote:netrand,random", "--seed", "5", "--move-ms", "5000"],
+                              cwd=ROOT, env={**ENV, "TOURNEY_ADMIN_TOKEN": ""}, capture_output=True, text=True,
+                              timeout=120)
+        # RunMatch waits for the bot to connect; the wrong (empty) admin token is refused first.
+        assert done.returncode == 2 and "admin token" in done.stderr
+        done = subprocess.run([*TOURNEY, "arena-match", "--arena", served, "--game", game,
+                               "--bots", "remote:netrand,random", "--seed", "5", "--move-ms", "5000"],
+                              cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        record = json.loads(done.stdout)
+        assert record["seats"] == ["netrand", "random"]
+        assert record["termination"] in ("normal", "adjudication")
+        out, errors = bot.communicate(timeout=60)
+        assert bot.returncode == 0, errors
+        assert json.loads(out.strip().splitlines()[-1])["matches"] == 1
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait(20)
+
+
+def test_bots_add_prints_a_token_and_stores_its_hash(tmp_path: Path) -> None:
+    tokens = tmp_path / "bots.json"
+    done = subprocess.run([*TOURNEY, "bots", "add", "mybot", "--tokens", str(tokens)], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    token = done.stdout.strip()
+    stored = json.loads(tokens.read_text())
+    assert set(stored) == {"mybot"} and token not in tokens.read_text()
+    bad = subprocess.run([*TOURNEY, "bots", "add", "no spaces", "--tokens", str(tokens)], cwd=ROOT, env=ENV,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.startswith("error:")

@@ -1,0 +1,209 @@
+"""`tourney serve`, `tourney connect`, `tourney arena-match` and `tourney bots add`: the gRPC Arena.
+
+Registered on the main `app` by one import at the bottom of tournament/cli.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any, cast
+
+import grpc
+import typer
+
+from engine.bots import make_bot
+from engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
+from engine.server.arena import Arena, ArenaConfig, start_server
+from engine.server.client import Bot, BotClient, SessionRefused
+from engine.server.generated import arena_pb2 as pb
+from engine.server.tokens import add_bot, default_path, load_tokens
+from tournament.cli import app, err, fail, guarded
+
+bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens.")
+app.add_typer(bots_app, name="bots")
+
+AddressOpt = Annotated[str, typer.Option("--address", "--arena", help="The arena's host:port.")]
+TokensOpt = Annotated[Path | None, typer.Option("--tokens", help="Token file (default $TOURNEY_TOKENS or "
+                                                                  "~/.config/tourney/bots.json).")]
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 50051,
+    admin_token: Annotated[str | None, typer.Option(help="Token RunMatch requires (default $TOURNEY_ADMIN_TOKEN, "
+                                                         "else a new one is printed).")] = None,
+    allow_anonymous: Annotated[bool, typer.Option(help="Let any bot connect without a token (local play).")] = False,
+    tokens: TokensOpt = None,
+    move_ms: Annotated[int, typer.Option("--move-ms", help="Default per-move limit in milliseconds.")] = 10_000,
+    tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate chain (PEM).")] = None,
+    tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
+) -> None:
+    """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
+    def body() -> None:
+        if move_ms <= 0:
+            raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
+        if (tls_cert is None) != (tls_key is None):
+            raise ConfigError("--tls-cert and --tls-key go together: give both or neither.")
+        tls = None
+        if tls_cert is not None and tls_key is not None:
+            tls = (tls_cert.read_bytes(), tls_key.read_bytes())
+        admin = admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN")
+        if not admin:
+            admin = secrets.token_urlsafe(18)
+            err.print(f"admin token (for RunMatch / tourney arena-match): {admin}", highlight=False)
+        config = ArenaConfig(admin_token=admin, allow_anonymous=allow_anonymous,
+                             tokens=load_tokens(tokens), default_move_ms=move_ms)
+        asyncio.run(_serve(Arena(config), host, port, tls))
+
+    guarded(body)
+
+
+async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None) -> None:
+    try:
+        server, bound = await start_server(arena, host, port, tls)
+    except RuntimeError as exc:
+        raise ConfigError(f"cannot listen on {host}:{port} ({exc}): pick another --port.") from None
+    if bound == 0:
+        raise ConfigError(f"cannot listen on {host}:{port}: pick another --port.")
+    print(f"arena listening on {host}:{bound}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    arena.shutdown()
+    await server.stop(2.0)
+
+
+class _LabelAction(Action):
+    """A legal action as a network bot knows it: its label and its game fields."""
+
+    __slots__ = ("_label", "fields")
+
+    def __init__(self, label: str, fields: dict[str, Any]) -> None:
+        self._label = label
+        self.fields = fields
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+
+class BuiltinOverNetwork(Bot):
+    """A built-in bot playing through the SDK: it decides from the observation and legal list only.
+
+    Bots that search over `determinize` (greedy, ismcts) need the full state, which a network
+    bot never has; they fail on their first decision.
+    """
+
+    def __init__(self, spec: str, game: Game, seed: int) -> None:
+        self.spec = spec
+        self.game = game
+        self.seed = seed
+        self._lock = threading.Lock()
+        self._bots: dict[tuple[str, int], Any] = {}
+
+    def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.Action],
+            request: pb.ActionRequest) -> int | None:
+        from engine.server.client import action_dict
+
+        with self._lock:
+            key = (request.match_id, request.seat)
+            bot = self._bots.get(key)
+            if bot is None:
+                bot = self._bots[key] = make_bot(self.spec, self.game, self.seed + len(self._bots))
+        legal = [_LabelAction(a.label, action_dict(a)) for a in legal_actions]
+        decision = DecisionRequest(self.game, request.seat, observation, legal, request.deadline_ms / 1000.0,
+                                   cast(State, None))
+        index: int = bot.act(decision)
+        return index
+
+    def on_match_ended(self, message: pb.MatchEnded) -> None:
+        with self._lock:
+            self._bots.pop((message.match_id, message.seat), None)
+
+
+@app.command()
+def connect(
+    game: Annotated[str, typer.Option("--game", "-g", help="Game to play (see `tourney games`).")],
+    bot: Annotated[str, typer.Option(help="Built-in bot that plays, e.g. random.")] = "random",
+    address: AddressOpt = "127.0.0.1:50051",
+    name: Annotated[str | None, typer.Option(help="Name to connect as (default: the bot spec).")] = None,
+    token: Annotated[str | None, typer.Option(help="Bot token (default $TOURNEY_TOKEN).")] = None,
+    matches: Annotated[int | None, typer.Option(help="Leave after this many matches (default: stay).")] = None,
+    concurrency: Annotated[int, typer.Option(help="Matches played at once.")] = 4,
+    seed: Annotated[int | None, typer.Option(help="Seed of the bot's choices.")] = None,
+) -> None:
+    """Connect a built-in bot to an arena over the network (through the Python SDK) and play."""
+    def body() -> None:
+        g = get_game(game)
+        s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+        make_bot(bot, g, s)  # an unknown bot fails here, before connecting
+        client = BotClient(address, BuiltinOverNetwork(bot, g, s), name=name or os.environ.get(
+            "TOURNEY_BOT_NAME", bot.split(":")[0]), token=token or os.environ.get("TOURNEY_TOKEN", ""),
+            games=[game], max_concurrent_matches=concurrency)
+        try:
+            client.run(max_matches=matches)
+        except SessionRefused as exc:
+            raise ConfigError(f"the arena refused the bot ({exc})") from None
+        except grpc.RpcError as exc:
+            detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
+            raise ConfigError(f"lost the arena at {address} ({detail}): check the address and that it runs.") from None
+        print(json.dumps({"matches": len(client.ended), "points": sum(e.points for e in client.ended),
+                          "errors": [e.code for e in client.errors]}))
+
+    guarded(body)
+
+
+@app.command("arena-match")
+def arena_match(
+    bots: Annotated[str, typer.Option(help="Seats, comma-separated: remote:NAME or a built-in bot.")],
+    game: Annotated[str, typer.Option("--game", "-g", help="Game id.")],
+    address: AddressOpt = "127.0.0.1:50051",
+    seed: Annotated[int | None, typer.Option(help="Seed of the match.")] = None,
+    move_ms: Annotated[int, typer.Option("--move-ms", help="Per-move limit (0: the arena's default).")] = 0,
+    admin_token: Annotated[str | None, typer.Option(help="Admin token (default $TOURNEY_ADMIN_TOKEN).")] = None,
+    settings_json: Annotated[str, typer.Option("--config-json", help="Game configuration as JSON.")] = "",
+) -> None:
+    """Ask an arena to play one match (RunMatch) and print its record as JSON."""
+    def body() -> None:
+        s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+        request = pb.RunMatchRequest(admin_token=admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN", ""),
+                                     game=game, seats=[b.strip() for b in bots.split(",") if b.strip()], seed=s,
+                                     move_ms=move_ms, config_json=settings_json)
+        with grpc.insecure_channel(address) as channel:
+            run = channel.unary_unary("/tourney.v1.Arena/RunMatch", request_serializer=pb.RunMatchRequest.
+                                      SerializeToString, response_deserializer=pb.MatchRecord.FromString)
+            try:
+                record = cast(pb.MatchRecord, run(request, timeout=3600))
+            except grpc.RpcError as exc:
+                detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
+                fail(str(detail))
+        print(json.dumps({
+            "match_id": record.match_id, "game": record.game, "seats": list(record.seat_names), "seed": record.seed,
+            "ranks": list(record.ranks), "scores": list(record.scores), "termination": record.termination,
+            "reason": record.reason, "replay": json.loads(record.replay_json or "{}"),
+        }))
+
+    guarded(body)
+
+
+@bots_app.command("add")
+def bots_add(name: Annotated[str, typer.Argument(help="The bot's name.")], tokens: TokensOpt = None) -> None:
+    """Create a token for bot NAME (printed once; only its hash is stored)."""
+    def body() -> None:
+        token = add_bot(name, tokens)
+        print(token)
+        err.print(f"stored the hash of {name}'s token in {tokens or default_path()}", highlight=False)
+
+    guarded(body)
+
