@@ -325,5 +325,7 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
     return table
 
 
+import tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
+
 if __name__ == "__main__":  # pragma: no cover
     app()
