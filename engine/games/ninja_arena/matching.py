@@ -67,13 +67,20 @@ def _assign(masks: tuple[int, ...], i: int, req: tuple[int, ...], used: int) -> 
 @lru_cache(maxsize=1 << 18)
 def canonical(masks5: tuple[int, ...], req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
     """The canonical `size` dice (indices) filling req: fewest SPIRALs, then lowest indices."""
+    live = [i for i, m in enumerate(masks5) if m]
+    if len(live) < size:
+        return None
+    if size == len(req):
+        # Quick rejection: every symbol needs as many dice able to fill it as it has slots.
+        for sym in set(req):
+            bit = 1 << sym
+            if sum(1 for i in live if masks5[i] & bit) < req.count(sym):
+                return None
     best: tuple[int, ...] | None = None
     best_w = 99
-    for combo in combinations(range(len(masks5)), size):
+    for combo in combinations(live, size):
         chosen = tuple(masks5[i] for i in combo)
-        if 0 in chosen:
-            continue
-        nw = sum(1 for m in chosen if m == WILD)
+        nw = chosen.count(WILD)
         if nw < best_w and fits(chosen, req):
             best, best_w = combo, nw
             if nw == 0:

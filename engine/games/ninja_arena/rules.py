@@ -8,7 +8,7 @@ validate, mistake, roll, activate, the Uzumaki pauses and the end check.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.core import Action
 from engine.games.ninja_arena import data as D
@@ -225,7 +225,12 @@ def valid(st: ArenaState, p: int, a: Action) -> bool:
     return False
 
 
+_SUBSETS = frozenset(tuple(i for i in range(5) if m >> i & 1) for m in range(1, 32))
+
+
 def _dice_ok(dice: tuple[int, ...]) -> bool:
+    if dice in _SUBSETS:
+        return True
     return (
         isinstance(dice, tuple)
         and len(dice) > 0
@@ -316,7 +321,7 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
         face = D.DIE_FACES[i][st.chance.roll(stream, 6) - 1]
         st.dice[base + i] = face
         spiral = spiral or face == D.W
-    st.events.append(("roll", p, D.letters(st.dice[base : base + 5])))
+    st.events.append(("roll", p, tuple(st.dice[base : base + 5])))
     if spiral and st.power[p] and st.top[p] == D.SHIKAMARU and conscious(st, p):
         tgt = a.stream_target if a.stream_target >= 0 else left_of(st, p)
         if tgt >= 0 and conscious(st, tgt):
@@ -637,9 +642,30 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
 # --- legal actions (§5.1, kept small) ------------------------------------------------------
 
 
-def legal_actions(st: ArenaState, p: int) -> list[Action]:
+_LEGAL_CACHE: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
+
+def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     """WAIT, HIT, the ROLL subsets, then each satisfiable technique with one canonical dice
-    choice per distinct effect and each valid target / allocation."""
+    choice per distinct effect and each valid target / allocation.
+
+    The list depends only on a few facts about the seat and its opponents, so it is cached
+    on them (random playouts meet the same situations again and again)."""
+    b = 5 * p
+    opps = tuple(opponents(st, p))
+    key = (
+        st.top[p], st.bottom[p], tuple(st.dice[b : b + 5]), st.power[p], st.ko[p], st.t <= st.stitched[p],
+        opps, bonus_now(st, p) > 0, min(2, st.shield[p]), st.duel,
+    )
+    got = _LEGAL_CACHE.get(key)
+    if got is None:
+        if len(_LEGAL_CACHE) > 200_000:
+            _LEGAL_CACHE.clear()
+        got = _LEGAL_CACHE[key] = tuple(_legal_actions(st, p))
+    return got
+
+
+def _legal_actions(st: ArenaState, p: int) -> list[Action]:
     from engine.games.ninja_arena.actions import ROLLS
 
     out: list[Action] = [WAIT, HIT]

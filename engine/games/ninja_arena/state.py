@@ -55,7 +55,7 @@ class ArenaState(State):
         self.reason = ""
         self.events: list[tuple[Any, ...]] = []
         self.dice_streams = [f"dice/{p}" for p in range(n)]
-        self._legal_cache: dict[int, list[Action]] = {}
+        self._legal_cache: dict[int, Sequence[Action]] = {}
 
     # --- the State interface -------------------------------------------------------------
 
@@ -69,10 +69,12 @@ class ArenaState(State):
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """The small legal list of §5.1 (or KEEP / SWITCH in a Duel pause)."""
-        if self.over or seat not in self.to_act():
+        if self.over:
             return []
         if self.pending_switch >= 0:
-            return [KEEP, SWITCH]
+            return [KEEP, SWITCH] if seat == self.pending_switch else []
+        if self.eliminated[seat]:
+            return []
         got = self._legal_cache.get(seat)
         if got is None:
             got = self._legal_cache[seat] = rules.legal_actions(self, seat)
