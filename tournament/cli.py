@@ -216,8 +216,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                           "matches": report.matches, "standings": [_standing_doc(s) for s in report.standings],
                           "sprt": verdict}))
         return
-    Console(width=TABLE_WIDTH).print(_standings_table(report.standings, f"{plan.game}: {plan.format} tournament {report.tournament_id}, "
-                                                 f"{report.matches} matches (stored in {db})"))
+    title = f"{plan.game}: {plan.format} tournament {report.tournament_id}, {report.matches} matches (stored in {db})"
+    Console(width=TABLE_WIDTH).print(_standings_table(report.standings, title))
     if verdict is not None:
         out.print(f"SPRT: {verdict['verdict']} (LLR {verdict['llr']} in [{verdict['lower']}, {verdict['upper']}], "
                   f"{verdict['pairs']} pairs, pentanomial {verdict['pentanomial']})", highlight=False)

@@ -7,7 +7,8 @@ exactly the rounds the interrupted one would have, and skips what is already sto
 
 - round-robin: all rounds at once (Berger tables, or pods for 3-6 players).
 - gauntlet: the challenger (first entrant) against every other, all at once.
-- swiss: one round at a time from the standings after the previous rounds.
+- swiss: one round at a time from the standings after the previous rounds (FIDE Dutch via
+  py4swiss up to 64 players, the fast pairer of swiss.py above).
 - SPRT runs (gauntlet with --sprt): batches of duplicate pairs until the test decides.
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tournament import swiss
+from tournament.dutch import DUTCH_MAX_PLAYERS, DutchUnavailable, dutch_round
 from tournament.gauntlet import gauntlet
 from tournament.pods import pod_schedule
 from tournament.round_robin import Pairing, round_robin
@@ -103,7 +105,15 @@ def swiss_pairings(spec: FormatSpec, n: int, earlier: Sequence[PlayedGame], r: i
     if spec.players != 2:
         raise ValueError("Swiss pairs two players per match")
     games = [swiss.Game(g.seats, g.points) for g in earlier]
-    pairs, bye = swiss.swiss_round(n, games)
+    pairs, bye = None, None
+    if n <= DUTCH_MAX_PLAYERS:
+        by_round = [[swiss.Game(g.seats, g.points) for g in earlier if g.round == k] for k in range(r)]
+        try:
+            pairs, bye = dutch_round(n, by_round, spec.rounds or default_swiss_rounds(n))
+        except DutchUnavailable:
+            pairs = None  # no legal Dutch pairing (too many rounds): the fast pairer relaxes rematches
+    if pairs is None:
+        pairs, bye = swiss.swiss_round(n, games)
     first = r * round_stride(spec, n)
     out: list[Pairing] = []
     for i, (a, b) in enumerate(pairs):

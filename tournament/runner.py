@@ -332,7 +332,7 @@ def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, Tournamen
                     raise StoreError(f"there is no tournament {tournament_id} in this database: check the id and --db.")
             settings = _loads(t.settings_json)
             rows = session.exec(select(EntrantRow).where(EntrantRow.tournament_id == t.id)
-                                .order_by(EntrantRow.position)).all()
+                                .order_by(EntrantRow.position)).all()  # type: ignore[arg-type]
             bots = {b.id: b.spec for b in session.exec(select(BotRow))}
             specs = {a: sp for a, sp in settings.get("entrants", [])}
             entrants = [Entrant(r.alias, specs.get(r.alias, bots.get(r.bot_id, r.alias))) for r in rows]

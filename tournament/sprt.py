@@ -23,7 +23,7 @@ SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # pair points / 2 for the five classes
 
 def expected_score(elo: float) -> float:
     """The logistic expected score of an Elo difference."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:

@@ -69,18 +69,21 @@ def swiss_round(n: int, history: Sequence[Game]) -> tuple[list[tuple[int, int]],
         raise ValueError("a Swiss round needs at least two players")
     states = player_states(n, history)
     order = sorted(range(n), key=lambda i: (-states[i].score, i))
-    bye = None
-    if n % 2:
-        bye = _pick_bye(order, states)
-        order.remove(bye)
-    pairs = _pair(order, states)
-    return [_seat(a, b, states) for a, b in pairs], bye
-
-
-def _pick_bye(order: list[int], states: list[PlayerState]) -> int:
-    """The lowest-ranked player with the fewest byes (no second bye while someone has none)."""
-    fewest = min(states[i].byes for i in order)
-    return next(i for i in reversed(order) if states[i].byes == fewest)
+    if n % 2 == 0:
+        return [_seat(a, b, states) for a, b in _pair(order, states)], None
+    # The bye goes to the lowest-ranked player with the fewest byes, unless the others could
+    # then only be paired with a rematch: then to the next one up, and so on.
+    fewest = min(s.byes for s in states)
+    candidates = [i for i in reversed(order) if states[i].byes == fewest]
+    first: tuple[list[tuple[int, int]], int] | None = None
+    for bye in candidates:
+        pairs = _pair([i for i in order if i != bye], states)
+        if first is None:
+            first = (pairs, bye)
+        if not any(b in states[a].opponents for a, b in pairs):
+            return [_seat(a, b, states) for a, b in pairs], bye
+    assert first is not None
+    return [_seat(a, b, states) for a, b in first[0]], first[1]
 
 
 def _pair(order: list[int], states: list[PlayerState]) -> list[tuple[int, int]]:
@@ -105,7 +108,9 @@ def _pair(order: list[int], states: list[PlayerState]) -> list[tuple[int, int]]:
         kept = pairs[: len(pairs) - tail]
         loose = sorted({p for pair in pairs[len(pairs) - tail:] for p in pair} | set(floaters),
                        key=lambda x: (-states[x].score, x))
-        found = _backtrack(loose, states, allow_rematch=False)
+        found = _backtrack(loose, states, allow_rematch=False, seats_must_fit=True)
+        if found is None:
+            found = _backtrack(loose, states, allow_rematch=False)
         if found is not None:
             return kept + found
     if len(order) <= MAX_TAIL * 2:
@@ -135,7 +140,7 @@ def _pair_group(group: list[int], states: list[PlayerState]) -> tuple[list[tuple
     unpaired_top = []
     free = list(bottom)
     for a in top:
-        b = next((x for x in free if x not in states[a].opponents), None)
+        b = _partner(a, free, states)
         if b is None:
             unpaired_top.append(a)
         else:
@@ -146,7 +151,7 @@ def _pair_group(group: list[int], states: list[PlayerState]) -> tuple[list[tuple
     left: list[int] = []
     while rest:
         a = rest.pop(0)
-        b = next((x for x in rest if x not in states[a].opponents), None)
+        b = _partner(a, rest, states)
         if b is None:
             left.append(a)
         else:
@@ -155,8 +160,18 @@ def _pair_group(group: list[int], states: list[PlayerState]) -> tuple[list[tuple
     return pairs, left
 
 
-def _backtrack(players: list[int], states: list[PlayerState], allow_rematch: bool,
-               budget: int = 200_000) -> list[tuple[int, int]] | None:
+def _partner(a: int, candidates: list[int], states: list[PlayerState]) -> int | None:
+    """The first candidate `a` has not met whose seat history fits (nobody pushed past ±2); else None (a floats)."""
+    return next((x for x in candidates if x not in states[a].opponents and _seats_fit(states[a], states[x])), None)
+
+
+def _seats_fit(a: PlayerState, b: PlayerState) -> bool:
+    """Both due the same seat with a difference of 2 already: one of them would reach 3."""
+    return not ((a.seat_balance >= 2 and b.seat_balance >= 2) or (a.seat_balance <= -2 and b.seat_balance <= -2))
+
+
+def _backtrack(players: list[int], states: list[PlayerState], allow_rematch: bool, seats_must_fit: bool = False,
+               budget: int = 50_000) -> list[tuple[int, int]] | None:
     """Pair `players` (score order) exhaustively, preferring close scores; None if impossible."""
     steps = 0
 
@@ -172,7 +187,8 @@ def _backtrack(players: list[int], states: list[PlayerState], allow_rematch: boo
         if steps > budget:
             return None
         a, others = rest[0], rest[1:]
-        candidates = [b for b in others if allow_rematch or b not in states[a].opponents]
+        candidates = [b for b in others if (allow_rematch or b not in states[a].opponents)
+                      and (not seats_must_fit or _seats_fit(states[a], states[b]))]
         candidates.sort(key=lambda b: cost(a, b))
         for b in candidates:
             sub = go([x for x in others if x != b])

@@ -1,0 +1,124 @@
+"""Swiss pairing properties over many random tournaments: the pairer is a pure function we call directly."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from tournament.swiss import Game, player_states, swiss_round
+
+
+def simulate(n: int, rounds: int, seed: int, draws: bool = True):
+    """Play `rounds` Swiss rounds with random results; return the history and each round's pairing."""
+    rng = random.Random(seed)
+    history: list[Game] = []
+    played = []
+    for _ in range(rounds):
+        before = player_states(n, history)
+        pairs, bye = swiss_round(n, history)
+        played.append((before, pairs, bye))
+        for a, b in pairs:
+            # The stronger seed wins more often, so score groups spread like a real event.
+            x = rng.choice([1.0, 0.5, 0.0] if draws else [1.0, 0.0]) if rng.random() < 0.6 else float(a < b)
+            history.append(Game((a, b), (x, 1.0 - x)))
+        if bye is not None:
+            history.append(Game((bye,), (1.0,)))
+    return history, played
+
+
+CASES = [(n, seed) for n in (2, 3, 4, 5, 7, 8, 9, 16, 21, 40, 101) for seed in range(6)]
+
+
+@pytest.mark.parametrize("n,seed", CASES)
+def test_every_player_is_paired_once_a_round_with_at_most_one_bye_each(n, seed):
+    rounds = min(n - 1 + n % 2, 9)
+    history, played = simulate(n, rounds, seed)
+    for _, pairs, bye in played:
+        everyone = [p for pair in pairs for p in pair] + ([bye] if bye is not None else [])
+        assert sorted(everyone) == list(range(n))
+        assert (bye is not None) == (n % 2 == 1)
+    byes = Counter(bye for _, _, bye in played if bye is not None)
+    assert all(c == 1 for c in byes.values())
+
+
+def rematch_free_round_exists(n: int, before) -> bool:
+    """Brute force: can this round be paired (any bye among those with the fewest) without a rematch?"""
+    fewest = min(s.byes for s in before)
+
+    def pairable(rest: list[int]) -> bool:
+        if not rest:
+            return True
+        a = rest[0]
+        return any(b not in before[a].opponents and pairable([x for x in rest[1:] if x != b]) for b in rest[1:])
+
+    if n % 2 == 0:
+        return pairable(list(range(n)))
+    return any(pairable([i for i in range(n) if i != bye]) for bye in range(n) if before[bye].byes == fewest)
+
+
+@pytest.mark.parametrize("n,seed", [c for c in CASES if c[0] <= 9])
+def test_no_rematch_while_one_can_be_avoided(n, seed):
+    _, played = simulate(n, n - 1 + n % 2, seed)
+    for before, pairs, _ in played:
+        rematches = sum(b in before[a].opponents for a, b in pairs)
+        assert rematches == 0 or not rematch_free_round_exists(n, before)
+
+
+@pytest.mark.parametrize("n,seed", [c for c in CASES if c[0] > 9])
+def test_large_fields_never_rematch_in_nine_rounds(n, seed):
+    history, _ = simulate(n, 9, seed)
+    met = Counter(frozenset(g.seats) for g in history if len(g.seats) == 2)
+    assert max(met.values()) == 1
+
+
+@pytest.mark.parametrize("n,seed", [(n, s) for n in (101, 500) for s in range(4)])
+def test_score_groups_are_respected(n, seed):
+    # The fast pairer serves large fields (small ones get the exact Dutch pairer), where
+    # almost every game is inside a score group and floaters drop about one group.
+    _, played = simulate(n, 7, seed)
+    same = near = total = 0
+    for before, pairs, _ in played:
+        for a, b in pairs:
+            gap = abs(before[a].score - before[b].score)
+            same += gap == 0
+            near += gap <= 1.0
+            total += 1
+    assert same / total >= 0.9
+    assert near / total >= 0.99
+
+
+@pytest.mark.parametrize("n,seed", [(n, s) for n in (5, 9, 21, 101) for s in range(6)])
+def test_the_bye_goes_to_the_lowest_player_without_one(n, seed):
+    _, played = simulate(n, min(n, 9), seed)
+    for before, _, bye in played:
+        assert bye is not None
+        eligible = [s for s in before if s.byes == 0]
+        if eligible:
+            assert before[bye].byes == 0
+            assert before[bye].score == min(s.score for s in eligible)
+
+
+@pytest.mark.parametrize("n,seed", [(n, s) for n in (8, 9, 40, 101) for s in range(4)])
+def test_seats_are_balanced(n, seed):
+    history, _ = simulate(n, 9 if n > 9 else n - 1, seed)
+    for s in player_states(n, history):
+        assert abs(s.seat_balance) <= 2
+
+
+def test_the_first_round_pairs_top_half_against_bottom_half():
+    pairs, bye = swiss_round(8, [])
+    assert sorted(tuple(sorted(p)) for p in pairs) == [(0, 4), (1, 5), (2, 6), (3, 7)]
+    assert bye is None
+
+
+def test_pairing_is_a_pure_function_of_the_history():
+    history, _ = simulate(33, 5, 3)
+    assert swiss_round(33, history) == swiss_round(33, list(history))
+
+
+def test_ten_thousand_players_pair_without_rematches():
+    history, _ = simulate(10_000, 3, 1)
+    met = Counter(frozenset(g.seats) for g in history if len(g.seats) == 2)
+    assert max(met.values()) == 1
