@@ -11,11 +11,17 @@ the first move favours a bot. Draws count half.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
-from engine.bots import make_bot
-from engine.core import get_game
-from engine.referee import play_match
+# Run as a script, Python puts bench/ first on the path, where bench/engine.py would shadow
+# the `engine` package: put the repository root there instead.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from engine.bots import make_bot  # noqa: E402
+from engine.core import get_game  # noqa: E402
+from engine.referee import play_match  # noqa: E402
 
 GAME_ID = "ninja-versus-ninja"
 PAIRINGS = [("greedy", "random", 0.85), ("expectimax", "greedy", 0.60), ("ismcts", "greedy", 0.60)]
