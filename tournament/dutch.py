@@ -24,7 +24,9 @@ class DutchUnavailable(Exception):
     """py4swiss is missing or cannot pair this round; the caller falls back to the fast pairer."""
 
 
-def dutch_round(n: int, rounds: Sequence[Sequence[Game]], total_rounds: int) -> tuple[list[tuple[int, int]], int | None]:
+def dutch_round(
+    n: int, rounds: Sequence[Sequence[Game]], total_rounds: int
+) -> tuple[list[tuple[int, int]], int | None]:
     """Pair round len(rounds)+1 of an n-player Swiss of `total_rounds` rounds by the FIDE Dutch rules."""
     try:
         from py4swiss.engines import DutchEngine
