@@ -8,6 +8,7 @@ validate, mistake, roll, activate, the Uzumaki pauses and the end check.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.core import Action
@@ -679,10 +680,10 @@ def _legal_actions(st: ArenaState, p: int) -> list[Action]:
     if st.ko[p]:
         return out
     m = masks(st, p)
-    opps = opponents(st, p)
+    opps = tuple(opponents(st, p))
     if not opps:
         return out
-    lft, rgt = left_of(st, p), right_of(st, p)
+    lft, rgt = opps[0], opps[-1]
     has_bonus = bonus_now(st, p) > 0
     for key, tech, owner in techniques(st, p):
         aka = akamaru(st, p, owner)
@@ -692,31 +693,42 @@ def _legal_actions(st: ArenaState, p: int) -> list[Action]:
                 dice = canonical(m, req, len(req))
             if dice is None:
                 continue
-            shape = tech.shape
-            if shape == D.ONE:
-                shields = range(min(2, st.shield[p]) + 1) if owner == D.GAARA and key == "T2" else (0,)
-                for q in opps:
-                    for fs in shields:
-                        out.append(Activate(key, dice, target=q, from_shield=fs))
-            elif shape == D.NEIGHBOUR:
-                for q in (lft,) if lft == rgt else (lft, rgt):
-                    out.append(Activate(key, dice, target=q))
-            elif shape == D.FOURS:
-                for q in (lft,) if lft == rgt else (lft, rgt):
-                    if has_bonus and lft != rgt:
-                        out.extend(Activate(key, dice, target=q, bonus_target=b) for b in (lft, rgt))
-                    else:
-                        out.append(Activate(key, dice, target=q))
-            elif shape in (D.SIDES, D.ALL):
-                rec = ([lft] if lft == rgt else [lft, rgt]) if shape == D.SIDES else opps
-                if has_bonus and len(rec) > 1:
-                    out.extend(Activate(key, dice, bonus_target=b) for b in rec)
-                else:
-                    out.append(Activate(key, dice))
-            else:  # SPLIT: every allocation, the bonus to its default recipient
-                for alloc in splits(n, tuple(sorted(opps)), tech.split_min):
-                    out.append(Activate(key, dice, allocation=alloc))
+            shields = min(2, st.shield[p]) if owner == D.GAARA and key == "T2" else 0
+            out.extend(_technique_actions(key, tech, n, dice, opps, lft, rgt, has_bonus, shields))
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _technique_actions(
+    key: str, tech: D.Technique, n: int, dice: tuple[int, ...], opps: tuple[int, ...],
+    lft: int, rgt: int, has_bonus: bool, shields: int,
+) -> tuple[Activate, ...]:
+    """One technique's legal activations: each valid target / allocation (and bonus recipient)."""
+    out: list[Activate] = []
+    shape = tech.shape
+    if shape == D.ONE:
+        for q in opps:
+            for fs in range(shields + 1):
+                out.append(Activate(key, dice, target=q, from_shield=fs))
+    elif shape == D.NEIGHBOUR:
+        for q in (lft,) if lft == rgt else (lft, rgt):
+            out.append(Activate(key, dice, target=q))
+    elif shape == D.FOURS:
+        for q in (lft,) if lft == rgt else (lft, rgt):
+            if has_bonus and lft != rgt:
+                out.extend(Activate(key, dice, target=q, bonus_target=b) for b in (lft, rgt))
+            else:
+                out.append(Activate(key, dice, target=q))
+    elif shape in (D.SIDES, D.ALL):
+        rec = ((lft,) if lft == rgt else (lft, rgt)) if shape == D.SIDES else opps
+        if has_bonus and len(rec) > 1:
+            out.extend(Activate(key, dice, bonus_target=b) for b in rec)
+        else:
+            out.append(Activate(key, dice))
+    else:  # SPLIT: every allocation, the bonus to its default recipient
+        for alloc in splits(n, tuple(sorted(opps)), tech.split_min):
+            out.append(Activate(key, dice, allocation=alloc))
+    return tuple(out)
 
 
 _SPLITS: dict[tuple[int, tuple[int, ...], int], list[tuple[tuple[int, int], ...]]] = {}
