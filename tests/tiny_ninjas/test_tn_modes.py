@@ -23,7 +23,7 @@ from engine.games.tiny_ninjas.state import (
     TinyNinjasState,
     build_deck,
 )
-from tests.tiny_ninjas.helpers import act, labels
+from tests.tiny_ninjas.helpers import act, battle, labels
 from tests.tiny_ninjas.test_tn_property import play_random
 
 # ----------------------------------------------------------------------------- config
@@ -361,7 +361,7 @@ def test_random_play_in_every_mode(mode: str, seed: int, choice: int) -> None:
     out = s.outcome()
     expected = {"blitz": {"elimination", "double_knockout", "cards_exhausted"},
                 "survivor": {"elimination", "double_knockout"},
-                "champion": {"series"},
+                "champion": {"series", "series_cap"},
                 "solo": {"elimination", "double_knockout"}}[mode]
     assert out.reason in expected
     assert "achievements" in out.details
@@ -375,3 +375,47 @@ def test_modes_are_deterministic() -> None:
         assert a.public_view() == b.public_view()
         rng = random.Random(0)
         assert a.determinize(0, rng).observe(0) == a.observe(0)
+
+
+# ----------------------------------------------------------------------------- end conditions, achievements
+
+
+def test_champion_series_cap_decides_on_battle_wins() -> None:
+    capped = 0
+    for seed in range(8):
+        s = play_random(seed, seed, {"mode": "champion", "series_cap": 3}, check_every=1000)
+        out = s.outcome()
+        wins = out.details["wins"]
+        assert len(out.details["battles"]) <= 3
+        assert (out.reason == "series_cap") == (max(wins) < 3)
+        if out.reason == "series_cap":
+            capped += 1
+            assert len(out.details["battles"]) == 3
+            assert (out.ranking == ((0, 1),)) == (wins[0] == wins[1])
+    assert capped > 0
+
+
+def test_solo_round_cap_counts_human_and_ai_rounds() -> None:
+    s = _solo(["Medic", "Trio", "Trio", "Trio", "Trio"], ["Medic", "Angel", "Angel"], round_cap=2, picks=[0, 0])
+    _to_ai_round(s)
+    assert s.is_over() and s.round == 2
+    out = s.outcome()
+    assert out.reason == "cap" and out.ranking == ((0, 1),)
+
+
+def test_achievements_of_a_handicapped_first_round_win() -> None:
+    s = battle(["Legend", "Trio", "Trio", "Trio"], ["Robot"] * 4, dice=[6, 6], health=(5, 10),
+               hand_limit={0: 4}, reveal_hand={0: True})
+    act(s, "play Legend")
+    act(s, "no defend")
+    out = s.outcome()
+    assert out.details["achievements"] == {0: [1, 2, 5, 6, 8, 10, 11, 12, 13], 1: []}
+    assert out.details["achievement_names"][0][0] == "win without healing"
+    assert out.details["stats"][0]["legend_best_attack"] == 10
+
+
+def test_command_line_text_is_accepted_as_config() -> None:
+    s = GAME.new_state(1, config={"mode": "Solo", "difficulty": "HARD", "start_health": {"0": "8"},
+                                  "reveal_hand": {"1": "true"}, "round_cap": "50"})
+    assert s.cfg["mode"] == "solo" and s.cfg["difficulty"] == "hard"
+    assert s.health == [8, 10] and s.cfg["reveal_hand"] == [False, True] and s.cfg["round_cap"] == 50

@@ -69,6 +69,31 @@ MODE_DELTAS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _coerce(key: str, value: Any) -> Any:
+    """Text from a command line ("4", "true", "HARD") as the type the standard value has."""
+    if not isinstance(value, str):
+        return value
+    ref = STANDARD[key]
+    if isinstance(ref, list):
+        ref = ref[0]
+    text = value.strip().lower()
+    if isinstance(ref, bool):
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+    elif isinstance(ref, int) or key in ("initial_hand", "chooser"):
+        if text.lstrip("-").isdigit():
+            return int(text)
+    elif key in ("mode", "difficulty"):
+        return text
+    return value
+
+
 def _seat_list(key: str, value: Any, base: list[Any]) -> list[Any]:
     if isinstance(value, Mapping):
         out = list(base)
@@ -103,7 +128,7 @@ def _bool(key: str, value: Any) -> bool:
 def resolve(config: Mapping[str, Any] | None) -> dict[str, Any]:
     """The full, checked configuration for `config` (standard < mode delta < caller keys)."""
     given = dict(config or {})
-    mode = given.get("mode", "standard")
+    mode = _coerce("mode", given.get("mode", "standard"))
     if mode not in MODES:
         raise ConfigError(f"unknown Tiny Ninjas mode {mode!r}: choose one of {', '.join(MODES)}.")
     cfg: dict[str, Any] = {k: (list(v) if isinstance(v, list) else v) for k, v in STANDARD.items()}
@@ -114,7 +139,10 @@ def resolve(config: Mapping[str, Any] | None) -> dict[str, Any]:
         for key, value in source.items():
             if key not in STANDARD:
                 raise ConfigError(f"unknown Tiny Ninjas config key {key!r}: use one of {', '.join(STANDARD)}.")
-            cfg[key] = _seat_list(key, value, cfg[key]) if key in PER_SEAT else value
+            if key in PER_SEAT:
+                cfg[key] = [_coerce(key, v) for v in _seat_list(key, value, cfg[key])]
+            else:
+                cfg[key] = _coerce(key, value)
     return _check(cfg)
 
 

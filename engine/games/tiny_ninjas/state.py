@@ -26,6 +26,7 @@ from engine.games.tiny_ninjas.data import (
     AB_PHANTOM,
     AB_REVIVE,
     AB_ROYAL,
+    ACHIEVEMENTS,
     ATK_ABILITY,
     ATK_COLOUR,
     ATK_DICE,
@@ -909,6 +910,7 @@ class TinyNinjasState(State):
             "stats": record["stats"],
             "drew_pile_empty": self.empty_flag,
             "achievements": earned,
+            "achievement_names": {p: [ACHIEVEMENTS[n] for n in earned[p]] for p in (0, 1)},
             "winner": winner,
         }
         if self.solo:
@@ -918,7 +920,7 @@ class TinyNinjasState(State):
     def _finish_series(self) -> None:
         w = self.wins
         winner = 0 if w[0] > w[1] else 1 if w[1] > w[0] else -1
-        reason = "series" if max(w) >= self.cfg["series_wins"] else "cap"
+        reason = "series" if max(w) >= self.cfg["series_wins"] else "series_cap"
         earned: dict[int, list[int]] = {0: [], 1: []}
         for rec in self.battles:
             for seat in (0, 1):
@@ -935,6 +937,7 @@ class TinyNinjasState(State):
             "battles": self.battles,
             "wins": list(w),
             "achievements": earned,
+            "achievement_names": {p: [ACHIEVEMENTS[n] for n in earned[p]] for p in (0, 1)},
             "winner": winner,
         }
         self._end(Outcome(ranking=ranking, scores=(float(w[0]), float(w[1])), reason=reason, details=details))
