@@ -50,8 +50,8 @@ def test_known_values():
 
 
 def test_verdicts_and_counts():
-    assert sprt([0, 0, 10, 60, 30], 0, 10).verdict == "H1"
-    assert sprt([30, 60, 10, 0, 0], 0, 10).verdict == "H0"
+    assert sprt([0, 0, 20, 120, 60], 0, 10).verdict == "H1"
+    assert sprt([60, 120, 20, 0, 0], 0, 10).verdict == "H0"
     assert sprt([1, 2, 3, 2, 1], 0, 10).verdict == "continue"
     assert pentanomial([0, 0.5, 1, 1.5, 2, 2]) == [1, 1, 1, 1, 2]
     with pytest.raises(ValueError):
