@@ -106,4 +106,4 @@ def test_render_shows_each_seat_and_the_events() -> None:
     st.apply({0: Activate("T1", (0, 1), target=1), 1: Roll((0, 1))})
     text = GAME.render(st)
     assert "tick 2" in text and "Sasuke" in text and "Naruto" in text
-    assert "activate 0 T1" in text and "pool  2" in text
+    assert "seat 0 fires T1 Lion's Barrage" in text and "seat 1 +2 (attack)" in text and "pool  2" in text

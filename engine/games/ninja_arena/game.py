@@ -163,8 +163,26 @@ def render(st: ArenaState) -> str:
         )
     for e in st.events:
         if e[0] != "roll":
-            lines.append("    · " + " ".join(str(x) for x in e))
+            lines.append("    · " + describe(e))
     return "\n".join(lines)
+
+
+def describe(e: tuple[Any, ...]) -> str:
+    """One event of the resolution log as a short phrase."""
+    kind = e[0]
+    if kind == "tokens":
+        return f"seat {e[1]} +{e[2]} ({e[3]})"
+    if kind == "activate":
+        return f"seat {e[1]} fires {e[2]} {e[3]}"
+    if kind == "tally":
+        return f"tally seat {e[1]}: wound {e[2]}->{e[3]}"
+    if kind == "pause":
+        return f"PAUSE ({e[1]}) by seat {e[2]}, hit order {list(e[3])}"
+    if kind == "shield":
+        return f"seat {e[1]} Sand Shield catches {e[2]}"
+    if kind == "byakugan":
+        return f"seat {e[1]} Byakugan cancels seat {e[2]}'s attack"
+    return " ".join(str(x) for x in e)
 
 
 GAME = NinjaArena()
