@@ -229,7 +229,7 @@ def test_attack_cap_force_ends_the_round() -> None:
         {"hand_limit": [5]},
         {"chooser": 2},
         {"bogus": 1},
-        {"power_ups": "yes"},
+        {"power_ups": "maybe"},
         {"remove_cards": {"Ninja": 1}},
         {"difficulty": "insane"},
     ],
