@@ -91,3 +91,53 @@ def test_bad_input_is_one_sentence_and_exit_2(tmp_path):
     one_sentence_error(run("match", "--game", "sticks", "--bots", "random,random", "--players", "5"), "players")
     one_sentence_error(run("run", "--game", "sticks", "--bots", "random,greedy", "--db",
                            str(tmp_path / "missing" / "dir" / "t.db")), "cannot use the database")
+
+
+def test_swiss_gauntlet_and_pods_from_the_command_line(tmp_path):
+    db = str(tmp_path / "t.db")
+    swiss = json.loads(run("run", "--game", "sticks", "--bots", "random,greedy,random@r2,greedy@g2,random@r3",
+                           "--format", "swiss", "--rounds", "3", "--games-per-pair", "2", "--db", db, "--json").stdout)
+    # 5 players: 2 pairings x 2 games and one bye (worth 2 points) a round.
+    assert swiss["format"] == "swiss" and swiss["matches"] == 3 * (2 * 2 + 1)
+    assert sum(s["byes"] for s in swiss["standings"]) == 3
+    assert sum(s["points"] for s in swiss["standings"]) == 3 * (4 + 2)
+    gauntlet = json.loads(run("run", "--game", "sticks", "--bots", "greedy,random,random@r2", "--format", "gauntlet",
+                              "--games-per-pair", "4", "--db", db, "--json").stdout)
+    table = {s["bot"]: s for s in gauntlet["standings"]}
+    assert table["greedy"]["games"] == 8 and table["random"]["games"] == 4 and table["r2"]["games"] == 4
+    pods = json.loads(run("run", "--game", "sticks", "--bots", "random,greedy,random@r2,greedy@g2",
+                          "--players", "3", "--db", db, "--json").stdout)
+    assert all(s["games"] > 0 for s in pods["standings"])
+    assert all("mu" in s and "buchholz" in s for s in pods["standings"])
+    stored = json.loads(run("standings", str(pods["tournament_id"]), "--db", db, "--json").stdout)
+    assert stored["standings"] == pods["standings"]
+
+
+def test_sprt_stops_early_with_a_verdict(tmp_path):
+    result = run("run", "--game", "sticks", "--bots", "greedy,random", "--format", "gauntlet", "--sprt", "0,100",
+                 "--db", str(tmp_path / "t.db"), "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["sprt"]["verdict"] in {"H0", "H1"}
+    assert doc["sprt"]["llr"] >= doc["sprt"]["upper"] or doc["sprt"]["llr"] <= doc["sprt"]["lower"]
+    assert doc["matches"] == 2 * doc["sprt"]["pairs"]
+    text = run("run", "--game", "sticks", "--bots", "greedy,random", "--format", "gauntlet", "--sprt", "0,100",
+               "--db", str(tmp_path / "t.db"))
+    assert "SPRT: H" in text.stdout
+
+
+def test_format_errors_are_one_sentence(tmp_path):
+    db = str(tmp_path / "t.db")
+    one_sentence_error(run("run", "--game", "sticks", "--format", "knockout", "--bots", "random,greedy", "--db", db),
+                       "unknown format 'knockout'")
+    one_sentence_error(run("run", "--game", "sticks", "--sprt", "0,5", "--bots", "random,greedy", "--db", db),
+                       "--format gauntlet")
+    one_sentence_error(run("run", "--game", "sticks", "--format", "gauntlet", "--sprt", "5", "--bots",
+                           "random,greedy", "--db", db), "--sprt")
+    one_sentence_error(run("run", "--game", "sticks", "--format", "swiss", "--players", "3", "--bots",
+                           "random,greedy,random@r", "--db", db), "two players")
+    one_sentence_error(run("run", "--game", "sticks", "--players", "4", "--bots", "random,greedy,random@r,greedy@g",
+                           "--db", db), "players")
+    one_sentence_error(run("resume", "99", "--db", db), "no tournament 99")
+    one_sentence_error(run("run", "--game", "sticks", "--bots", "random,greedy", "--workers", "0", "--db", db),
+                       "--workers")
