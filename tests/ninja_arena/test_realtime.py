@@ -224,3 +224,27 @@ def test_arrival_log_replays_the_match() -> None:
     drv.advance()
     again = _replay(drv.log, chars)
     assert again.public_view()["players"] == st.public_view()["players"]
+
+
+def test_random_realtime_matches_keep_invariants() -> None:
+    import random
+
+    from tests.ninja_arena.test_properties import _check
+
+    for seed in range(25):
+        rng = random.Random(seed)
+        players = 2 + seed % 5
+        st = table(["Naruto", "Sakura", "Sasuke", "Shikamaru", "Gaara", "Hinata"][:players], seed=seed)
+        clock = FakeClock()
+        drv = _driver(st, clock, wall_clock_cap_s=120)
+        while not st.over:
+            seat = rng.randrange(players)
+            legal = drv.legal_actions(seat)
+            if legal:
+                drv.submit(seat, rng.choice(list(legal)) if rng.random() > 0.01 else Illegal())
+            clock.step(rng.choice([0, 1, 30, 90, 300]))
+            drv.advance()
+            _check(st)
+        out = st.outcome()
+        assert sorted(p for tier in out.ranking for p in tier) == list(range(players))
+        assert drv.now_ms() <= 120_000 + 300

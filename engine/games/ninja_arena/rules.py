@@ -544,6 +544,9 @@ def end_check(st: ArenaState, start_conscious: list[int]) -> bool:
     if len(alive) <= 1:
         st.over = True
         st.reason = "elimination"
+        for p in range(st.n):
+            if p not in alive:
+                st.power[p] = False  # a Power flip deferred to pause step 3 that never came
         st.events.append(("game_over", tuple(alive)))
         return True
     return False
