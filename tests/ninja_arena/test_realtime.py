@@ -248,3 +248,9 @@ def test_random_realtime_matches_keep_invariants() -> None:
         out = st.outcome()
         assert sorted(p for tier in out.ranking for p in tier) == list(range(players))
         assert drv.now_ms() <= 120_000 + 300
+
+
+def test_driver_from_config_takes_the_timings() -> None:
+    st = table(["Sasuke", "Naruto"])
+    drv = RealtimeDriver.from_config(st, FakeClock(), {"grace_ms": 40, "min_action_interval_ms": 100})
+    assert drv.grace_ms == 40 and drv.min_action_interval_ms == 100 and drv.reaction_timeout_ms == 5000

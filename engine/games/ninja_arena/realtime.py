@@ -12,7 +12,7 @@ Inside the state, the tick counter `t` holds the time in ms (+1), so Shadow Stit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +59,20 @@ class RealtimeDriver:
     wall_clock_cap_s: float = 1200.0
     log: list[tuple[int, int, Action]] = field(default_factory=list)  # arrivals: (ms, seat, action)
     events: list[tuple[int, tuple[Any, ...]]] = field(default_factory=list)  # (ms, event)
+
+    @classmethod
+    def from_config(cls, state: ArenaState, clock: Clock, config: Mapping[str, Any] | None = None) -> RealtimeDriver:
+        """A driver with the real-time timings of a match config (defaults for missing keys)."""
+        cfg = state.game.default_config()
+        cfg.update(config or {})
+        return cls(
+            state,
+            clock,
+            min_action_interval_ms=int(cfg["min_action_interval_ms"]),
+            reaction_timeout_ms=int(cfg["reaction_timeout_ms"]),
+            grace_ms=int(cfg["grace_ms"]),
+            wall_clock_cap_s=float(cfg["wall_clock_cap_s"]),
+        )
 
     def __post_init__(self) -> None:
         self._start = self.clock()
