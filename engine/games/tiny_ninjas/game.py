@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from engine.core import Game, Inject, State
 from engine.games.tiny_ninjas import config as C
-from engine.games.tiny_ninjas.data import INSTANCE_NAME, TOKEN_NAMES
+from engine.games.tiny_ninjas.data import DIE_FACES, INSTANCE_NAME, TOKEN_NAMES
 from engine.games.tiny_ninjas.state import P_DEFEND, PHASE_NAMES, TinyNinjasState, check_players
 
 # Heuristic weights, in HEALTH points: what a card in hand, an unused token and a pending
@@ -77,5 +77,22 @@ class TinyNinjasGame(Game):
         parts.append(f"draw {len(state.draw)} discard {len(state.discard)} top {top}")
         if state.freeze:
             parts.append("FREEZE")
+        last = _last_roll(state)
+        if last:
+            parts.append(last)
+        if state.phase == P_DEFEND:
+            colour = {1: "Red", 2: "Blue"}.get(state.p_colour, "")
+            parts.append(f"incoming {state.p_amount} {colour} from {INSTANCE_NAME[state.p_card]}")
         parts.append(PHASE_NAMES[state.phase])
         return " | ".join(parts)
+
+
+def _last_roll(state: TinyNinjasState) -> str:
+    """The latest die roll of this Round, as 'seat 0 rolled 6(Three/Purple/Black)', or ''."""
+    for ev in reversed(state.log[-8:]):
+        if ev[1] == "roll":
+            faces = " ".join(f"{f}({'/'.join(DIE_FACES[f - 1])})" for f in ev[3])
+            return f"seat {ev[2]} rolled {faces}"
+        if ev[1] in ("round", "end_round"):
+            return ""
+    return ""
