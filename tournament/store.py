@@ -11,7 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import BigInteger, Column, UniqueConstraint
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, create_engine, select
@@ -39,7 +39,7 @@ class Tournament(SQLModel, table=True):
     game: str
     format: str
     players: int
-    seed: int
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     config_json: str = "{}"
     settings_json: str = "{}"
     status: str = "running"  # running | finished
@@ -66,7 +66,7 @@ class Match(SQLModel, table=True):
     number: int  # position in the tournament's schedule
     round: int = 0
     game: str
-    seed: int
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))  # 62-bit match seeds
     players: int
     config_json: str = "{}"
     termination: str
@@ -129,6 +129,7 @@ def open_store(url: str) -> Engine:
     """Connect to `url`, create missing tables, and fail with one sentence if that is impossible."""
     if "://" not in url:
         url = f"sqlite:///{url}"
+    url = _with_driver(url)
     try:
         engine = create_engine(url, pool_pre_ping=True)
         SQLModel.metadata.create_all(engine)
@@ -144,12 +145,24 @@ def open_store(url: str) -> Engine:
     return engine
 
 
+def _with_driver(url: str) -> str:
+    """postgresql:// with whichever driver is installed: psycopg (3) when present, else psycopg2."""
+    scheme, rest = url.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        import importlib.util
+
+        driver = "psycopg" if importlib.util.find_spec("psycopg") else "psycopg2"
+        return f"postgresql+{driver}://{rest}"
+    return url
+
+
 def _redact(url: str) -> str:
     """The URL without its password, for error messages."""
     if "@" in url and "://" in url:
         scheme, rest = url.split("://", 1)
         creds, host = rest.rsplit("@", 1)
-        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
+        if ":" in creds:
+            return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
     return url
 
 
