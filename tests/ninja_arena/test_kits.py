@@ -331,3 +331,13 @@ def test_legal_list_is_small_and_stable() -> None:
         assert legal == st.clone().legal_actions(p)
         assert len({a for a in legal}) == len(legal)
         assert all(rules.valid(st, p, a) for a in legal)
+
+
+def test_largest_legal_list_six_players() -> None:
+    st = table(["Sasuke", "Naruto", "Sakura", "Shikamaru", "Gaara", "Tenten"])
+    st.power[0] = True
+    set_dice(st, 0, "HHKFF")
+    legal = st.legal_actions(0)
+    chidori = [a for a in legal if isinstance(a, Activate) and a.technique == "T2"]
+    assert len(chidori) == 210  # every split of 6 tokens over 5 opponents
+    assert len(legal) == 2 + 31 + 5 + 210
