@@ -38,7 +38,11 @@ function choose(observation, legalActions) {
   return Math.floor(Math.random() * legalActions.length);
 }
 
-const client = new tourney.Arena(address, grpc.credentials.createInsecure());
+// A Maître Ninja defender can be offered ~35,000 parry rows (~3.5 MB): lift the 4 MB default.
+const client = new tourney.Arena(address, grpc.credentials.createInsecure(), {
+  'grpc.max_receive_message_length': 64 * 1024 * 1024,
+  'grpc.max_send_message_length': 64 * 1024 * 1024,
+});
 const stream = client.Play();
 let ended = 0;
 let requests = 0;

@@ -399,7 +399,7 @@ class ArenaServicer:
                 live.watchers.remove(queue)
 
     async def Play(self, request_iterator: AsyncIterator[pb.BotMessage | None],
-                   context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[pb.ArenaMessage]:
+                   context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[pb.ArenaMessage | bytes]:
         """A bot session: the first message must be Hello; then replies, in any order."""
         loop = asyncio.get_running_loop()
         session: BotSession | None = None
@@ -468,6 +468,14 @@ class ArenaServicer:
             session.close()
 
 
+def _serialize_arena_message(message: pb.ArenaMessage | bytes) -> bytes:
+    """ArenaMessages to bytes; action requests are queued already serialized."""
+    if isinstance(message, bytes):
+        return message
+    data: bytes = message.SerializeToString()
+    return data
+
+
 def _safe_bot_message(data: bytes) -> pb.BotMessage | None:
     """Parse a BotMessage; None for bytes that are not one (answered with an ErrorReport)."""
     try:
@@ -485,7 +493,7 @@ def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
             response_serializer=pb.ListGamesResponse.SerializeToString),
         "Play": grpc.stream_stream_rpc_method_handler(
             servicer.Play, request_deserializer=_safe_bot_message,
-            response_serializer=pb.ArenaMessage.SerializeToString),
+            response_serializer=_serialize_arena_message),
         "Watch": grpc.unary_stream_rpc_method_handler(
             servicer.Watch, request_deserializer=pb.WatchRequest.FromString,
             response_serializer=pb.MatchEvent.SerializeToString),
@@ -499,7 +507,7 @@ def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
     return grpc.method_handlers_generic_handler("tourney.v1.Arena", handlers)
 
 
-MAX_MESSAGE_BYTES = 8 * 1024 * 1024
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # a Maître Ninja defender's ~35,000 legal rows take ~3.5 MB
 SERVER_OPTIONS: list[tuple[str, Any]] = [
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),

@@ -30,8 +30,8 @@ from engine.server.generated import arena_pb2 as pb
 PLAY_METHOD = "/tourney.v1.Arena/Play"
 
 CHANNEL_OPTIONS: list[tuple[str, Any]] = [
-    ("grpc.max_send_message_length", 8 * 1024 * 1024),
-    ("grpc.max_receive_message_length", 8 * 1024 * 1024),
+    ("grpc.max_send_message_length", 64 * 1024 * 1024),
+    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
 ]
 
 

@@ -14,6 +14,7 @@ import concurrent.futures
 import contextlib
 import itertools
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from engine.core import Action, DecisionRequest, SeatDisconnected, SeatTimeout
@@ -21,12 +22,88 @@ from engine.server.codecs import Codec
 from engine.server.generated import arena_pb2 as pb
 
 # Sentinel on the outbound queue: the stream is over, the writer stops.
-_CLOSE: pb.ArenaMessage | None = None
+_CLOSE = None
 
 
 def error_message(code: str, message: str, match_id: str = "", request_id: int = 0) -> pb.ArenaMessage:
     """An ErrorReport wrapped for the stream."""
     return pb.ArenaMessage(error=pb.ErrorReport(match_id=match_id, request_id=request_id, code=code, message=message))
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def frame(field_number: int, payload: bytes) -> bytes:
+    """`payload` as a length-delimited field of a protobuf message (how submessages are written)."""
+    return _varint((field_number << 3) | 2) + _varint(len(payload)) + payload
+
+
+# ActionRequest.legal_actions and ArenaMessage.action_request: fixed by the contract.
+_LEGAL_FIELD = 5
+_ACTION_REQUEST_FIELD = 3
+
+
+class LegalEncoder:
+    """Legal lists as ready-to-send bytes (ActionRequest field 5, one entry per action).
+
+    Encoding is the arena's hot path: a Maître Ninja defender can have ~35,000 legal rows.
+    Each distinct action is encoded once (actions are frozen, so equal actions encode
+    equally), and an immutable legal sequence returned again by the game is reused whole.
+    """
+
+    def __init__(self, codec: Codec, max_actions: int = 200_000, max_lists: int = 64) -> None:
+        self.codec = codec
+        self.max_actions = max_actions
+        self.max_lists = max_lists
+        self._actions: dict[Action, bytes] = {}
+        self._lists: OrderedDict[int, tuple[Sequence[Action], bytes]] = OrderedDict()
+
+    def encode(self, legal: Sequence[Action]) -> bytes:
+        """The framed bytes of every action of `legal`, in order."""
+        key = id(legal)
+        hit = self._lists.get(key)
+        if hit is not None and hit[0] is legal:
+            return hit[1]
+        parts = []
+        cache = self._actions
+        for action in legal:
+            try:
+                data = cache.get(action)
+            except TypeError:  # an unhashable action: encode it every time
+                parts.append(frame(_LEGAL_FIELD, self.codec.action(action).SerializeToString()))
+                continue
+            if data is None:
+                data = frame(_LEGAL_FIELD, self.codec.action(action).SerializeToString())
+                if len(cache) < self.max_actions:
+                    cache[action] = data
+            parts.append(data)
+        out = b"".join(parts)
+        # Only immutable sequences may be reused by identity (a list could change in place).
+        if len(legal) >= 32 and not isinstance(legal, list):
+            self._lists[key] = (legal, out)
+            while len(self._lists) > self.max_lists:
+                self._lists.popitem(last=False)
+        return out
+
+
+_ENCODERS: dict[int, LegalEncoder] = {}
+
+
+def legal_encoder(codec: Codec) -> LegalEncoder:
+    """The shared encoder of one codec (one per game)."""
+    encoder = _ENCODERS.get(id(codec))
+    if encoder is None or encoder.codec is not codec:
+        encoder = _ENCODERS[id(codec)] = LegalEncoder(codec)
+    return encoder
+
+
+Outbound = pb.ArenaMessage | bytes | None
 
 
 class BotSession:
@@ -46,7 +123,7 @@ class BotSession:
         self.capacity = max(1, capacity)
         self.active = 0  # match seats this stream holds now (guarded by the arena's lock)
         self.loop = loop
-        self.outbound: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
+        self.outbound: asyncio.Queue[Outbound] = asyncio.Queue()
         self._lock = threading.Lock()
         self._pending: dict[tuple[str, int], concurrent.futures.Future[int]] = {}
         self._ids = itertools.count(1)
@@ -56,7 +133,7 @@ class BotSession:
         """True when this bot said it plays `game_id` (an empty list in Hello means every game)."""
         return not self.games or game_id in self.games
 
-    def send(self, message: pb.ArenaMessage) -> None:
+    def send(self, message: pb.ArenaMessage | bytes) -> None:
         """Queue a message for the bot; safe from any thread, a no-op once the stream is closed."""
         if self.closed:
             return
@@ -65,7 +142,7 @@ class BotSession:
         except RuntimeError:  # the loop is gone: the server is shutting down
             self.closed = True
 
-    def ask(self, match_id: str, seat: int, observation: pb.Observation, legal: list[pb.Action],
+    def ask(self, match_id: str, seat: int, observation: pb.Observation, legal: bytes,
             deadline_s: float) -> int:
         """Send one ActionRequest and wait for its reply; raise SeatTimeout / SeatDisconnected."""
         future: concurrent.futures.Future[int] = concurrent.futures.Future()
@@ -76,10 +153,10 @@ class BotSession:
             key = (match_id, request_id)
             self._pending[key] = future
         deadline_ms = max(1, min(int(deadline_s * 1000.0), 2**32 - 1))
-        self.send(pb.ArenaMessage(action_request=pb.ActionRequest(
-            match_id=match_id, request_id=request_id, seat=seat, observation=observation,
-            legal_actions=legal, deadline_ms=deadline_ms,
-        )))
+        head = pb.ActionRequest(match_id=match_id, request_id=request_id, seat=seat, observation=observation,
+                                deadline_ms=deadline_ms).SerializeToString()
+        # Fields may come in any order on the wire: the pre-encoded legal list goes last.
+        self.send(frame(_ACTION_REQUEST_FIELD, head + legal))
         try:
             return future.result(timeout=deadline_s)
         except concurrent.futures.TimeoutError:
@@ -121,27 +198,18 @@ class RemoteSeat:
         self.match_id = match_id
         self.codec = codec
         self.default_deadline_s = default_deadline_s
-        # Legal lists repeat often (openings, the same rows): encode each action object once.
-        self._encoded: dict[int, tuple[Action, pb.Action]] = {}
-
-    def _encode(self, action: Action) -> pb.Action:
-        hit = self._encoded.get(id(action))
-        if hit is not None and hit[0] is action:
-            return hit[1]
-        message = self.codec.action(action)
-        if len(self._encoded) < 4096:
-            self._encoded[id(action)] = (action, message)
-        return message
+        self.encoder = legal_encoder(codec)
 
     def act(self, request: DecisionRequest) -> int:
         """Ask the bot; an index out of range is returned as is (the referee rules on it)."""
         deadline = request.deadline_s if request.deadline_s is not None else self.default_deadline_s
         observation = self.codec.observation(request.observation)
-        legal = [self._encode(a) for a in request.legal]
+        legal = self.encoder.encode(request.legal)
         index = self.session.ask(self.match_id, request.seat, observation, legal, deadline)
-        if index >= len(legal):
+        if index >= len(request.legal):
             self.session.send(error_message(
-                "illegal_move", f"action index {index} is not below {len(legal)} (the number of legal actions)",
+                "illegal_move",
+                f"action index {index} is not below {len(request.legal)} (the number of legal actions)",
                 self.match_id,
             ))
         return index

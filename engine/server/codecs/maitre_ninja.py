@@ -49,5 +49,6 @@ class MaitreNinjaCodec:
             line=str_list(fields.get("line", fields.get("cards"))),
             ka_order=str_list(fields.get("ka_order")),
             row=str_list(fields.get("row")),
-            json=dumps(fields),
+            # No `json`: the typed fields are the whole action, and a defender may have
+            # ~35,000 legal rows, so every byte per action counts.
         ))
