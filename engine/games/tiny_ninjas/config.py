@@ -125,6 +125,26 @@ def _bool(key: str, value: Any) -> bool:
     return value
 
 
+_CACHE: dict[str, dict[str, Any]] = {}
+_CACHE_SIZE = 256
+
+
+def resolve_shared(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Like `resolve`, but cached and shared between states: the caller must not mutate it.
+
+    A state only reads its configuration, and random playouts build thousands of states
+    with the same few configurations, so checking each one once is enough.
+    """
+    key = repr(config) if config else ""
+    cfg = _CACHE.get(key)
+    if cfg is None:
+        cfg = resolve(config)
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = cfg
+    return cfg
+
+
 def resolve(config: Mapping[str, Any] | None) -> dict[str, Any]:
     """The full, checked configuration for `config` (standard < mode delta < caller keys)."""
     given = dict(config or {})
