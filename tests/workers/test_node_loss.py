@@ -1,0 +1,33 @@
+"""A worker node dies mid-tournament: its tasks are retried elsewhere and every result is unchanged."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tournament.entrants import Entrant
+from tournament.runner import InProcess, TournamentPlan, load_history, run_tournament
+from tournament.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_killing_a_node_loses_no_match_and_changes_no_result(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "tests.workers.cluster_run", str(tmp_path / "cluster.db")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    doc = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert doc["killed_at"] is not None and doc["killed_at"] < doc["matches"]
+    assert doc["alive_nodes"] == 2  # the head and the surviving worker
+
+    bots = [Entrant("random", "random"), Entrant("i1", "ismcts:iterations=150"), Entrant("greedy", "greedy"),
+            Entrant("i2", "ismcts:iterations=100")]
+    plan = TournamentPlan(game="sticks", entrants=bots, seed=21, games_per_pair=8)
+    engine = open_store(str(tmp_path / "local.db"))
+    report = run_tournament(engine, plan, executor=InProcess())
+    expected = [[g.number, list(g.seats), list(g.points)]
+                for g in load_history(engine, report.tournament_id, [e.alias for e in bots])]
+    assert doc["matches"] == report.matches == 48
+    assert doc["results"] == expected
