@@ -318,8 +318,9 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
     base = 5 * p
     stream = st.dice_streams[p]
     spiral = False
-    for i in sorted(a.dice):
-        face = D.DIE_FACES[i][st.chance.roll(stream, 6) - 1]
+    chance = st.chance
+    for i in a.dice if a.dice in _SUBSETS else sorted(a.dice):  # subsets are already ascending
+        face = D.DIE_FACES[i][chance.roll(stream, 6) - 1]
         st.dice[base + i] = face
         spiral = spiral or face == D.W
     st.events.append(("roll", p, tuple(st.dice[base : base + 5])))
@@ -603,7 +604,7 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
         if not valid(st, p, a):
             bad.add(p)
             a = WAIT
-        elif a == HIT:
+        elif isinstance(a, Hit):
             claims[p] = claim_kind(st, p)
         acts[p] = a
     # B. the priority order of this tick
