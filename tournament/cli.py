@@ -1,4 +1,4 @@
-"""The `tourney` command line: games, match, run, resume, standings.
+"""The `tourney` command line: games, match, run, resume, standings, matches, replay, sprt.
 
 Errors a user can cause end with one sentence on stderr and exit code 2, never a traceback.
 With --json, stdout carries exactly one JSON document and progress goes nowhere.
@@ -27,9 +27,16 @@ from rich.table import Table
 
 from engine.bots import bot_names, make_bot
 from engine.core import Action, ConfigError, State, TourneyError, available_games, get_game
-from engine.referee import TimeControl, play_match
+from engine.referee import Replay, TimeControl, play_match
 from tournament.entrants import parse_entrants
-from tournament.runner import TournamentPlan, load_plan, load_standings, run_tournament
+from tournament.runner import (
+    TournamentPlan,
+    load_plan,
+    load_standings,
+    run_tournament,
+    stored_match,
+    stored_matches,
+)
 from tournament.standings import Standing
 from tournament.store import open_store
 
@@ -303,6 +310,121 @@ def standings(
             return
         Console(width=TABLE_WIDTH).print(_standings_table(table, f"{plan.game}: {plan.format} tournament {tid}"))
     guarded(body)
+
+
+@app.command("sprt")
+def sprt_command(
+    bots: Annotated[str, typer.Option(help="The new bot and the old one, e.g. ismcts,greedy.")],
+    game: GameOpt = DEFAULT_GAME,
+    elo0: Annotated[float, typer.Option(help="Elo difference of H0 (the new bot is no better than this).")] = 0.0,
+    elo1: Annotated[float, typer.Option(help="Elo difference of H1 (the new bot is at least this much better).")]
+    = 5.0,
+    alpha: Annotated[float, typer.Option(help="False-positive rate.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="False-negative rate.")] = 0.05,
+    rounds: Annotated[int | None, typer.Option(help="Give up after this many batches of duplicate pairs.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 1,
+    db: DbOpt = "tourney.db",
+    mode: ModeOpt = None,
+    settings: SetOpt = None,
+    move_ms: MoveOpt = None,
+    workers: WorkersOpt = None,
+    local: LocalOpt = False,
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play duplicate pairs of new vs old until the pentanomial SPRT decides, and print the verdict."""
+    def body() -> None:
+        g = get_game(game)
+        check_move_ms(move_ms)
+        entrants = parse_entrants(bots, g)
+        if len(entrants) != 2:
+            raise ConfigError(f"sprt compares two bots, not {len(entrants)}: pass --bots new,old.")
+        plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=2, players=2,
+                              config=parse_settings(settings, mode), move_ms=move_ms, name="sprt",
+                              format="gauntlet", rounds=rounds, sprt=(elo0, elo1, alpha, beta))
+        plan.spec()
+        g.new_state(0, players=2, config=plan.config)
+        _play(db, plan, None, local, address, workers, as_json)
+    guarded(body)
+
+
+@app.command()
+def matches(
+    tournament_id: Annotated[int, typer.Argument(help="Tournament id.")],
+    db: DbOpt = "tourney.db",
+    as_json: JsonOpt = False,
+) -> None:
+    """List a stored tournament's matches: id, round, seats, result."""
+    def body() -> None:
+        engine = open_store(db)
+        load_plan(engine, tournament_id)  # one sentence if there is no such tournament
+        rows = stored_matches(engine, tournament_id)
+        docs: list[dict[str, Any]] = [{"id": m.id, "number": m.number, "round": m.round, "seed": m.seed, "reason": m.reason,
+                 "termination": m.termination, "plies": m.plies, "seconds": round(m.duration_s, 4),
+                 "seats": [{"bot": s.alias, "tier": s.tier, "points": s.points} for s in seats]}
+                for m, seats in rows]
+        if as_json:
+            print(json.dumps({"tournament_id": tournament_id, "matches": docs}))
+            return
+        table = Table(title=f"tournament {tournament_id}: {len(docs)} matches")
+        for col in ("id", "#", "round", "seats", "result", "plies"):
+            table.add_column(col)
+        for d in docs:
+            seats = " vs ".join(s["bot"] for s in d["seats"])
+            result = " - ".join(f"{s['points']:g}" for s in d["seats"])
+            table.add_row(str(d["id"]), str(d["number"]), str(d["round"]), seats, f"{result} ({d['reason']})",
+                          str(d["plies"]))
+        Console(width=TABLE_WIDTH).print(table)
+    guarded(body)
+
+
+@app.command()
+def replay(
+    match_id: Annotated[int, typer.Argument(help="Match id (see `tourney matches ID`).")],
+    db: DbOpt = "tourney.db",
+) -> None:
+    """Replay a stored match move by move from its seed and recorded decisions."""
+    def body() -> None:
+        engine = open_store(db)
+        found = stored_match(engine, match_id)
+        if found is None:
+            raise ConfigError(f"there is no match {match_id} in {db}: list them with `tourney matches ID`.")
+        match, seats = found
+        if match.termination == "BYE":
+            out.print(f"match {match_id}: a bye for {seats[0].alias}", highlight=False)
+            return
+        record = Replay.from_dict(json.loads(match.replay_json))
+        g = get_game(record.game_id)
+        names = [s.alias for s in seats]
+        per_seat: list[list[int]] = [[] for _ in range(record.players)]
+        for step in record.steps:
+            for d in step:
+                per_seat[d.seat].append(d.index)
+
+        def show(state: State, joint: list[tuple[int, Action]]) -> None:
+            moves = "; ".join(f"seat {seat} ({names[seat]}): {a.label}" for seat, a in joint)
+            out.print(moves, highlight=False)
+            out.print(g.render(state), highlight=False)
+
+        result = play_match(record.game_id, [_Recorded(d) for d in per_seat], record.seed, config=record.config,
+                            players=record.players, on_step=show)
+        places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
+        out.print(f"match {match_id} ({record.game_id}, seed {record.seed}): {places}; {result.reason}",
+                  highlight=False)
+    guarded(body)
+
+
+class _Recorded:
+    """A seat that plays back its recorded legal-move indices."""
+
+    def __init__(self, indices: list[int]) -> None:
+        self.indices = indices
+        self.next = 0
+
+    def act(self, request: Any) -> int:
+        index = self.indices[self.next]
+        self.next += 1
+        return index
 
 
 def _standing_doc(s: Standing) -> dict[str, Any]:

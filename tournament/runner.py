@@ -262,6 +262,25 @@ def _stored_rows(engine: Engine, tournament_id: int) -> list[tuple[Match, list[M
     return result
 
 
+def stored_matches(engine: Engine, tournament_id: int) -> list[tuple[Match, list[MatchSeat]]]:
+    """A tournament's stored matches with their seats, in schedule order."""
+    return _stored_rows(engine, tournament_id)
+
+
+def stored_match(engine: Engine, match_id: int) -> tuple[Match, list[MatchSeat]] | None:
+    """One stored match and its seats, or None."""
+    def read() -> tuple[Match, list[MatchSeat]] | None:
+        with Session(engine) as session:
+            m = session.get(Match, match_id)
+            if m is None:
+                return None
+            seats = list(session.exec(select(MatchSeat).where(MatchSeat.match_id == match_id)))
+            seats.sort(key=lambda st: st.seat)
+            return m, seats
+    result: tuple[Match, list[MatchSeat]] | None = _guard(read)
+    return result
+
+
 def load_history(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[PlayedGame]:
     """Stored results as the pairing functions see them: entrants by seat, points by seat."""
     index = {a: i for i, a in enumerate(aliases)}

@@ -16,7 +16,7 @@ runner = CliRunner()
 def run(*args: str):
     """Invoke the CLI; tournaments play in-process (--local) here, Ray has its own tests in tests/workers."""
     argv = list(args)
-    if argv and argv[0] in ("run", "resume") and "--local" not in argv:
+    if argv and argv[0] in ("run", "resume", "sprt") and "--local" not in argv:
         argv.append("--local")
     return runner.invoke(app, argv)
 
@@ -141,3 +141,21 @@ def test_format_errors_are_one_sentence(tmp_path):
     one_sentence_error(run("resume", "99", "--db", db), "no tournament 99")
     one_sentence_error(run("run", "--game", "sticks", "--bots", "random,greedy", "--workers", "0", "--db", db),
                        "--workers")
+
+
+def test_sprt_matches_and_replay_commands(tmp_path):
+    db = str(tmp_path / "t.db")
+    result = run("sprt", "--game", "sticks", "--bots", "greedy,random", "--elo0", "0", "--elo1", "100", "--db", db,
+                 "--local", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["sprt"]["verdict"] in {"H0", "H1"} and doc["matches"] == 2 * doc["sprt"]["pairs"]
+    listing = json.loads(run("matches", str(doc["tournament_id"]), "--db", db, "--json").stdout)
+    assert len(listing["matches"]) == doc["matches"]
+    first = listing["matches"][0]
+    shown = run("replay", str(first["id"]), "--db", db)
+    assert shown.exit_code == 0, shown.output
+    assert "seat 0 (" in shown.stdout and f"match {first['id']}" in shown.stdout
+    assert shown.stdout.strip().splitlines()[-1].endswith(first["reason"])  # the replay ends as the match did
+    one_sentence_error(run("replay", "100000", "--db", db), "no match 100000")
+    one_sentence_error(run("sprt", "--game", "sticks", "--bots", "greedy,random,random@r", "--db", db), "two bots")
