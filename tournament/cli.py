@@ -359,10 +359,12 @@ def matches(
         engine = open_store(db)
         load_plan(engine, tournament_id)  # one sentence if there is no such tournament
         rows = stored_matches(engine, tournament_id)
-        docs: list[dict[str, Any]] = [{"id": m.id, "number": m.number, "round": m.round, "seed": m.seed, "reason": m.reason,
-                 "termination": m.termination, "plies": m.plies, "seconds": round(m.duration_s, 4),
-                 "seats": [{"bot": s.alias, "tier": s.tier, "points": s.points} for s in seats]}
-                for m, seats in rows]
+        docs: list[dict[str, Any]] = [
+            {"id": m.id, "number": m.number, "round": m.round, "seed": m.seed, "reason": m.reason,
+             "termination": m.termination, "plies": m.plies, "seconds": round(m.duration_s, 4),
+             "seats": [{"bot": s.alias, "tier": s.tier, "points": s.points} for s in seats]}
+            for m, seats in rows
+        ]
         if as_json:
             print(json.dumps({"tournament_id": tournament_id, "matches": docs}))
             return
