@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import given, settings
@@ -122,6 +123,7 @@ def test_observation_is_the_whole_table_and_nothing_pending() -> None:
         if st.is_over():
             break
         views = [st.observe(p) for p in range(3)]
+        json.dumps(views)  # JSON-ready
         for p, v in enumerate(views):
             assert v["seat"] == p
             stripped = {k: x for k, x in v.items() if k not in ("seat", "summary")}

@@ -254,3 +254,17 @@ def test_driver_from_config_takes_the_timings() -> None:
     st = table(["Sasuke", "Naruto"])
     drv = RealtimeDriver.from_config(st, FakeClock(), {"grace_ms": 40, "min_action_interval_ms": 100})
     assert drv.grace_ms == 40 and drv.min_action_interval_ms == 100 and drv.reaction_timeout_ms == 5000
+
+
+def test_queued_actions_stay_hidden_until_processed() -> None:
+    import json
+
+    st = table(["Sasuke", "Naruto", "Sakura"])
+    clock = FakeClock()
+    drv = _driver(st, clock)
+    before = json.dumps(st.observe(0), sort_keys=True)
+    drv.submit(1, Roll((0, 1, 2, 3, 4)))  # same millisecond: not processed yet
+    assert json.dumps(st.observe(0), sort_keys=True) == before
+    clock.step(1)
+    drv.advance()
+    assert json.dumps(st.observe(0), sort_keys=True) != before
