@@ -528,6 +528,7 @@ async def start_server(
     tls is (certificate chain PEM, private key PEM). The standard health service and
     server reflection are enabled when their packages are installed.
     """
+    available_games()  # import every game now, not during the first bot's Hello
     server = grpc.aio.server(options=SERVER_OPTIONS)
     server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena)),))
     service_names = ["tourney.v1.Arena"]

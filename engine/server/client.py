@@ -99,6 +99,7 @@ class BotClient:
         games: Sequence[str] = (),
         max_concurrent_matches: int = 1,
         credentials: grpc.ChannelCredentials | None = None,
+        inline: bool = False,
     ) -> None:
         self.address = address
         self.bot = bot
@@ -107,6 +108,9 @@ class BotClient:
         self.games = list(games)
         self.max_concurrent_matches = max(1, max_concurrent_matches)
         self.credentials = credentials
+        # inline: answer in the receiving thread (fastest for quick bots, but one decision at a
+        # time across all matches); otherwise a pool of max_concurrent_matches threads answers.
+        self.inline = inline
         self.welcome: pb.Welcome | None = None
         self.ended: list[pb.MatchEnded] = []
         self.errors: list[pb.ErrorReport] = []
@@ -177,7 +181,10 @@ class BotClient:
                         self.connected.set()
                     elif kind == "action_request":
                         self.requests += 1
-                        pool.submit(self._answer, message.action_request)
+                        if self.inline:
+                            self._answer(message.action_request)
+                        else:
+                            pool.submit(self._answer, message.action_request)
                     elif kind == "match_started":
                         self.bot.on_match_started(message.match_started)
                     elif kind == "match_ended":

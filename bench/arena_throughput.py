@@ -1,0 +1,297 @@
+"""Decisions per second through the arena, beside a raw gRPC ping-pong baseline.
+
+    PYTHONPATH=. .venv/bin/python bench/arena_throughput.py [--decisions 4000]
+
+Both servers run in their own process (grpc.aio), the bots in this one (the Python SDK over
+sync gRPC, one thread per stream). The arena plays a trivial registered game ("relay": two
+seats alternate, three legal actions, a tiny observation) so the cost measured is the
+arena's: referee thread hop, codec, stream multiplexing. The raw baseline is a grpc.aio ping-pong
+client (one event loop) sending replies of the ActionReply's size to a server that sends
+messages of the arena's average ActionRequest size. Prints a table; no assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.core import Action, Chance, Game, Inject, Observation, Outcome, State, register  # noqa: E402
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    n: int
+
+    @property
+    def label(self) -> str:
+        return f"pass {self.n}"
+
+
+PASSES = (Pass(1), Pass(2), Pass(3))
+
+
+class RelayState(State):
+    def __init__(self, game: Game, turns: int) -> None:
+        self.game = game
+        self.num_players = 2
+        self.turns = turns
+        self.t = 0
+        self.total = [0, 0]
+
+    def to_act(self) -> Sequence[int]:
+        return [] if self.t >= self.turns else [self.t % 2]
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        return PASSES
+
+    def apply(self, actions: Mapping[int, Action]) -> None:
+        for seat, action in actions.items():
+            assert isinstance(action, Pass)
+            self.total[seat] += action.n
+        self.t += 1
+
+    def observe(self, seat: int) -> Observation:
+        return {"seat": seat, "turn": self.t, "total": list(self.total)}
+
+    def public_view(self) -> Observation:
+        return {"turn": self.t, "total": list(self.total)}
+
+    def is_over(self) -> bool:
+        return self.t >= self.turns
+
+    def outcome(self) -> Outcome:
+        a, b = self.total
+        ranking = ((0, 1),) if a == b else (((0,), (1,)) if a > b else ((1,), (0,)))
+        return Outcome(ranking, (float(a), float(b)), "turns")
+
+    def clone(self) -> RelayState:
+        twin = RelayState(self.game, self.turns)
+        twin.t, twin.total = self.t, list(self.total)
+        return twin
+
+    def determinize(self, seat: int, rng: random.Random) -> RelayState:
+        return self.clone()
+
+
+class Relay(Game):
+    id = "relay"
+    name = "Relay (benchmark game)"
+    min_players = 2
+    max_players = 2
+
+    def new_state(self, seed: int, players: int | None = None, config: Mapping[str, Any] | None = None,
+                  inject: Inject | None = None) -> RelayState:
+        Chance(seed, inject)
+        return RelayState(self, int((config or {}).get("turns", 1000)))
+
+
+register(Relay())
+
+RAW_METHOD = "/bench.Raw/PingPong"
+
+
+# ---------------------------------------------------------------- servers (child processes)
+
+async def _serve_raw(size: int) -> None:
+    payload = b"x" * size
+
+    async def ping_pong(requests: AsyncIterator[bytes], context: Any) -> AsyncIterator[bytes]:
+        yield payload
+        async for _ in requests:
+            yield payload
+
+    server = grpc.aio.server()
+    handler = grpc.method_handlers_generic_handler("bench.Raw", {
+        "PingPong": grpc.stream_stream_rpc_method_handler(ping_pong),
+    })
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(port, flush=True)
+    await server.wait_for_termination()
+
+
+async def _serve_arena() -> None:
+    from engine.server.arena import Arena, ArenaConfig, start_server
+
+    server, port = await start_server(Arena(ArenaConfig(allow_anonymous=True, default_move_ms=30_000)),
+                                      "127.0.0.1", 0)
+    print(port, flush=True)
+    await server.wait_for_termination()
+
+
+def _spawn(mode: str, *args: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen([sys.executable, __file__, mode, *args], stdout=subprocess.PIPE, text=True,
+                            cwd=ROOT)
+    assert proc.stdout is not None
+    return proc, f"127.0.0.1:{proc.stdout.readline().strip()}"
+
+
+# ---------------------------------------------------------------- clients (this process)
+
+def raw_round_trips(address: str, streams: int, per_stream: int, reply_size: int) -> float:
+    """Round trips per second over `streams` concurrent grpc.aio ping-pong streams (one event loop)."""
+    reply = b"y" * reply_size
+
+    async def one(channel: grpc.aio.Channel) -> None:
+        call = channel.stream_stream(RAW_METHOD)()
+        for _ in range(per_stream):
+            await call.read()
+            await call.write(reply)
+        await call.done_writing()
+
+    async def run() -> float:
+        async with grpc.aio.insecure_channel(address) as channel:
+            started = time.perf_counter()
+            await asyncio.gather(*(one(channel) for _ in range(streams)))
+            return streams * per_stream / (time.perf_counter() - started)
+
+    return asyncio.run(run())
+
+
+def arena_decisions(address: str, streams: int, per_stream: int, inline: bool) -> tuple[float, float]:
+    """Decisions per second with `streams` bots, each playing one match against itself."""
+    from engine.server.client import BotClient, RandomBot
+    from engine.server.generated import arena_pb2 as pb
+
+    sizes: list[int] = []
+
+    class Measuring(RandomBot):
+        def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.ActionRequest],
+                request: pb.ActionRequest) -> int | None:
+            if len(sizes) < 200:
+                sizes.append(pb.ArenaMessage(action_request=request).ByteSize())
+            return super().act(observation, legal_actions, request)  # type: ignore[arg-type]
+
+    clients = [BotClient(address, Measuring(seed=i), name=f"b{i}", max_concurrent_matches=2,
+                         inline=inline) for i in range(streams)]
+    def play(client: BotClient) -> None:
+        with contextlib.suppress(grpc.RpcError):  # the arena process is stopped at the end
+            client.run()
+
+    threads = [threading.Thread(target=play, args=(c,), daemon=True) for c in clients]
+    for t in threads:
+        t.start()
+    for c in clients:
+        assert c.connected.wait(30)
+    with grpc.insecure_channel(address) as channel:
+        run = channel.unary_unary("/tourney.v1.Arena/RunMatch", request_serializer=pb.RunMatchRequest.SerializeToString,
+                                  response_deserializer=pb.MatchRecord.FromString)
+        records: list[Any] = []
+
+        def one(i: int) -> None:
+            records.append(run(pb.RunMatchRequest(game="relay", seats=[f"remote:b{i}", f"remote:b{i}"], seed=i,
+                                                  config_json=f'{{"turns": {per_stream}}}'), timeout=600))
+
+        started = time.perf_counter()
+        runners = [threading.Thread(target=one, args=(i,)) for i in range(streams)]
+        for t in runners:
+            t.start()
+        for t in runners:
+            t.join(600)
+        elapsed = time.perf_counter() - started
+    for c in clients:
+        c.stop()
+    assert len(records) == streams and all(r.termination == "normal" for r in records), records
+    return streams * per_stream / elapsed, sum(sizes) / max(1, len(sizes))
+
+
+def arena_decisions_aio(address: str, streams: int, per_stream: int) -> float:
+    """Decisions per second with `streams` minimal grpc.aio bots in one event loop (like the raw client)."""
+    from engine.server.generated import arena_pb2 as pb
+
+    async def bot(channel: grpc.aio.Channel, name: str, welcomed: asyncio.Event) -> None:
+        call = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=pb.BotMessage.SerializeToString,
+                                     response_deserializer=pb.ArenaMessage.FromString)()
+        await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, max_concurrent_matches=2)))
+        ended = 0
+        while ended < 2:
+            message = await call.read()
+            if message is grpc.aio.EOF:
+                return
+            kind = message.WhichOneof("kind")
+            if kind == "welcome":
+                welcomed.set()
+            elif kind == "action_request":
+                request = message.action_request
+                await call.write(pb.BotMessage(reply=pb.ActionReply(
+                    match_id=request.match_id, request_id=request.request_id, action_index=request.request_id % 3)))
+            elif kind == "match_ended":
+                ended += 1
+        await call.done_writing()
+
+    async def run() -> float:
+        async with grpc.aio.insecure_channel(address) as channel:
+            flags = [asyncio.Event() for _ in range(streams)]
+            bots = [asyncio.ensure_future(bot(channel, f"a{i}", flags[i])) for i in range(streams)]
+            await asyncio.wait_for(asyncio.gather(*(f.wait() for f in flags)), 30)
+            run_match = channel.unary_unary("/tourney.v1.Arena/RunMatch",
+                                            request_serializer=pb.RunMatchRequest.SerializeToString,
+                                            response_deserializer=pb.MatchRecord.FromString)
+            started = time.perf_counter()
+            records = await asyncio.gather(*(run_match(pb.RunMatchRequest(
+                game="relay", seats=[f"remote:a{i}", f"remote:a{i}"], seed=i,
+                config_json=f'{{"turns": {per_stream}}}')) for i in range(streams)))
+            elapsed = time.perf_counter() - started
+            assert all(r.termination == "normal" for r in records), records
+            for b in bots:
+                b.cancel()
+            return streams * per_stream / elapsed
+
+    return asyncio.run(run())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=3000, help="decisions (round trips) per stream")
+    args = parser.parse_args()
+    # The machine may be shared: the raw baseline is measured before and after the arena runs
+    # and the better of the two is used, so noise can only make the arena look worse.
+    size = 157.0  # refined below from the arena's own requests
+    arena, arena_address = _spawn("--serve-arena")
+    rows = []
+    try:
+        _, size = arena_decisions(arena_address, 1, 100, True)  # warm-up, and the request size
+        raw, raw_address = _spawn("--serve-raw", str(int(size)))
+        reply_size = 12  # an ActionReply with a short match id
+        plan = [(1, args.decisions), (8, max(50, args.decisions // 4))]
+        base = {s: raw_round_trips(raw_address, s, per, reply_size) for s, per in plan}
+        for streams, per in plan:
+            for inline in (False, True):
+                rate, _ = arena_decisions(arena_address, streams, per, inline)
+                rows.append((streams, per, "SDK pool" if not inline else "SDK inline", rate))
+            rows.append((streams, per, "aio bot", arena_decisions_aio(arena_address, streams, per)))
+        base = {s: max(base[s], raw_round_trips(raw_address, s, per, reply_size)) for s, per in plan}
+        raw.terminate()
+        raw.wait(30)
+    finally:
+        arena.terminate()
+        arena.wait(30)
+    print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); relay game")
+    print(f"{'streams':>7} {'decisions':>9} {'bot client':>11} {'arena dec/s':>12} {'raw rt/s':>10} {'arena/raw':>9}")
+    for streams, per, mode, rate in rows:
+        print(f"{streams:>7} {streams * per:>9} {mode:>11} {rate:>12.0f} {base[streams]:>10.0f} "
+              f"{rate / base[streams]:>8.0%}")
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--serve-raw":
+        asyncio.run(_serve_raw(int(sys.argv[2])))
+    elif len(sys.argv) > 1 and sys.argv[1] == "--serve-arena":
+        asyncio.run(_serve_arena())
+    else:
+        main()
