@@ -141,9 +141,15 @@ def match(
         seats = [make_bot(e.spec, g, s * 31 + i) for i, e in enumerate(entrants)]
 
         def show(state: State, joint: list[tuple[int, Action]]) -> None:
-            moves = "; ".join(f"seat {seat} ({entrants[seat].alias}): {a.label}" for seat, a in joint)
-            out.print(moves, highlight=False)
-            out.print(g.render(state), highlight=False)
+            # A simultaneous commitment can be secret (Maître Ninja's attack line): name only
+            # who acted, and let the game's public rendering show what was revealed.
+            if len(joint) == 1:
+                seat, action = joint[0]
+                out.print(f"seat {seat} ({entrants[seat].alias}): {action.label}", highlight=False, markup=False)
+            else:
+                who = ", ".join(f"seat {seat} ({entrants[seat].alias})" for seat, _ in joint)
+                out.print(f"{who}: committed", highlight=False, markup=False)
+            out.print(g.render(state), highlight=False, markup=False)
 
         started = time.perf_counter()
         result = play_match(game, seats, s, config=config, players=n, time_control=TimeControl.from_ms(move_ms),
