@@ -6,6 +6,7 @@ Registered on the main `app` by one import at the bottom of tournament/cli.py.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -21,11 +22,13 @@ import typer
 
 from engine.bots import make_bot
 from engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
-from engine.server.arena import Arena, ArenaConfig, start_server
+from engine.server.arena import REMOTE_PREFIX, Arena, ArenaConfig, start_server
 from engine.server.client import Bot, BotClient, SessionRefused
 from engine.server.generated import arena_pb2 as pb
+from engine.server.launcher import BotProcess, command_name, is_command
+from engine.server.local import LocalArena
 from engine.server.tokens import add_bot, default_path, load_tokens
-from tournament.cli import app, err, fail, guarded
+from tournament.cli import app, err, guarded
 
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens.")
 app.add_typer(bots_app, name="bots")
@@ -166,28 +169,44 @@ def connect(
 
 @app.command("arena-match")
 def arena_match(
-    bots: Annotated[str, typer.Option(help="Seats, comma-separated: remote:NAME or a built-in bot.")],
+    bots: Annotated[str, typer.Option(help="Seats, comma-separated: remote:NAME, \"cmd:PROGRAM ARGS\" or a "
+                                           "built-in bot.")],
     game: Annotated[str, typer.Option("--game", "-g", help="Game id.")],
-    address: AddressOpt = "127.0.0.1:50051",
+    address: Annotated[str | None, typer.Option("--arena", "--address", help="The arena's host:port (default: "
+                                                "a private arena on a free loopback port).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the match.")] = None,
     move_ms: Annotated[int, typer.Option("--move-ms", help="Per-move limit (0: the arena's default).")] = 0,
     admin_token: Annotated[str | None, typer.Option(help="Admin token (default $TOURNEY_ADMIN_TOKEN).")] = None,
     settings_json: Annotated[str, typer.Option("--config-json", help="Game configuration as JSON.")] = "",
+    log_dir: Annotated[Path, typer.Option(help="Where bot programs' logs go (one file per bot).")] = Path("bot-logs"),
 ) -> None:
-    """Ask an arena to play one match (RunMatch) and print its record as JSON."""
+    """Play one match through an arena (RunMatch) and print its record as JSON.
+
+    A `cmd:` seat is a bot program: it is started with TOURNEY_ARENA, TOURNEY_TOKEN and
+    TOURNEY_BOT_NAME set, plays, and is stopped when the match is over.
+    """
     def body() -> None:
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-        request = pb.RunMatchRequest(admin_token=admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN", ""),
-                                     game=game, seats=[b.strip() for b in bots.split(",") if b.strip()], seed=s,
-                                     move_ms=move_ms, config_json=settings_json)
-        with grpc.insecure_channel(address) as channel:
-            run = channel.unary_unary("/tourney.v1.Arena/RunMatch", request_serializer=pb.RunMatchRequest.
-                                      SerializeToString, response_deserializer=pb.MatchRecord.FromString)
-            try:
-                record = cast(pb.MatchRecord, run(request, timeout=3600))
-            except grpc.RpcError as exc:
-                detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
-                fail(str(detail))
+        specs = [b.strip() for b in bots.split(",") if b.strip()]
+        token = admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN", "")
+        with contextlib.ExitStack() as stack:
+            target = address
+            if target is None:
+                token = secrets.token_urlsafe(12)
+                local = stack.enter_context(LocalArena(ArenaConfig(admin_token=token, allow_anonymous=True)))
+                target = local.address
+            seats = []
+            for i, spec in enumerate(specs):
+                if is_command(spec):
+                    name = command_name(spec, i)
+                    stack.enter_context(BotProcess(spec, name, target, os.environ.get("TOURNEY_TOKEN", ""),
+                                                   log_dir))
+                    seats.append(REMOTE_PREFIX + name)
+                else:
+                    seats.append(spec)
+            request = pb.RunMatchRequest(admin_token=token, game=game, seats=seats, seed=s, move_ms=move_ms,
+                                         config_json=settings_json, wait_s=30)
+            record = _run_remote(target, request)
         print(json.dumps({
             "match_id": record.match_id, "game": record.game, "seats": list(record.seat_names), "seed": record.seed,
             "ranks": list(record.ranks), "scores": list(record.scores), "termination": record.termination,
@@ -195,6 +214,17 @@ def arena_match(
         }))
 
     guarded(body)
+
+
+def _run_remote(address: str, request: pb.RunMatchRequest) -> pb.MatchRecord:
+    with grpc.insecure_channel(address) as channel:
+        run = channel.unary_unary("/tourney.v1.Arena/RunMatch", request_serializer=pb.RunMatchRequest.
+                                  SerializeToString, response_deserializer=pb.MatchRecord.FromString)
+        try:
+            return cast(pb.MatchRecord, run(request, timeout=3600))
+        except grpc.RpcError as exc:
+            detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
+            raise ConfigError(str(detail)) from None
 
 
 @bots_app.command("add")

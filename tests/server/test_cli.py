@@ -74,3 +74,18 @@ def test_bots_add_prints_a_token_and_stores_its_hash(tmp_path: Path) -> None:
     bad = subprocess.run([*TOURNEY, "bots", "add", "no spaces", "--tokens", str(tokens)], cwd=ROOT, env=ENV,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("error:")
+
+
+def test_arena_match_launches_bot_programs_on_a_private_arena(tmp_path: Path) -> None:
+    program = f"cmd:{sys.executable} {ROOT / 'clients' / 'python' / 'examples' / 'random_bot.py'}"
+    done = subprocess.run([*TOURNEY, "arena-match", "--game", "ninja-versus-ninja", "--bots", f"{program},random",
+                           "--seed", "4", "--log-dir", str(tmp_path)],
+                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["seats"] == ["random_bot-0", "random"]
+    assert record["termination"] in ("normal", "adjudication")
+    assert (tmp_path / "random_bot-0.log").exists()
+    bad = subprocess.run([*TOURNEY, "arena-match", "--game", "ninja-versus-ninja", "--bots", "cmd:,random"],
+                         cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.startswith("error:")

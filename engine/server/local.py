@@ -1,0 +1,69 @@
+"""An arena in a background thread of this process, on a free loopback port (local play, tests)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from types import TracebackType
+
+import grpc
+
+from engine.server.arena import Arena, ArenaConfig, start_server
+
+
+class LocalArena:
+    """`with LocalArena() as arena:` serves on arena.address until the block ends."""
+
+    def __init__(self, config: ArenaConfig | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.arena = Arena(config or ArenaConfig(allow_anonymous=True))
+        self.host = host
+        self.port = port
+        self.address = ""
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._stopping: asyncio.Event | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._serve, name="local-arena", daemon=True)
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self._loop)
+
+        async def main() -> None:
+            self._stopping = asyncio.Event()
+            server: grpc.aio.Server | None = None
+            try:
+                server, self.port = await start_server(self.arena, self.host, self.port)
+            except BaseException as exc:  # reported to start()
+                self._error = exc
+                self._ready.set()
+                return
+            self.address = f"{self.host}:{self.port}"
+            self._ready.set()
+            await self._stopping.wait()
+            self.arena.shutdown()
+            await server.stop(1.0)
+
+        self._loop.run_until_complete(main())
+        self._loop.close()
+
+    def start(self, timeout_s: float = 30.0) -> LocalArena:
+        """Start serving; returns once the port is bound."""
+        self._thread.start()
+        if not self._ready.wait(timeout_s):
+            raise RuntimeError("the local arena did not start")
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def stop(self, timeout_s: float = 30.0) -> None:
+        """Disconnect every bot and stop the server."""
+        if self._stopping is not None and self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stopping.set)
+        self._thread.join(timeout_s)
+
+    def __enter__(self) -> LocalArena:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
