@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Sequence
 from types import TracebackType
 
 import grpc
 
 from engine.server.arena import Arena, ArenaConfig, start_server
+from engine.server.generated import arena_pb2 as pb
 
 
 class LocalArena:
     """`with LocalArena() as arena:` serves on arena.address until the block ends."""
 
-    def __init__(self, config: ArenaConfig | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, config: ArenaConfig | None = None, host: str = "127.0.0.1", port: int = 0,
+                 tls: tuple[bytes, bytes] | None = None) -> None:
         self.arena = Arena(config or ArenaConfig(allow_anonymous=True))
+        self.tls = tls
         self.host = host
         self.port = port
         self.address = ""
@@ -32,7 +36,7 @@ class LocalArena:
             self._stopping = asyncio.Event()
             server: grpc.aio.Server | None = None
             try:
-                server, self.port = await start_server(self.arena, self.host, self.port)
+                server, self.port = await start_server(self.arena, self.host, self.port, self.tls)
             except BaseException as exc:  # reported to start()
                 self._error = exc
                 self._ready.set()
@@ -54,6 +58,11 @@ class LocalArena:
         if self._error is not None:
             raise self._error
         return self
+
+    def run_match(self, game_id: str, seats: Sequence[str], seed: int, timeout_s: float = 600.0) -> pb.MatchRecord:
+        """Play one match on the arena's own loop (no RunMatch call needed in-process)."""
+        future = asyncio.run_coroutine_threadsafe(self.arena.run_match(game_id, seats, seed), self._loop)
+        return future.result(timeout_s)
 
     def stop(self, timeout_s: float = 30.0) -> None:
         """Disconnect every bot and stop the server."""

@@ -97,3 +97,33 @@ def test_unknown_remote_bot_and_bad_requests_are_refused(harness: ArenaHarness) 
     with pytest.raises(grpc.RpcError) as err:
         harness.run_match("sticks", ["random", "random"], config_json="[1]")
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+class _CountingBot(RecordingBot):
+    """Tracks how many matches it sits in at once."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=3, delay_s=0.002)
+        self.now = 0
+        self.most = 0
+
+    def on_match_started(self, message: pb.MatchStarted) -> None:
+        super().on_match_started(message)
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+
+    def on_match_ended(self, message: pb.MatchEnded) -> None:
+        with self.lock:
+            self.now -= 1
+
+
+def test_max_concurrent_matches_is_respected(harness: ArenaHarness) -> None:
+    bot = _CountingBot()
+    client = harness.bot("one-at-a-time", bot, max_concurrent_matches=1)
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        records = list(pool.map(
+            lambda i: harness.run_match("sticks", ["remote:one-at-a-time", "random"], seed=i, wait_s=60), range(3)))
+    assert [r.termination for r in records] == ["normal"] * 3
+    assert wait_for(lambda: len(client.ended) == 3)
+    assert bot.most == 1
