@@ -5,6 +5,10 @@ node, then the opponent's roll is a chance node over n = 2..8 with the 2d4 weigh
 opponent's reply a min node (of the bot's evaluation), and so on until `depth` moves have
 been made, where `evaluate` scores the position. Only the total n matters to the rules,
 so a chance node has 7 children, not 16.
+
+Beyond depth 2 the tree is too wide to search whole in Python, so it is narrowed: every
+root move is first scored at depth 2, the best `beam` of them are searched to `depth`, and
+below the root a side considers only its `beam` best moves by the static evaluation.
 """
 
 from __future__ import annotations
@@ -27,11 +31,14 @@ def _dice(n: int) -> tuple[int, int]:
 class ExpectimaxBot:
     """Depth-limited expectimax; depth counts moves (2 = its move and every reply to every roll)."""
 
-    def __init__(self, seed: int = 0, depth: int = 2) -> None:
+    def __init__(self, seed: int = 0, depth: int = 2, beam: int = 4) -> None:
         if depth < 1:
             raise ValueError("expectimax needs depth >= 1")
+        if beam < 1:
+            raise ValueError("expectimax needs beam >= 1")
         self.rng = random.Random(stream_start(seed, "bot/expectimax"))
         self.depth = depth
+        self.beam = beam
 
     def act(self, request: DecisionRequest) -> int:
         """The index of the move with the best expected value (ties broken at random)."""
@@ -45,13 +52,19 @@ class ExpectimaxBot:
         return self.rng.choice([i for i, v in enumerate(values) if v >= best - 1e-12])
 
     def move_values(self, state: NvnState, seat: int) -> list[float]:
-        """The expectimax value, for `seat`, of each legal move of the seat to move."""
-        out = []
-        groups, moves = state.legal_groups(), state.legal_moves()
-        for group, move in zip(groups, moves, strict=True):
+        """The value, for `seat`, of each legal move; moves outside the deep beam score below the rest."""
+        children = []
+        for group, move in zip(state.legal_groups(), state.legal_moves(), strict=True):
             child = state.clone()
             child.play(group, move)
-            out.append(self._chance(child, seat, self.depth - 1))
+            children.append(child)
+        shallow = [self._chance(c, seat, min(self.depth, 2) - 1) for c in children]
+        if self.depth <= 2:
+            return shallow
+        order = sorted(range(len(children)), key=lambda i: shallow[i], reverse=True)[: self.beam]
+        out = [v - 4.0 for v in shallow]  # below every deep value (all in [-1, 1])
+        for i in order:
+            out[i] = self._chance(children[i], seat, self.depth - 1)
         return out
 
     def _chance(self, state: NvnState, root: int, depth: int) -> float:
@@ -62,18 +75,27 @@ class ExpectimaxBot:
         for n, p in _ROLLS:
             node = state.clone()
             node.set_roll(_dice(n))
-            moves = node.legal_moves()
-            if not moves:
+            if not node.legal_moves():
                 node.pass_turn()
                 total += p * self._chance(node, root, depth - 1)
-                continue
-            maximize = node.to_move == root
-            best = -2.0 if maximize else 2.0
-            for group, move in zip(node.legal_groups(), moves, strict=True):
-                child = node.clone()
-                child.play(group, move)
-                v = self._chance(child, root, depth - 1)
-                if (v > best) if maximize else (v < best):
-                    best = v
-            total += p * best
+            else:
+                total += p * self._choose(node, root, depth)
         return total
+
+    def _choose(self, node: NvnState, root: int, depth: int) -> float:
+        """The mover's best value (max for the root, min for its opponent) with `depth` moves to go."""
+        maximize = node.to_move == root
+        children = []
+        for group, move in zip(node.legal_groups(), node.legal_moves(), strict=True):
+            child = node.clone()
+            child.play(group, move)
+            children.append(child)
+        if depth == 1:
+            values = [evaluate(c, root) for c in children]
+        else:
+            if len(children) > self.beam:
+                static = [evaluate(c, root) for c in children]
+                order = sorted(range(len(children)), key=lambda i: static[i], reverse=maximize)
+                children = [children[i] for i in order[: self.beam]]
+            values = [self._chance(c, root, depth - 1) for c in children]
+        return max(values) if maximize else min(values)

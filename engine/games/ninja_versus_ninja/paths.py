@@ -15,6 +15,7 @@ clear one is the canonical path.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from engine.core import Action
 from engine.games.ninja_versus_ninja.data import (
@@ -59,16 +60,22 @@ class Move(Action):
     @property
     def label(self) -> str:
         """E.g. `b1→b5`, `b1→b2→c2` (an L), `b4⤴b8→b4 (+1)` (reversal at b8, depth 1)."""
-        squares = [square_index(self.frm)] + [square_index(q) for q in self.path]
-        dirs = [_direction(a, b) for a, b in zip(squares, squares[1:], strict=False)]
-        text = self.frm
-        for i, d in enumerate(dirs):
-            last = i == len(dirs) - 1
-            if last or dirs[i + 1] != d:
-                reverses = not last and (dirs[i + 1] - d) % 4 == 2
-                # The mark goes before the turning square: b4 ⤴b8 →b4.
-                text += (REVERSAL_MARK if reverses else ARROW) + self.path[i]
-        return text + (f" (+{self.depth})" if self.depth else "")
+        return _label(self.frm, self.path, self.depth)
+
+
+@cache
+def _label(frm: str, path: tuple[str, ...], depth: int) -> str:
+    # Cached: observations carry the whole move log, so the same labels are asked for often.
+    squares = [square_index(frm)] + [square_index(q) for q in path]
+    dirs = [_direction(a, b) for a, b in zip(squares, squares[1:], strict=False)]
+    text = frm
+    for i, d in enumerate(dirs):
+        last = i == len(dirs) - 1
+        if last or dirs[i + 1] != d:
+            reverses = not last and (dirs[i + 1] - d) % 4 == 2
+            # The mark goes before the turning square: b4 ⤴b8 →b4.
+            text += (REVERSAL_MARK if reverses else ARROW) + path[i]
+    return text + (f" (+{depth})" if depth else "")
 
 
 def _direction(a: int, b: int) -> int:
