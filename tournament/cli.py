@@ -36,6 +36,7 @@ from tournament.runner import (
     run_tournament,
     stored_match,
     stored_matches,
+    unpack_replay,
 )
 from tournament.standings import Standing
 from tournament.store import open_store
@@ -401,7 +402,7 @@ def replay(
         if match.termination == "BYE":
             out.print(f"match {match_id}: a bye for {seats[0].alias}", highlight=False)
             return
-        record = Replay.from_dict(json.loads(match.replay_json))
+        record = Replay.from_dict(unpack_replay(match.replay_json))
         g = get_game(record.game_id)
         names = [s.alias for s in seats]
         per_seat: list[list[int]] = [[] for _ in range(record.players)]

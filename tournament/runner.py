@@ -9,7 +9,9 @@ Standings and ratings are computed from stored matches in schedule order, never 
 
 from __future__ import annotations
 
+import base64
 import time
+import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -43,7 +45,41 @@ from tournament.store import (
     get_or_create_bot,
 )
 
-Played = tuple[Pairing, MatchResult, float]
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat of a finished match, ready to store."""
+
+    alias: str
+    tier: int
+    tier_size: int
+    points: float
+    score: float
+    decisions: int
+    think_s: float
+    faults_json: str
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A finished match reduced to what is stored, built where it was played.
+
+    Workers send this back instead of the MatchResult: the replay is already serialised and
+    compressed, so the driver (the one serial part) only writes rows, and a task's return
+    value stays small.
+    """
+
+    seed: int
+    players: int
+    termination: str
+    reason: str
+    plies: int
+    replay: str
+    details_json: str
+    seats: tuple[SeatRecord, ...]
+
+
+Played = tuple[Pairing, MatchRecord, float]
 
 
 @dataclass
@@ -139,6 +175,37 @@ def seat_results(aliases: Sequence[str], result: MatchResult) -> list[SeatResult
     return out
 
 
+def match_record(plan: TournamentPlan, pairing: Pairing, result: MatchResult) -> MatchRecord:
+    """Reduce a finished match to its stored form (pure)."""
+    aliases = [plan.entrants[e].alias for e in pairing.seats]
+    seats = []
+    for seat, sr in enumerate(seat_results(aliases, result)):
+        st = result.seat_stats[seat]
+        seats.append(SeatRecord(sr.alias, sr.tier, sr.tier_size, sr.points, result.scores[seat], st.decisions,
+                                st.think_s, dumps(st.faults)))
+    return MatchRecord(result.seed, result.players, result.termination, result.reason, len(result.replay.steps),
+                       pack_replay(result.replay.to_dict()), dumps(_jsonable(result.details)), tuple(seats))
+
+
+def pack_replay(replay: Mapping[str, Any]) -> str:
+    """A replay as compact JSON, zlib-compressed and base64-encoded ("z:" prefix): 5-10x smaller."""
+    return "z:" + base64.b64encode(zlib.compress(dumps(replay).encode(), 6)).decode()
+
+
+def unpack_replay(text: str) -> dict[str, Any]:
+    """The replay dict from a stored replay column (compressed or plain JSON)."""
+    if text.startswith("z:"):
+        text = zlib.decompress(base64.b64decode(text[2:])).decode()
+    return _loads(text)
+
+
+def play_and_record(plan: TournamentPlan, pairing: Pairing) -> Played:
+    """Play one pairing and reduce it to its stored form, with its duration."""
+    started = time.perf_counter()
+    result = play_pairing(plan, pairing)
+    return pairing, match_record(plan, pairing, result), time.perf_counter() - started
+
+
 def _guard(action: Callable[[], Any]) -> Any:
     try:
         return action()
@@ -171,14 +238,15 @@ def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
 def record_match(engine: Engine, tournament_id: int, plan: TournamentPlan, pairing: Pairing,
                  result: MatchResult, duration_s: float) -> None:
     """Write one finished match and its seats in one transaction."""
-    record_matches(engine, tournament_id, plan, [(pairing, result, duration_s)])
+    record_matches(engine, tournament_id, plan, [(pairing, match_record(plan, pairing, result), duration_s)])
 
 
 def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, played: Sequence[Played],
                    byes: Sequence[Pairing] = ()) -> None:
     """Write a batch of finished matches (and byes) in one transaction, skipping any already stored.
 
-    Skipping keeps a retried or duplicated chunk from ever writing a match twice.
+    Skipping keeps a retried or duplicated chunk from ever writing a match twice. Matches are
+    inserted together (one flush for all of them, then one for all their seats).
     """
     def write() -> None:
         with Session(engine) as session:
@@ -189,37 +257,35 @@ def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, pla
             numbers = [p.number for p, _, _ in played] + [b.number for b in byes]
             stored = set(session.exec(select(Match.number).where(Match.tournament_id == tournament_id)
                                       .where(Match.number.in_(numbers))))  # type: ignore[attr-defined]
-            for pairing, result, duration_s in played:
+            config = dumps(plan.config)
+            rows: list[tuple[Match, Sequence[SeatRecord]]] = []
+            for pairing, rec, duration_s in played:
                 if pairing.number in stored:
                     continue
-                m = Match(tournament_id=tournament_id, number=pairing.number, round=pairing.round, game=plan.game,
-                          seed=result.seed, players=result.players, config_json=dumps(plan.config),
-                          termination=result.termination, reason=result.reason,
-                          plies=len(result.replay.steps), duration_s=duration_s,
-                          replay_json=dumps(result.replay.to_dict()), details_json=dumps(_jsonable(result.details)))
-                session.add(m)
-                session.flush()
-                assert m.id is not None
-                aliases = [plan.entrants[e].alias for e in pairing.seats]
-                for seat, sr in enumerate(seat_results(aliases, result)):
-                    st = result.seat_stats[seat]
-                    session.add(MatchSeat(match_id=m.id, seat=seat, entrant_id=entrant_ids.get(sr.alias),
-                                          alias=sr.alias, tier=sr.tier, points=sr.points, score=result.scores[seat],
-                                          decisions=st.decisions, think_s=st.think_s, faults_json=dumps(st.faults)))
+                stored.add(pairing.number)
+                rows.append((Match(tournament_id=tournament_id, number=pairing.number, round=pairing.round,
+                                   game=plan.game, seed=rec.seed, players=rec.players, config_json=config,
+                                   termination=rec.termination, reason=rec.reason, plies=rec.plies,
+                                   duration_s=duration_s, replay_json=rec.replay, details_json=rec.details_json),
+                             rec.seats))
             for bye in byes:
                 if bye.number in stored:
                     continue
+                stored.add(bye.number)
                 alias = plan.entrants[bye.seats[0]].alias
-                m = Match(tournament_id=tournament_id, number=bye.number, round=bye.round, game=plan.game,
-                          seed=-1, players=1, config_json=dumps(plan.config), termination="BYE",
-                          reason="bye", plies=0, duration_s=0.0, replay_json="{}")
-                session.add(m)
-                session.flush()
-                assert m.id is not None
                 # A bye is worth a win for every game the pairing would have played.
-                session.add(MatchSeat(match_id=m.id, seat=0, entrant_id=entrant_ids.get(alias), alias=alias,
-                                      tier=0, points=float(plan.games_per_pair), score=0.0, decisions=0,
-                                      think_s=0.0))
+                seat = SeatRecord(alias, 0, 1, float(plan.games_per_pair), 0.0, 0, 0.0, "{}")
+                rows.append((Match(tournament_id=tournament_id, number=bye.number, round=bye.round, game=plan.game,
+                                   seed=-1, players=1, config_json=config, termination="BYE", reason="bye", plies=0,
+                                   duration_s=0.0, replay_json="{}"), (seat,)))
+            session.add_all([m for m, _ in rows])
+            session.flush()
+            for m, seats in rows:
+                assert m.id is not None
+                session.add_all([MatchSeat(match_id=m.id, seat=i, entrant_id=entrant_ids.get(sr.alias),
+                                           alias=sr.alias, tier=sr.tier, points=sr.points, score=sr.score,
+                                           decisions=sr.decisions, think_s=sr.think_s, faults_json=sr.faults_json)
+                                 for i, sr in enumerate(seats)])
             session.commit()
     _guard(write)
 
@@ -384,9 +450,7 @@ class InProcess:
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
         for p in pairings:
-            started = time.perf_counter()
-            result = play_pairing(plan, p)
-            yield [(p, result, time.perf_counter() - started)]
+            yield [play_and_record(plan, p)]
 
 
 def run_tournament(

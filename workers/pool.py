@@ -12,17 +12,13 @@ from __future__ import annotations
 import importlib
 import math
 import os
-import time
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from engine.core import TourneyError
 from engine.core.registry import GAME_MODULES
-from engine.referee import MatchResult
 from tournament.round_robin import Pairing
-from tournament.runner import TournamentPlan, play_pairing
-
-Played = tuple[Pairing, MatchResult, float]
+from tournament.runner import InProcess, Played, TournamentPlan, play_and_record
 
 # Chunks are cut so that each worker gets about this many chunks: small enough to balance
 # slow matches across workers, large enough that Ray's per-task cost stays a few percent.
@@ -43,12 +39,7 @@ def play_chunk(plan: TournamentPlan, pairings: Sequence[Pairing], game_module: s
     """
     if game_module is not None and plan.game not in _registered():
         importlib.import_module(game_module)
-    out: list[Played] = []
-    for p in pairings:
-        started = time.perf_counter()
-        result = play_pairing(plan, p)
-        out.append((p, result, time.perf_counter() - started))
-    return out
+    return [play_and_record(plan, p) for p in pairings]
 
 
 def _registered() -> set[str]:
@@ -75,14 +66,8 @@ class Executor(Protocol):
     def close(self) -> None: ...
 
 
-class LocalExecutor:
+class LocalExecutor(InProcess):
     """Plays every match in this process, one after another: for debugging and tiny runs."""
-
-    workers = 1
-
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        for p in pairings:
-            yield play_chunk(plan, [p])
 
     def close(self) -> None:
         pass
@@ -120,7 +105,7 @@ class RayExecutor:
                     "fix --address/RAY_ADDRESS, or pass --local to play in this process."
                 ) from None
             self._owns = True
-        cpus = int(ray.cluster_resources().get("CPU", 1))
+        cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
         self.workers = max(1, min(workers, cpus) if workers else cpus)
         self._chunk = chunk
         self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
@@ -139,7 +124,7 @@ class RayExecutor:
         try:
             while pending or in_flight:
                 while pending and len(in_flight) < self.workers:
-                    in_flight.append(self._task.remote(plan_ref, pending.pop(), module))
+                    in_flight.append(self._task.remote(plan_ref, pending.pop(), module))  # type: ignore[call-arg]
                 done, in_flight = ray.wait(in_flight, num_returns=1)
                 yield ray.get(done[0])
         finally:

@@ -1,0 +1,175 @@
+"""Tournament benchmarks: Ray scaling, Ray overhead, Swiss pairing time, result writes per second.
+
+    .venv/bin/python bench/tournament_bench.py [--game tiny-ninjas] [--matches 2000] [--pg URL]
+
+(a) matches/s with 1 and 2 Ray workers and the scaling efficiency (2-worker rate / 2x 1-worker rate);
+(b) Ray overhead per match: 1 Ray worker against the same matches played in-process;
+(c) Swiss pairing time per round at 100, 1,000 and 10,000 players (fast pairer; FIDE Dutch at 100);
+(d) result writes/s to SQLite and PostgreSQL (a private PG 15 cluster if --pg is not given).
+The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+
+from engine.core import get_game  # noqa: E402
+from tournament.dutch import dutch_round  # noqa: E402
+from tournament.entrants import Entrant  # noqa: E402
+from tournament.runner import InProcess, TournamentPlan, create_tournament, record_matches  # noqa: E402
+from tournament.store import open_store  # noqa: E402
+from tournament.swiss import Game, swiss_round  # noqa: E402
+
+
+def plan_for(game: str, matches: int) -> TournamentPlan:
+    bots = [Entrant("random", "random"), Entrant("greedy", "greedy")]
+    return TournamentPlan(game=game, entrants=bots, seed=1, games_per_pair=max(2, matches))
+
+
+def rate(executor: object, plan: TournamentPlan) -> tuple[float, float]:
+    """(matches/s, total seconds) for playing the whole schedule, results collected, no database."""
+    schedule = plan.schedule()
+    start = time.perf_counter()
+    n = sum(len(chunk) for chunk in executor.run(plan, schedule))  # type: ignore[attr-defined]
+    took = time.perf_counter() - start
+    return n / took, took
+
+
+def bench_ray(game: str, matches: int) -> None:
+    import ray
+
+    from workers import RayExecutor
+
+    get_game(game)
+    plan = plan_for(game, matches)
+    in_rate, in_s = rate(InProcess(), plan)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    rate(RayExecutor(workers=2), plan_for(game, 50))  # warm the worker processes
+    one_rate, one_s = rate(RayExecutor(workers=1), plan)
+    two_rate, two_s = rate(RayExecutor(workers=2), plan)
+    ray.shutdown()
+    per_match_ms = 1000 * in_s / matches
+    print(f"\n(a, b) {matches} {game} matches (random vs greedy, {per_match_ms:.2f} ms each in-process)")
+    print(f"{'executor':<22}{'matches/s':>12}{'seconds':>10}")
+    for name, r, s in (("in-process", in_rate, in_s), ("ray, 1 worker", one_rate, one_s),
+                       ("ray, 2 workers", two_rate, two_s)):
+        print(f"{name:<22}{r:>12.1f}{s:>10.2f}")
+    print(f"scaling efficiency 2 vs 1 worker: {two_rate / (2 * one_rate):.2f} of linear (goal >= 0.9)")
+    print(f"Ray overhead, 1 worker vs in-process: {100 * (one_s - in_s) / in_s:+.1f}% per match (goal <= 5%)")
+
+
+def simulate_swiss(n: int, rounds: int, rng: random.Random) -> list[Game]:
+    history: list[Game] = []
+    for _ in range(rounds):
+        pairs, bye = swiss_round(n, history)
+        for a, b in pairs:
+            x = rng.choice([1.0, 0.5, 0.0])
+            history.append(Game((a, b), (x, 1 - x)))
+        if bye is not None:
+            history.append(Game((bye,), (1.0,)))
+    return history
+
+
+def bench_swiss() -> None:
+    print("\n(c) Swiss pairing time per round (after 4 random rounds)")
+    print(f"{'players':>8}{'pairer':>10}{'mean s':>10}{'worst s':>10}")
+    for n in (100, 1000, 10_000):
+        times = []
+        for seed in range(3):
+            history = simulate_swiss(n, 4, random.Random(seed))
+            start = time.perf_counter()
+            swiss_round(n, history)
+            times.append(time.perf_counter() - start)
+        print(f"{n:>8}{'fast':>10}{sum(times) / len(times):>10.3f}{max(times):>10.3f}")
+    rounds = []
+    rng = random.Random(1)
+    for _ in range(4):
+        pairs, bye = dutch_round(100, rounds, 9)
+        games = [Game((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
+        if bye is not None:
+            games.append(Game((bye,), (1.0,)))
+        rounds.append(games)
+    start = time.perf_counter()
+    dutch_round(100, rounds, 9)
+    print(f"{100:>8}{'dutch':>10}{time.perf_counter() - start:>10.3f}{'':>10}")
+
+
+def bench_writes(url: str, label: str, matches: int = 400, batch: int = 16) -> None:
+    plan = plan_for("sticks", matches)
+    engine = open_store(url)
+    tid = create_tournament(engine, plan)
+    played = [item for chunk in InProcess().run(plan, plan.schedule()) for item in chunk]
+    start = time.perf_counter()
+    for i in range(0, len(played), batch):
+        record_matches(engine, tid, plan, played[i:i + batch])
+    took = time.perf_counter() - start
+    print(f"{label:<12}{len(played) / took:>12.0f}{batch:>8}")
+
+
+def private_postgres() -> tuple[str, Path] | None:
+    bin_dir = Path("/usr/lib/postgresql/15/bin")
+    if not (bin_dir / "initdb").exists() or os.geteuid() != 0:
+        return None
+    data = Path(tempfile.mkdtemp(prefix="tourney-pg-bench-"))
+    shutil.chown(data, "postgres", "postgres")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    run = ["runuser", "-u", "postgres", "--"]
+    subprocess.run([*run, str(bin_dir / "initdb"), "-D", str(data / "db"), "-U", "postgres", "--auth=trust"],
+                   check=True, capture_output=True)
+    subprocess.run([*run, str(bin_dir / "pg_ctl"), "-D", str(data / "db"), "-l", str(data / "log"), "-w", "-o",
+                    f"-p {port} -k {data} -c listen_addresses=127.0.0.1", "start"], check=True, capture_output=True)
+    return f"postgresql://postgres@127.0.0.1:{port}/postgres", data
+
+
+def bench_db(pg: str | None) -> None:
+    import tests.sticks  # noqa: F401  (the fast test game)
+
+    print("\n(d) result writes/s (one transaction per batch, as the driver writes chunks)")
+    print(f"{'database':<12}{'writes/s':>12}{'batch':>8}")
+    with tempfile.TemporaryDirectory() as tmp:
+        bench_writes(str(Path(tmp) / "bench.db"), "sqlite")
+        bench_writes(str(Path(tmp) / "bench1.db"), "sqlite", batch=1)
+    started = None
+    if pg is None:
+        started = private_postgres()
+        pg = started[0] if started else None
+    if pg is None:
+        print("postgresql  (skipped: no PostgreSQL 15 binaries, or not root; pass --pg URL)")
+        return
+    try:
+        bench_writes(pg, "postgresql")
+        bench_writes(pg, "postgresql", batch=1)
+    finally:
+        if started is not None:
+            subprocess.run(["runuser", "-u", "postgres", "--", "/usr/lib/postgresql/15/bin/pg_ctl", "-D",
+                            str(started[1] / "db"), "-m", "immediate", "stop"], capture_output=True)
+            shutil.rmtree(started[1], ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="tiny-ninjas")
+    parser.add_argument("--matches", type=int, default=2000)
+    parser.add_argument("--pg", default=None, help="PostgreSQL URL (default: start a private cluster)")
+    args = parser.parse_args()
+    bench_ray(args.game, args.matches)
+    bench_swiss()
+    bench_db(args.pg)
+
+
+if __name__ == "__main__":
+    main()
