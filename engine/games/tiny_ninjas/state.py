@@ -234,9 +234,9 @@ class TinyNinjasState(State):
     __slots__ = (
         "game", "num_players", "cfg", "chance", "health", "maxh", "limit", "tokens", "hands", "draw",
         "discard", "known", "attacker", "round", "attacks", "freeze", "phase", "chooser", "p_card",
-        "p_colour", "p_amount", "p_undef", "p_gain", "p_drain", "p_tokens", "stats", "empty_flag", "log",
+        "p_colour", "p_amount", "p_undef", "p_gain", "p_drain", "stats", "empty_flag", "log",
         "result", "_legal", "_to_act", "mull", "mull_done", "level", "wins", "battles", "battle",
-        "last_loser", "solo", "deck_size", "ai_card", "solo_plays",
+        "last_loser", "solo", "ai_card",
     )
 
     def __init__(self, game: Game, seed: int, config: Mapping[str, Any] | None, inject: Inject | None) -> None:
@@ -258,7 +258,6 @@ class TinyNinjasState(State):
         self.last_loser = -1
         self.solo = cfg["mode"] == "solo"
         self.ai_card = -1
-        self.solo_plays = 0
         self.chooser = -1
         self.mull: list[list[int]] = [[], []]
         self.mull_done = [False, False]
@@ -281,7 +280,6 @@ class TinyNinjasState(State):
         self.known: list[list[int]] = [[], []]
         self.discard: list[int] = []
         deck = build_deck(cfg)
-        self.deck_size = len(deck)
         inj = self.chance.inject
         if inj is not None and inj.deck_order is not None:
             order = _to_instances(inj.deck_order, deck)
@@ -300,7 +298,6 @@ class TinyNinjasState(State):
         self.p_undef = 0
         self.p_gain = 0
         self.p_drain = False
-        self.p_tokens = 0
         self.stats = [[0] * NUM_STATS, [0] * NUM_STATS]
         self.empty_flag = False
         self.mull = [[], []]
@@ -602,10 +599,10 @@ class TinyNinjasState(State):
         while True:
             self.log.append((-1, "end_round", self.round))
             if self.cfg["end_when_hands_empty"] and not self.hands[0] and not self.hands[1]:
-                self._finish_on_health("cards_exhausted")
+                self._finish_battle("cards_exhausted")
                 return
             if self.round >= self.cfg["round_cap"]:
-                self._finish_on_health("cap")
+                self._finish_battle("cap")
                 return
             d = 1 - self.attacker
             if self.cfg["replenish"]:
@@ -869,9 +866,6 @@ class TinyNinjasState(State):
         self._set_phase(P_PLAY, _TO_ACT[a])
 
     # ------------------------------------------------------------------ the end (§5)
-    def _finish_on_health(self, reason: str) -> None:
-        self._finish_battle(reason)
-
     def _finish_battle(self, reason: str) -> None:
         """A battle ended (elimination, double knockout, cap, cards exhausted)."""
         h = self.health
@@ -1038,7 +1032,6 @@ class TinyNinjasState(State):
         c.p_undef = self.p_undef
         c.p_gain = self.p_gain
         c.p_drain = self.p_drain
-        c.p_tokens = self.p_tokens
         c.stats = [list(self.stats[0]), list(self.stats[1])]
         c.empty_flag = self.empty_flag
         c.log = list(self.log)
@@ -1053,9 +1046,7 @@ class TinyNinjasState(State):
         c.battle = self.battle
         c.last_loser = self.last_loser
         c.solo = self.solo
-        c.deck_size = self.deck_size
         c.ai_card = self.ai_card
-        c.solo_plays = self.solo_plays
         return c
 
     def determinize(self, seat: int, rng: random.Random) -> TinyNinjasState:
