@@ -179,6 +179,8 @@ def arena_match(
     admin_token: Annotated[str | None, typer.Option(help="Admin token (default $TOURNEY_ADMIN_TOKEN).")] = None,
     settings_json: Annotated[str, typer.Option("--config-json", help="Game configuration as JSON.")] = "",
     log_dir: Annotated[Path, typer.Option(help="Where bot programs' logs go (one file per bot).")] = Path("bot-logs"),
+    realtime: Annotated[bool, typer.Option("--realtime", help="Real-time mode (Ninja Arena): actions apply as "
+                                                              "they arrive.")] = False,
 ) -> None:
     """Play one match through an arena (RunMatch) and print its record as JSON.
 
@@ -205,7 +207,7 @@ def arena_match(
                 else:
                     seats.append(spec)
             request = pb.RunMatchRequest(admin_token=token, game=game, seats=seats, seed=s, move_ms=move_ms,
-                                         config_json=settings_json, wait_s=30)
+                                         config_json=settings_json, wait_s=30, realtime=realtime)
             record = _run_remote(target, request)
         print(json.dumps({
             "match_id": record.match_id, "game": record.game, "seats": list(record.seat_names), "seed": record.seed,

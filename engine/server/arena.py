@@ -28,11 +28,13 @@ from engine.core import Action, Seat, State, TourneyError, available_games, get_
 from engine.referee import MatchResult, TimeControl, play_match
 from engine.server.codecs import codec_for, dumps
 from engine.server.generated import arena_pb2 as pb
+from engine.server.realtime import play_realtime, supports_realtime
 from engine.server.sessions import BotSession, RemoteSeat, error_message
 
 SERVER_VERSION = "tourney-arena/1"
 REMOTE_PREFIX = "remote:"
 ABORTED = "aborted"
+MAX_BACKLOG = 256  # events of a live match replayed to a watcher who joins late
 
 
 def token_hash(token: str) -> str:
@@ -75,8 +77,14 @@ class LiveMatch:
     record: pb.MatchRecord | None = None
 
     def publish(self, event: pb.MatchEvent) -> None:
-        """Append an event and pass it to every watcher (event-loop thread only)."""
+        """Append an event and pass it to every watcher (event-loop thread only).
+
+        Only the last MAX_BACKLOG events are kept for watchers who join late (a view can hold
+        the whole public history, so keeping every one would grow quadratically).
+        """
         self.events.append(event)
+        if len(self.events) > MAX_BACKLOG:
+            del self.events[: len(self.events) - MAX_BACKLOG]
         for queue in self.watchers:
             queue.put_nowait(event)
 
@@ -92,6 +100,13 @@ def ranks_of(ranking: Sequence[Sequence[int]], players: int) -> list[int]:
     return ranks
 
 
+def _replay_doc(result: MatchResult) -> dict[str, Any]:
+    doc = result.replay.to_dict()
+    if "realtime_log" in result.details:  # a real-time match is replayed from its arrivals
+        doc["realtime_log"] = result.details["realtime_log"]
+    return doc
+
+
 def record_of(match_id: str, names: Sequence[str], result: MatchResult) -> pb.MatchRecord:
     """The proto record of a finished match, replay included."""
     return pb.MatchRecord(
@@ -104,7 +119,7 @@ def record_of(match_id: str, names: Sequence[str], result: MatchResult) -> pb.Ma
         termination=result.termination,
         reason=result.reason,
         forfeit_seat=-1 if result.forfeit_seat is None else result.forfeit_seat,
-        replay_json=json.dumps(result.replay.to_dict(), separators=(",", ":")),
+        replay_json=json.dumps(_replay_doc(result), separators=(",", ":")),
         finished=True,
     )
 
@@ -184,6 +199,7 @@ class Arena:
         move_ms: int = 0,
         wait_s: float = 0.0,
         match_id: str | None = None,
+        realtime: bool = False,
     ) -> pb.MatchRecord:
         """Play one match between `seat_specs` and return its record (also kept for GetMatch)."""
         try:
@@ -195,6 +211,12 @@ class Arena:
             raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT,
                              f"{game_id} is for {game.min_players}-{game.max_players} players, not {n}: "
                              "give that many seats.")
+        if realtime:
+            if not supports_realtime(game_id):
+                raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT,
+                                 f"{game_id} has no real-time mode: drop realtime or pick ninja-arena.")
+            if "realtime" in game.modes and "mode" not in (config or {}):
+                config = {**(config or {}), "mode": "realtime"}
         if match_id is not None and self.find_live(match_id) is not None:
             raise ArenaError(grpc.StatusCode.ALREADY_EXISTS, f"match '{match_id}' exists already: pick a new id.")
         match_id = match_id or uuid.uuid4().hex[:16]
@@ -233,7 +255,7 @@ class Arena:
         for seat, session in claimed:
             session.send(pb.ArenaMessage(match_started=pb.MatchStarted(
                 match_id=match_id, game=game_id, seat=seat, players=n, seat_names=names, seed=seed,
-                config_json=config_json, move_ms=move_ms,
+                config_json=config_json, move_ms=move_ms, realtime=realtime,
             )))
         steps = [0]
 
@@ -244,7 +266,12 @@ class Arena:
             event = pb.MatchEvent(match_id=match_id, step=steps[0], public_view_json=dumps(state.public_view()))
             loop.call_soon_threadsafe(live.publish, event)
 
+        def on_change(state: State) -> None:
+            on_step(state, [])
+
         def play() -> MatchResult:
+            if realtime:
+                return play_realtime(game, seats, seed, config, on_change)
             return play_match(game_id, seats, seed, config, players=n,
                               time_control=TimeControl(move_s=move_ms / 1000.0), on_step=on_step)
 
@@ -329,7 +356,8 @@ def list_games(arena: Arena) -> pb.ListGamesResponse:
     for game in available_games():
         out.games.append(pb.GameInfo(
             id=game.id, name=game.name, min_players=game.min_players, max_players=game.max_players,
-            modes=list(game.modes), time_controls=[f"move:{move_ms}ms"], default_move_ms=move_ms,
+            modes=list(game.modes), default_move_ms=move_ms,
+            time_controls=[f"move:{move_ms}ms"] + (["realtime"] if supports_realtime(game.id) else []),
             builtin_bots=bot_names(game),
         ))
     return out
@@ -368,7 +396,7 @@ class ArenaServicer:
         try:
             return await self.arena.run_match(
                 request.game, self.arena.resolve_specs(list(request.seats)), request.seed, config,
-                request.move_ms, float(request.wait_s), request.match_id or None,
+                request.move_ms, float(request.wait_s), request.match_id or None, request.realtime,
             )
         except ArenaError as exc:
             await context.abort(exc.code, str(exc))

@@ -142,21 +142,35 @@ class BotSession:
         except RuntimeError:  # the loop is gone: the server is shutting down
             self.closed = True
 
-    def ask(self, match_id: str, seat: int, observation: pb.Observation, legal: bytes,
-            deadline_s: float) -> int:
-        """Send one ActionRequest and wait for its reply; raise SeatTimeout / SeatDisconnected."""
+    def post(self, match_id: str, seat: int, observation: pb.Observation, legal: bytes,
+             deadline_s: float) -> tuple[tuple[str, int], concurrent.futures.Future[int]]:
+        """Send one ActionRequest; its future gets the reply's index (SeatDisconnected if the stream ends)."""
         future: concurrent.futures.Future[int] = concurrent.futures.Future()
         with self._lock:
-            if self.closed:
-                raise SeatDisconnected(f"bot {self.name} is not connected")
             request_id = next(self._ids)
             key = (match_id, request_id)
+            if self.closed:
+                future.set_exception(SeatDisconnected(f"bot {self.name} is not connected"))
+                return key, future
             self._pending[key] = future
         deadline_ms = max(1, min(int(deadline_s * 1000.0), 2**32 - 1))
         head = pb.ActionRequest(match_id=match_id, request_id=request_id, seat=seat, observation=observation,
                                 deadline_ms=deadline_ms).SerializeToString()
         # Fields may come in any order on the wire: the pre-encoded legal list goes last.
         self.send(frame(_ACTION_REQUEST_FIELD, head + legal))
+        return key, future
+
+    def withdraw(self, key: tuple[str, int]) -> None:
+        """Forget a request (superseded or timed out); a later reply to it is an unknown request."""
+        with self._lock:
+            future = self._pending.pop(key, None)
+        if future is not None:
+            future.cancel()
+
+    def ask(self, match_id: str, seat: int, observation: pb.Observation, legal: bytes,
+            deadline_s: float) -> int:
+        """Send one ActionRequest and wait for its reply; raise SeatTimeout / SeatDisconnected."""
+        key, future = self.post(match_id, seat, observation, legal, deadline_s)
         try:
             return future.result(timeout=deadline_s)
         except concurrent.futures.TimeoutError:
@@ -164,15 +178,16 @@ class BotSession:
                 self._pending.pop(key, None)
             if future.done() and not future.cancelled() and future.exception() is None:
                 return future.result()  # the reply won the race against the clock
+            deadline_ms = max(1, min(int(deadline_s * 1000.0), 2**32 - 1))
             self.send(error_message("timeout", f"no reply within {deadline_ms} ms: the match is forfeited",
-                                    match_id, request_id))
+                                    match_id, key[1]))
             raise SeatTimeout(f"bot {self.name} did not answer within {deadline_ms} ms") from None
 
     def resolve(self, reply: pb.ActionReply) -> bool:
         """Hand a reply to the request waiting for it; False when no such request is pending."""
         with self._lock:
             future = self._pending.pop((reply.match_id, reply.request_id), None)
-        if future is None or future.done():
+        if future is None or not future.set_running_or_notify_cancel():
             return False
         future.set_result(reply.action_index)
         return True
@@ -184,7 +199,7 @@ class BotSession:
             pending = list(self._pending.values())
             self._pending.clear()
         for future in pending:
-            if not future.done():
+            if future.set_running_or_notify_cancel():
                 future.set_exception(SeatDisconnected(f"bot {self.name} disconnected"))
         with contextlib.suppress(RuntimeError):
             self.loop.call_soon_threadsafe(self.outbound.put_nowait, _CLOSE)
@@ -199,6 +214,7 @@ class RemoteSeat:
         self.codec = codec
         self.default_deadline_s = default_deadline_s
         self.encoder = legal_encoder(codec)
+        self._offer: tuple[str, int] | None = None  # the open real-time offer, if any
 
     def act(self, request: DecisionRequest) -> int:
         """Ask the bot; an index out of range is returned as is (the referee rules on it)."""
@@ -213,3 +229,18 @@ class RemoteSeat:
                 self.match_id,
             ))
         return index
+
+    def offer(self, request: DecisionRequest, deadline_s: float) -> concurrent.futures.Future[int]:
+        """Real time: send the request without waiting (replacing this seat's open offer)."""
+        self.withdraw()
+        observation = self.codec.observation(request.observation)
+        key, future = self.session.post(self.match_id, request.seat, observation,
+                                        self.encoder.encode(request.legal), deadline_s)
+        self._offer = key
+        return future
+
+    def withdraw(self) -> None:
+        """Real time: the open offer no longer stands."""
+        if self._offer is not None:
+            self.session.withdraw(self._offer)
+            self._offer = None

@@ -96,7 +96,7 @@ class Welcome(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., bot_name: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., max_concurrent_matches: _Optional[int] = ..., server_version: _Optional[str] = ...) -> None: ...
 
 class MatchStarted(_message.Message):
-    __slots__ = ("match_id", "game", "seat", "players", "seat_names", "seed", "config_json", "move_ms")
+    __slots__ = ("match_id", "game", "seat", "players", "seat_names", "seed", "config_json", "move_ms", "realtime")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -105,6 +105,7 @@ class MatchStarted(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
     MOVE_MS_FIELD_NUMBER: _ClassVar[int]
+    REALTIME_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     seat: int
@@ -113,7 +114,8 @@ class MatchStarted(_message.Message):
     seed: int
     config_json: str
     move_ms: int
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., config_json: _Optional[str] = ..., move_ms: _Optional[int] = ...) -> None: ...
+    realtime: bool
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., config_json: _Optional[str] = ..., move_ms: _Optional[int] = ..., realtime: _Optional[bool] = ...) -> None: ...
 
 class ActionRequest(_message.Message):
     __slots__ = ("match_id", "request_id", "seat", "observation", "legal_actions", "deadline_ms")
@@ -405,7 +407,7 @@ class GetMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class RunMatchRequest(_message.Message):
-    __slots__ = ("admin_token", "game", "seats", "seed", "config_json", "move_ms", "wait_s", "match_id")
+    __slots__ = ("admin_token", "game", "seats", "seed", "config_json", "move_ms", "wait_s", "match_id", "realtime")
     ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -414,6 +416,7 @@ class RunMatchRequest(_message.Message):
     MOVE_MS_FIELD_NUMBER: _ClassVar[int]
     WAIT_S_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    REALTIME_FIELD_NUMBER: _ClassVar[int]
     admin_token: str
     game: str
     seats: _containers.RepeatedScalarFieldContainer[str]
@@ -422,7 +425,8 @@ class RunMatchRequest(_message.Message):
     move_ms: int
     wait_s: int
     match_id: str
-    def __init__(self, admin_token: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., config_json: _Optional[str] = ..., move_ms: _Optional[int] = ..., wait_s: _Optional[int] = ..., match_id: _Optional[str] = ...) -> None: ...
+    realtime: bool
+    def __init__(self, admin_token: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., config_json: _Optional[str] = ..., move_ms: _Optional[int] = ..., wait_s: _Optional[int] = ..., match_id: _Optional[str] = ..., realtime: _Optional[bool] = ...) -> None: ...
 
 class MatchRecord(_message.Message):
     __slots__ = ("match_id", "game", "seat_names", "seed", "ranks", "scores", "termination", "reason", "forfeit_seat", "replay_json", "finished")

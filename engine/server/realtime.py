@@ -1,0 +1,176 @@
+"""Real-time matches: actions apply when they arrive, ordered by the server's clock.
+
+A game with a real-time driver (Ninja Arena, §6) is played without turns: every seat is
+always offered what it may do now (an ActionRequest, renewed whenever its view or its legal
+actions change), and it answers whenever it likes. A reply to the seat's current offer is
+submitted to the driver at its arrival time; a reply to an offer that was superseded is
+answered with an ErrorReport ("unknown_request") and ignored. An out-of-range index is an
+`Illegal` action, which the game resolves itself (a Mistake). A seat whose stream closes
+forfeits by disconnection, like in a turn-based match.
+
+Built-in bots are asked in the match thread as soon as their offer changes. The server
+knows the driver only through its small interface (`submit`, `advance`, `legal_actions`,
+`next_deadline`, `log`) and its game id, registered in REALTIME_DRIVERS.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import importlib
+import queue
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from engine.core import Action, DecisionRequest, Game, Illegal, Seat, SeatDisconnected, State
+from engine.referee import ADJUDICATION, DISCONNECTION, NORMAL, MatchResult, Replay, SeatStats
+from engine.server.codecs import dumps
+from engine.server.sessions import RemoteSeat, error_message
+
+# game id -> "module:Class" of its real-time driver (imported on first use).
+REALTIME_DRIVERS: dict[str, str] = {
+    "ninja-arena": "engine.games.ninja_arena.realtime:RealtimeDriver",
+}
+POLL_S = 0.05  # longest wait between clock checks when nothing arrives
+OFFER_DEADLINE_MS = 60_000  # an offer stays answerable until superseded; this only informs the bot
+
+
+class Driver(Protocol):
+    """What the arena needs from a game's real-time driver."""
+
+    state: Any
+    log: list[tuple[int, int, Action]]
+
+    def submit(self, seat: int, action: Action) -> None: ...
+
+    def advance(self) -> None: ...
+
+    def legal_actions(self, seat: int) -> Sequence[Action]: ...
+
+    def next_deadline(self) -> float | None: ...
+
+
+def supports_realtime(game_id: str) -> bool:
+    """True when `game_id` can be played in real time."""
+    return game_id in REALTIME_DRIVERS
+
+
+def _driver_class(game_id: str) -> Any:
+    module_name, _, cls = REALTIME_DRIVERS[game_id].partition(":")
+    return getattr(importlib.import_module(module_name), cls)
+
+
+def play_realtime(
+    game: Game,
+    seats: Sequence[Seat],
+    seed: int,
+    config: Mapping[str, Any] | None,
+    on_change: Callable[[State], None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    max_seconds: float = 3600.0,
+) -> MatchResult:
+    """Play one real-time match between `seats` (RemoteSeats and built-in bots)."""
+    n = len(seats)
+    state = game.new_state(seed, players=n, config=config)
+    driver: Driver = _driver_class(game.id).from_config(state, clock, config)
+    inbox: queue.Queue[tuple[int, int, int | None]] = queue.Queue()  # (seat, offer id, index or None=gone)
+    offers: dict[int, tuple[int, Sequence[Action], str]] = {}  # seat -> (offer id, legal, signature)
+    next_offer = [0]
+    stats = [SeatStats() for _ in seats]
+    gone: int | None = None
+    started = clock()
+    # A built-in bot answers at once; without a pause it would flood the driver's queue.
+    builtin_gap_s = float((config or {}).get("min_action_interval_ms", 250)) / 1000.0
+    builtin_last = [-1e9] * n
+    last_events = -1
+
+    def offer(seat: int, legal: Sequence[Action], signature: str) -> None:
+        next_offer[0] += 1
+        oid = next_offer[0]
+        offers[seat] = (oid, legal, signature)
+        seat_obj = seats[seat]
+        request = DecisionRequest(game, seat, state.observe(seat), legal, OFFER_DEADLINE_MS / 1000.0, state)
+        if isinstance(seat_obj, RemoteSeat):
+            future = seat_obj.offer(request, OFFER_DEADLINE_MS / 1000.0)
+
+            def done(f: concurrent.futures.Future[int], seat: int = seat, oid: int = oid) -> None:
+                if f.cancelled():
+                    return
+                exc = f.exception()
+                if isinstance(exc, SeatDisconnected):
+                    inbox.put((seat, oid, None))
+                elif exc is None:
+                    inbox.put((seat, oid, f.result()))
+
+            future.add_done_callback(done)
+        else:
+            with contextlib.suppress(Exception):  # a built-in bot's bug: it just does not act this time
+                inbox.put((seat, oid, seat_obj.act(request)))
+
+    while not state.is_over() and gone is None:
+        for seat in range(n):
+            legal = driver.legal_actions(seat)
+            if not legal:
+                offers.pop(seat, None)
+                idle = seats[seat]
+                if isinstance(idle, RemoteSeat):
+                    idle.withdraw()
+                continue
+            signature = dumps(state.observe(seat)) + "|" + "|".join(a.label for a in legal)
+            current = offers.get(seat)
+            if not isinstance(seats[seat], RemoteSeat):
+                if clock() - builtin_last[seat] < builtin_gap_s:
+                    continue
+                builtin_last[seat] = clock()
+                offer(seat, legal, signature)
+            elif current is None or current[2] != signature:
+                remote = seats[seat]
+                if current is not None and isinstance(remote, RemoteSeat):
+                    remote.withdraw()
+                offer(seat, legal, signature)
+        deadline = driver.next_deadline()
+        wait = POLL_S if deadline is None else min(POLL_S, max(0.0, deadline - clock()))
+        try:
+            seat, oid, index = inbox.get(timeout=wait)
+        except queue.Empty:
+            driver.advance()
+        else:
+            current = offers.get(seat)
+            if index is None:
+                gone = seat
+            elif current is not None and current[0] == oid:
+                legal = current[1]
+                stats[seat].decisions += 1
+                action: Action = legal[index] if 0 <= index < len(legal) else Illegal(raw=repr(index)[:40])
+                if isinstance(action, Illegal):
+                    stats[seat].faults["illegal_move"] = stats[seat].faults.get("illegal_move", 0) + 1
+                driver.submit(seat, action)
+                offers.pop(seat, None)  # a fresh offer follows, even if nothing visible changed
+            driver.advance()
+        if on_change is not None and len(driver.log) != last_events:
+            last_events = len(driver.log)
+            on_change(state)
+        if clock() - started > max_seconds:
+            break
+
+    for seat_obj in seats:
+        if isinstance(seat_obj, RemoteSeat):
+            seat_obj.withdraw()
+    replay = Replay(game.id, n, dict(config or {}), seed)
+    details = {"realtime_log": [[ms, seat, action.label] for ms, seat, action in driver.log]}
+    if gone is not None:
+        seats_obj = seats[gone]
+        if isinstance(seats_obj, RemoteSeat):
+            seats_obj.session.send(error_message("disconnection", "the stream closed mid-match", seats_obj.match_id))
+        stats[gone].faults[DISCONNECTION] = 1
+        others = tuple(s for s in range(n) if s != gone)
+        return MatchResult(game.id, seed, n, (others, (gone,)), tuple(0.0 if s == gone else 1.0 for s in range(n)),
+                           DISCONNECTION, f"seat {gone} disconnection", stats, replay, details, forfeit_seat=gone)
+    if not state.is_over():
+        return MatchResult(game.id, seed, n, (tuple(range(n)),), tuple(0.0 for _ in range(n)), ADJUDICATION,
+                           "server time limit", stats, replay, details)
+    outcome = state.outcome()
+    termination = ADJUDICATION if outcome.reason == "cap" else NORMAL
+    return MatchResult(game.id, seed, n, outcome.ranking, outcome.scores, termination, outcome.reason, stats,
+                       replay, {**dict(outcome.details), **details})
