@@ -441,17 +441,19 @@ def _standing_doc(s: Standing) -> dict[str, Any]:
             "points": s.points, "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
             "rating_low": round(s.low, 1), "rating_high": round(s.high, 1), "faults": s.faults, "byes": s.byes,
             "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
-            "direct": s.direct, "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger}
+            "direct": s.direct, "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger,
+            "los_next": None if s.los_next is None else round(s.los_next, 4)}
 
 
 def _standings_table(standings: list[Standing], title: str) -> Table:
     table = Table(title=title)
-    for col in ("#", "bot", "games", "W-D-L", "pts", "Elo [95%]", "μ (μ-3σ)", "DE", "Buch", "SB", "faults"):
+    for col in ("#", "bot", "games", "W-D-L", "pts", "Elo [95%]", "LOS", "μ (μ-3σ)", "DE", "Buch", "SB", "faults"):
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for i, s in enumerate(standings, 1):
         wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes}bye" if s.byes else "")
+        los = "" if s.los_next is None else f"{100 * s.los_next:.0f}%"
         table.add_row(str(i), s.alias, str(s.games), wdl, f"{s.points:g}",
-                      f"{s.rating:.0f} [{s.low:.0f},{s.high:.0f}]", f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
+                      f"{s.rating:.0f} [{s.low:.0f},{s.high:.0f}]", los, f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
                       f"{s.direct:g}", f"{s.buchholz:g}", f"{s.sonneborn_berger:g}", str(s.faults))
     return table
 

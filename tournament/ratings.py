@@ -7,13 +7,14 @@ equal to those of a sequential run with the same seed.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from tournament.standings import SeatResult
+from tournament.standings import SeatResult, likelihood_of_superiority
+
+__all__ = ["Skill", "likelihood_of_superiority", "openskill_ratings"]
 
 
 @dataclass(frozen=True)
@@ -43,11 +44,3 @@ def openskill_ratings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
         for r, team in zip(match, rated, strict=True):
             current[r.alias] = team[0]
     return {a: Skill(a, float(r.mu), float(r.sigma)) for a, r in current.items()}
-
-
-def likelihood_of_superiority(wins: int, losses: int) -> float:
-    """P(A is stronger than B) from decisive games (draws carry no information): the normal
-    approximation of the binomial, as chess engine testers use it."""
-    if wins + losses == 0:
-        return 0.5
-    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))

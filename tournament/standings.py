@@ -50,6 +50,7 @@ class Standing:
     sonneborn_berger: float = 0.0
     mu: float = 25.0
     sigma: float = 25.0 / 3.0
+    los_next: float | None = None  # likelihood of superiority over the next in the table (their direct games)
     _samples: list[float] = field(default_factory=list, repr=False)
 
     @property
@@ -88,8 +89,30 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
     for s in table.values():
         _rate(s)
     _tiebreaks(table, games)
-    return sorted(table.values(), key=lambda s: (-s.points, -s.direct, -s.buchholz, -s.sonneborn_berger,
-                                                 -s.wins, s.faults, s.alias))
+    ordered = sorted(table.values(), key=lambda s: (-s.points, -s.direct, -s.buchholz, -s.sonneborn_berger,
+                                                    -s.wins, s.faults, s.alias))
+    _likelihoods(ordered, games)
+    return ordered
+
+
+def likelihood_of_superiority(wins: int, losses: int) -> float:
+    """P(A is stronger than B) from decisive games (draws carry no information): the normal
+    approximation of the binomial, as chess engine testers use it."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
+
+
+def _likelihoods(ordered: list[Standing], games: list[list[SeatResult]]) -> None:
+    """LOS of each entrant over the next one, from the two-player games between them."""
+    duels: dict[tuple[str, str], int] = {}
+    for match in games:
+        if len(match) == 2 and match[0].tier != match[1].tier:
+            winner, loser = (match[0], match[1]) if match[0].tier < match[1].tier else (match[1], match[0])
+            duels[(winner.alias, loser.alias)] = duels.get((winner.alias, loser.alias), 0) + 1
+    for above, below in zip(ordered, ordered[1:], strict=False):
+        w, lost = duels.get((above.alias, below.alias), 0), duels.get((below.alias, above.alias), 0)
+        above.los_next = likelihood_of_superiority(w, lost) if w + lost else None
 
 
 def _versus(me: SeatResult, other: SeatResult) -> float:

@@ -38,3 +38,12 @@ def test_a_perfect_record_has_a_finite_rating():
     table = compute_standings(["a", "b"], [duel("a", "b", 1) for _ in range(10)])
     assert all(math.isfinite(s.rating) and math.isfinite(s.low) and math.isfinite(s.high) for s in table)
     assert table[0].alias == "a" and table[0].rating > 1800
+
+
+def test_likelihood_of_superiority_over_the_next_entrant():
+    matches = [duel("a", "b", 1)] * 9 + [duel("a", "b", 0)] + [duel("b", "c", 0.5)] * 4
+    table = compute_standings(["a", "b", "c"], matches)
+    assert [s.alias for s in table] == ["a", "b", "c"]
+    assert table[0].los_next is not None and table[0].los_next > 0.99
+    assert table[1].los_next is None  # b and c only drew: no decisive game to judge by
+    assert table[2].los_next is None  # nobody below
