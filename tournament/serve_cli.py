@@ -13,7 +13,7 @@ import random
 import secrets
 import signal
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, cast
 
@@ -22,6 +22,7 @@ import typer
 
 from engine.bots import make_bot
 from engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
+from engine.referee import MatchResult
 from engine.server.arena import REMOTE_PREFIX, Arena, ArenaConfig, start_server
 from engine.server.client import Bot, BotClient, SessionRefused
 from engine.server.generated import arena_pb2 as pb
@@ -49,6 +50,8 @@ def serve(
     move_ms: Annotated[int, typer.Option("--move-ms", help="Default per-move limit in milliseconds.")] = 10_000,
     tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate chain (PEM).")] = None,
     tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
+    db: Annotated[str | None, typer.Option(help="Store every finished match in this database (URL or "
+                                                "SQLite path).")] = None,
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
@@ -65,7 +68,7 @@ def serve(
             err.print(f"admin token (for RunMatch / tourney arena-match): {admin}", highlight=False)
         config = ArenaConfig(admin_token=admin, allow_anonymous=allow_anonymous,
                              tokens=load_tokens(tokens), default_move_ms=move_ms)
-        asyncio.run(_serve(Arena(config), host, port, tls))
+        asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls))
 
     guarded(body)
 
@@ -85,6 +88,39 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
     await stop.wait()
     arena.shutdown()
     await server.stop(2.0)
+
+
+def store_writer(db_url: str) -> Callable[[str, Sequence[str], MatchResult, float], None]:
+    """A callback that stores each finished arena match (outside any tournament) in the store."""
+    from sqlmodel import Session
+
+    from tournament import store
+
+    engine = store.open_store(db_url)
+
+    def write(match_id: str, names: Sequence[str], result: MatchResult, seconds: float) -> None:
+        tiers = {seat: i for i, tier in enumerate(result.ranking) for seat in tier}
+        with Session(engine) as session:
+            row = store.Match(
+                tournament_id=None, number=0, game=result.game_id, seed=result.seed, players=result.players,
+                config_json=store.dumps(result.replay.config), termination=result.termination,
+                reason=result.reason, plies=len(result.replay.steps), duration_s=seconds,
+                replay_json=store.dumps(result.replay.to_dict()),
+                details_json=store.dumps({"arena_match_id": match_id, **dict(result.details)}),
+            )
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            for seat, name in enumerate(names):
+                st = result.seat_stats[seat]
+                session.add(store.MatchSeat(
+                    match_id=row.id, seat=seat, alias=name, tier=tiers.get(seat, len(result.ranking)),
+                    points=result.points(seat), score=float(result.scores[seat]), decisions=st.decisions,
+                    think_s=st.think_s, faults_json=store.dumps(st.faults),
+                ))
+            session.commit()
+
+    return write
 
 
 class _LabelAction(Action):

@@ -14,9 +14,10 @@ import hmac
 import json
 import threading
 import time
+import traceback
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,8 +128,12 @@ def record_of(match_id: str, names: Sequence[str], result: MatchResult) -> pb.Ma
 class Arena:
     """Every game, every connected bot, every match of one server."""
 
-    def __init__(self, config: ArenaConfig | None = None) -> None:
+    def __init__(self, config: ArenaConfig | None = None,
+                 on_result: Callable[[str, Sequence[str], MatchResult, float], None] | None = None) -> None:
+        """on_result(match_id, seat names, result, seconds) runs in the match's thread after
+        each match (e.g. to store it); its errors are printed, never raised."""
         self.config = config or ArenaConfig()
+        self.on_result = on_result
         self._lock = threading.Lock()
         self._sessions: dict[str, BotSession] = {}
         self._live: dict[str, LiveMatch] = {}
@@ -270,10 +275,18 @@ class Arena:
             on_step(state, [])
 
         def play() -> MatchResult:
+            started = time.perf_counter()
             if realtime:
-                return play_realtime(game, seats, seed, config, on_change)
-            return play_match(game_id, seats, seed, config, players=n,
-                              time_control=TimeControl(move_s=move_ms / 1000.0), on_step=on_step)
+                result = play_realtime(game, seats, seed, config, on_change)
+            else:
+                result = play_match(game_id, seats, seed, config, players=n,
+                                    time_control=TimeControl(move_s=move_ms / 1000.0), on_step=on_step)
+            if self.on_result is not None:
+                try:
+                    self.on_result(match_id, names, result, time.perf_counter() - started)
+                except Exception:  # storage trouble must not lose the match for the bots
+                    traceback.print_exc()
+            return result
 
         try:
             result = await loop.run_in_executor(self._pool, play)

@@ -89,3 +89,29 @@ def test_arena_match_launches_bot_programs_on_a_private_arena(tmp_path: Path) ->
     bad = subprocess.run([*TOURNEY, "arena-match", "--game", "ninja-versus-ninja", "--bots", "cmd:,random"],
                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("error:")
+
+
+def test_serve_with_db_stores_every_finished_match(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "arena.sqlite"
+    proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--db", str(db)],
+                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("arena listening on "), line + (proc.stderr.read() if proc.stderr else "")
+        address = line.rsplit(" ", 1)[1].strip()
+        for seed in (1, 2):
+            done = subprocess.run([*TOURNEY, "arena-match", "--arena", address, "--game", "ninja-versus-ninja",
+                                   "--bots", "random,greedy", "--seed", str(seed)],
+                                  cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    with sqlite3.connect(db) as con:
+        matches = con.execute("select game, seed, termination from match order by seed").fetchall()
+        seats = con.execute("select alias from matchseat order by match_id, seat").fetchall()
+    assert [(g, s) for g, s, _ in matches] == [("ninja-versus-ninja", 1), ("ninja-versus-ninja", 2)]
+    assert [a for (a,) in seats] == ["random", "greedy"] * 2

@@ -9,7 +9,7 @@ import pytest
 
 from engine.core import available_games
 from engine.server.generated import arena_pb2 as pb
-from tests.server.bots import OutOfRangeBot, RecordingBot
+from tests.server.bots import DesertingBot, OutOfRangeBot, RecordingBot
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 
 FAST = json.dumps({"min_action_interval_ms": 20, "reaction_timeout_ms": 200, "grace_ms": 20,
@@ -62,3 +62,12 @@ def test_realtime_is_refused_for_games_without_it(harness: ArenaHarness) -> None
     games = {g.id: g for g in harness.stub.ListGames(pb.ListGamesRequest(), timeout=WAIT_S).games}
     assert "realtime" in games["ninja-arena"].time_controls
     assert "realtime" not in games["sticks"].time_controls
+
+
+def test_a_stream_closed_mid_match_forfeits_in_real_time(harness: ArenaHarness) -> None:
+    deserter = DesertingBot(moves=3)
+    deserter.client = harness.bot("rt-gone", deserter)
+    harness.bot("rt-stay")
+    record = _run(harness, ["remote:rt-stay", "remote:rt-gone"],
+                  config=json.dumps({"min_action_interval_ms": 20, "wall_clock_cap_s": 30}))
+    assert (record.termination, record.forfeit_seat) == ("disconnection", 1)
