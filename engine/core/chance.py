@@ -86,7 +86,16 @@ class Chance:
 
     def below(self, name: str, n: int) -> int:
         """A uniform integer in 0..n-1 from stream `name` (bias below 2**-50 for any n used here)."""
-        return (self.next64(name) * n) >> 64
+        # next64 inlined: dice are drawn in every playout's inner loop.
+        state = self._state
+        s = state.get(name)
+        if s is None:
+            s = stream_start(self.seed, name)
+        s = (s + 0x9E3779B97F4A7C15) & _MASK
+        state[name] = s
+        s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
+        return ((s ^ (s >> 31)) * n) >> 64
 
     def roll(self, name: str, sides: int) -> int:
         """One die: a face in 1..sides, or the next injected face."""
