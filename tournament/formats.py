@@ -62,14 +62,14 @@ def default_swiss_rounds(n: int) -> int:
 def round_stride(spec: FormatSpec, n: int) -> int:
     """Numbers reserved per round for formats planned round by round."""
     if spec.format == "swiss":
-        return (n // 2 + 1) * spec.games_per_pair
+        return (n + 1) * spec.games_per_pair
     return (n - 1) * 2 * SPRT_PAIRS_PER_ROUND
 
 
 def total_estimate(spec: FormatSpec, n: int) -> int:
     """How many matches the tournament plays (an upper bound for SPRT runs)."""
     if spec.format == "swiss":
-        return (spec.rounds or default_swiss_rounds(n)) * (n // 2) * spec.games_per_pair
+        return (spec.rounds or default_swiss_rounds(n)) * (n // spec.players) * spec.games_per_pair
     if spec.sprt is not None:
         return (spec.rounds or SPRT_MAX_ROUNDS) * round_stride(spec, n)
     return len(static_schedule(spec, n))
@@ -103,7 +103,7 @@ def next_round(spec: FormatSpec, n: int, history: Sequence[PlayedGame], r: int) 
 def swiss_pairings(spec: FormatSpec, n: int, earlier: Sequence[PlayedGame], r: int) -> list[Pairing]:
     """A Swiss round: each pair plays games_per_pair games (seats alternate, duplicate seeds); a bye is one entry."""
     if spec.players != 2:
-        raise ValueError("Swiss pairs two players per match")
+        return swiss_pod_pairings(spec, n, earlier, r)
     games = [swiss.Game(g.seats, g.points) for g in earlier]
     pairs, bye = None, None
     if n <= DUTCH_MAX_PLAYERS:
@@ -122,6 +122,24 @@ def swiss_pairings(spec: FormatSpec, n: int, earlier: Sequence[PlayedGame], r: i
             out.append(Pairing(first + len(out), r, seats, first + i * spec.games_per_pair + g // 2))
     if bye is not None:
         out.append(Pairing(first + len(out), r, (bye,), -1))
+    return out
+
+
+def swiss_pod_pairings(spec: FormatSpec, n: int, earlier: Sequence[PlayedGame], r: int) -> list[Pairing]:
+    """A Swiss round of a multiplayer game: pods by score, each playing games_per_pair games with seats
+    rotated one place per game (k consecutive games share a seed); byes for who sits out."""
+    k = spec.players
+    pods, byes = swiss.swiss_pods(n, k, [swiss.Game(g.seats, g.points) for g in earlier])
+    first = r * round_stride(spec, n)
+    out: list[Pairing] = []
+    seed = first
+    for pod in pods:
+        for g in range(spec.games_per_pair):
+            shift = g % k
+            out.append(Pairing(first + len(out), r, pod[shift:] + pod[:shift], seed + g // k))
+        seed += -(-spec.games_per_pair // k)
+    for b in byes:
+        out.append(Pairing(first + len(out), r, (b,), -1))
     return out
 
 

@@ -112,8 +112,8 @@ class TournamentPlan:
             raise ConfigError(f"--cycles must be at least 1, not {self.cycles}.")
         if self.rounds is not None and self.rounds < 1:
             raise ConfigError(f"--rounds must be at least 1, not {self.rounds}.")
-        if self.players != 2 and self.format != "round-robin":
-            raise ConfigError(f"{self.format} pairs two players per match: pass --players 2 or --format round-robin.")
+        if self.players != 2 and self.format == "gauntlet":
+            raise ConfigError("a gauntlet pairs two players per match: pass --players 2 or another --format.")
         if self.players > n:
             raise ConfigError(f"{self.players}-player pods need at least {self.players} bots, not {n}.")
         if self.sprt is not None:
@@ -273,8 +273,10 @@ def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, pla
                     continue
                 stored.add(bye.number)
                 alias = plan.entrants[bye.seats[0]].alias
-                # A bye is worth a win for every game the pairing would have played.
-                seat = SeatRecord(alias, 0, 1, float(plan.games_per_pair), 0.0, 0, 0.0, "{}")
+                # A bye is worth a win for every game the pairing would have played (two players), or
+                # the average share of the table (more players: a win would be worth k times that).
+                value = plan.games_per_pair / (1 if plan.players == 2 else plan.players)
+                seat = SeatRecord(alias, 0, 1, float(value), 0.0, 0, 0.0, "{}")
                 rows.append((Match(tournament_id=tournament_id, number=bye.number, round=bye.round, game=plan.game,
                                    seed=-1, players=1, config_json=config, termination="BYE", reason="bye", plies=0,
                                    duration_s=0.0, replay_json="{}"), (seat,)))

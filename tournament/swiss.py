@@ -209,3 +209,78 @@ def _seat(a: int, b: int, states: list[PlayerState]) -> tuple[int, int]:
             return (b, a)
         return (a, b)
     return (a, b) if (a < b) == (len(sa.opponents) % 2 == 0) else (b, a)
+
+
+WINDOW = 2  # multiplayer Swiss: how many pods' worth of players (in rank order) a pod may draw from
+
+
+def swiss_pods(n: int, k: int, history: Sequence[Game]) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Pair a Swiss round of a k-player game: pods by score, repeat opponents minimised.
+
+    Players are ranked by score (then starting rank); each pod takes the best-ranked free
+    player and fills up from the next 2k in rank order, preferring players who have met fewer
+    of those already seated; then players are swapped between neighbouring pods while that
+    lowers the number of opponents met before. Pods thus stay near their score. When k does
+    not divide n, the lowest-ranked players with the fewest byes sit out
+    with a bye. Returns the pods (seat order: the player who has had the fewest first seats
+    first) and the players on a bye.
+    """
+    if not 2 <= k <= n:
+        raise ValueError(f"pods of {k} need at least {k} players")
+    states = player_states_multi(n, history)
+    order = sorted(range(n), key=lambda i: (-states[i].score, i))
+    out = n % k
+    byes: list[int] = []
+    if out:
+        fewest = sorted(order[::-1], key=lambda i: states[i].byes)  # stable: lowest rank first among equals
+        byes = fewest[:out]
+        order = [i for i in order if i not in byes]
+    # Build pods top down: the best-ranked free player, then k-1 more from the next few in
+    # rank order, each the first who has met the fewest of those already seated.
+    pods: list[list[int]] = []
+    free = list(order)
+    while free:
+        pod = [free.pop(0)]
+        while len(pod) < k:
+            window = free[:WINDOW * k]
+            pick = min(window, key=lambda x: sum(1 for y in pod if y in states[x].opponents))
+            free.remove(pick)
+            pod.append(pick)
+        pods.append(pod)
+
+    def cost(pod: list[int]) -> int:
+        return sum(1 for a in pod for b in pod if a < b and b in states[a].opponents)
+
+    improved = True
+    while improved:
+        improved = False
+        for p in range(len(pods) - 1):
+            a_pod, b_pod = pods[p], pods[p + 1]
+            for x in range(k):
+                for y in range(k):
+                    before = cost(a_pod) + cost(b_pod)
+                    if before == 0:
+                        break
+                    a_pod[x], b_pod[y] = b_pod[y], a_pod[x]
+                    if cost(a_pod) + cost(b_pod) < before:
+                        improved = True
+                    else:
+                        a_pod[x], b_pod[y] = b_pod[y], a_pod[x]
+    seated = [tuple(sorted(pod, key=lambda i: (states[i].seat_balance, i))) for pod in pods]
+    return seated, sorted(byes)
+
+
+def player_states_multi(n: int, history: Sequence[Game]) -> list[PlayerState]:
+    """Like player_states, for matches of any size: everyone at a table is an opponent; seat 0 counts as +1."""
+    states = [PlayerState(i) for i in range(n)]
+    for g in history:
+        if len(g.seats) == 1:
+            states[g.seats[0]].byes += 1
+            states[g.seats[0]].score += g.points[0]
+            continue
+        for seat, who in enumerate(g.seats):
+            s = states[who]
+            s.score += g.points[seat]
+            s.opponents.update(x for x in g.seats if x != who)
+            s.seat_balance += 1 if seat == 0 else 0
+    return states

@@ -134,7 +134,7 @@ def test_format_errors_are_one_sentence(tmp_path):
                        "--format gauntlet")
     one_sentence_error(run("run", "--game", "sticks", "--format", "gauntlet", "--sprt", "5", "--bots",
                            "random,greedy", "--db", db), "--sprt")
-    one_sentence_error(run("run", "--game", "sticks", "--format", "swiss", "--players", "3", "--bots",
+    one_sentence_error(run("run", "--game", "sticks", "--format", "gauntlet", "--players", "3", "--bots",
                            "random,greedy,random@r", "--db", db), "two players")
     one_sentence_error(run("run", "--game", "sticks", "--players", "4", "--bots", "random,greedy,random@r,greedy@g",
                            "--db", db), "players")
@@ -159,3 +159,13 @@ def test_sprt_matches_and_replay_commands(tmp_path):
     assert shown.stdout.strip().splitlines()[-1].endswith(first["reason"])  # the replay ends as the match did
     one_sentence_error(run("replay", "100000", "--db", db), "no match 100000")
     one_sentence_error(run("sprt", "--game", "sticks", "--bots", "greedy,random,random@r", "--db", db), "two bots")
+
+
+def test_multiplayer_swiss_from_the_command_line(tmp_path):
+    doc = json.loads(run("run", "--game", "sticks", "--bots", "random,greedy,random@r2,greedy@g2,random@r3,greedy@g3,"
+                         "random@r4", "--format", "swiss", "--players", "3", "--rounds", "3", "--games-per-pair", "3",
+                         "--db", str(tmp_path / "t.db"), "--json").stdout)
+    # 7 players in pods of 3: two pods of 3 games and one bye a round.
+    assert doc["matches"] == 3 * (2 * 3 + 1)
+    assert sum(s["byes"] for s in doc["standings"]) == 3
+    assert sum(s["games"] for s in doc["standings"]) == 3 * 2 * 3 * 3

@@ -122,3 +122,39 @@ def test_ten_thousand_players_pair_without_rematches():
     history, _ = simulate(10_000, 3, 1)
     met = Counter(frozenset(g.seats) for g in history if len(g.seats) == 2)
     assert max(met.values()) == 1
+
+
+def naive_pods(n, k, states):
+    order = sorted(range(n), key=lambda i: (-states[i].score, i))[: n - n % k]
+    return [order[i:i + k] for i in range(0, len(order), k)]
+
+
+@pytest.mark.parametrize("n,k", [(12, 3), (13, 4), (20, 4), (30, 5), (17, 6)])
+def test_multiplayer_swiss_pods_cover_everyone_and_avoid_repeat_opponents(n, k):
+    from tournament.swiss import player_states_multi, swiss_pods
+
+    ours = naive = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        history: list[Game] = []
+        byes: Counter[int] = Counter()
+        for _ in range(4):
+            states = player_states_multi(n, history)
+            pods, out = swiss_pods(n, k, history)
+            assert sorted([p for pod in pods for p in pod] + out) == list(range(n))
+            assert all(len(pod) == k for pod in pods) and len(out) == n % k
+            byes.update(out)
+
+            def repeats(groups, states=states):
+                return sum(1 for pod in groups for a in pod for b in pod if a < b and b in states[a].opponents)
+
+            ours += repeats(pods)
+            naive += repeats(naive_pods(n, k, states))
+            for pod in pods:
+                order = list(pod)
+                rng.shuffle(order)
+                history.append(Game(tuple(order), tuple(1.0 if i == 0 else 0.0 for i in range(k))))
+            history.extend(Game((b,), (1.0 / k,)) for b in out)
+        assert max(byes.values(), default=0) <= 1 or 4 * (n % k) > n
+    assert ours <= naive
+    assert ours < naive or naive == 0
