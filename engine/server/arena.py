@@ -298,10 +298,10 @@ class Arena:
         finally:
             for _, session in claimed:
                 self._release(session)
+        # The record is kept (GetMatch, Watch) before any bot hears the match is over.
+        self._finish(live, record)
         for seat, session in claimed:
             session.send(pb.ArenaMessage(match_ended=self._ended(record, seat)))
-        await asyncio.sleep(0)  # let the last on_step events land before the final one
-        self._finish(live, record)
         return record
 
     @staticmethod
@@ -407,10 +407,13 @@ class ArenaServicer:
         if config is not None and not isinstance(config, dict):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "config_json is not a JSON object: send e.g. {}.")
         try:
-            return await self.arena.run_match(
+            # The match runs in its own task: a caller who hangs up does not abort it half-way
+            # (its bots still get MatchEnded, and GetMatch still finds it).
+            match = asyncio.ensure_future(self.arena.run_match(
                 request.game, self.arena.resolve_specs(list(request.seats)), request.seed, config,
                 request.move_ms, float(request.wait_s), request.match_id or None, request.realtime,
-            )
+            ))
+            return await asyncio.shield(match)
         except ArenaError as exc:
             await context.abort(exc.code, str(exc))
             raise  # unreachable: abort raises

@@ -127,3 +127,14 @@ def test_max_concurrent_matches_is_respected(harness: ArenaHarness) -> None:
     assert [r.termination for r in records] == ["normal"] * 3
     assert wait_for(lambda: len(client.ended) == 3)
     assert bot.most == 1
+
+
+def test_a_caller_who_hangs_up_does_not_abort_the_match(harness: ArenaHarness) -> None:
+    client = harness.bot("slowpoke", RecordingBot(seed=4, delay_s=0.05))
+    with pytest.raises(grpc.RpcError) as err:
+        harness.stub.RunMatch(pb.RunMatchRequest(game="sticks", seats=["remote:slowpoke", "random"], seed=1,
+                                                 match_id="abandoned"), timeout=0.1)
+    assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert wait_for(lambda: len(client.ended) == 1)
+    record = harness.stub.GetMatch(pb.GetMatchRequest(match_id="abandoned"), timeout=10)
+    assert record.termination == "normal"
