@@ -127,14 +127,20 @@ def play_match(
     time_control: TimeControl | None = None,
     clock: Clock = time.perf_counter,
     on_step: Callable[[State, list[tuple[int, Action]]], None] | None = None,
+    on_decision: Callable[[str, Decision], None] | None = None,
 ) -> MatchResult:
-    """Play one match of `game_id` between `seats` (seat i plays seat index i)."""
+    """Play one match of `game_id` between `seats` (seat i plays seat index i).
+
+    on_step sees the state after every joint action (play-by-play); on_decision sees every
+    seat's timed answer as it is given (live metrics).
+    """
     game = get_game(game_id)
     n = players if players is not None else len(seats)
     if n != len(seats):
         raise ValueError(f"{len(seats)} seats given for a {n}-player match")
     state = game.new_state(seed, players=n, config=config)
-    return _run(game, state, seats, Replay(game_id, n, dict(config or {}), seed), time_control, clock, on_step)
+    return _run(game, state, seats, Replay(game_id, n, dict(config or {}), seed), time_control, clock, on_step,
+                on_decision)
 
 
 def _run(
@@ -145,6 +151,7 @@ def _run(
     tc: TimeControl | None,
     clock: Clock,
     on_step: Callable[[State, list[tuple[int, Action]]], None] | None,
+    on_decision: Callable[[str, Decision], None] | None = None,
 ) -> MatchResult:
     stats = [SeatStats() for _ in seats]
     banks = [tc.bank_s if tc else 0.0 for _ in seats]
@@ -175,7 +182,10 @@ def _run(
             st.decisions += 1
             st.think_s += used
             st.max_move_s = max(st.max_move_s, used)
-            step.append(Decision(seat, index if fault is None else -1, used * 1000.0, fault))
+            decision = Decision(seat, index if fault is None else -1, used * 1000.0, fault)
+            step.append(decision)
+            if on_decision is not None:
+                on_decision(game.id, decision)
             if fault is not None:
                 st.faults[fault] = st.faults.get(fault, 0) + 1
                 if not (game.handles_illegal_actions and fault == ILLEGAL_MOVE):

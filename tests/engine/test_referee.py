@@ -137,3 +137,12 @@ def test_three_seats_share_the_place_above_a_forfeit():
     result = play_match("sticks", [Fixed(0), Fixed(99), Fixed(0)], seed=1, players=3)
     assert result.ranking == ((0, 2), (1,))
     assert result.points(0) == result.points(2) == 0.75 and result.points(1) == 0.0
+
+
+def test_every_decision_is_reported_as_it_is_made():
+    seen = []
+    result = play_match("sticks", [make_bot("random", GAME, 1), Fixed(9)], seed=4,
+                        on_decision=lambda game, d: seen.append((game, d.seat, d.fault)))
+    logged = [(d.seat, d.fault) for step in result.replay.steps for d in step]
+    assert [(s, f) for _, s, f in seen] == logged
+    assert seen[-1] == ("sticks", 1, ILLEGAL_MOVE) and {g for g, _, _ in seen} == {"sticks"}
