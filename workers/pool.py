@@ -31,6 +31,10 @@ class ClusterUnreachable(TourneyError):
     """The Ray cluster named by --address or RAY_ADDRESS cannot be joined."""
 
 
+class MatchFailed(TourneyError):
+    """A task raised (a bug, not a bot fault: the referee turns bot faults into results)."""
+
+
 def play_chunk(plan: TournamentPlan, pairings: Sequence[Pairing], game_module: str | None = None) -> list[Played]:
     """Play `pairings` one after another; pure apart from the timings.
 
@@ -126,7 +130,15 @@ class RayExecutor:
                 while pending and len(in_flight) < self.workers:
                     in_flight.append(self._task.remote(plan_ref, pending.pop(), module))  # type: ignore[call-arg]
                 done, in_flight = ray.wait(in_flight, num_returns=1)
-                yield ray.get(done[0])
+                try:
+                    chunk: list[Played] = ray.get(done[0])
+                except ray.exceptions.RayError as exc:
+                    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200].rstrip(".")
+                    raise MatchFailed(
+                        f"a match failed on a Ray worker ({first}): finished matches are stored; "
+                        "rerun with --local to see the full traceback."
+                    ) from None
+                yield chunk
         finally:
             for ref in in_flight:
                 ray.cancel(ref)

@@ -74,3 +74,14 @@ def test_the_cli_runs_on_ray_by_default(ray_session, tmp_path):
     doc = json.loads(result.stdout)
     assert doc["matches"] == 4 and sum(s["points"] for s in doc["standings"]) == 4
     assert result.stderr.startswith(f"tournament {doc['tournament_id']}")
+
+
+def test_a_failing_task_is_one_sentence(ray_session, tmp_path):
+    import pytest
+
+    from workers.pool import MatchFailed
+
+    broken = plan(config={"pile": "many"})  # int("many") raises inside the worker
+    engine = open_store(str(tmp_path / "t.db"))
+    with pytest.raises(MatchFailed, match="failed on a Ray worker"):
+        run_tournament(engine, broken, executor=RayExecutor(workers=2))
