@@ -293,3 +293,28 @@ def test_evaluate_and_render() -> None:
     assert GAME.evaluate(s, 0) > v0
     line = GAME.render(s)
     assert "P0A 10/10hp" in line and "P1D 7/10hp" in line and "\n" not in line
+
+
+def test_determinize_keeps_public_cards_and_resamples_the_rest() -> None:
+    s = battle(["Pirate", "Trio", "Trio", "Trio", "Trio"], ["Alien", "Robot", "Robot", "Robot", "Robot"],
+               dice=[4])
+    act(s, "play Pirate")
+    act(s, "defend Alien")  # Pirate is abducted: seat 0 knows it is in seat 1's hand
+    pirate = s.hands[1][-1]
+    hands = set()
+    for k in range(30):
+        twin = s.determinize(0, random.Random(k))
+        assert twin.hands[0] == s.hands[0]
+        assert twin.hands[1][-1] == pirate
+        assert len(twin.hands[1]) == len(s.hands[1])
+        assert twin.discard == s.discard
+        assert sorted(twin.draw + twin.hands[1]) == sorted(s.draw + s.hands[1])
+        assert twin.observe(0) == s.observe(0)
+        hands.add(tuple(twin.hands[1]))
+    assert len(hands) > 20  # the hidden cards really are resampled
+    # Future chance is reseeded: the same stream gives different dice across determinizations.
+    rolls = set()
+    for k in range(20):
+        twin = s.determinize(0, random.Random(k))
+        rolls.add(tuple(twin.chance.roll("dice/0", 6) for _ in range(4)))
+    assert len(rolls) > 10
