@@ -1,0 +1,308 @@
+"""Prometheus metrics of the arena and the tournament driver (one registry, one set of names).
+
+Names follow Prometheus conventions (`_total` counters, `_seconds` histograms). Every label
+value is bounded: games are the registered game ids, `reason` is the referee's termination
+kind (never its free-text reason), fault kinds are the referee's taxonomy, gRPC methods come
+from the served descriptors. Anything else is reported as "other", so a buggy or hostile
+client cannot grow the series count.
+
+Two ways to count a match, never both for the same match:
+- live (arena): `MatchMetrics.started`, `.decision` (the referee's on_decision) and `.finished`;
+- after the fact (tournament driver, Ray workers): `observe_result` / `observe_match` read the
+  decisions and faults from the replay, so a match played in another process is counted once,
+  when its result reaches the driver.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import Any
+
+import grpc
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    start_http_server,
+)
+
+from engine.core import available_games
+from engine.referee import ADJUDICATION, FAULT_KINDS, NORMAL, Decision, MatchResult
+
+# A registry of our own (not the process-global default): tests and the dashboard check read exactly
+# what is exported, and two arenas in one test process do not collide.
+REGISTRY = CollectorRegistry()
+ProcessCollector(registry=REGISTRY)
+PlatformCollector(registry=REGISTRY)
+
+OTHER = "other"
+ABORTED = "aborted"  # the arena voids a match whose game raised
+BYE = "bye"
+TERMINATIONS = frozenset((NORMAL, ADJUDICATION, ABORTED, BYE, *FAULT_KINDS))
+
+# Whole matches take from milliseconds (sticks, random bots) to an hour (search bots, long games).
+MATCH_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600)
+# Bot think time: microseconds for random bots, up to the per-move limit (10 s by default).
+DECISION_BUCKETS = (0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+
+MATCHES = Counter("tourney_matches", "Finished matches by game and how they ended (termination kind).",
+                  ["game", "reason"], registry=REGISTRY)
+MATCH_SECONDS = Histogram("tourney_match_duration_seconds", "Wall time of a whole match.", ["game"],
+                          buckets=MATCH_BUCKETS, registry=REGISTRY)
+DECISIONS = Counter("tourney_decisions", "Decisions asked of bots.", ["game"], registry=REGISTRY)
+DECISION_SECONDS = Histogram("tourney_decision_seconds", "Bot think time per decision.", ["game"],
+                             buckets=DECISION_BUCKETS, registry=REGISTRY)
+FAULTS = Counter("tourney_bot_faults", "Bot faults by kind (timeout, illegal_move, crash, disconnection).",
+                 ["game", "kind"], registry=REGISTRY)
+ACTIVE = Gauge("tourney_active_matches", "Matches being played right now.", ["game"], registry=REGISTRY)
+CONNECTED = Gauge("tourney_connected_bots", "Bot sessions connected to the arena.", registry=REGISTRY)
+REMAINING = Gauge("tourney_tournament_matches_remaining", "Matches a running tournament still has to play "
+                  "(by tournament id).", ["tournament"], registry=REGISTRY)
+WORKER_SLOTS = Gauge("tourney_worker_slots", "Matches the driver's executor may play at once (Ray workers).",
+                     registry=REGISTRY)
+WORKER_BUSY = Gauge("tourney_worker_busy", "Executor slots holding unfinished work (chunks in flight).",
+                    registry=REGISTRY)
+
+# The gRPC server's own request metrics, named as in go-grpc-prometheus so stock dashboards work.
+GRPC_STARTED = Counter("grpc_server_started", "RPCs started on the server.",
+                       ["grpc_type", "grpc_service", "grpc_method"], registry=REGISTRY)
+GRPC_HANDLED = Counter("grpc_server_handled", "RPCs completed on the server, by status code.",
+                       ["grpc_type", "grpc_service", "grpc_method", "grpc_code"], registry=REGISTRY)
+GRPC_SECONDS = Histogram("grpc_server_handling_seconds", "Time from an RPC's start to its end.",
+                         ["grpc_type", "grpc_service", "grpc_method"],
+                         buckets=(0.001, 0.005, 0.025, 0.1, 0.5, 2.5, 10, 60, 600, 3600), registry=REGISTRY)
+
+_games_lock = threading.Lock()
+_games: frozenset[str] = frozenset()
+
+
+def game_label(game_id: str) -> str:
+    """The game id when it is a registered game, else "other" (bounded label values)."""
+    global _games
+    if game_id in _games:
+        return game_id
+    with _games_lock:
+        _games = frozenset(g.id for g in available_games())
+    return game_id if game_id in _games else OTHER
+
+
+def termination_label(termination: str) -> str:
+    value = termination.lower()
+    return value if value in TERMINATIONS else OTHER
+
+
+def fault_label(kind: str) -> str:
+    return kind if kind in FAULT_KINDS else OTHER
+
+
+def exported_names() -> set[str]:
+    """Every sample name the registry can expose (counters' _total, histograms' _bucket/_sum/_count)."""
+    suffixes = {"counter": ("_total", "_created"), "histogram": ("_bucket", "_sum", "_count", "_created"),
+                "gauge": ("",), "summary": ("_sum", "_count", "_created"), "info": ("_info",)}
+    names: set[str] = set()
+    for family in REGISTRY.collect():
+        for suffix in suffixes.get(family.type, ("",)):
+            names.add(family.name + suffix)
+        names.update(s.name for s in family.samples)
+    return names
+
+
+def observe_decisions(game: str, decisions: Iterable[Decision]) -> None:
+    """Count decisions and their faults (game is already a label value)."""
+    count = 0
+    hist = DECISION_SECONDS.labels(game)
+    for d in decisions:
+        count += 1
+        hist.observe(d.ms / 1000.0)
+        if d.fault is not None:
+            FAULTS.labels(game, fault_label(d.fault)).inc()
+    if count:
+        DECISIONS.labels(game).inc(count)
+
+
+def observe_match(game_id: str, termination: str, seconds: float,
+                  steps: Sequence[Sequence[Decision]] | None = None) -> None:
+    """Count one finished match; with `steps` (its replay) also its decisions and faults."""
+    game = game_label(game_id)
+    MATCHES.labels(game, termination_label(termination)).inc()
+    MATCH_SECONDS.labels(game).observe(max(0.0, seconds))
+    if steps is not None:
+        observe_decisions(game, (d for step in steps for d in step))
+
+
+def observe_result(result: MatchResult, seconds: float) -> None:
+    """Count a match played where no live metrics were taken (another process, real-time mode)."""
+    observe_match(result.game_id, result.termination, seconds, result.replay.steps)
+
+
+class MatchMetrics:
+    """Live metrics of matches played in this process (the arena's referee threads)."""
+
+    def started(self, game_id: str) -> None:
+        ACTIVE.labels(game_label(game_id)).inc()
+
+    def decision(self, game_id: str, decision: Decision) -> None:
+        """The referee's on_decision callback: one timed answer of one seat."""
+        game = game_label(game_id)
+        DECISIONS.labels(game).inc()
+        DECISION_SECONDS.labels(game).observe(decision.ms / 1000.0)
+        if decision.fault is not None:
+            FAULTS.labels(game, fault_label(decision.fault)).inc()
+
+    def finished(self, game_id: str, result: MatchResult | None, seconds: float, live: bool = True) -> None:
+        """The match is over (result None: it was aborted). Without live decisions, count them from the replay."""
+        ACTIVE.labels(game_label(game_id)).dec()
+        if result is None:
+            observe_match(game_id, ABORTED, seconds)
+        else:
+            observe_match(game_id, result.termination, seconds, None if live else result.replay.steps)
+
+    def connected_bots(self, count: Callable[[], float]) -> None:
+        """Read the number of connected bots from `count` at every scrape."""
+        CONNECTED.set_function(count)
+
+
+def serve_metrics(port: int, host: str = "0.0.0.0") -> int:
+    """Expose REGISTRY over HTTP on host:port (0 picks a free port); returns the bound port."""
+    server, _thread = start_http_server(port, addr=host, registry=REGISTRY)
+    return int(server.server_address[1])
+
+
+# ---------------------------------------------------------------------- gRPC server interceptor
+
+def _type_of(handler: grpc.RpcMethodHandler) -> str:
+    if handler.request_streaming and handler.response_streaming:
+        return "bidi_stream"
+    if handler.request_streaming:
+        return "client_stream"
+    if handler.response_streaming:
+        return "server_stream"
+    return "unary"
+
+
+def _code_of(context: Any, error: BaseException | None) -> str:
+    """The status the call ended with: what the servicer set, else OK, or UNKNOWN after an exception."""
+    code = None
+    try:
+        code = context.code()
+    except Exception:  # older grpc: no code() on the context
+        code = None
+    if isinstance(code, grpc.StatusCode):
+        return str(code.name)
+    if isinstance(code, int):
+        for status in grpc.StatusCode:
+            if status.value[0] == code:
+                return str(status.name)
+    if error is None:
+        return "OK"
+    import asyncio
+
+    return "CANCELLED" if isinstance(error, asyncio.CancelledError) else "UNKNOWN"
+
+
+class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Counts every RPC by service, method and final status code, and times it.
+
+    `methods` are the full method names served ("/pkg.Service/Method"); any other name (a
+    client calling something that does not exist) is counted as service and method "unknown".
+    """
+
+    def __init__(self, methods: Iterable[str] = ()) -> None:
+        self.methods = frozenset(methods)
+
+    def _names(self, method: str) -> tuple[str, str]:
+        if method in self.methods or not self.methods:
+            service, _, name = method.lstrip("/").rpartition("/")
+            return service or "unknown", name or "unknown"
+        return "unknown", "unknown"
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(details)
+        service, method = self._names(details.method)
+        if handler is None:
+            GRPC_STARTED.labels("unary", "unknown", "unknown").inc()
+            GRPC_HANDLED.labels("unary", "unknown", "unknown", "UNIMPLEMENTED").inc()
+            return handler
+        kind = _type_of(handler)
+        labels = (kind, service, method)
+        behaviour = (handler.stream_stream or handler.stream_unary or handler.unary_stream or handler.unary_unary)
+
+        def done(context: Any, started: float, error: BaseException | None) -> None:
+            GRPC_HANDLED.labels(*labels, _code_of(context, error)).inc()
+            GRPC_SECONDS.labels(*labels).observe(time.perf_counter() - started)
+
+        if inspect.isasyncgenfunction(behaviour):
+            async def streaming(request: Any, context: Any) -> AsyncIterator[Any]:
+                GRPC_STARTED.labels(*labels).inc()
+                started = time.perf_counter()
+                error: BaseException | None = None
+                try:
+                    async for item in behaviour(request, context):
+                        yield item
+                except BaseException as exc:
+                    error = exc
+                    raise
+                finally:
+                    done(context, started, error)
+            wrapped: Callable[..., Any] = streaming
+        else:
+            async def unary(request: Any, context: Any) -> Any:
+                GRPC_STARTED.labels(*labels).inc()
+                started = time.perf_counter()
+                error: BaseException | None = None
+                try:
+                    result = behaviour(request, context)
+                    if inspect.isawaitable(result):
+                        result = await result
+                    return result
+                except BaseException as exc:
+                    error = exc
+                    raise
+                finally:
+                    done(context, started, error)
+            wrapped = unary
+
+        factory = {
+            "unary": grpc.unary_unary_rpc_method_handler,
+            "server_stream": grpc.unary_stream_rpc_method_handler,
+            "client_stream": grpc.stream_unary_rpc_method_handler,
+            "bidi_stream": grpc.stream_stream_rpc_method_handler,
+        }[kind]
+        new: grpc.RpcMethodHandler = factory(wrapped, request_deserializer=handler.request_deserializer,
+                                             response_serializer=handler.response_serializer)
+        return new
+
+
+def served_methods(services: Sequence[Any]) -> list[str]:
+    """Full method names ("/pkg.Service/Method") of protobuf service descriptors."""
+    return [f"/{s.full_name}/{m.name}" for s in services for m in s.methods]
+
+
+def arena_methods() -> list[str]:
+    """The methods an arena serves: the Arena service, plus health and reflection when installed."""
+    from engine.server.generated import arena_pb2 as pb
+
+    services = list(pb.DESCRIPTOR.services_by_name.values())
+    try:
+        from grpc_health.v1 import health_pb2
+
+        services.extend(health_pb2.DESCRIPTOR.services_by_name.values())
+    except ImportError:
+        pass
+    try:
+        from grpc_reflection.v1alpha import reflection_pb2
+
+        services.extend(reflection_pb2.DESCRIPTOR.services_by_name.values())
+    except ImportError:
+        pass
+    return served_methods(services)

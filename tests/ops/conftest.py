@@ -1,0 +1,23 @@
+"""Operations tests: the test game, and one local Ray instance shared by the session."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+import tests.sticks  # noqa: F401
+
+
+@pytest.fixture(scope="session")
+def ray_ops() -> Iterator[object]:
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    import ray
+
+    owned = not ray.is_initialized()
+    if owned:
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield ray
+    if owned:
+        ray.shutdown()

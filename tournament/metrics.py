@@ -1,0 +1,89 @@
+"""Tournament-driver metrics: matches played on Ray workers are counted when their results arrive.
+
+Workers are separate processes, so counters there would be lost (or need Ray's metrics
+agent). The driver sees every finished match exactly once, as a MatchRecord in a chunk, with
+the replay (each decision's think time and fault) and the match's duration: counting there
+gives the same series as the arena's live counts, with nothing lost or counted twice (Ray's
+retries replay a chunk on a worker, but the driver receives each chunk once).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+
+from engine.referee import Replay
+from engine.server.metrics import (
+    REMAINING,
+    WORKER_BUSY,
+    WORKER_SLOTS,
+    observe_match,
+    serve_metrics,
+)
+from tournament.round_robin import Pairing
+from tournament.runner import Executor, MatchRecord, Played, TournamentPlan, unpack_replay
+
+__all__ = ["MeteredExecutor", "TournamentProgress", "observe_record", "serve_metrics"]
+
+
+def observe_record(game_id: str, record: MatchRecord, seconds: float) -> None:
+    """Count one finished match from its stored form: termination, duration, decisions, faults."""
+    steps = Replay.from_dict(unpack_replay(record.replay)).steps if record.replay else []
+    observe_match(game_id, record.termination, seconds, steps)
+
+
+class MeteredExecutor:
+    """Wraps an executor: counts every match of every chunk as the chunk reaches the driver.
+
+    Also reports the executor's slots and how many hold work. The driver does not see Ray's
+    in-flight set, so busy slots are min(slots, matches handed out and not yet returned): exact
+    while there is more work than slots, an upper bound in the last chunks of a round.
+    """
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+        self.workers = inner.workers
+
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+        WORKER_SLOTS.set(self.workers)
+        outstanding = len(pairings)
+        WORKER_BUSY.set(min(self.workers, outstanding))
+        try:
+            for chunk in self.inner.run(plan, pairings):
+                for _pairing, record, seconds in chunk:
+                    observe_record(plan.game, record, seconds)
+                outstanding -= len(chunk)
+                WORKER_BUSY.set(min(self.workers, max(0, outstanding)))
+                yield chunk
+        finally:
+            WORKER_BUSY.set(0)
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
+
+
+class TournamentProgress:
+    """Keeps tourney_tournament_matches_remaining{tournament} up to date through the driver's callbacks.
+
+    The label is the tournament's id (bounded by what one driver runs; names are free text).
+    A finished tournament's series is removed when the next one starts in the same process.
+    """
+
+    def __init__(self) -> None:
+        self.tournament: str | None = None
+
+    def start(self, tournament_id: int) -> None:
+        if self.tournament is not None:
+            with contextlib.suppress(KeyError):
+                REMAINING.remove(self.tournament)
+        self.tournament = str(tournament_id)
+
+    def progress(self, done: int, total: int) -> None:
+        if self.tournament is not None:
+            REMAINING.labels(self.tournament).set(max(0, total - done))
+
+    def finish(self) -> None:
+        if self.tournament is not None:
+            REMAINING.labels(self.tournament).set(0)
