@@ -129,6 +129,9 @@ async def _serve_raw(size: int) -> None:
 async def _serve_arena() -> None:
     from engine.server.arena import Arena, ArenaConfig, start_server
 
+    if len(sys.argv) > 2:
+        sys.setswitchinterval(float(sys.argv[2]))
+
     server, port = await start_server(Arena(ArenaConfig(allow_anonymous=True, default_move_ms=30_000)),
                                       "127.0.0.1", 0)
     print(port, flush=True)
@@ -259,11 +262,13 @@ def arena_decisions_aio(address: str, streams: int, per_stream: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=3000, help="decisions (round trips) per stream")
+    parser.add_argument("--switch-interval", type=float, default=0.0,
+                        help="sys.setswitchinterval for the arena process (0: Python's default)")
     args = parser.parse_args()
     # The machine may be shared: the raw baseline is measured before and after the arena runs
     # and the better of the two is used, so noise can only make the arena look worse.
     size = 157.0  # refined below from the arena's own requests
-    arena, arena_address = _spawn("--serve-arena")
+    arena, arena_address = _spawn("--serve-arena", *( [str(args.switch_interval)] if args.switch_interval else []))
     rows = []
     try:
         _, size = arena_decisions(arena_address, 1, 100, True)  # warm-up, and the request size
