@@ -48,7 +48,9 @@ from engine.games.tiny_ninjas.data import (
     INSTANCE_NAME,
     INSTANCE_TYPE,
     KW_COUNTER,
+    KW_DOOM,
     KW_FREEZE,
+    KW_GRAB,
     KW_SNEAK,
     RED,
     SHELL_ALL,
@@ -701,12 +703,12 @@ class TinyNinjasState(State):
                 return
         elif ab == AB_DOOM:
             face = self._roll(_DICE[a], a)
-            if ATK_FACE[t][face - 1] < -3 and self.hands[d]:  # the DOOM keyword
+            if ATK_FACE[t][face - 1] == KW_DOOM and self.hands[d]:
                 self._doom(a, d)
         elif ab == AB_GRAB:
             face = self._roll(_DICE[a], a)
             hand = self.hands[d]
-            if ATK_FACE[t][face - 1] < -3 and hand:  # the GRAB keyword
+            if ATK_FACE[t][face - 1] == KW_GRAB and hand:
                 c = hand[self.chance.pick(_PICK[a], len(hand))]
                 self._lose(d, c)
                 self._gain(a, c)
