@@ -28,6 +28,7 @@ from engine.server.client import Bot, BotClient, SessionRefused
 from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
+from engine.server.metrics import serve_metrics
 from engine.server.tokens import add_bot, default_path, load_tokens
 from tournament.cli import app, err, guarded
 
@@ -52,6 +53,7 @@ def serve(
     tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
     db: Annotated[str | None, typer.Option(help="Store every finished match in this database (URL or "
                                                 "SQLite path).")] = None,
+    metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics over HTTP on this port.")] = None,
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
@@ -68,6 +70,9 @@ def serve(
             err.print(f"admin token (for RunMatch / tourney arena-match): {admin}", highlight=False)
         config = ArenaConfig(admin_token=admin, allow_anonymous=allow_anonymous,
                              tokens=load_tokens(tokens), default_move_ms=move_ms)
+        if metrics_port is not None:
+            bound = serve_metrics(metrics_port, host)
+            err.print(f"metrics on http://{host}:{bound}/metrics", highlight=False)
         asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls))
 
     guarded(body)

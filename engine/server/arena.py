@@ -29,6 +29,7 @@ from engine.core import Action, Seat, State, TourneyError, available_games, get_
 from engine.referee import MatchResult, TimeControl, play_match
 from engine.server.codecs import codec_for, dumps
 from engine.server.generated import arena_pb2 as pb
+from engine.server.metrics import MatchMetrics, MetricsInterceptor, arena_methods
 from engine.server.realtime import play_realtime, supports_realtime
 from engine.server.sessions import BotSession, RemoteSeat, error_message
 
@@ -134,6 +135,8 @@ class Arena:
         each match (e.g. to store it); its errors are printed, never raised."""
         self.config = config or ArenaConfig()
         self.on_result = on_result
+        self.metrics = MatchMetrics()
+        self.metrics.connected_bots(lambda: float(len(self.connected())))
         self._lock = threading.Lock()
         self._sessions: dict[str, BotSession] = {}
         self._live: dict[str, LiveMatch] = {}
@@ -276,11 +279,19 @@ class Arena:
 
         def play() -> MatchResult:
             started = time.perf_counter()
-            if realtime:
-                result = play_realtime(game, seats, seed, config, on_change)
-            else:
-                result = play_match(game_id, seats, seed, config, players=n,
-                                    time_control=TimeControl(move_s=move_ms / 1000.0), on_step=on_step)
+            self.metrics.started(game_id)
+            try:
+                if realtime:
+                    result = play_realtime(game, seats, seed, config, on_change)
+                else:
+                    result = play_match(game_id, seats, seed, config, players=n,
+                                        time_control=TimeControl(move_s=move_ms / 1000.0), on_step=on_step,
+                                        on_decision=self.metrics.decision)
+            except BaseException:
+                self.metrics.finished(game_id, None, time.perf_counter() - started)
+                raise
+            # Real-time matches have no per-decision hook: their decisions are counted from the result.
+            self.metrics.finished(game_id, result, time.perf_counter() - started, live=not realtime)
             if self.on_result is not None:
                 try:
                     self.on_result(match_id, names, result, time.perf_counter() - started)
@@ -573,7 +584,7 @@ async def start_server(
     server reflection are enabled when their packages are installed.
     """
     available_games()  # import every game now, not during the first bot's Hello
-    server = grpc.aio.server(options=SERVER_OPTIONS)
+    server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=[MetricsInterceptor(arena_methods())])
     server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena)),))
     service_names = ["tourney.v1.Arena"]
     try:
