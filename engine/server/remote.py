@@ -1,0 +1,89 @@
+"""Play a match through an arena from another process: RunMatch, back as a referee MatchResult.
+
+This is the hook for `tourney run --arena HOST:PORT --bots remote:NAME,greedy`: the
+tournament runner calls `run_remote_match` where it would call `play_match`, and gets the
+same MatchResult (ranking, scores, termination, replay, per-seat stats rebuilt from the
+replay), so standings and storage need no change.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+import grpc
+
+from engine.core import TourneyError
+from engine.referee import MatchResult, Replay, SeatStats
+from engine.server.generated import arena_pb2 as pb
+
+RUN_MATCH = "/tourney.v1.Arena/RunMatch"
+
+
+class ArenaUnavailable(TourneyError):
+    """The arena refused or could not play the match."""
+
+
+def ranking_of(ranks: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Tiers of seats, best first, from one rank per seat (1 = first; ties share a rank)."""
+    by_rank: dict[int, list[int]] = {}
+    for seat, rank in enumerate(ranks):
+        by_rank.setdefault(rank, []).append(seat)
+    return tuple(tuple(by_rank[r]) for r in sorted(by_rank))
+
+
+def result_of(record: pb.MatchRecord) -> MatchResult:
+    """The referee's MatchResult of an arena MatchRecord."""
+    doc: dict[str, Any] = json.loads(record.replay_json) if record.replay_json else {}
+    replay = Replay.from_dict(doc) if doc else Replay(record.game, len(record.seat_names), {}, record.seed)
+    stats = [SeatStats() for _ in record.seat_names]
+    for step in replay.steps:
+        for decision in step:
+            st = stats[decision.seat]
+            st.decisions += 1
+            st.think_s += decision.ms / 1000.0
+            st.max_move_s = max(st.max_move_s, decision.ms / 1000.0)
+            if decision.fault is not None:
+                st.faults[decision.fault] = st.faults.get(decision.fault, 0) + 1
+    details = {"arena_match_id": record.match_id}
+    if "realtime_log" in doc:
+        details["realtime_log"] = doc["realtime_log"]
+    return MatchResult(
+        record.game, record.seed, len(record.seat_names), ranking_of(list(record.ranks)), tuple(record.scores),
+        record.termination, record.reason, stats, replay, details,
+        forfeit_seat=None if record.forfeit_seat < 0 else record.forfeit_seat,
+    )
+
+
+def run_remote_match(
+    address: str,
+    game_id: str,
+    seats: Sequence[str],
+    seed: int,
+    config: Mapping[str, Any] | None = None,
+    move_ms: int | None = None,
+    admin_token: str = "",
+    realtime: bool = False,
+    timeout_s: float = 3600.0,
+    credentials: grpc.ChannelCredentials | None = None,
+) -> MatchResult:
+    """Ask the arena at `address` to play one match between `seats` and return its result.
+
+    Seats are "remote:NAME" (a bot connected to that arena) or built-in bot specs.
+    Raises ArenaUnavailable (one sentence) when the arena refuses or cannot be reached.
+    """
+    request = pb.RunMatchRequest(
+        admin_token=admin_token, game=game_id, seats=list(seats), seed=seed,
+        config_json=json.dumps(dict(config or {})), move_ms=move_ms or 0, realtime=realtime,
+    )
+    channel = grpc.secure_channel(address, credentials) if credentials else grpc.insecure_channel(address)
+    with channel:
+        call = channel.unary_unary(RUN_MATCH, request_serializer=pb.RunMatchRequest.SerializeToString,
+                                   response_deserializer=pb.MatchRecord.FromString)
+        try:
+            record = cast(pb.MatchRecord, call(request, timeout=timeout_s))
+        except grpc.RpcError as exc:
+            detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
+            raise ArenaUnavailable(f"the arena at {address} did not play the match ({detail})") from None
+    return result_of(record)

@@ -1,0 +1,37 @@
+"""run_remote_match: a match through RunMatch comes back as the referee's MatchResult."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bots import make_bot
+from engine.core import get_game
+from engine.referee import play_match
+from engine.server.remote import ArenaUnavailable, ranking_of, run_remote_match
+from tests.server.bots import SilentBot
+from tests.server.harness import ArenaHarness
+
+
+def test_ranking_of_ranks() -> None:
+    assert ranking_of([2, 1]) == ((1,), (0,))
+    assert ranking_of([1, 1, 3]) == ((0, 1), (2,))
+
+
+def test_remote_match_result_matches_a_local_one(harness: ArenaHarness) -> None:
+    remote = run_remote_match(harness.address, "sticks", ["random", "greedy"], seed=5)
+    game = get_game("sticks")
+    # The arena seeds built-in seat i with seed * 1009 + i: the same bots play the same match here.
+    local = play_match("sticks", [make_bot("random", game, 5 * 1009), make_bot("greedy", game, 5 * 1009 + 1)], 5)
+    assert remote.ranking == local.ranking and remote.scores == local.scores
+    assert remote.termination == local.termination == "normal"
+    assert [s.decisions for s in remote.seat_stats] == [s.decisions for s in local.seat_stats]
+    assert remote.points(0) + remote.points(1) == 1.0
+
+
+def test_remote_faults_and_refusals(harness: ArenaHarness) -> None:
+    harness.bot("quiet", SilentBot())
+    result = run_remote_match(harness.address, "sticks", ["remote:quiet", "random"], seed=1, move_ms=100)
+    assert (result.termination, result.forfeit_seat) == ("timeout", 0)
+    assert result.seat_stats[0].faults == {"timeout": 1}
+    with pytest.raises(ArenaUnavailable):
+        run_remote_match(harness.address, "no-such-game", ["random", "random"], seed=1)
