@@ -1,6 +1,9 @@
 """The results tables (SQLModel) and the session helpers around them.
 
-SQLite file by default; any SQLAlchemy URL (PostgreSQL) works. Each finished match is
+SQLite file by default; any SQLAlchemy URL (PostgreSQL) works. The schema is managed by
+Alembic (tournament/migrations): opening a store upgrades it to the newest revision. After
+changing a table here, add a revision: `alembic -c tournament/alembic.ini revision
+--autogenerate -m "why"` against a database at the previous revision. Each finished match is
 written in its own transaction as soon as it ends, so a driver that dies loses nothing
 that finished, and a resumed tournament skips what is already stored.
 """
@@ -9,9 +12,10 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, UniqueConstraint, event
+from sqlalchemy import BigInteger, Column, UniqueConstraint, event, inspect
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, create_engine, select
@@ -134,7 +138,7 @@ def open_store(url: str) -> Engine:
         engine = create_engine(url, pool_pre_ping=True)
         if url.startswith("sqlite"):
             event.listen(engine, "connect", _sqlite_pragmas)
-        SQLModel.metadata.create_all(engine)
+        migrate(engine)
     except SQLAlchemyError as exc:
         orig = getattr(exc, "orig", None)
         reason = str(orig) if orig is not None else type(exc).__name__
@@ -145,6 +149,30 @@ def open_store(url: str) -> Engine:
     except Exception as exc:
         raise StoreError(f"cannot use the database {_redact(url)} ({exc}): pass a valid --db URL.") from None
     return engine
+
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (creating it in an empty database).
+
+    A store created before migrations existed (tables but no alembic_version) gets its missing
+    tables and is stamped as current.
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        tables = inspect(conn)
+        if tables.has_table("tournament") and not tables.has_table("alembic_version"):
+            SQLModel.metadata.create_all(conn)
+            command.stamp(cfg, "head")
+        else:
+            command.upgrade(cfg, "head")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

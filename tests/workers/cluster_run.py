@@ -46,8 +46,8 @@ def main(db: str) -> None:
     report = run_tournament(engine, plan, executor=RayExecutor(workers=2, chunk=2), on_match=on_match)
     history = load_history(engine, report.tournament_id, [e.alias for e in bots])
     alive = sum(1 for n in ray.nodes() if n["Alive"])
-    print(json.dumps({"killed_at": state["killed_at"], "alive_nodes": alive, "matches": report.matches,
-                      "results": [[g.number, list(g.seats), list(g.points)] for g in history]}))
+    print("RESULT " + json.dumps({"killed_at": state["killed_at"], "alive_nodes": alive, "matches": report.matches,
+                      "results": [[g.number, list(g.seats), list(g.points)] for g in history]}), flush=True)
     ray.shutdown()
     cluster.shutdown()
 

@@ -18,7 +18,9 @@ def test_killing_a_node_loses_no_match_and_changes_no_result(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "tests.workers.cluster_run", str(tmp_path / "cluster.db")],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    doc = json.loads(proc.stdout.strip().splitlines()[-1])
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, proc.stdout[-2000:] + proc.stderr[-2000:]
+    doc = json.loads(lines[-1][len("RESULT "):])
     assert doc["killed_at"] is not None and doc["killed_at"] < doc["matches"]
     assert doc["alive_nodes"] == 2  # the head and the surviving worker
 

@@ -1,0 +1,29 @@
+"""Alembic environment: the results tables' metadata, on the connection open_store passes in."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine
+from sqlmodel import SQLModel
+
+import tournament.store  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+config = context.config
+target_metadata = SQLModel.metadata
+
+
+def run() -> None:
+    connection = config.attributes.get("connection")
+    if connection is None:  # the alembic command line: sqlalchemy.url from the config
+        engine = create_engine(config.get_main_option("sqlalchemy.url") or "sqlite:///tourney.db")
+        with engine.connect() as conn:
+            context.configure(connection=conn, target_metadata=target_metadata, render_as_batch=True)
+            with context.begin_transaction():
+                context.run_migrations()
+        return
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+run()
