@@ -123,21 +123,25 @@ def test_evaluate_likes_points_and_captures() -> None:
 def test_expectimax_takes_the_dash_and_the_capture() -> None:
     # At 6 points the turn-one dash wins the game at once.
     dash = pos(["b4", "a1", "c1", "d1"], ["a11", "b11"], dice=(4, 4), score=(6, 0))
-    bot = ExpectimaxBot(seed=1)
+    bot = ExpectimaxBot(seed=1, depth=2)
     assert dash.legal_moves()[bot.act(_request(dash))].label == "b4⤴b8→b4 (+1)"
     # Red's mission Ninja, deep and about to score, can be captured from b4 with a 2.
     red = {1: {"square": "b6", "turns_used": 1, "depth": 3}}
     cap = pos(["b4", "a1"], ["b6", "d11"], dice=(1, 1), missions=red)
     assert cap.legal_moves()[bot.act(_request(cap))].to == "b6"
+    deep = ExpectimaxBot(seed=2, depth=3, beam=2)
+    assert dash.legal_moves()[deep.act(_request(dash))].label == "b4⤴b8→b4 (+1)"
+    values = deep.move_values(cap, 0)
+    assert len(values) == len(cap.legal_moves()) and sum(v >= -1 for v in values) == 2  # the beam
 
 
 def test_bots_through_the_referee() -> None:
     assert "expectimax" in GAME.bots()
-    bots = [make_bot("expectimax", GAME, 1), make_bot("greedy", GAME, 2)]
+    bots = [make_bot("expectimax:depth=2", GAME, 1), make_bot("greedy", GAME, 2)]
     result = play_match("ninja-versus-ninja", bots, seed=4)
     assert result.reason in ("points", "elimination") and len(result.replay.steps) > 4
     again = play_match(
-        "ninja-versus-ninja", [make_bot("expectimax", GAME, 1), make_bot("greedy", GAME, 2)], seed=4
+        "ninja-versus-ninja", [make_bot("expectimax:depth=2", GAME, 1), make_bot("greedy", GAME, 2)], seed=4
     )
     assert again.ranking == result.ranking and again.scores == result.scores
     rnd = play_match("ninja-versus-ninja", [make_bot("random", GAME, 1), make_bot("ismcts:iterations=20", GAME, 2)], 5)

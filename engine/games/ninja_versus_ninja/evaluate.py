@@ -29,7 +29,6 @@ from engine.games.ninja_versus_ninja.state import NO_SQUARE, NvnState
 PIECE = 1.0  # a Ninja, in score points (missions need runners; the last one lost loses the game)
 SCALE = 3.5  # score-point difference that maps to tanh(1) ~ 0.76
 FLEE = 0.3  # the share of a capture threat left when the threatened seat moves first
-EXPOSURE = 0.0  # weight of the chance of losing a home Ninja to the enemy mission Ninja
 
 HOME_FRONT = 3  # Black's home front row (0-based); the tables are in Black's frame
 OPP_FRONT = 7
@@ -139,30 +138,9 @@ def mission_worth(state: NvnState, seat: int) -> float:
     return (1.0 - threat) * base - threat * PIECE
 
 
-def home_exposure(state: NvnState, seat: int) -> float:
-    """Chance that the enemy's mission Ninja can land on one of `seat`'s home Ninjas next turn."""
-    attacker = state.m_sq[1 - seat]
-    if attacker == NO_SQUARE:
-        return 0.0
-    dist = MANHATTAN[attacker]
-    hit = set()
-    mask = state.occ[seat]
-    while mask:
-        low = mask & -mask
-        x = low.bit_length() - 1
-        mask ^= low
-        if x != state.m_sq[seat]:
-            hit.add(dist[x])
-    q = sum(_P.get(d, 0.0) for d in hit)
-    return q * FLEE if state.to_move == seat else q
-
-
 def material(state: NvnState, seat: int) -> float:
     """A seat's position in score points: score, Ninjas, and the mission's worth."""
-    value = state.score[seat] + PIECE * state.occ[seat].bit_count() + mission_worth(state, seat)
-    if EXPOSURE:
-        value -= EXPOSURE * PIECE * home_exposure(state, seat)
-    return value
+    return state.score[seat] + PIECE * state.occ[seat].bit_count() + mission_worth(state, seat)
 
 
 def evaluate(state: NvnState, seat: int) -> float:
