@@ -39,7 +39,8 @@ from engine.server.generated import arena_pb2  # noqa: E402
 
 
 def run_bot(bot: Bot, name: str | None = None, address: str | None = None, token: str | None = None,
-            games: list[str] | None = None, max_concurrent_matches: int = 4, max_matches: int | None = None) -> BotClient:
+            games: list[str] | None = None, max_concurrent_matches: int = 4,
+            max_matches: int | None = None) -> BotClient:
     """Connect `bot` and play until the arena closes the stream (or max_matches have ended).
 
     Defaults come from the environment a launcher sets: TOURNEY_ARENA (host:port),
