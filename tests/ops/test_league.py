@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from openskill.models import PlackettLuce
 from sqlmodel import Session, select
@@ -206,3 +207,35 @@ def test_two_concurrent_run_due_calls_play_each_round_once(tmp_path) -> None:
         assert len(stored) == len(executor.plays) == 6 * 2 * 2  # 6 rounds x 2 divisions x (1 pair x 2 games)
         assert {r.status for r in session.exec(select(LeagueRound))} == {"done"}
     assert run_due(engine, clock=clock) == []
+
+
+RUN_CLI = "import sys, tests.sticks, tournament.league_cli; from tournament.cli import app; app()"
+
+
+def test_two_run_due_processes_at_once_play_each_round_once(tmp_path) -> None:
+    """Two `tourney league run-due` processes started together (as two overlapping cron jobs)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    db = str(tmp_path / "league.db")
+    make_league(tmp_path, divisions=2, promote=1,
+                bots=[("a", "ismcts"), ("b", "random"), ("c", "greedy"), ("d", "ismcts"), ("e", "random"),
+                      ("f", "greedy")])
+    now = (START + timedelta(days=8, hours=21)).isoformat()  # nine rounds due: three seasons
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    cmd = [sys.executable, "-c", RUN_CLI, "league", "run-due", "--db", db, "--local", "--now", now, "--json"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=root, env=env)
+             for _ in range(2)]
+    outputs = [p.communicate(timeout=240) for p in procs]
+    for p, (_out, errs) in zip(procs, outputs, strict=True):
+        assert p.returncode == 0, errs
+    slots = [r["slot"] for out, _ in outputs for r in json.loads(out)["rounds"]]
+    assert sorted(slots) == list(range(9))
+    engine = open_store(db)
+    with Session(engine) as session:
+        assert len(session.exec(select(Match).where(Match.players == 2)).all()) == 9 * 2 * 2
+        rounds = session.exec(select(LeagueRound).order_by(LeagueRound.slot)).all()
+        assert [(r.season, r.round, r.status) for r in rounds] == [(s, k, "done") for s in range(3) for k in range(3)]
