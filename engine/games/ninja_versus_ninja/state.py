@@ -14,12 +14,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import Action, Chance, IllegalAction, Observation, Outcome, State
+from engine.core import Action, Chance, Game, IllegalAction, Observation, Outcome, State
 from engine.games.ninja_versus_ninja.data import (
     COLOR_NAMES,
     DIE_SIDES,
     MISSION_TURNS,
-    NUM_SQUARES,
     ROLLOFF_ATTEMPTS,
     SQUARE_NAMES,
     square_index,
@@ -56,7 +55,7 @@ class NvnState(State):
         "_log", "_legal", "_groups",
     )
 
-    def __init__(self, game: Any, chance: Chance, target: int, cap: int) -> None:
+    def __init__(self, game: Game, chance: Chance, target: int, cap: int) -> None:
         self.game = game
         self.num_players = 2
         self.chance = chance
@@ -443,5 +442,3 @@ def place(
     state.begin_turn()
     return state
 
-
-assert NUM_SQUARES < 64
