@@ -64,3 +64,56 @@ def test_prometheus_counts_the_matches_of_a_running_tournament(tmp_path) -> None
         wait_for(lambda: query(url, remaining) == 0, "the tournament to show as done")
         decisions = query(url, 'sum(tourney_decisions_total{game="sticks"})')
         assert decisions is not None and decisions >= 24 * 2
+
+
+def test_prometheus_scrapes_the_arena_during_a_league_round_robin(tmp_path) -> None:
+    """A real arena (gRPC, a remote bot connected) plays a league's rounds; Prometheus follows it live."""
+    from datetime import timedelta
+
+    from engine.server.arena import ArenaConfig
+    from engine.server.client import BotClient, RandomBot
+    from engine.server.local import LocalArena
+    from tests.ops.test_league import START, FakeClock
+    from tournament.league import LeagueSettings, create_league, join_league, run_due
+    from tournament.league_arena import ArenaExecutor
+
+    port = m.serve_metrics(0, "127.0.0.1")
+    engine = open_store(str(tmp_path / "l.db"))
+    create_league(engine, LeagueSettings(name="live", game="sticks", format="round-robin", schedule="0 20 * * *"),
+                  now=START)
+    for alias, spec in [("alice", "remote:alice"), ("r", "random"), ("g", "greedy"), ("g2", "greedy")]:
+        join_league(engine, "live", spec, alias=alias, now=START)
+
+    def total() -> float:
+        return sum(m.REGISTRY.get_sample_value("tourney_matches_total", {"game": "sticks", "reason": r}) or 0.0
+                   for r in m.TERMINATIONS)
+
+    sticks = 'sum(tourney_matches_total{game="sticks"})'
+    with prometheus([f"127.0.0.1:{port}"], tmp_path) as url, \
+            LocalArena(ArenaConfig(allow_anonymous=True, default_move_ms=5000)) as local:
+        client = BotClient(local.address, RandomBot(seed=1), name="alice", games=["sticks"])
+        thread = threading.Thread(target=client.run, daemon=True)
+        thread.start()
+        try:
+            assert client.connected.wait(30)
+            wait_for(lambda: query(url, "tourney_connected_bots") == 1, "Prometheus to see the connected bot")
+            executor = ArenaExecutor(local.arena, local._loop)
+            clock = FakeClock(START + timedelta(hours=21))
+            before = total()
+            first = run_due(engine, clock=clock, executor=executor, presence=executor.online)
+            assert [r.matches for r in first] == [4]  # round 1 of 3: two pairs, two games each
+            middle = total()
+            assert middle == before + 4
+            wait_for(lambda: query(url, sticks) == middle, "Prometheus to count the first round")
+            assert query(url, 'sum(tourney_active_matches{game="sticks"})') == 0
+            clock.when += timedelta(days=2)
+            rest = run_due(engine, clock=clock, executor=executor, presence=executor.online)
+            assert [r.matches for r in rest] == [4, 4]
+            wait_for(lambda: query(url, sticks) == middle + 8, "Prometheus to count the whole season")
+            decisions = query(url, 'sum(tourney_decisions_total{game="sticks"})')
+            assert decisions is not None and decisions >= 12 * 2
+            started = query(url, 'sum(grpc_server_started_total{grpc_service="tourney.v1.Arena",grpc_method="Play"})')
+            assert started is not None and started >= 1
+        finally:
+            client.cancel()
+            thread.join(30)
