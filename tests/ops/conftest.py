@@ -21,3 +21,6 @@ def ray_ops() -> Iterator[object]:
     yield ray
     if owned:
         ray.shutdown()
+
+
+from tests.tournament.conftest import postgres_url  # noqa: E402, F401  (the private PostgreSQL cluster fixture)

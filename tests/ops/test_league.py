@@ -239,3 +239,51 @@ def test_two_run_due_processes_at_once_play_each_round_once(tmp_path) -> None:
         assert len(session.exec(select(Match).where(Match.players == 2)).all()) == 9 * 2 * 2
         rounds = session.exec(select(LeagueRound).order_by(LeagueRound.slot)).all()
         assert [(r.season, r.round, r.status) for r in rounds] == [(s, k, "done") for s in range(3) for k in range(3)]
+
+
+def test_concurrent_run_due_on_postgresql_plays_each_round_once(postgres_url) -> None:
+    from tournament.league import LeagueDivision
+
+    engines = [open_store(postgres_url) for _ in range(3)]
+    create_league(engines[0], LeagueSettings(name="pg-league", game="sticks", format="swiss", schedule="*/5 * * * *",
+                                             rounds_per_season=2, divisions=2, promote=1), now=START)
+    for i in range(8):
+        join_league(engines[0], "pg-league", "greedy" if i % 2 else "random", alias=f"bot{i}", now=START)
+    clock = FakeClock(START + timedelta(minutes=31))  # six ticks: three seasons of two Swiss rounds
+    executor = CountingExecutor(delay_s=0.01)
+    barrier = threading.Barrier(3)
+    slots: list[int] = []
+    errors: list[BaseException] = []
+
+    def caller(i: int) -> None:
+        try:
+            barrier.wait(30)
+            slots.extend(r.slot for r in run_due(engines[i], "pg-league", clock=clock, executor=executor,
+                                                 owner=f"pg-{i}"))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=caller, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    assert sorted(slots) == list(range(6))
+    assert executor.plays and all(n == 1 for n in executor.plays.values())
+    with Session(engines[0]) as session:
+        league_id = _league_id(session)
+        league_tids = [d.tournament_id for d in session.exec(select(LeagueDivision)
+                                                             .where(LeagueDivision.league_id == league_id))]
+        stored = session.exec(select(Match).where(Match.tournament_id.in_(league_tids))  # type: ignore[union-attr]
+                              .where(Match.players == 2)).all()
+    # 3 seasons x 2 divisions of 4 x 2 rounds x 2 pairs x 2 games
+    assert len(stored) == len(executor.plays) == 3 * 2 * 2 * 2 * 2
+
+
+def _league_id(session: Session) -> int:
+    from tournament.league import League
+
+    league = session.exec(select(League).where(League.name == "pg-league")).one()
+    assert league.id is not None
+    return league.id
