@@ -1,8 +1,9 @@
 """Executors: play scheduled pairings and hand each finished chunk back as soon as it is done.
 
 A Ray task plays a *chunk* of pairings, so Ray's round trip (about 3.5 ms here) is paid once
-per chunk rather than once per match. The driver writes each chunk as it arrives (`ray.wait`),
-so a driver that dies loses only what was still in flight. A task lost with its worker is
+per chunk rather than once per match; chunks are sized from the match times seen so far.
+The driver writes each chunk as it arrives (`ray.wait`), so a driver that dies loses only
+what was still in flight. A task lost with its worker is
 retried by Ray (`max_retries`); a match is a pure function of (game, config, seed, bots), so a
 retry replays exactly the same matches with exactly the same results.
 """
@@ -24,6 +25,7 @@ from tournament.runner import InProcess, Played, TournamentPlan, play_and_record
 # slow matches across workers, large enough that Ray's per-task cost stays a few percent.
 CHUNKS_PER_WORKER = 4
 MAX_CHUNK = 64
+TARGET_CHUNK_S = 0.5
 TASK_RETRIES = 4
 
 
@@ -54,6 +56,32 @@ def _registered() -> set[str]:
 def chunk_size(n: int, workers: int) -> int:
     """Matches per task for n matches over `workers` workers."""
     return max(1, min(MAX_CHUNK, math.ceil(n / max(1, workers * CHUNKS_PER_WORKER))))
+
+
+class ChunkTiming:
+    """Sizes chunks from the match durations seen so far.
+
+    The first wave is one match per task (nothing is known yet); after that a chunk holds
+    about TARGET_CHUNK_S of play: long enough that Ray's ~3.5 ms per task is under 1%, short
+    enough that results reach the database (and the progress bar) every second or so, and
+    never more than a quarter of a worker's share of what is left, so the last tasks balance.
+    The sizes never change a result: every match is a pure function of its pairing.
+    """
+
+    def __init__(self) -> None:
+        self.matches = 0
+        self.seconds = 0.0
+
+    def add(self, played: Sequence[Played]) -> None:
+        self.matches += len(played)
+        self.seconds += sum(d for _, _, d in played)
+
+    def size(self, remaining: int, workers: int) -> int:
+        if self.matches == 0:
+            return 1
+        per_match = max(self.seconds / self.matches, 1e-5)
+        by_time = max(1, int(TARGET_CHUNK_S / per_match))
+        return max(1, min(by_time, MAX_CHUNK, chunk_size(remaining, workers)))
 
 
 def chunks(pairings: Sequence[Pairing], size: int) -> list[list[Pairing]]:
@@ -120,25 +148,29 @@ class RayExecutor:
         ray = self._ray
         plan_ref = ray.put(plan)
         module = GAME_MODULES.get(plan.game)
-        pending = chunks(pairings, self._chunk or chunk_size(len(pairings), self.workers))
-        pending.reverse()
+        queue = list(pairings)
+        queue.reverse()  # pop() from the end = schedule order
+        timing = ChunkTiming()
         # Keep `workers` tasks in flight: that caps parallelism without a placement group,
         # and what is submitted but unfinished is all a dying driver can lose.
         in_flight: list[Any] = []
         try:
-            while pending or in_flight:
-                while pending and len(in_flight) < self.workers:
-                    in_flight.append(self._task.remote(plan_ref, pending.pop(), module))  # type: ignore[call-arg]
+            while queue or in_flight:
+                while queue and len(in_flight) < self.workers:
+                    size = self._chunk or timing.size(len(queue), self.workers)
+                    chunk = [queue.pop() for _ in range(min(size, len(queue)))]
+                    in_flight.append(self._task.remote(plan_ref, chunk, module))  # type: ignore[call-arg]
                 done, in_flight = ray.wait(in_flight, num_returns=1)
                 try:
-                    chunk: list[Played] = ray.get(done[0])
+                    played: list[Played] = ray.get(done[0])
                 except ray.exceptions.RayError as exc:
                     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200].rstrip(".")
                     raise MatchFailed(
                         f"a match failed on a Ray worker ({first}): finished matches are stored; "
                         "rerun with --local to see the full traceback."
                     ) from None
-                yield chunk
+                timing.add(played)
+                yield played
         finally:
             for ref in in_flight:
                 ray.cancel(ref)

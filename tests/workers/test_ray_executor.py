@@ -85,3 +85,15 @@ def test_a_failing_task_is_one_sentence(ray_session, tmp_path):
     engine = open_store(str(tmp_path / "t.db"))
     with pytest.raises(MatchFailed, match="failed on a Ray worker"):
         run_tournament(engine, broken, executor=RayExecutor(workers=2))
+
+
+def test_chunks_are_sized_from_observed_match_times():
+    from workers.pool import MAX_CHUNK, ChunkTiming
+
+    timing = ChunkTiming()
+    assert timing.size(1000, 2) == 1  # nothing measured yet: one match per task
+    timing.matches, timing.seconds = 10, 1.0  # 100 ms a match: five make half a second
+    assert timing.size(1000, 2) == 5
+    timing.matches, timing.seconds = 1000, 0.5  # 0.5 ms a match: capped
+    assert timing.size(100_000, 2) == MAX_CHUNK
+    assert timing.size(16, 2) == 2  # the tail is split so both workers finish together
