@@ -18,7 +18,7 @@ from typing import Any
 from engine.core import Outcome
 from engine.server.arena import ABORTED, REMOTE_PREFIX, Arena, ArenaError
 from engine.server.generated import arena_pb2 as pb
-from tournament.league import REMOTE, forfeit, run_due
+from tournament.league import REMOTE, Clock, forfeit, run_due, utc_now
 from tournament.round_robin import Pairing
 from tournament.runner import MatchRecord, Played, SeatRecord, TournamentPlan, match_seed, pack_replay
 from tournament.store import dumps, open_store
@@ -108,8 +108,10 @@ class ArenaExecutor:
 class LeagueLoop:
     """`tourney serve --leagues`: a thread that plays due league rounds on this arena every `interval_s`."""
 
-    def __init__(self, arena: Arena, loop: asyncio.AbstractEventLoop, db: str, interval_s: float = 30.0) -> None:
+    def __init__(self, arena: Arena, loop: asyncio.AbstractEventLoop, db: str, interval_s: float = 30.0,
+                 clock: Clock = utc_now) -> None:
         self.engine = open_store(db)
+        self.clock = clock
         self.executor = ArenaExecutor(arena, loop)
         self.interval_s = interval_s
         self._stop = threading.Event()
@@ -122,7 +124,7 @@ class LeagueLoop:
     def tick(self) -> int:
         """Play what is due now; returns the number of rounds played."""
         # Not metered here: the arena counts these matches live, like any other it plays.
-        rounds = run_due(self.engine, executor=self.executor, presence=self.executor.online)
+        rounds = run_due(self.engine, clock=self.clock, executor=self.executor, presence=self.executor.online)
         return len(rounds)
 
     def _run(self) -> None:

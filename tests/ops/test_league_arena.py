@@ -45,3 +45,29 @@ def test_league_round_on_the_arena_with_a_connected_and_an_absent_remote_bot(tmp
     assert len(played) == 4 and all(seat.decisions > 0 for seat, _ in played)  # alice answered over gRPC
     assert all(seat.points == 0 for seat, match in rows if seat.alias == "bob")
     assert len(client.ended) == 4
+
+
+def test_the_serve_leagues_loop_plays_due_rounds_in_the_background(tmp_path) -> None:
+    from tournament.league_arena import LeagueLoop
+
+    db = str(tmp_path / "l.db")
+    engine = open_store(db)
+    create_league(engine, LeagueSettings(name="bg", game="sticks", format="swiss", schedule="0 20 * * *",
+                                         rounds_per_season=2), now=START)
+    for alias in ("a", "b", "c", "d"):
+        join_league(engine, "bg", "random", alias=alias, now=START)
+    clock = FakeClock(START + timedelta(days=1, hours=21))  # two rounds due
+    with LocalArena(ArenaConfig(allow_anonymous=True)) as local:
+        loop = LeagueLoop(local.arena, local._loop, db, interval_s=0.05, clock=clock).start()
+        try:
+            deadline = threading.Event()
+            for _ in range(400):  # at most ~20 s
+                with Session(engine) as session:
+                    if len(session.exec(select(Match).where(Match.players == 2)).all()) == 8:
+                        break
+                deadline.wait(0.05)
+        finally:
+            loop.stop()
+        assert loop.tick() == 0  # nothing more is due
+    with Session(engine) as session:
+        assert len(session.exec(select(Match).where(Match.players == 2)).all()) == 8  # 2 rounds x 2 pairs x 2 games
