@@ -10,7 +10,7 @@ retries replay a chunk on a worker, but the driver receives each chunk once).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from engine.referee import Replay
 from engine.server.metrics import (
@@ -23,7 +23,7 @@ from engine.server.metrics import (
 from tournament.round_robin import Pairing
 from tournament.runner import Executor, MatchRecord, Played, TournamentPlan, unpack_replay
 
-__all__ = ["MeteredExecutor", "TournamentProgress", "observe_record", "serve_metrics"]
+__all__ = ["MeteredExecutor", "TournamentProgress", "instrument", "observe_record", "serve_metrics"]
 
 
 def observe_record(game_id: str, record: MatchRecord, seconds: float) -> None:
@@ -40,9 +40,10 @@ class MeteredExecutor:
     while there is more work than slots, an upper bound in the last chunks of a round.
     """
 
-    def __init__(self, inner: Executor) -> None:
+    def __init__(self, inner: Executor, on_close: Callable[[], None] | None = None) -> None:
         self.inner = inner
         self.workers = inner.workers
+        self.on_close = on_close
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
         WORKER_SLOTS.set(self.workers)
@@ -62,6 +63,8 @@ class MeteredExecutor:
         close = getattr(self.inner, "close", None)
         if close is not None:
             close()
+        if self.on_close is not None:
+            self.on_close()
 
 
 class TournamentProgress:
@@ -87,3 +90,30 @@ class TournamentProgress:
     def finish(self) -> None:
         if self.tournament is not None:
             REMAINING.labels(self.tournament).set(0)
+
+
+ProgressHook = Callable[[int, int], None]
+StartHook = Callable[[int], None]
+
+
+def instrument(executor: Executor, metrics_port: int | None, on_start: StartHook | None = None,
+               on_match: ProgressHook | None = None) -> tuple[Executor, StartHook | None, ProgressHook | None]:
+    """For `tourney run --metrics-port`: serve the metrics, count every match of `executor`, and keep the
+    tournament's remaining-matches gauge current. Without a port, everything is returned unchanged."""
+    if metrics_port is None:
+        return executor, on_start, on_match
+    serve_metrics(metrics_port)
+    progress = TournamentProgress()
+
+    def started(tournament_id: int) -> None:
+        progress.start(tournament_id)
+        if on_start is not None:
+            on_start(tournament_id)
+
+    def matched(done: int, total: int) -> None:
+        progress.progress(done, total)
+        if on_match is not None:
+            on_match(done, total)
+
+    # Closing the executor ends the run: an SPRT stopped early still shows nothing remaining.
+    return MeteredExecutor(executor, on_close=progress.finish), started, matched

@@ -202,3 +202,20 @@ def test_grpc_interceptor_counts_requests_by_method_and_code() -> None:
                  grpc_code="UNIMPLEMENTED") == before_unknown + 1
     assert value("grpc_server_handling_seconds_count", grpc_type=ok[0], grpc_service=ok[1],
                  grpc_method=ok[2]) >= 3
+
+
+def test_instrument_wires_executor_and_progress_for_tourney_run(tmp_path) -> None:
+    from tournament.metrics import instrument
+
+    calls: list[tuple[int, int]] = []
+    same = instrument(InProcess(), None, None, calls.append)  # type: ignore[arg-type]
+    assert same[0].__class__ is InProcess
+    executor, on_start, on_match = instrument(InProcess(), 0, None, lambda d, t: calls.append((d, t)))
+    assert isinstance(executor, MeteredExecutor)
+    before = snapshot("sticks")
+    report = run_tournament(open_store(str(tmp_path / "i.db")), _plan(), executor=executor, on_start=on_start,
+                            on_match=on_match)
+    executor.close()
+    assert delta(before, snapshot("sticks"))["matches"] == report.matches == 12
+    assert calls[-1] == (12, 12)
+    assert value("tourney_tournament_matches_remaining", tournament=str(report.tournament_id)) == 0
