@@ -214,7 +214,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 
                 def tick(done: int, total: int) -> None:
                     rate = done / max(1e-9, time.perf_counter() - started)
-                    progress.update(task, completed=done, total=total, rate=f"{rate:.1f} matches/s")
+                    progress.update(task, completed=done, total=total or None, rate=f"{rate:.1f} matches/s")
 
                 report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=tick,
                                         on_start=announce)

@@ -130,7 +130,10 @@ class TournamentPlan:
         first = next_round(self.spec(), len(self.entrants), [], 0)
         return first or []
 
-    def expected_matches(self) -> int:
+    def expected_matches(self) -> int | None:
+        """How many matches the tournament plays; None when the SPRT decides when to stop."""
+        if self.sprt is not None:
+            return None
         return total_estimate(self.spec(), len(self.entrants))
 
     def settings(self) -> dict[str, Any]:
@@ -473,7 +476,8 @@ def run_tournament(
     if on_start is not None:
         on_start(tournament_id)
     done = stored_numbers(engine, tournament_id)
-    total = max(plan.expected_matches(), len(done))
+    expected = plan.expected_matches()
+    total = max(expected, len(done)) if expected is not None else 0  # 0: open-ended (SPRT)
     r = 0
     while True:
         history = load_history(engine, tournament_id, aliases) if r > 0 and spec.format != "round-robin" else []
