@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -28,6 +28,8 @@ from tournament.league import (
     run_due,
     utc_now,
 )
+from tournament.round_robin import Pairing
+from tournament.runner import Executor, Played, TournamentPlan
 from tournament.store import open_store
 
 league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, seasons, divisions with promotion "
@@ -91,6 +93,27 @@ def join(
     guarded(body)
 
 
+class LazyExecutor:
+    """Starts (or joins) the executor only when a round is due: a cron job that finds nothing due
+    every minute never pays for joining the Ray cluster."""
+
+    def __init__(self, build: Callable[[], Executor]) -> None:
+        self.build = build
+        self.inner: Executor | None = None
+        self.workers = 1
+
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+        if self.inner is None:
+            self.inner = self.build()
+            self.workers = self.inner.workers
+        return self.inner.run(plan, pairings)
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
+
+
 def _report_doc(r: RoundReport) -> dict[str, Any]:
     return {"league": r.league, "slot": r.slot, "season": r.season, "round": r.round, "due": r.due.isoformat(),
             "matches": r.matches, "forfeits": r.forfeits, "status": r.status}
@@ -122,7 +145,8 @@ def run_due_command(
             serve_metrics(metrics_port)
         fixed = parse_when(now)
         clock: Callable[[], datetime] = (lambda: fixed) if fixed is not None else utc_now
-        executor = MeteredExecutor(make_executor(local=local, address=address, workers=workers))
+        executor = MeteredExecutor(LazyExecutor(lambda: make_executor(local=local, address=address,
+                                                                      workers=workers)))
         reports: list[RoundReport] = []
         try:
             while True:

@@ -46,15 +46,17 @@ class MeteredExecutor:
         self.on_close = on_close
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        WORKER_SLOTS.set(self.workers)
         outstanding = len(pairings)
-        WORKER_BUSY.set(min(self.workers, outstanding))
+        chunks = self.inner.run(plan, pairings)
+        self.workers = self.inner.workers  # a lazily started executor knows its size only now
+        WORKER_SLOTS.set(self.workers)
+        WORKER_BUSY.set(min(self.inner.workers, outstanding))
         try:
-            for chunk in self.inner.run(plan, pairings):
+            for chunk in chunks:
                 for _pairing, record, seconds in chunk:
                     observe_record(plan.game, record, seconds)
                 outstanding -= len(chunk)
-                WORKER_BUSY.set(min(self.workers, max(0, outstanding)))
+                WORKER_BUSY.set(min(self.inner.workers, max(0, outstanding)))
                 yield chunk
         finally:
             WORKER_BUSY.set(0)
@@ -84,7 +86,8 @@ class TournamentProgress:
         self.tournament = str(tournament_id)
 
     def progress(self, done: int, total: int) -> None:
-        if self.tournament is not None:
+        """total 0 means open-ended (an SPRT run decides when to stop): no remaining count is shown."""
+        if self.tournament is not None and total > 0:
             REMAINING.labels(self.tournament).set(max(0, total - done))
 
     def finish(self) -> None:
