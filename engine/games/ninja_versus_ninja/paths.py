@@ -59,7 +59,11 @@ class Move(Action):
 
     @property
     def label(self) -> str:
-        """E.g. `b1→b5`, `b1→b2→c2` (an L), `b4⤴b8→b4 (+1)` (reversal at b8, depth 1)."""
+        """E.g. `b1→b5`, `b1→b2→c2` (an L), `b4⤴b8→b4 (+1)` (reversal at b8, depth 1).
+
+        Corners are listed with →, a reversal's turning square with ⤴ before it, and
+        "(+d)" is the deepest opponent-dojo row the path reaches (d points if it gets home).
+        """
         return _label(self.frm, self.path, self.depth)
 
 
