@@ -159,3 +159,14 @@ def test_likelihood_of_superiority():
     assert likelihood_of_superiority(10, 10) == 0.5
     assert likelihood_of_superiority(30, 10) > 0.99
     assert likelihood_of_superiority(10, 30) < 0.01
+
+
+@pytest.mark.parametrize("k", [3, 5])
+def test_square_fields_of_prime_pods_use_the_affine_plane(k):
+    n = k * k
+    rounds = pod_rounds(n, k, None)
+    assert len(rounds) == k + 1
+    met = Counter(frozenset(p) for r in rounds for pod in r for p in combinations(pod, 2))
+    assert len(met) == n * (n - 1) // 2 and set(met.values()) == {1}
+    for r in rounds:
+        assert sorted(p for pod in r for p in pod) == list(range(n))
