@@ -9,6 +9,11 @@ Simultaneous decisions are handled the decoupled way (DUCT): every acting seat k
 own statistics at the node and chooses by its own UCB, so no seat sees another's choice.
 Seats with very wide action lists (Maître Ninja's parry rows) are sampled uniformly below
 the root instead of being searched: UCB over tens of thousands of arms cannot converge.
+
+Rollouts are epsilon-greedy over `Game.evaluate` by default: purely random rollouts make
+every seat play like the random bot, which misjudges positions badly enough that the
+search lost to plain one-ply greedy (measured on Tiny Ninjas: about 45-57% against greedy
+with random rollouts).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from engine.bots.seeding import bot_rng
 from engine.core import Action, DecisionRequest, Game, State
 
 WIDE = 64  # an action list longer than this is sampled, not searched
+ROLLOUT_CANDIDATES = 12  # a greedy rollout step looks at most at this many actions
 
 
 class _Node:
@@ -40,16 +46,24 @@ class IsmctsBot:
         seed: int = 0,
         iterations: int = 150,
         time_ms: float | None = None,
-        rollout_depth: int = 20,
+        rollout_depth: int = 10,
         exploration: float = 0.7,
+        rollout: str = "greedy",
+        epsilon: float = 0.2,
     ) -> None:
         if iterations < 1:
             raise ValueError("ismcts needs iterations >= 1")
+        if rollout not in ("greedy", "random"):
+            raise ValueError("ismcts rollout must be greedy or random")
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError("ismcts epsilon must be between 0 and 1")
         self.rng = bot_rng(seed, "ismcts")
         self.iterations = iterations
         self.time_ms = time_ms
         self.rollout_depth = rollout_depth
         self.c = exploration
+        self.greedy_rollouts = rollout == "greedy"
+        self.epsilon = epsilon
 
     def act(self, request: DecisionRequest) -> int:
         legal = request.legal
@@ -121,8 +135,7 @@ class IsmctsBot:
         while not state.is_over() and depth < self.rollout_depth:
             rollout: dict[int, Action] = {}
             for s in state.to_act():
-                options = state.legal_actions(s)
-                rollout[s] = options[self.rng.randrange(len(options))]
+                rollout[s] = self._rollout_action(game, state, s)
             state.apply(rollout)
             depth += 1
         rewards = [game.evaluate(state, s) for s in range(state.num_players)]
@@ -132,6 +145,32 @@ class IsmctsBot:
                 if st is not None:
                     st[0] += 1
                     st[1] += rewards[s]
+
+    def _rollout_action(self, game: Game, state: State, seat: int) -> Action:
+        """Epsilon-greedy: usually the action whose result evaluates best for `seat`."""
+        options = state.legal_actions(seat)
+        rng = self.rng
+        if len(options) == 1 or not self.greedy_rollouts or rng.random() < self.epsilon:
+            return options[rng.randrange(len(options))]
+        if len(options) > ROLLOUT_CANDIDATES:
+            picks = [options[rng.randrange(len(options))] for _ in range(ROLLOUT_CANDIDATES)]
+        else:
+            picks = list(options)
+        best, best_value = picks[0], -math.inf
+        multi = len(state.to_act()) > 1
+        for action in picks:
+            after = state.clone()
+            joint = {seat: action}
+            if multi:  # others in a simultaneous step act at random in this look-ahead
+                for other in after.to_act():
+                    if other != seat:
+                        theirs = after.legal_actions(other)
+                        joint[other] = theirs[rng.randrange(len(theirs))]
+            after.apply(joint)
+            value = game.evaluate(after, seat)
+            if value > best_value:
+                best, best_value = action, value
+        return best
 
 
 def _ucb(st: list[float], c: float) -> float:
