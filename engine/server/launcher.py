@@ -7,10 +7,13 @@ environment, connects, plays its matches and, when they are done, is asked to st
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
+import signal
 import subprocess
+import time
 from pathlib import Path
 from types import TracebackType
 
@@ -31,6 +34,29 @@ def command_name(spec: str, seat: int) -> str:
         raise ConfigError(f"'{spec}' names no program: write e.g. cmd:python3 mybot.py.")
     stem = Path(words[-1]).stem or Path(words[0]).name
     return f"{re.sub(r'[^A-Za-z0-9_.-]', '_', stem)[:40]}-{seat}"
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (not zombie) processes of process group `pgid`, from /proc (Linux); elsewhere a signal probe."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return []
+        return [pgid]
+    out = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
+            out.append(int(entry.name))
+    return out
 
 
 class BotProcess:
@@ -56,7 +82,10 @@ class BotProcess:
                "TOURNEY_BOT_NAME": self.name}
         log = self.log_path.open("ab")
         try:
-            self.process = subprocess.Popen(self.argv, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+            # Its own session (and process group): stop() then reaches every process the bot forked,
+            # even after the program itself has exited.
+            self.process = subprocess.Popen(self.argv, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                            start_new_session=True)
         except OSError as exc:
             raise ConfigError(f"cannot start '{self.spec}' ({exc}): check the command.") from None
         finally:
@@ -67,17 +96,39 @@ class BotProcess:
         """True while the program runs."""
         return self.process is not None and self.process.poll() is None
 
+    def _signal_group(self, sig: signal.Signals) -> bool:
+        """Send `sig` to the bot's whole process group; False when no process of it is left."""
+        assert self.process is not None
+        try:
+            os.killpg(self.process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+
+    def _group_alive(self) -> bool:
+        """True while a live (not zombie) process of the bot's group runs."""
+        assert self.process is not None
+        return bool(group_members(self.process.pid))
+
     def stop(self) -> int | None:
-        """Ask the program to stop, kill it after the grace period; its exit code."""
+        """Ask the program (and whatever it forked) to stop, kill them after the grace period.
+
+        Returns the program's exit code; the program is always reaped (no zombie is left).
+        """
         if self.process is None:
             return None
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(self.stop_grace_s)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(self.stop_grace_s)
+        self._signal_group(signal.SIGTERM)
+        try:
+            self.process.wait(self.stop_grace_s)
+        except subprocess.TimeoutExpired:
+            self._signal_group(signal.SIGKILL)
+            self.process.wait(self.stop_grace_s)
+        # Forked children outlive a program that exits at once: give them the grace period too.
+        deadline = time.monotonic() + self.stop_grace_s
+        while self._group_alive() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         return self.process.returncode
 
     def __enter__(self) -> BotProcess:
