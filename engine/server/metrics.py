@@ -147,11 +147,21 @@ class MatchMetrics:
     def started(self, game_id: str) -> None:
         ACTIVE.labels(game_label(game_id)).inc()
 
+    def __init__(self) -> None:
+        # Children per game id, looked up once: the callback runs on every decision.
+        self._children: dict[str, tuple[str, Any, Any]] = {}
+
     def decision(self, game_id: str, decision: Decision) -> None:
         """The referee's on_decision callback: one timed answer of one seat."""
-        game = game_label(game_id)
-        DECISIONS.labels(game).inc()
-        DECISION_SECONDS.labels(game).observe(decision.ms / 1000.0)
+        children = self._children.get(game_id)
+        if children is None:
+            game = game_label(game_id)
+            children = (game, DECISIONS.labels(game), DECISION_SECONDS.labels(game))
+            if game != OTHER:  # only registered games are kept, so the cache stays bounded
+                self._children[game_id] = children
+        game, counter, hist = children
+        counter.inc()
+        hist.observe(decision.ms / 1000.0)
         if decision.fault is not None:
             FAULTS.labels(game, fault_label(decision.fault)).inc()
 
