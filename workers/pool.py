@@ -10,6 +10,7 @@ retry replays exactly the same matches with exactly the same results.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import os
@@ -174,6 +175,11 @@ class RayExecutor:
         finally:
             for ref in in_flight:
                 ray.cancel(ref)
+            for ref in in_flight:
+                # Collect what already failed, so Ray does not report it as unhandled later;
+                # cancelled, failed or still running are all fine here.
+                with contextlib.suppress(Exception):
+                    ray.get(ref, timeout=0)
 
     def close(self) -> None:
         if self._owns:
