@@ -59,6 +59,11 @@ class ArenaConfig:
     seat_wait_s: float = 10.0
     max_finished: int = 1000
     max_workers: int = 256
+    # Hello is rate-limited per connection (token bucket): a client may open hello_burst sessions
+    # at once, then hello_per_s a second; more are refused with RESOURCE_EXHAUSTED. This bounds
+    # both token guessing and session floods from one connection.
+    hello_burst: int = 32
+    hello_per_s: float = 4.0
 
 
 class ArenaError(Exception):
@@ -387,11 +392,37 @@ def list_games(arena: Arena) -> pb.ListGamesResponse:
     return out
 
 
+class HelloLimiter:
+    """A token bucket per connection (gRPC peer): `allow(peer)` spends one Hello if any is left."""
+
+    def __init__(self, burst: int, per_s: float, clock: Callable[[], float] = time.monotonic,
+                 max_peers: int = 10_000) -> None:
+        self.burst = float(max(1, burst))
+        self.per_s = max(0.0, per_s)
+        self.clock = clock
+        self.max_peers = max_peers
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # peer -> (tokens, when)
+
+    def allow(self, peer: str) -> bool:
+        """True when `peer` may say Hello now (one token is spent)."""
+        now = self.clock()
+        tokens, when = self._buckets.pop(peer, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - when) * self.per_s)
+        allowed = tokens >= 1.0
+        self._buckets[peer] = (tokens - 1.0 if allowed else tokens, now)
+        # Forget the oldest connections first; a forgotten peer starts again with a full bucket,
+        # which is what a brand-new connection would get anyway.
+        while len(self._buckets) > self.max_peers:
+            self._buckets.popitem(last=False)
+        return allowed
+
+
 class ArenaServicer:
     """The gRPC methods of service tourney.v1.Arena over one Arena."""
 
     def __init__(self, arena: Arena) -> None:
         self.arena = arena
+        self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
 
     async def ListGames(self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
                         ) -> pb.ListGamesResponse:
@@ -469,6 +500,12 @@ class ArenaServicer:
                                         "the first message of a session must be Hello.")
                     continue
                 hello = first.hello
+                if not self.hellos.allow(context.peer()):
+                    limit = (f"too many Hello messages on this connection (at most {self.arena.config.hello_burst} "
+                             f"at once, then {self.arena.config.hello_per_s:g} a second): slow down.")
+                    yield error_message("rate_limited", limit)
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, limit)
+                    return
                 refused = self.arena.authenticate(hello)
                 if refused is not None:
                     yield error_message("unauthenticated", refused)
