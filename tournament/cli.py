@@ -28,9 +28,11 @@ from rich.table import Table
 from engine.bots import bot_names, make_bot
 from engine.core import Action, ConfigError, State, TourneyError, available_games, get_game
 from engine.referee import Replay, TimeControl, play_match
+from tournament.achievements import Earned
 from tournament.entrants import parse_entrants
 from tournament.runner import (
     TournamentPlan,
+    load_achievements,
     load_plan,
     load_standings,
     run_tournament,
@@ -66,19 +68,39 @@ def guarded(body: Callable[[], None]) -> None:
         fail("interrupted: finished matches are stored; run the same command with --resume to go on.")
 
 
-def parse_settings(pairs: list[str] | None, mode: str | None) -> dict[str, Any]:
-    """`--set key=value` pairs (values read as JSON when they parse, else as text) plus --mode."""
+def _value(raw: str) -> Any:
+    """A command-line value: JSON when it parses (numbers, true, lists), else the text itself."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+def parse_settings(pairs: list[str] | None, mode: str | None, difficulty: str | None = None,
+                   handicaps: list[str] | None = None) -> dict[str, Any]:
+    """The game config from `--set key=value`, --mode, --difficulty and `--handicap SEAT:KEY=VALUE`.
+
+    A handicap sets a per-seat option: `--handicap 1:hand_limit=4` becomes {"hand_limit": {1: 4}}.
+    """
     config: dict[str, Any] = {}
     for pair in pairs or []:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise ConfigError(f"--set '{pair}' is not key=value: write e.g. --set round_cap=50.")
-        try:
-            config[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            config[key] = raw
+        config[key] = _value(raw)
+    for item in handicaps or []:
+        seat, colon, rest = item.partition(":")
+        key, sep, raw = rest.partition("=")
+        if not (colon and sep and key and seat.isdigit()):
+            raise ConfigError(f"--handicap '{item}' is not SEAT:KEY=VALUE: write e.g. --handicap 1:hand_limit=4.")
+        per_seat = config.setdefault(key, {})
+        if not isinstance(per_seat, dict):
+            raise ConfigError(f"--handicap '{item}' clashes with --set {key}: give {key} one way only.")
+        per_seat[int(seat)] = _value(raw)
     if mode is not None:
         config["mode"] = mode
+    if difficulty is not None:
+        config["difficulty"] = difficulty
     return config
 
 
@@ -94,6 +116,9 @@ MoveOpt = Annotated[int | None, typer.Option("--move-ms", help="Per-move time li
 PlayersOpt = Annotated[int | None, typer.Option(help="Number of players (for games of 2 or more).")]
 ModeOpt = Annotated[str | None, typer.Option(help="Game mode (see `tourney games`).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Game option key=value (repeatable).")]
+DifficultyOpt = Annotated[str | None, typer.Option(help="Solo mode AI difficulty: easy, normal or hard.")]
+HandicapOpt = Annotated[list[str] | None, typer.Option("--handicap", help="Per-seat option SEAT:KEY=VALUE, e.g. "
+                                                       "1:hand_limit=4 (repeatable).")]
 
 
 @app.command()
@@ -124,6 +149,8 @@ def match(
     seed: SeedOpt = None,
     players: PlayersOpt = None,
     mode: ModeOpt = None,
+    difficulty: DifficultyOpt = None,
+    handicap: HandicapOpt = None,
     settings: SetOpt = None,
     move_ms: MoveOpt = None,
     as_json: JsonOpt = False,
@@ -133,7 +160,7 @@ def match(
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
-        config = parse_settings(settings, mode)
+        config = parse_settings(settings, mode, difficulty, handicap)
         entrants = parse_entrants(bots, g, unique=False)
         n = players if players is not None else len(entrants)
         if n != len(entrants):
@@ -225,13 +252,22 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         v = report.sprt
         verdict = {"verdict": v.verdict, "llr": round(v.llr, 3), "lower": round(v.lower, 3),
                    "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial)}
+    earned = _achievement_counts(load_achievements(engine, report.tournament_id))
     if as_json:
         print(json.dumps({"tournament_id": report.tournament_id, "game": plan.game, "format": plan.format,
                           "matches": report.matches, "standings": [_standing_doc(s) for s in report.standings],
-                          "sprt": verdict}))
+                          "sprt": verdict, "achievements": earned}))
         return
     title = f"{plan.game}: {plan.format} tournament {report.tournament_id}, {report.matches} matches (stored in {db})"
     Console(width=TABLE_WIDTH).print(_standings_table(report.standings, title))
+    if earned:
+        table = Table(title="Achievements earned")
+        for col in ("bot", "achievement", "times"):
+            table.add_column(col, justify="right" if col == "times" else "left")
+        for alias, names in earned.items():
+            for achievement, times in names.items():
+                table.add_row(alias, achievement, str(times))
+        Console(width=TABLE_WIDTH).print(table)
     if verdict is not None:
         out.print(f"SPRT: {verdict['verdict']} (LLR {verdict['llr']} in [{verdict['lower']}, {verdict['upper']}], "
                   f"{verdict['pairs']} pairs, pentanomial {verdict['pentanomial']})", highlight=False)
@@ -255,6 +291,8 @@ def run(
     db: DbOpt = "tourney.db",
     players: Annotated[int, typer.Option(help="Players per match (3-6: round robin in pods).")] = 2,
     mode: ModeOpt = None,
+    difficulty: DifficultyOpt = None,
+    handicap: HandicapOpt = None,
     settings: SetOpt = None,
     move_ms: MoveOpt = None,
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
@@ -274,9 +312,10 @@ def run(
         check_move_ms(move_ms)
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
+        config = parse_settings(settings, mode, difficulty, handicap)
         plan = TournamentPlan(game=game, entrants=parse_entrants(bots, g), seed=seed, games_per_pair=games_per_pair,
-                              players=players, config=parse_settings(settings, mode), move_ms=move_ms, name=name,
-                              format=format, cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta))
+                              players=players, config=config, move_ms=move_ms, name=name, format=format,
+                              cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta))
         plan.spec()
         if not g.min_players <= players <= g.max_players:
             raise ConfigError(f"{game} is played by {g.min_players}-{g.max_players} players, not {players}: "
@@ -434,6 +473,16 @@ class _Recorded:
         index = self.indices[self.next]
         self.next += 1
         return index
+
+
+def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:
+    """{bot: {achievement: times earned}}, bots and achievements in the order first earned."""
+    counts: dict[str, dict[str, int]] = {}
+    for e in earned:
+        name = e.name if e.opponent is None else f"{e.name} ({e.opponent})"
+        per_bot = counts.setdefault(e.alias, {})
+        per_bot[name] = per_bot.get(name, 0) + 1
+    return counts
 
 
 def _standing_doc(s: Standing) -> dict[str, Any]:

@@ -24,17 +24,15 @@ from engine.bots import make_bot
 from engine.core import ConfigError, get_game
 from engine.core.chance import stream_start
 from engine.referee import MatchResult, TimeControl, play_match
+from tournament.achievements import Earned, match_achievements, streak_achievements
 from tournament.entrants import Entrant
 from tournament.formats import FORMATS, FormatSpec, PlayedGame, next_round, sprt_state, total_estimate
 from tournament.ratings import openskill_ratings
 from tournament.round_robin import Pairing
 from tournament.sprt import SprtState
 from tournament.standings import SeatResult, Standing, compute_standings
-from tournament.store import Bot as BotRow
 from tournament.store import (
-    Entrant as EntrantRow,
-)
-from tournament.store import (
+    Achievement,
     Match,
     MatchSeat,
     Rating,
@@ -43,6 +41,10 @@ from tournament.store import (
     Tournament,
     dumps,
     get_or_create_bot,
+)
+from tournament.store import Bot as BotRow
+from tournament.store import (
+    Entrant as EntrantRow,
 )
 
 
@@ -291,6 +293,9 @@ def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, pla
                                            alias=sr.alias, tier=sr.tier, points=sr.points, score=sr.score,
                                            decisions=sr.decisions, think_s=sr.think_s, faults_json=sr.faults_json)
                                  for i, sr in enumerate(seats)])
+                session.add_all([Achievement(tournament_id=tournament_id, match_id=m.id, alias=e.alias,
+                                             number=e.number, name=e.name)
+                                 for e in match_achievements(m.details_json, [sr.alias for sr in seats])])
             session.commit()
     _guard(write)
 
@@ -383,6 +388,37 @@ def _loads(text: str) -> dict[str, Any]:
     import json
     value: dict[str, Any] = json.loads(text)
     return value
+
+
+def save_streaks(engine: Engine, tournament_id: int, rules: Sequence[tuple[int, int, str]]) -> None:
+    """Recount the streak achievements from the stored results (idempotent, so resumes agree)."""
+    results = []
+    for _, seats in _stored_rows(engine, tournament_id):
+        tiers = [st.tier for st in seats]
+        results.append([(st.alias, st.tier, tiers.count(st.tier)) for st in seats])
+    earned = streak_achievements(results, rules)
+
+    def write() -> None:
+        with Session(engine) as session:
+            for old in session.exec(select(Achievement).where(Achievement.tournament_id == tournament_id)
+                                    .where(Achievement.match_id == None)):  # noqa: E711  (SQL IS NULL)
+                session.delete(old)
+            session.flush()
+            session.add_all([Achievement(tournament_id=tournament_id, alias=e.alias, number=e.number, name=e.name,
+                                         opponent=e.opponent) for e in earned])
+            session.commit()
+    _guard(write)
+
+
+def load_achievements(engine: Engine, tournament_id: int) -> list[Earned]:
+    """Every achievement stored for a tournament, streaks included."""
+    def read() -> list[Earned]:
+        with Session(engine) as session:
+            rows = session.exec(select(Achievement).where(Achievement.tournament_id == tournament_id)
+                                .order_by(Achievement.id)).all()  # type: ignore[arg-type]
+            return [Earned(r.alias, r.number, r.name, r.opponent) for r in rows]
+    result: list[Earned] = _guard(read)
+    return result
 
 
 def save_ratings(engine: Engine, tournament_id: int, standings: Sequence[Standing]) -> None:
@@ -498,5 +534,6 @@ def run_tournament(
         r += 1
     standings = load_standings(engine, tournament_id, aliases)
     save_ratings(engine, tournament_id, standings)
+    save_streaks(engine, tournament_id, get_game(plan.game).streak_achievements)
     verdict = sprt_state(spec, load_history(engine, tournament_id, aliases)) if spec.sprt else None
     return TournamentReport(tournament_id, standings, len(done), verdict)

@@ -125,6 +125,18 @@ class SkillRating(SQLModel, table=True):
     direct: float = 0.0
 
 
+class Achievement(SQLModel, table=True):
+    """An achievement an entrant earned: in one match, or across matches (a streak, with its opponent)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    match_id: int | None = Field(default=None, foreign_key="match.id")
+    alias: str
+    number: int
+    name: str
+    opponent: str | None = None
+
+
 class StoreError(TourneyError):
     """The database cannot be reached or written."""
 

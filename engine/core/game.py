@@ -141,6 +141,10 @@ class Game(ABC):
     # True when an illegal action is a rule event the game resolves itself (Ninja Arena's
     # Mistake) rather than a fault the referee punishes with a forfeit.
     handles_illegal_actions: ClassVar[bool] = False
+    # Achievements that span matches: (number, wins in a row against one opponent, name).
+    # Per-match achievements arrive in Outcome.details["achievements"] as {seat: [number]}
+    # with their names in details["achievement_names"].
+    streak_achievements: ClassVar[tuple[tuple[int, int, str], ...]] = ()
 
     @abstractmethod
     def new_state(

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from engine.core import Game, Inject, State
 from engine.games.tiny_ninjas import config as C
-from engine.games.tiny_ninjas.data import DIE_FACES, INSTANCE_NAME, TOKEN_NAMES
+from engine.games.tiny_ninjas.data import ACHIEVEMENTS, DIE_FACES, INSTANCE_NAME, TOKEN_NAMES
 from engine.games.tiny_ninjas.state import P_DEFEND, PHASE_NAMES, TinyNinjasState, check_players
 
 # Heuristic weights, in HEALTH points: what a card in hand, an unused token and a pending
@@ -33,6 +33,8 @@ class TinyNinjasGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     modes: ClassVar[tuple[str, ...]] = C.MODES
+    # §9.6 #15 and #16 need several matches: the tournament layer counts them.
+    streak_achievements = ((15, 3, ACHIEVEMENTS[15]), (16, 5, ACHIEVEMENTS[16]))
 
     def new_state(
         self,
