@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 from sqlmodel import SQLModel
 
-from tournament.store import open_store
+from tournament.store import MIGRATIONS, open_store
+
+
+def alembic_config(url: str = "") -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if url:
+        cfg.set_main_option("sqlalchemy.url", url)
+    return cfg
+
+
+HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def head_of(engine) -> str:
@@ -17,24 +31,38 @@ def head_of(engine) -> str:
 
 def test_a_new_store_is_migrated_to_head_and_matches_the_models(tmp_path):
     engine = open_store(str(tmp_path / "t.db"))
-    assert head_of(engine) == "0001"
+    assert head_of(engine) == HEAD
     with engine.connect() as con:
         diffs = compare_metadata(MigrationContext.configure(con), SQLModel.metadata)
     assert diffs == []
     open_store(str(tmp_path / "t.db"))  # opening again is a no-op
-    assert head_of(engine) == "0001"
+    assert head_of(engine) == HEAD
 
 
 def test_a_store_from_before_migrations_is_stamped(tmp_path):
     url = f"sqlite:///{tmp_path / 'old.db'}"
     SQLModel.metadata.create_all(create_engine(url))
     engine = open_store(url)
-    assert head_of(engine) == "0001"
+    assert head_of(engine) == HEAD
     assert "skillrating" in inspect(engine).get_table_names()
 
 
 def test_postgres_is_migrated_too(postgres_url):
     engine = open_store(postgres_url)
-    assert head_of(engine) == "0001"
+    assert head_of(engine) == HEAD
     with engine.connect() as con:
         assert compare_metadata(MigrationContext.configure(con), SQLModel.metadata) == []
+
+
+def test_a_store_at_the_first_revision_is_upgraded(tmp_path):
+    url = f"sqlite:///{tmp_path / 'v1.db'}"
+    engine = create_engine(url)
+    with engine.begin() as con:
+        cfg = alembic_config(url)
+        cfg.attributes["connection"] = con
+        command.upgrade(cfg, "0001")
+    assert head_of(engine) == "0001" != HEAD
+    assert "achievement" not in inspect(engine).get_table_names()
+    upgraded = open_store(url)
+    assert head_of(upgraded) == HEAD
+    assert "achievement" in inspect(upgraded).get_table_names()
