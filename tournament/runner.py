@@ -101,6 +101,10 @@ class TournamentPlan:
     rounds: int | None = None
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
 
+    def play(self, pairing: Pairing) -> Played:
+        """Play one scheduled match and reduce it to its stored form (what executors call)."""
+        return play_and_record(self, pairing)
+
     def spec(self) -> FormatSpec:
         """The format settings, checked: one sentence for anything a user can get wrong."""
         n = len(self.entrants)

@@ -19,8 +19,20 @@ from typing import Any, Protocol
 
 from engine.core import TourneyError
 from engine.core.registry import GAME_MODULES
-from tournament.round_robin import Pairing
-from tournament.runner import InProcess, Played, TournamentPlan, play_and_record
+
+# What a finished match comes back as: (pairing, stored record, seconds). Workers never look
+# inside; the tournament layer made it and writes it. Keeping workers ignorant of the
+# tournament types keeps the import arrows one way (tournament -> workers -> engine).
+Played = tuple[Any, Any, float]
+
+
+class MatchPlan(Protocol):
+    """A tournament plan as workers see it: a game id and a way to play one pairing (pure)."""
+
+    @property
+    def game(self) -> str: ...
+
+    def play(self, pairing: Any) -> Played: ...
 
 # Chunks are cut so that each worker gets about this many chunks: small enough to balance
 # slow matches across workers, large enough that Ray's per-task cost stays a few percent.
@@ -38,7 +50,7 @@ class MatchFailed(TourneyError):
     """A task raised (a bug, not a bot fault: the referee turns bot faults into results)."""
 
 
-def play_chunk(plan: TournamentPlan, pairings: Sequence[Pairing], game_module: str | None = None) -> list[Played]:
+def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None = None) -> list[Played]:
     """Play `pairings` one after another; pure apart from the timings.
 
     `game_module` is imported first so games registered outside the engine (plugins, the
@@ -46,7 +58,7 @@ def play_chunk(plan: TournamentPlan, pairings: Sequence[Pairing], game_module: s
     """
     if game_module is not None and plan.game not in _registered():
         importlib.import_module(game_module)
-    return [play_and_record(plan, p) for p in pairings]
+    return [plan.play(p) for p in pairings]
 
 
 def _registered() -> set[str]:
@@ -85,7 +97,7 @@ class ChunkTiming:
         return max(1, min(by_time, MAX_CHUNK, chunk_size(remaining, workers)))
 
 
-def chunks(pairings: Sequence[Pairing], size: int) -> list[list[Pairing]]:
+def chunks(pairings: Sequence[Any], size: int) -> list[list[Any]]:
     return [list(pairings[i:i + size]) for i in range(0, len(pairings), size)]
 
 
@@ -94,13 +106,19 @@ class Executor(Protocol):
 
     workers: int
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]: ...
+    def run(self, plan: MatchPlan, pairings: Sequence[Any]) -> Iterator[list[Played]]: ...
 
     def close(self) -> None: ...
 
 
-class LocalExecutor(InProcess):
+class LocalExecutor:
     """Plays every match in this process, one after another: for debugging and tiny runs."""
+
+    workers = 1
+
+    def run(self, plan: MatchPlan, pairings: Sequence[Any]) -> Iterator[list[Played]]:
+        for pairing in pairings:
+            yield [plan.play(pairing)]
 
     def close(self) -> None:
         pass
@@ -143,7 +161,7 @@ class RayExecutor:
         self._chunk = chunk
         self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+    def run(self, plan: MatchPlan, pairings: Sequence[Any]) -> Iterator[list[Played]]:
         if not pairings:
             return
         ray = self._ray
@@ -160,7 +178,7 @@ class RayExecutor:
                 while queue and len(in_flight) < self.workers:
                     size = self._chunk or timing.size(len(queue), self.workers)
                     chunk = [queue.pop() for _ in range(min(size, len(queue)))]
-                    in_flight.append(self._task.remote(plan_ref, chunk, module))  # type: ignore[call-arg]
+                    in_flight.append(self._task.remote(plan_ref, chunk, module))
                 done, in_flight = ray.wait(in_flight, num_returns=1)
                 try:
                     played: list[Played] = ray.get(done[0])
