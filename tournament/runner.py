@@ -10,6 +10,8 @@ Standings and ratings are computed from stored matches in schedule order, never 
 from __future__ import annotations
 
 import base64
+import os
+import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, select
 
 from engine.bots import make_bot
@@ -215,14 +217,54 @@ def play_and_record(plan: TournamentPlan, pairing: Pairing) -> Played:
     return pairing, match_record(plan, pairing, result), time.perf_counter() - started
 
 
+# How long a read or write keeps retrying a database that went away (a PostgreSQL restart, a
+# network blip) before the driver gives up; $TOURNEY_DB_RETRY_S overrides it.
+DB_RETRY_S = 120.0
+
+
+def _db_reason(exc: SQLAlchemyError) -> str:
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _transient(exc: SQLAlchemyError) -> bool:
+    """A lost connection to a database server is worth retrying; a full disk, a constraint or a bug is not."""
+    if getattr(exc, "connection_invalidated", False):
+        return True
+    orig = getattr(exc, "orig", None)
+    if orig is None or type(orig).__module__.startswith("sqlite3"):
+        return False  # SQLite is a local file: its errors do not heal by waiting
+    return isinstance(exc, (OperationalError, InterfaceError))
+
+
 def _guard(action: Callable[[], Any]) -> Any:
-    try:
-        return action()
-    except SQLAlchemyError as exc:
-        raise StoreError(
-            f"the database stopped answering ({type(exc).__name__}): check it is up and writable, "
-            "then resume the tournament."
-        ) from None
+    """Run one store transaction; retry with backoff while the database server is unreachable.
+
+    Every transaction here may run twice safely (matches already stored are skipped), so a
+    retry after a connection lost at commit time never writes a match twice.
+    """
+    budget = float(os.environ.get("TOURNEY_DB_RETRY_S", DB_RETRY_S))
+    deadline = time.monotonic() + budget
+    delay = 0.1
+    while True:
+        try:
+            return action()
+        except SQLAlchemyError as exc:
+            reason = _db_reason(exc)
+            if _transient(exc) and time.monotonic() + delay < deadline:
+                print(f"the database is unreachable ({reason}); retrying in {delay:.1f} s", file=sys.stderr)
+                time.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                continue
+            if "full" in reason.lower():
+                raise StoreError(f"the database's disk is full ({reason}): free some space, then resume "
+                                 "the tournament (`tourney resume`).") from None
+            waited = f" for {budget:g} s" if _transient(exc) else ""
+            raise StoreError(
+                f"the database stopped answering{waited} ({reason}): check it is up and writable, "
+                "then resume the tournament."
+            ) from None
 
 
 def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
