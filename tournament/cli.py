@@ -11,7 +11,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 from rich.console import Console
@@ -42,6 +42,9 @@ from tournament.runner import (
 )
 from tournament.standings import Standing
 from tournament.store import open_store
+
+if TYPE_CHECKING:
+    from workers import Executor as PoolExecutor
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Tournaments and matches between game bots, for four ninja games.")
@@ -216,7 +219,8 @@ def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, floa
 
 
 def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool, address: str | None,
-          workers: int | None, as_json: bool, latest: bool = False) -> None:
+          workers: int | None, as_json: bool, latest: bool = False, arena: str | None = None,
+          admin_token: str = "") -> None:
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
     from workers import make_executor
 
@@ -225,7 +229,13 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
     plan.spec()
-    executor = make_executor(local=local, address=address, workers=workers)
+    if arena is not None:
+        from tournament.arena_run import RemoteArenaExecutor
+
+        # It plays only TournamentPlans, which is all this function hands it.
+        executor = cast("PoolExecutor", RemoteArenaExecutor(arena, admin_token, workers or 4))
+    else:
+        executor = make_executor(local=local, address=address, workers=workers)
     started = time.perf_counter()
     try:
         def announce(t: int) -> None:
@@ -301,6 +311,10 @@ def run(
     workers: WorkersOpt = None,
     local: LocalOpt = False,
     address: AddressOpt = None,
+    arena: Annotated[str | None, typer.Option(help="Play every match on the arena at HOST:PORT (RunMatch); "
+                                                   "bots connected there enter as remote:NAME.")] = None,
+    admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
+                                             help="The arena's admin token, for --arena.")] = "",
     as_json: JsonOpt = False,
 ) -> None:
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
@@ -313,7 +327,8 @@ def run(
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
         config = parse_settings(settings, mode, difficulty, handicap)
-        plan = TournamentPlan(game=game, entrants=parse_entrants(bots, g), seed=seed, games_per_pair=games_per_pair,
+        entrants = parse_entrants(bots, g, remote_ok=arena is not None)
+        plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=format,
                               cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta))
         plan.spec()
@@ -321,7 +336,7 @@ def run(
             raise ConfigError(f"{game} is played by {g.min_players}-{g.max_players} players, not {players}: "
                               "fix --players.")
         g.new_state(0, players=players, config=plan.config)  # a bad config fails before anything is stored
-        _play(db, plan, None, local, address, workers, as_json)
+        _play(db, plan, None, local, address, workers, as_json, arena=arena, admin_token=admin_token)
     guarded(body)
 
 

@@ -16,20 +16,32 @@ class Entrant:
     spec: str
 
 
-def parse_entrants(text: str, game: Game, unique: bool = True) -> list[Entrant]:
+REMOTE = "remote:"  # a bot connected to an arena, named as it said in its Hello
+
+
+def parse_entrants(text: str, game: Game, unique: bool = True, remote_ok: bool = False) -> list[Entrant]:
     """Parse a comma-separated list of bot specs, checking every bot exists for `game`.
 
     With unique (tournaments), two entries may not share an alias; a single match may
-    seat the same bot twice.
+    seat the same bot twice. With remote_ok (matches played on an arena), `remote:NAME`
+    names a connected bot; the arena checks it is there when its match starts.
     """
     entrants: list[Entrant] = []
     for raw in (part.strip() for part in text.split(",")):
         if not raw:
             raise ConfigError(f"the bot list '{text}' has an empty entry: write names separated by commas.")
         spec, _, alias = raw.partition("@")
-        alias = alias or spec
-        name, _ = parse_bot_spec(spec)
-        make_bot(spec, game, 0)  # fails now, with one sentence, rather than mid-tournament
+        if spec.startswith(REMOTE):
+            if not remote_ok:
+                raise ConfigError(f"'{spec}' is a bot connected to an arena: pass --arena HOST:PORT to play it.")
+            name = spec[len(REMOTE):]
+            if not name:
+                raise ConfigError(f"'{spec}' names no bot: write remote:NAME, the name the bot connected with.")
+            alias = alias or name
+        else:
+            alias = alias or spec
+            name, _ = parse_bot_spec(spec)
+            make_bot(spec, game, 0)  # fails now, with one sentence, rather than mid-tournament
         if unique and any(e.alias == alias for e in entrants):
             raise ConfigError(f"bot '{alias}' is entered twice: give one an alias, e.g. {name}@{name}2.")
         entrants.append(Entrant(alias, spec))

@@ -1,0 +1,43 @@
+"""`tourney run --arena HOST:PORT`: a tournament whose matches a running arena plays.
+
+Each pairing becomes one RunMatch call; seats are built-in bot specs (the arena hosts them)
+or `remote:NAME` for bots connected to that arena. Results come back as the referee's
+MatchResult and are stored exactly like matches played on Ray workers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+from engine.server.remote import run_remote_match
+from tournament.round_robin import Pairing
+from tournament.runner import Played, TournamentPlan, match_record, match_seed
+
+
+class RemoteArenaExecutor:
+    """Plays pairings on the arena at `address`, `workers` matches at a time."""
+
+    def __init__(self, address: str, admin_token: str = "", workers: int = 4) -> None:
+        self.address = address
+        self.admin_token = admin_token
+        self.workers = workers
+
+    def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
+        started = time.perf_counter()
+        seats = [plan.entrants[e].spec for e in pairing.seats]
+        result = run_remote_match(self.address, plan.game, seats, match_seed(plan.seed, pairing.seed_offset),
+                                  plan.config, plan.move_ms, self.admin_token)
+        return pairing, match_record(plan, pairing, result), time.perf_counter() - started
+
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+        if not pairings:
+            return
+        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="arena-run") as pool:
+            futures = [pool.submit(self._play, plan, p) for p in pairings]
+            for done in as_completed(futures):
+                yield [done.result()]
+
+    def close(self) -> None:
+        pass
