@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from engine.bots import make_bot, parse_bot_spec
 from engine.core import ConfigError, Game
+from engine.server.launcher import command_name, is_command
 
 
 @dataclass(frozen=True)
@@ -24,14 +25,18 @@ def parse_entrants(text: str, game: Game, unique: bool = True, remote_ok: bool =
 
     With unique (tournaments), two entries may not share an alias; a single match may
     seat the same bot twice. With remote_ok (matches played on an arena), `remote:NAME`
-    names a connected bot; the arena checks it is there when its match starts.
+    names a connected bot; the arena checks it is there when its match starts. A
+    `cmd:PROGRAM ARGS` entry is a bot program, started for each match it plays.
     """
     entrants: list[Entrant] = []
     for raw in (part.strip() for part in text.split(",")):
         if not raw:
             raise ConfigError(f"the bot list '{text}' has an empty entry: write names separated by commas.")
         spec, _, alias = raw.partition("@")
-        if spec.startswith(REMOTE):
+        if is_command(spec):
+            name = command_name(spec, 0).rsplit("-", 1)[0]  # the program's stem, e.g. mybot
+            alias = alias or name
+        elif spec.startswith(REMOTE):
             if not remote_ok:
                 raise ConfigError(f"'{spec}' is a bot connected to an arena: pass --arena HOST:PORT to play it.")
             name = spec[len(REMOTE):]

@@ -26,6 +26,7 @@ from engine.bots import make_bot
 from engine.core import ConfigError, get_game
 from engine.core.chance import stream_start
 from engine.referee import MatchResult, TimeControl, play_match
+from engine.server.launcher import is_command
 from tournament.achievements import Earned, match_achievements, streak_achievements
 from tournament.entrants import Entrant
 from tournament.formats import FORMATS, FormatSpec, PlayedGame, next_round, sprt_state, total_estimate
@@ -168,6 +169,11 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     """Play one scheduled match. Pure: the same plan and pairing give the same result."""
     game = get_game(plan.game)
     seed = match_seed(plan.seed, pairing.seed_offset)
+    specs = [plan.entrants[e].spec for e in pairing.seats]
+    if any(is_command(spec) for spec in specs):
+        from tournament.programs import play_with_programs  # only matches with programs need gRPC
+
+        return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms)
     seats = [
         make_bot(plan.entrants[e].spec, game, stream_start(seed, f"bot/{plan.entrants[e].alias}") >> 2)
         for e in pairing.seats
