@@ -1,6 +1,6 @@
 """Tournament benchmarks: Ray scaling, Ray overhead, Swiss pairing time, result writes per second.
 
-    .venv/bin/python bench/tournament_bench.py [--game tiny-ninjas] [--matches 2000] [--pg URL]
+    .venv/bin/python bench/tournament.py [--game tiny-ninjas] [--matches 2000] [--pg URL]
 
 (a) matches/s with 1 and 2 Ray workers and the scaling efficiency (2-worker rate / 2x 1-worker rate);
 (b) Ray overhead per match: 1 Ray worker against the same matches played in-process;
