@@ -100,10 +100,15 @@ def store_writer(db_url: str) -> Callable[[str, Sequence[str], MatchResult, floa
     from sqlmodel import Session
 
     from tournament import store
+    from tournament.runner import _guard
 
     engine = store.open_store(db_url)
 
     def write(match_id: str, names: Sequence[str], result: MatchResult, seconds: float) -> None:
+        # Retried with backoff while the database is unreachable (a restart must not lose a match).
+        _guard(lambda: write_once(match_id, names, result, seconds))
+
+    def write_once(match_id: str, names: Sequence[str], result: MatchResult, seconds: float) -> None:
         tiers = {seat: i for i, tier in enumerate(result.ranking) for seat in tier}
         with Session(engine) as session:
             row = store.Match(

@@ -68,3 +68,33 @@ def test_postgres_restarted_mid_tournament_loses_nothing(restartable_postgres: P
         seats = con.execute(text("select count(*) from matchseat")).scalar()
     engine.dispose()
     assert len(numbers) == len(set(numbers)) == TOTAL and seats == 2 * TOTAL
+
+
+def test_the_arena_keeps_a_match_that_ends_while_postgres_is_down(restartable_postgres: Postgres) -> None:
+    import concurrent.futures
+
+    from tests.faults.faultlib import GAME
+    from tests.server.harness import WAIT_S, ArenaHarness
+    from tournament.serve_cli import store_writer
+
+    pg = restartable_postgres
+    harness = ArenaHarness()
+    harness.arena.on_result = store_writer(pg.url)
+    try:
+        harness.bot("patient", max_concurrent_matches=3)
+        first = harness.run_match(GAME, ["remote:patient", "random"], 1)
+        pg.stop()
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            # Two matches finish while the database is down; their writes wait for it.
+            pending = [pool.submit(harness.run_match, GAME, ["remote:patient", "random"], s) for s in (2, 3)]
+            time.sleep(2.0)
+            assert not any(p.done() for p in pending)  # the record is kept only once it is stored
+            pg.start()
+            later = [p.result(WAIT_S * 4) for p in pending]
+    finally:
+        harness.close()
+    engine = create_engine(_with_driver(pg.url))
+    with engine.connect() as con:
+        stored = [json.loads(row[0])["arena_match_id"] for row in con.execute(text("select details_json from match"))]
+    engine.dispose()
+    assert sorted(stored) == sorted(r.match_id for r in [first, *later])
