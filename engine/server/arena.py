@@ -37,6 +37,7 @@ SERVER_VERSION = "tourney-arena/1"
 REMOTE_PREFIX = "remote:"
 ABORTED = "aborted"
 MAX_BACKLOG = 256  # events of a live match replayed to a watcher who joins late
+MAX_WATCH_QUEUE = 1024  # events waiting for one watcher who does not read before it is cut off
 
 
 def token_hash(token: str) -> str:
@@ -80,7 +81,7 @@ class LiveMatch:
 
     match_id: str
     events: list[pb.MatchEvent] = field(default_factory=list)
-    watchers: list[asyncio.Queue[pb.MatchEvent]] = field(default_factory=list)
+    watchers: list[asyncio.Queue[pb.MatchEvent | None]] = field(default_factory=list)
     record: pb.MatchRecord | None = None
 
     def publish(self, event: pb.MatchEvent) -> None:
@@ -92,8 +93,13 @@ class LiveMatch:
         self.events.append(event)
         if len(self.events) > MAX_BACKLOG:
             del self.events[: len(self.events) - MAX_BACKLOG]
-        for queue in self.watchers:
-            queue.put_nowait(event)
+        for queue in list(self.watchers):
+            if queue.qsize() >= MAX_WATCH_QUEUE:
+                # A spectator who stopped reading must not make the arena hold every event for it.
+                self.watchers.remove(queue)
+                queue.put_nowait(None)
+            else:
+                queue.put_nowait(event)
 
 
 def ranks_of(ranking: Sequence[Sequence[int]], players: int) -> list[int]:
@@ -467,7 +473,7 @@ class ArenaServicer:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{request.match_id}': check the id.")
             return
         backlog = list(live.events)
-        queue: asyncio.Queue[pb.MatchEvent] = asyncio.Queue()
+        queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
         if live.record is None:
             live.watchers.append(queue)
         try:
@@ -476,9 +482,14 @@ class ArenaServicer:
                 if event.finished:
                     return
             while True:
-                event = await queue.get()
-                yield event
-                if event.finished:
+                next_event = await queue.get()
+                if next_event is None:
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                        f"this watcher fell {MAX_WATCH_QUEUE} events behind: watch again to resume "
+                                        "from the latest events.")
+                    return
+                yield next_event
+                if next_event.finished:
                     return
         finally:
             if queue in live.watchers:
