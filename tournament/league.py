@@ -521,8 +521,19 @@ def _play_round(engine: Engine, league: League, season: int, rnd: int, executor:
         forfeits += len(absent)
         for chunk in executor.run(plan, games):
             record_matches(engine, tid, plan, chunk)
-            played += len(chunk)
+            # An executor that finds a bot gone only when it asks for the match returns a forfeit.
+            absent_now = sum(1 for _, rec, _ in chunk if is_forfeit(rec))
+            played += len(chunk) - absent_now
+            forfeits += absent_now
     return played, forfeits
+
+
+FORFEIT_DETAILS = dumps({"forfeit": True})
+
+
+def is_forfeit(record: MatchRecord) -> bool:
+    """A match not played because a bot was offline (made by `forfeit`)."""
+    return record.details_json == FORFEIT_DETAILS
 
 
 def forfeit(plan: TournamentPlan, pairing: Pairing, online: dict[int, bool]) -> Played:
@@ -543,7 +554,7 @@ def forfeit(plan: TournamentPlan, pairing: Pairing, online: dict[int, bool]) -> 
                  for e in pairing.seats]
     reason = "offline: " + ", ".join(f"seat {i}" for i in away) if away else ""
     record = MatchRecord(seed=-1, players=n, termination=OFFLINE, reason=reason, plies=0, replay="",
-                         details_json=dumps({"forfeit": True}), seats=tuple(seats))
+                         details_json=FORFEIT_DETAILS, seats=tuple(seats))
     return pairing, record, 0.0
 
 
@@ -584,7 +595,7 @@ def _rate_round(session: Session, league: League, season: int, rnd: int) -> None
                            .where(Match.round == rnd)
                            .order_by(Match.tournament_id, Match.number)).all()  # type: ignore[arg-type]
     for match in matches:
-        if match.players < 2 or match.termination == OFFLINE:
+        if match.players < 2 or match.details_json == FORFEIT_DETAILS:
             continue  # byes and forfeits say nothing about strength
         seats = sorted(session.exec(select(MatchSeat).where(MatchSeat.match_id == match.id)).all(),
                        key=lambda s: s.seat)

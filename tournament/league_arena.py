@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from engine.core import Outcome
+from engine.core import Outcome, TourneyError
 from engine.server.arena import ABORTED, REMOTE_PREFIX, Arena, ArenaError
 from engine.server.generated import arena_pb2 as pb
 from tournament.league import REMOTE, Clock, forfeit, run_due, utc_now
@@ -103,6 +104,67 @@ class ArenaExecutor:
 
     def close(self) -> None:
         pass
+
+
+_NOT_CONNECTED = re.compile(r"no bot named '([^']*)'")
+
+
+class RemoteLeagueExecutor:
+    """Plays a round's pairings on the arena at `address` through RunMatch (`run-due --arena`).
+
+    Whether a remote bot is connected shows only when its match is asked for: the arena answers
+    FAILED_PRECONDITION naming the bot, and that bot forfeits the match.
+    """
+
+    def __init__(self, address: str, admin_token: str = "", workers: int = 4) -> None:
+        self.address = address
+        self.admin_token = admin_token
+        self.workers = workers
+
+    def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
+        import time
+
+        import grpc
+
+        seed = match_seed(plan.seed, pairing.seed_offset)
+        specs = [plan.entrants[i].spec for i in pairing.seats]
+        request = pb.RunMatchRequest(admin_token=self.admin_token, game=plan.game, seats=specs, seed=seed,
+                                     config_json=json.dumps(plan.config), move_ms=plan.move_ms or 0,
+                                     wait_s=int(SEAT_WAIT_S))
+        started = time.perf_counter()
+        with grpc.insecure_channel(self.address) as channel:
+            call = channel.unary_unary("/tourney.v1.Arena/RunMatch",
+                                       request_serializer=pb.RunMatchRequest.SerializeToString,
+                                       response_deserializer=pb.MatchRecord.FromString)
+            try:
+                record = call(request, timeout=3600)
+            except grpc.RpcError as exc:
+                code = exc.code() if isinstance(exc, grpc.Call) else None
+                detail = (exc.details() if isinstance(exc, grpc.Call) else str(exc)) or ""
+                missing = _NOT_CONNECTED.search(detail)
+                if code == grpc.StatusCode.FAILED_PRECONDITION and missing:
+                    away = REMOTE + missing.group(1)
+                    return forfeit(plan, pairing, {e: plan.entrants[e].spec != away for e in pairing.seats})
+                raise ArenaUnreachable(f"the arena at {self.address} did not play a league match ({detail}): "
+                                       "check --arena and --admin-token.") from None
+        return pairing, record_from_arena(plan, pairing, record), time.perf_counter() - started
+
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        if not pairings:
+            return
+        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="league-remote") as pool:
+            futures = [pool.submit(self._play, plan, p) for p in pairings]
+            for done in as_completed(futures):
+                yield [done.result()]
+
+    def close(self) -> None:
+        pass
+
+
+class ArenaUnreachable(TourneyError):
+    """The arena named by --arena refused or could not be reached."""
 
 
 class LeagueLoop:

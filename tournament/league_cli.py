@@ -6,6 +6,7 @@ Registered on the main `app` by one import at the bottom of tournament/cli.py.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -28,6 +29,7 @@ from tournament.league import (
     run_due,
     utc_now,
 )
+from tournament.league_arena import RemoteLeagueExecutor
 from tournament.round_robin import Pairing
 from tournament.runner import Executor, Played, TournamentPlan
 from tournament.store import open_store
@@ -114,6 +116,10 @@ class LazyExecutor:
             close()
 
 
+def _everyone(_spec: str) -> bool:
+    return True
+
+
 def _report_doc(r: RoundReport) -> dict[str, Any]:
     return {"league": r.league, "slot": r.slot, "season": r.season, "round": r.round, "due": r.due.isoformat(),
             "matches": r.matches, "forfeits": r.forfeits, "status": r.status}
@@ -130,10 +136,18 @@ def run_due_command(
     watch: Annotated[float | None, typer.Option(help="Keep running: look for due rounds every this many "
                                                      "seconds.")] = None,
     metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics on this port.")] = None,
+    arena: Annotated[str | None, typer.Option("--arena", help="Play on the arena at HOST:PORT, where remote:NAME "
+                                                              "bots are connected (instead of Ray).")] = None,
+    admin_token: Annotated[str | None, typer.Option(help="The arena's admin token (default "
+                                                         "$TOURNEY_ADMIN_TOKEN).")] = None,
     now: NowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play every round whose scheduled time has passed (safe from cron, and with several copies at once)."""
+    """Play every round whose scheduled time has passed (safe from cron, and with several copies at once).
+
+    Remote bots (remote:NAME) play only with --arena (or in `tourney serve --leagues`); elsewhere,
+    or when they are not connected, they forfeit their matches of the round.
+    """
     def body() -> None:
         from tournament.metrics import MeteredExecutor, serve_metrics
         from workers import make_executor
@@ -145,12 +159,20 @@ def run_due_command(
             serve_metrics(metrics_port)
         fixed = parse_when(now)
         clock: Callable[[], datetime] = (lambda: fixed) if fixed is not None else utc_now
-        executor = MeteredExecutor(LazyExecutor(lambda: make_executor(local=local, address=address,
-                                                                      workers=workers)))
+        executor: Executor
+        presence = None
+        if arena is not None:
+            # The arena counts its matches itself; who is connected shows when a match is asked for.
+            executor = RemoteLeagueExecutor(arena, admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN", ""),
+                                            workers or 4)
+            presence = _everyone
+        else:
+            executor = MeteredExecutor(LazyExecutor(lambda: make_executor(local=local, address=address,
+                                                                          workers=workers)))
         reports: list[RoundReport] = []
         try:
             while True:
-                done = run_due(engine, name, clock=clock, executor=executor)
+                done = run_due(engine, name, clock=clock, executor=executor, presence=presence)
                 reports.extend(done)
                 if not as_json:
                     for r in done:

@@ -71,3 +71,39 @@ def test_the_serve_leagues_loop_plays_due_rounds_in_the_background(tmp_path) -> 
         assert loop.tick() == 0  # nothing more is due
     with Session(engine) as session:
         assert len(session.exec(select(Match).where(Match.players == 2)).all()) == 8  # 2 rounds x 2 pairs x 2 games
+
+
+def test_run_due_with_arena_plays_over_grpc_and_absent_bots_forfeit(tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    import tournament.league_cli  # noqa: F401
+    from tournament.cli import app
+
+    db = str(tmp_path / "l.db")
+    engine = open_store(db)
+    create_league(engine, LeagueSettings(name="grpc", game="sticks", format="round-robin", schedule="0 20 * * *"),
+                  now=START)
+    for alias, spec in [("alice", "remote:alice"), ("bob", "remote:bob"), ("r", "random"), ("g", "greedy")]:
+        join_league(engine, "grpc", spec, alias=alias, now=START)
+    with LocalArena(ArenaConfig(allow_anonymous=True, default_move_ms=5000, seat_wait_s=1)) as local:
+        client = BotClient(local.address, RandomBot(seed=5), name="alice", games=["sticks"])
+        thread = threading.Thread(target=client.run, daemon=True)
+        thread.start()
+        try:
+            assert client.connected.wait(30)
+            done = CliRunner().invoke(app, ["league", "run-due", "grpc", "--db", db, "--arena", local.address,
+                                            "--now", (START + timedelta(days=2, hours=21)).isoformat(), "--json"])
+        finally:
+            client.cancel()
+            thread.join(30)
+    assert done.exit_code == 0, done.output
+    rounds = json.loads(done.stdout)["rounds"]
+    assert len(rounds) == 3
+    assert sum(r["forfeits"] for r in rounds) == 6 and sum(r["matches"] for r in rounds) == 6
+    assert len(client.ended) == 4  # alice's four games against r and g were played over gRPC
+    with Session(engine) as session:
+        rows = session.exec(select(MatchSeat, Match).where(MatchSeat.match_id == Match.id)).all()
+    assert all(seat.points == 0 for seat, _ in rows if seat.alias == "bob")
+    assert all(match.termination == OFFLINE for seat, match in rows if seat.alias == "bob")
