@@ -272,8 +272,10 @@ class Arena:
         live.publish(pb.MatchEvent(match_id=match_id, step=0, public_view_json=dumps(first.public_view())))
         config_json = dumps(dict(config or {}))
         for seat, session in claimed:
+            # No seed while the match runs: it decides every hidden card and future roll, so a bot
+            # holding it could rebuild the opponents' hands (it is in the record at the end).
             session.send(pb.ArenaMessage(match_started=pb.MatchStarted(
-                match_id=match_id, game=game_id, seat=seat, players=n, seat_names=names, seed=seed,
+                match_id=match_id, game=game_id, seat=seat, players=n, seat_names=names, seed=0,
                 config_json=config_json, move_ms=move_ms, realtime=realtime,
             )))
         steps = [0]
