@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,22 +159,17 @@ def _run(
     while not state.is_over():
         joint: dict[int, Action] = {}
         step: list[Decision] = []
-        for seat in state.to_act():
-            legal = state.legal_actions(seat)
-            limit = None if tc is None or tc.move_s is None else tc.move_s + banks[seat]
-            request = DecisionRequest(game, seat, state.observe(seat), legal, limit, state)
-            started = clock()
-            fault: str | None = None
-            index = -1
-            try:
-                index = seats[seat].act(request)
-            except SeatFault as exc:
-                fault = exc.kind
-            except Exception:  # a bot's bug must end its match, not the referee
-                fault = CRASH
-            used = clock() - started
+        acting = list(state.to_act())
+        limits = {s: None if tc is None or tc.move_s is None else tc.move_s + banks[s] for s in acting}
+        requests = {s: DecisionRequest(game, s, state.observe(s), state.legal_actions(s), limits[s], state)
+                    for s in acting}
+        answers = _ask_together(seats, requests, clock) if _concurrent(seats, acting) else None
+        for seat in acting:
+            legal = requests[seat].legal
+            limit = limits[seat]
+            index, fault, used = answers[seat] if answers is not None else _ask(seats[seat], requests[seat], clock)
             if fault is None and limit is not None and used > limit:
-                fault = "timeout"
+                fault = TIMEOUT
             if fault is None and not (isinstance(index, int) and 0 <= index < len(legal)):
                 fault = ILLEGAL_MOVE
             if tc is not None and tc.move_s is not None and fault is None:
@@ -182,7 +178,7 @@ def _run(
             st.decisions += 1
             st.think_s += used
             st.max_move_s = max(st.max_move_s, used)
-            decision = Decision(seat, index if fault is None else -1, used * 1000.0, fault)
+            decision = Decision(seat, index if fault is None and isinstance(index, int) else -1, used * 1000.0, fault)
             step.append(decision)
             if on_decision is not None:
                 on_decision(game.id, decision)
@@ -193,6 +189,7 @@ def _run(
                     return _forfeit(game, state, replay, stats, seat, fault)
                 joint[seat] = Illegal(raw=repr(index)[:40])
             else:
+                assert isinstance(index, int)
                 joint[seat] = legal[index]
         replay.steps.append(step)
         state.apply(joint)
@@ -204,6 +201,38 @@ def _run(
         game.id, replay.seed, state.num_players, outcome.ranking, outcome.scores,
         termination, outcome.reason, stats, replay, outcome.details,
     )
+
+
+Answer = tuple[object, str | None, float]  # (what the seat returned, fault kind or None, seconds)
+
+
+def _ask(seat: Seat, request: DecisionRequest, clock: Clock) -> Answer:
+    """One timed question to one seat; an exception becomes a fault, never escapes."""
+    started = clock()
+    index: object = -1
+    fault: str | None = None
+    try:
+        index = seat.act(request)
+    except SeatFault as exc:
+        fault = exc.kind
+    except Exception:  # a bot's bug must end its match, not the referee
+        fault = CRASH
+    return index, fault, clock() - started
+
+
+def _concurrent(seats: Sequence[Seat], acting: list[int]) -> bool:
+    """Ask at once when a simultaneous step involves seats that wait on the network.
+
+    In-process bots are asked one after another (threads would only add overhead); remote
+    seats mark themselves `concurrent = True` so a tick costs one round trip, not one per seat.
+    """
+    return len(acting) > 1 and any(getattr(seats[s], "concurrent", False) for s in acting)
+
+
+def _ask_together(seats: Sequence[Seat], requests: Mapping[int, DecisionRequest], clock: Clock) -> dict[int, Answer]:
+    with ThreadPoolExecutor(max_workers=len(requests), thread_name_prefix="referee-ask") as pool:
+        futures = {s: pool.submit(_ask, seats[s], r, clock) for s, r in requests.items()}
+        return {s: f.result() for s, f in futures.items()}
 
 
 def _forfeit(

@@ -146,3 +146,27 @@ def test_every_decision_is_reported_as_it_is_made():
     logged = [(d.seat, d.fault) for step in result.replay.steps for d in step]
     assert [(s, f) for _, s, f in seen] == logged
     assert seen[-1] == ("sticks", 1, ILLEGAL_MOVE) and {g for g, _, _ in seen} == {"sticks"}
+
+
+class Rendezvous:
+    """A network-like seat: answers only once every other seat of the step has been asked too."""
+
+    concurrent = True
+
+    def __init__(self, barrier, seed: int) -> None:
+        self.barrier = barrier
+        self.bot = make_bot("random", get_game("maitre-ninja"), seed)
+
+    def act(self, request: DecisionRequest) -> int:
+        self.barrier.wait()  # raises (a crash) if the other seat is not asked meanwhile
+        return self.bot.act(request)
+
+
+def test_network_seats_of_a_simultaneous_step_are_asked_at_once():
+    import threading
+
+    barrier = threading.Barrier(2, timeout=10)
+    result = play_match("maitre-ninja", [Rendezvous(barrier, 1), Rendezvous(barrier, 2)], seed=3)
+    assert result.termination in (NORMAL, "adjudication")
+    assert all(len(step) == 2 for step in result.replay.steps)  # every step was simultaneous
+    assert replay_match(result.replay).ranking == result.ranking
