@@ -47,7 +47,7 @@ def play_recorded(game_id: str, players: int, seed: int, config: dict[str, Any] 
 
 
 def invariant_under_determinization(shown: Shown, tries: int = 2) -> bool:
-    """True when the seat's observation is the same in states it cannot tell apart from the real one.
+    """True when the seat's observation and legal actions are the same in states it cannot tell apart.
 
     determinize(seat) resamples everything hidden from the seat (other hands, face-down cards,
     deck order, future chance): an observation that changes with it depends on hidden information.
@@ -55,10 +55,14 @@ def invariant_under_determinization(shown: Shown, tries: int = 2) -> bool:
     truth = json.loads(json.dumps(shown.state.observe(shown.seat)))
     if truth != shown.observation:
         return False
+    legal = [a.label for a in shown.state.legal_actions(shown.seat)]
     rng = random.Random(shown.step)
     for _ in range(tries):
         other = shown.state.determinize(shown.seat, rng)
         if json.loads(json.dumps(other.observe(shown.seat))) != truth:
+            return False
+        # The legal list goes to the seat too: it must not depend on what the seat cannot see.
+        if [a.label for a in other.legal_actions(shown.seat)] != legal:
             return False
     return True
 
