@@ -79,3 +79,44 @@ def test_a_thousand_streams_are_rate_limited_and_the_arena_keeps_serving() -> No
         loop.close()
     finally:
         harness.close()
+
+
+async def _silent_flood(address: str, hold: asyncio.Event, opened: list[int]) -> None:
+    """Open STREAMS Play streams that never say anything, and keep them open until `hold`."""
+    channels = [grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1),
+                                                            ("grpc.channel_id", 100 + i)])
+                for i in range(CONNECTIONS)]
+    calls = []
+    for i in range(STREAMS):
+        play = channels[i % CONNECTIONS].stream_stream("/tourney.v1.Arena/Play", request_serializer=lambda b: b,
+                                                       response_deserializer=pb.ArenaMessage.FromString)
+        calls.append(play())
+    for call in calls:
+        await call.wait_for_connection()
+        opened.append(1)
+    await hold.wait()
+    for call in calls:
+        call.cancel()
+    for channel in channels:
+        await channel.close()
+
+
+def test_a_thousand_silent_streams_do_not_stop_the_arena(harness: ArenaHarness) -> None:
+    import threading
+
+    harness.bot("good", max_concurrent_matches=4)
+    loop = asyncio.new_event_loop()
+    hold = asyncio.Event()
+    opened: list[int] = []
+    flood = threading.Thread(target=lambda: loop.run_until_complete(_silent_flood(harness.address, hold, opened)),
+                             daemon=True)
+    flood.start()
+    assert wait_for(lambda: len(opened) == STREAMS, 120), f"only {len(opened)} streams opened"
+    with_good_matches(harness, lambda: harness.run_match(GAME, ["random", "remote:good"], 41), good=3)
+    loop.call_soon_threadsafe(hold.set)
+    flood.join(WAIT_S * 2)
+    assert not flood.is_alive()
+    loop.close()
+    # None of them became a session; the arena still welcomes a new bot at once.
+    assert [s.name for s in harness.arena.connected()] == ["good"]
+    harness.bot("late-comer")
