@@ -6,6 +6,10 @@ with the seats (`first_player` 0: whoever sits in seat 0 moves first), so neithe
 the first move favours a bot. Draws count half.
 
     .venv/bin/python bench/ninja_versus_ninja_ladder.py --games 1000 --search-games 200
+
+Measured (2 shared cores): greedy vs random 99.5% (1000 games); expectimax (depth 3, beam 4)
+vs greedy 69.9% (1000 games; 73.0% on another 300); expectimax:depth=2 vs greedy 57.9%
+(1000 games); ismcts (150 iterations) vs greedy 23.3% (60 games).
 """
 
 from __future__ import annotations

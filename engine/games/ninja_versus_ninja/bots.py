@@ -31,8 +31,8 @@ def _dice(n: int) -> tuple[int, int]:
 class ExpectimaxBot:
     """Depth-limited expectimax; depth counts moves (2 = its move and every reply to every roll).
 
-    The default, depth 3 with a beam of 4, takes about a quarter of a second a move on one
-    core; `expectimax:depth=2` searches the full two-move tree in a few milliseconds.
+    The default, depth 3 with a beam of 4, takes a tenth to a quarter of a second a move on
+    one core; `expectimax:depth=2` searches the full two-move tree in a few milliseconds.
     """
 
     def __init__(self, seed: int = 0, depth: int = 3, beam: int = 4) -> None:
