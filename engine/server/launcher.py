@@ -76,7 +76,12 @@ class BotProcess:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> BotProcess:
-        """Start the program with the arena's address, its token and its name in the environment."""
+        """Start the program with the arena's address, its token and its name in the environment.
+
+        Starting a bot that runs already does nothing (a second copy would outlive stop()).
+        """
+        if self.alive():
+            return self
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "TOURNEY_ARENA": self.address, "TOURNEY_TOKEN": self.token,
                "TOURNEY_BOT_NAME": self.name}

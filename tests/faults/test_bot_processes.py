@@ -20,11 +20,11 @@ def _program(mode: str) -> str:
 
 
 def _launch(harness: ArenaHarness, mode: str, name: str, tmp_path: Path) -> BotProcess:
-    bot = BotProcess(_program(mode), name, harness.address, log_dir=tmp_path, stop_grace_s=2.0)
+    """The bot program, not started yet (`with` starts it)."""
     import os
 
     os.environ.setdefault("PYTHONPATH", str(ROOT))
-    return bot.start()
+    return BotProcess(_program(mode), name, harness.address, log_dir=tmp_path, stop_grace_s=2.0)
 
 
 def _zombie(pid: int) -> bool:
@@ -60,7 +60,7 @@ def test_a_program_that_crashes_before_hello_leaves_a_clear_refusal_and_no_match
 
 
 def test_a_program_that_forks_and_exits_leaves_no_process_behind(harness: ArenaHarness, tmp_path: Path) -> None:
-    bot = _launch(harness, "fork", "forker", tmp_path)
+    bot = _launch(harness, "fork", "forker", tmp_path).start()
     assert bot.process is not None
     try:
         assert bot.process.wait(WAIT_S) == 0  # the launched program itself is gone at once...
