@@ -226,7 +226,7 @@ def _concurrent(seats: Sequence[Seat], acting: list[int]) -> bool:
     In-process bots are asked one after another (threads would only add overhead); remote
     seats mark themselves `concurrent = True` so a tick costs one round trip, not one per seat.
     """
-    return len(acting) > 1 and any(getattr(seats[s], "concurrent", False) for s in acting)
+    return len(acting) > 1 and any(getattr(seats[s], "networked", False) for s in acting)
 
 
 def _ask_together(seats: Sequence[Seat], requests: Mapping[int, DecisionRequest], clock: Clock) -> dict[int, Answer]:

@@ -210,7 +210,7 @@ class RemoteSeat:
 
     # The referee asks the seats of a simultaneous step at once when any of them waits on
     # the network, so a tick costs one round trip instead of one per seat.
-    concurrent = True
+    networked = True
 
     def __init__(self, session: BotSession, match_id: str, codec: Codec, default_deadline_s: float) -> None:
         self.session = session

@@ -151,7 +151,7 @@ def test_every_decision_is_reported_as_it_is_made():
 class Rendezvous:
     """A network-like seat: answers only once every other seat of the step has been asked too."""
 
-    concurrent = True
+    networked = True
 
     def __init__(self, barrier, seed: int) -> None:
         self.barrier = barrier
