@@ -224,7 +224,7 @@ def _concurrent(seats: Sequence[Seat], acting: list[int]) -> bool:
     """Ask at once when a simultaneous step involves seats that wait on the network.
 
     In-process bots are asked one after another (threads would only add overhead); remote
-    seats mark themselves `concurrent = True` so a tick costs one round trip, not one per seat.
+    seats mark themselves `networked = True` so a tick costs one round trip, not one per seat.
     """
     return len(acting) > 1 and any(getattr(seats[s], "networked", False) for s in acting)
 
