@@ -288,7 +288,8 @@ def run(
     game: GameOpt = DEFAULT_GAME,
     bots: Annotated[str, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
                                            "In a gauntlet the first is the challenger.")] = DEFAULT_BOTS,
-    format: Annotated[str, typer.Option("--format", help="round-robin, swiss or gauntlet.")] = "round-robin",
+    format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
+                                                         "against Tiny Ninjas' Solo AI).")] = "round-robin",
     games_per_pair: Annotated[int, typer.Option(help="Games each pair plays; even = duplicate pairs.")] = 4,
     cycles: Annotated[int, typer.Option(help="Repeat the schedule; odd cycles swap who starts.")] = 1,
     rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 n)+1); pod rounds; "
@@ -328,8 +329,9 @@ def run(
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
         config = parse_settings(settings, mode, difficulty, handicap)
         entrants = parse_entrants(bots, g, remote_ok=arena is not None)
+        chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
-                              players=players, config=config, move_ms=move_ms, name=name, format=format,
+                              players=players, config=config, move_ms=move_ms, name=name, format=chosen,
                               cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta))
         plan.spec()
         if not g.min_players <= players <= g.max_players:

@@ -10,6 +10,8 @@ exactly the rounds the interrupted one would have, and skips what is already sto
 - swiss: one round at a time from the standings after the previous rounds (FIDE Dutch via
   py4swiss up to 64 players, the fast pairer of swiss.py above).
 - SPRT runs (gauntlet with --sprt): batches of duplicate pairs until the test decides.
+- solo: each entrant alone against the game itself (Tiny Ninjas' Solo AI), every entrant on
+  the same seeds, so all face the same decks and the same AI dice.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from tournament.pods import pod_schedule
 from tournament.round_robin import Pairing, round_robin
 from tournament.sprt import SprtState, pentanomial, sprt
 
-FORMATS = ("round-robin", "swiss", "gauntlet")
+FORMATS = ("round-robin", "swiss", "gauntlet", "solo")
 SPRT_PAIRS_PER_ROUND = 8  # duplicate pairs per opponent between two looks at the test
 SPRT_MAX_ROUNDS = 500
 
@@ -79,9 +81,16 @@ def static_schedule(spec: FormatSpec, n: int) -> list[Pairing]:
     """The whole schedule of a format planned up front."""
     if spec.format == "gauntlet":
         return gauntlet(n, spec.challenger, spec.games_per_pair, spec.cycles)
+    if spec.format == "solo":
+        return solo_schedule(n, spec.games_per_pair * spec.cycles)
     if spec.players == 2:
         return round_robin(n, spec.games_per_pair, spec.cycles)
     return pod_schedule(n, spec.players, rounds=spec.rounds, cycles=spec.cycles, seed=spec.seed)
+
+
+def solo_schedule(n: int, games: int) -> list[Pairing]:
+    """Every entrant plays `games` matches alone; game k has the same seed for everyone."""
+    return [Pairing(k * n + e, 0, (e,), k) for k in range(games) for e in range(n)]
 
 
 def next_round(spec: FormatSpec, n: int, history: Sequence[PlayedGame], r: int) -> list[Pairing] | None:

@@ -27,7 +27,7 @@ from engine.core import ConfigError, get_game
 from engine.core.chance import stream_start
 from engine.referee import MatchResult, TimeControl, play_match
 from engine.server.launcher import is_command
-from tournament.achievements import Earned, match_achievements, streak_achievements
+from tournament.achievements import Earned, match_achievements, rules_for, streak_achievements
 from tournament.entrants import Entrant
 from tournament.formats import FORMATS, FormatSpec, PlayedGame, next_round, sprt_state, total_estimate
 from tournament.ratings import openskill_ratings
@@ -63,6 +63,10 @@ class SeatRecord:
     decisions: int
     think_s: float
     faults_json: str
+
+
+BYE = "BYE"  # the termination of a stored bye
+BYE_SEED = -1  # the seed offset of a bye pairing: it is recorded, never played
 
 
 @dataclass(frozen=True)
@@ -121,6 +125,9 @@ class TournamentPlan:
             raise ConfigError(f"--cycles must be at least 1, not {self.cycles}.")
         if self.rounds is not None and self.rounds < 1:
             raise ConfigError(f"--rounds must be at least 1, not {self.rounds}.")
+        if (str(self.config.get("mode", "")).lower() == "solo") != (self.format == "solo"):
+            raise ConfigError("Solo mode pits each bot against the rulebook AI: pair --mode solo with --format solo "
+                              "(tourney run --mode solo picks it).")
         if self.players != 2 and self.format == "gauntlet":
             raise ConfigError("a gauntlet pairs two players per match: pass --players 2 or another --format.")
         if self.players > n:
@@ -178,6 +185,8 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
         make_bot(plan.entrants[e].spec, game, stream_start(seed, f"bot/{plan.entrants[e].alias}") >> 2)
         for e in pairing.seats
     ]
+    # Seats the game plays itself (Solo's scripted AI) are never asked: any bot holds them.
+    seats += [make_bot("random", game, 0) for _ in range(plan.players - len(seats))]
     return play_match(plan.game, seats, seed, config=plan.config, players=plan.players,
                       time_control=TimeControl.from_ms(plan.move_ms))
 
@@ -335,7 +344,7 @@ def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, pla
                 value = plan.games_per_pair / (1 if plan.players == 2 else plan.players)
                 seat = SeatRecord(alias, 0, 1, float(value), 0.0, 0, 0.0, "{}")
                 rows.append((Match(tournament_id=tournament_id, number=bye.number, round=bye.round, game=plan.game,
-                                   seed=-1, players=1, config_json=config, termination="BYE", reason="bye", plies=0,
+                                   seed=-1, players=1, config_json=config, termination=BYE, reason="bye", plies=0,
                                    duration_s=0.0, replay_json="{}"), (seat,)))
             session.add_all([m for m, _ in rows])
             session.flush()
@@ -420,13 +429,13 @@ def load_history(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> 
 def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[Standing]:
     """Standings and ratings from what is stored, in schedule order, so resumed runs match uninterrupted ones."""
     matches = []
-    for _, seats in _stored_rows(engine, tournament_id):
+    for match, seats in _stored_rows(engine, tournament_id):
         tiers: dict[int, int] = {}
         for st in seats:
             tiers[st.tier] = tiers.get(st.tier, 0) + 1
         matches.append([
             SeatResult(st.alias, st.tier, tiers[st.tier], st.points,
-                       sum(int(v) for v in _loads(st.faults_json).values()))
+                       sum(int(v) for v in _loads(st.faults_json).values()), bye=match.termination == BYE)
             for st in seats
         ])
     standings = compute_standings(aliases, matches)
@@ -445,7 +454,9 @@ def _loads(text: str) -> dict[str, Any]:
 def save_streaks(engine: Engine, tournament_id: int, rules: Sequence[tuple[int, int, str]]) -> None:
     """Recount the streak achievements from the stored results (idempotent, so resumes agree)."""
     results = []
-    for _, seats in _stored_rows(engine, tournament_id):
+    for match, seats in _stored_rows(engine, tournament_id):
+        if match.termination == BYE:
+            continue
         tiers = [st.tier for st in seats]
         results.append([(st.alias, st.tier, tiers.count(st.tier)) for st in seats])
     earned = streak_achievements(results, rules)
@@ -573,11 +584,11 @@ def run_tournament(
         if pairings is None:
             break
         todo = [p for p in pairings if p.number not in done]
-        byes = [p for p in todo if len(p.seats) == 1]
+        byes = [p for p in todo if p.seed_offset == BYE_SEED]
         if byes:
             record_matches(engine, tournament_id, plan, [], byes)
             done.update(b.number for b in byes)
-        matches = [p for p in todo if len(p.seats) > 1]
+        matches = [p for p in todo if p.seed_offset != BYE_SEED]
         for chunk in runner.run(plan, matches):
             record_matches(engine, tournament_id, plan, chunk)
             done.update(p.number for p, _, _ in chunk)
@@ -586,6 +597,7 @@ def run_tournament(
         r += 1
     standings = load_standings(engine, tournament_id, aliases)
     save_ratings(engine, tournament_id, standings)
-    save_streaks(engine, tournament_id, get_game(plan.game).streak_achievements)
+    game = get_game(plan.game)
+    save_streaks(engine, tournament_id, rules_for(game.streak_achievements, plan.config, game.default_config()))
     verdict = sprt_state(spec, load_history(engine, tournament_id, aliases)) if spec.sprt else None
     return TournamentReport(tournament_id, standings, len(done), verdict)

@@ -30,6 +30,7 @@ class SeatResult:
     tier_size: int
     points: float
     faults: int = 0
+    bye: bool = False  # a round without a game: its points count, it is no game for the rating
 
 
 @dataclass
@@ -66,7 +67,8 @@ def elo_of(p: float) -> float:
 def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatResult]]) -> list[Standing]:
     """Standings sorted by points, then direct encounter, Buchholz, Sonneborn-Berger, wins, fewer faults, name.
 
-    A match with a single seat is a bye: its points count, but it is no game for the rating.
+    A bye's points count, but it is no game for the rating. A match with one seat that is not
+    a bye was played against the game itself (Solo mode).
     """
     table = {a: Standing(a) for a in aliases}
     games = [list(m) for m in matches]
@@ -74,7 +76,7 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
         for r in match:
             s = table.setdefault(r.alias, Standing(r.alias))
             s.points += r.points
-            if len(match) == 1:
+            if r.bye:
                 s.byes += 1
                 continue
             s.games += 1

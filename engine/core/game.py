@@ -141,10 +141,11 @@ class Game(ABC):
     # True when an illegal action is a rule event the game resolves itself (Ninja Arena's
     # Mistake) rather than a fault the referee punishes with a forfeit.
     handles_illegal_actions: ClassVar[bool] = False
-    # Achievements that span matches: (number, wins in a row against one opponent, name).
-    # Per-match achievements arrive in Outcome.details["achievements"] as {seat: [number]}
-    # with their names in details["achievement_names"].
-    streak_achievements: ClassVar[tuple[tuple[int, int, str], ...]] = ()
+    # Achievements that span matches: (number, wins in a row against one opponent, name,
+    # {config key: allowed values}); a rule counts only in matches whose config allows it
+    # (missing keys take default_config()'s value). Per-match achievements arrive in
+    # Outcome.details["achievements"] as {seat: [number]}, names in details["achievement_names"].
+    streak_achievements: ClassVar[tuple[tuple[int, int, str, Mapping[str, tuple[str, ...]]], ...]] = ()
 
     @abstractmethod
     def new_state(

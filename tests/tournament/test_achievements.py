@@ -39,3 +39,26 @@ def test_a_draw_or_loss_resets_the_streak_and_five_earns_both():
     five = [win("a", "b")] * 5
     assert [e.number for e in streak_achievements(five, RULES)] == [15, 16]
     assert streak_achievements(five, ()) == []
+
+
+SOLO_RULES = (
+    (15, 3, "win 3 in a row vs the same opponent", {"mode": ("standard",)}),
+    (22, 3, "solo: win on NORMAL 3 times in a row", {"mode": ("solo",), "difficulty": ("normal",)}),
+)
+
+
+def test_rules_follow_the_config_with_the_game_defaults_filling_gaps():
+    from tournament.achievements import rules_for
+
+    defaults = {"mode": "standard", "difficulty": "normal"}
+    assert [r[0] for r in rules_for(SOLO_RULES, {}, defaults)] == [15]
+    assert [r[0] for r in rules_for(SOLO_RULES, {"mode": "SOLO"}, defaults)] == [22]
+    assert rules_for(SOLO_RULES, {"mode": "solo", "difficulty": "hard"}, defaults) == []
+
+
+def test_a_streak_against_the_game_itself():
+    solo_win, solo_loss = [("a", 0, 1)], [("a", 1, 1)]
+    rules = [(22, 3, "solo: win on NORMAL 3 times in a row")]
+    assert streak_achievements([solo_win, solo_win, solo_loss, solo_win, solo_win], rules) == []
+    assert streak_achievements([solo_loss, solo_win, solo_win, solo_win], rules) == [
+        Earned("a", 22, "solo: win on NORMAL 3 times in a row", None)]

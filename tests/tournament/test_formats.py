@@ -121,7 +121,7 @@ def duel(a: str, b: str, x: float) -> list[SeatResult]:
 def test_buchholz_sonneborn_berger_and_direct_encounter():
     # a beat b, b beat c, c drew a; d lost to everyone but has a bye.
     matches = [duel("a", "b", 1), duel("b", "c", 1), duel("c", "a", 0.5),
-               duel("a", "d", 1), duel("b", "d", 1), duel("c", "d", 1), [SeatResult("d", 0, 1, 1.0)]]
+               duel("a", "d", 1), duel("b", "d", 1), duel("c", "d", 1), [SeatResult("d", 0, 1, 1.0, bye=True)]]
     table = {s.alias: s for s in compute_standings(["a", "b", "c", "d"], matches)}
     assert table["a"].points == 2.5 and table["b"].points == 2 and table["c"].points == 1.5
     assert table["d"].points == 1 and table["d"].byes == 1 and table["d"].games == 3

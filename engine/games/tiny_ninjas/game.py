@@ -33,8 +33,14 @@ class TinyNinjasGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     modes: ClassVar[tuple[str, ...]] = C.MODES
-    # §9.6 #15 and #16 need several matches: the tournament layer counts them.
-    streak_achievements = ((15, 3, ACHIEVEMENTS[15]), (16, 5, ACHIEVEMENTS[16]))
+    # §9.6 streaks need several matches: the tournament layer counts them. Against the Solo AI
+    # only #22 and #25 count (the AI is not an opponent who can be beaten "in a row" twice over).
+    streak_achievements = (
+        (15, 3, ACHIEVEMENTS[15], {"mode": ("standard", "blitz", "survivor", "champion")}),
+        (16, 5, ACHIEVEMENTS[16], {"mode": ("standard", "blitz", "survivor", "champion")}),
+        (22, 3, ACHIEVEMENTS[22], {"mode": ("solo",), "difficulty": ("normal",)}),
+        (25, 3, ACHIEVEMENTS[25], {"mode": ("solo",), "difficulty": ("hard",)}),
+    )
 
     def new_state(
         self,
