@@ -29,6 +29,20 @@ from engine.core import ConfigError, available_games, get_game  # noqa: E402
 from engine.referee import play_match  # noqa: E402
 
 
+def player_counts(game_id: str) -> list[int]:
+    """The fewest players, and the most that the game's default options allow (Ninja Arena's
+    six seats need an expansion option, so its default maximum is four)."""
+    game = get_game(game_id)
+    most = game.max_players
+    while most > game.min_players:
+        try:
+            game.new_state(0, players=most)
+            break
+        except ConfigError:
+            most -= 1
+    return sorted({game.min_players, most})
+
+
 def playout_speed(game_id: str, players: int, seconds: float) -> tuple[float, float, int]:
     """(decisions/s, games/s, games) of random playouts for about `seconds`."""
     game = get_game(game_id)
@@ -81,13 +95,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for col in ("game", "players", "decisions/s", "games/s", "games"):
         speed.add_column(col, justify="right")
     for gid in games:
-        g = get_game(gid)
-        for n in sorted({g.min_players, g.max_players}):
-            try:
-                d, gs, count = playout_speed(gid, n, args.seconds)
-            except ConfigError as exc:  # e.g. a player count that needs a game option
-                speed.add_row(gid, str(n), "-", "-", str(exc))
-                continue
+        for n in player_counts(gid):
+            d, gs, count = playout_speed(gid, n, args.seconds)
             speed.add_row(gid, str(n), f"{d:,.0f}", f"{gs:,.1f}", str(count))
     console.print(speed)
 
