@@ -80,8 +80,10 @@ def _value(raw: str) -> Any:
 
 
 def parse_settings(pairs: list[str] | None, mode: str | None, difficulty: str | None = None,
-                   handicaps: list[str] | None = None) -> dict[str, Any]:
-    """The game config from `--set key=value`, --mode, --difficulty and `--handicap SEAT:KEY=VALUE`.
+                   handicaps: list[str] | None = None, genin_pack: bool = False,
+                   characters: str | None = None) -> dict[str, Any]:
+    """The game config from `--set key=value`, --mode, --difficulty, `--handicap SEAT:KEY=VALUE`,
+    and Ninja Arena's --genin-pack and --characters.
 
     A handicap sets a per-seat option: `--handicap 1:hand_limit=4` becomes {"hand_limit": {1: 4}}.
     """
@@ -104,6 +106,10 @@ def parse_settings(pairs: list[str] | None, mode: str | None, difficulty: str | 
         config["mode"] = mode
     if difficulty is not None:
         config["difficulty"] = difficulty
+    if genin_pack:
+        config["genin_pack"] = True
+    if characters is not None:
+        config["characters"] = characters
     return config
 
 
@@ -119,6 +125,10 @@ MoveOpt = Annotated[int | None, typer.Option("--move-ms", help="Per-move time li
 PlayersOpt = Annotated[int | None, typer.Option(help="Number of players (for games of 2 or more).")]
 ModeOpt = Annotated[str | None, typer.Option(help="Game mode (see `tourney games`).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Game option key=value (repeatable).")]
+GeninOpt = Annotated[bool, typer.Option("--genin-pack", help="Ninja Arena: add the six Genin Pack characters "
+                                                           "(up to 6 players).")]
+CharactersOpt = Annotated[str | None, typer.Option(help="Ninja Arena: characters by seat, e.g. Naruto,Sasuke "
+                                                        "(Duel: four, top and bottom per seat).")]
 DifficultyOpt = Annotated[str | None, typer.Option(help="Solo mode AI difficulty: easy, normal or hard.")]
 HandicapOpt = Annotated[list[str] | None, typer.Option("--handicap", help="Per-seat option SEAT:KEY=VALUE, e.g. "
                                                        "1:hand_limit=4 (repeatable).")]
@@ -154,6 +164,8 @@ def match(
     mode: ModeOpt = None,
     difficulty: DifficultyOpt = None,
     handicap: HandicapOpt = None,
+    genin_pack: GeninOpt = False,
+    characters: CharactersOpt = None,
     settings: SetOpt = None,
     move_ms: MoveOpt = None,
     as_json: JsonOpt = False,
@@ -163,7 +175,7 @@ def match(
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
-        config = parse_settings(settings, mode, difficulty, handicap)
+        config = parse_settings(settings, mode, difficulty, handicap, genin_pack, characters)
         entrants = parse_entrants(bots, g, unique=False)
         n = players if players is not None else len(entrants)
         if n != len(entrants):
@@ -304,6 +316,8 @@ def run(
     mode: ModeOpt = None,
     difficulty: DifficultyOpt = None,
     handicap: HandicapOpt = None,
+    genin_pack: GeninOpt = False,
+    characters: CharactersOpt = None,
     settings: SetOpt = None,
     move_ms: MoveOpt = None,
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
@@ -327,7 +341,7 @@ def run(
         check_move_ms(move_ms)
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
-        config = parse_settings(settings, mode, difficulty, handicap)
+        config = parse_settings(settings, mode, difficulty, handicap, genin_pack, characters)
         entrants = parse_entrants(bots, g, remote_ok=arena is not None)
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
