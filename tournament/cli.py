@@ -10,7 +10,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
@@ -26,8 +26,9 @@ from rich.progress import (
 from rich.table import Table
 
 from engine.bots import bot_names, make_bot
-from engine.core import Action, ConfigError, State, TourneyError, available_games, get_game
-from engine.referee import Replay, TimeControl, play_match
+from engine.core import Action, ConfigError, Game, State, TourneyError, available_games, get_game
+from engine.referee import MatchResult, Replay, TimeControl, play_match
+from engine.server.launcher import is_command
 from tournament.achievements import Earned
 from tournament.entrants import parse_entrants
 from tournament.runner import (
@@ -181,22 +182,18 @@ def match(
         if n != len(entrants):
             raise ConfigError(f"{len(entrants)} bots given for {n} players: name one bot per seat.")
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-        seats = [make_bot(e.spec, g, s * 31 + i) for i, e in enumerate(entrants)]
-
-        def show(state: State, joint: list[tuple[int, Action]]) -> None:
-            # A simultaneous commitment can be secret (Maître Ninja's attack line): name only
-            # who acted, and let the game's public rendering show what was revealed.
-            if len(joint) == 1:
-                seat, action = joint[0]
-                out.print(f"seat {seat} ({entrants[seat].alias}): {action.label}", highlight=False, markup=False)
-            else:
-                who = ", ".join(f"seat {seat} ({entrants[seat].alias})" for seat, _ in joint)
-                out.print(f"{who}: committed", highlight=False, markup=False)
-            out.print(g.render(state), highlight=False, markup=False)
-
+        show = play_by_play(g, [e.alias for e in entrants]) if verbose and not as_json else None
         started = time.perf_counter()
-        result = play_match(game, seats, s, config=config, players=n, time_control=TimeControl.from_ms(move_ms),
-                            on_step=show if verbose and not as_json else None)
+        if any(is_command(e.spec) for e in entrants):
+            from tournament.programs import play_with_programs  # starts a private loopback arena
+
+            result = play_with_programs(game, [e.spec for e in entrants], s, config, move_ms)
+            if show is not None:  # the programs played over the network: show it from the replay
+                replay_decisions(result.replay, show)
+        else:
+            seats = [make_bot(e.spec, g, s * 31 + i) for i, e in enumerate(entrants)]
+            result = play_match(game, seats, s, config=config, players=n,
+                                time_control=TimeControl.from_ms(move_ms), on_step=show)
         doc = {
             "game": game, "seed": s, "ranking": [list(t) for t in result.ranking], "scores": list(result.scores),
             "termination": result.termination, "reason": result.reason, "plies": len(result.replay.steps),
@@ -473,24 +470,39 @@ def replay(
             out.print(f"match {match_id}: a bye for {seats[0].alias}", highlight=False)
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
-        g = get_game(record.game_id)
         names = [s.alias for s in seats]
-        per_seat: list[list[int]] = [[] for _ in range(record.players)]
-        for step in record.steps:
-            for d in step:
-                per_seat[d.seat].append(d.index)
-
-        def show(state: State, joint: list[tuple[int, Action]]) -> None:
-            moves = "; ".join(f"seat {seat} ({names[seat]}): {a.label}" for seat, a in joint)
-            out.print(moves, highlight=False)
-            out.print(g.render(state), highlight=False)
-
-        result = play_match(record.game_id, [_Recorded(d) for d in per_seat], record.seed, config=record.config,
-                            players=record.players, on_step=show)
+        result = replay_decisions(record, play_by_play(get_game(record.game_id), names))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
         out.print(f"match {match_id} ({record.game_id}, seed {record.seed}): {places}; {result.reason}",
                   highlight=False)
     guarded(body)
+
+
+def play_by_play(g: Game, names: Sequence[str]) -> Callable[[State, list[tuple[int, Action]]], None]:
+    """A referee on_step that prints each step for a person: who did what, then the public position.
+
+    A simultaneous commitment can be secret (Maître Ninja's attack line): only who acted is
+    named, and the game's public rendering shows what was revealed.
+    """
+    def show(state: State, joint: list[tuple[int, Action]]) -> None:
+        if len(joint) == 1:
+            seat, action = joint[0]
+            out.print(f"seat {seat} ({names[seat]}): {action.label}", highlight=False, markup=False)
+        else:
+            who = ", ".join(f"seat {seat} ({names[seat]})" for seat, _ in joint)
+            out.print(f"{who}: committed", highlight=False, markup=False)
+        out.print(g.render(state), highlight=False, markup=False)
+    return show
+
+
+def replay_decisions(record: Replay, on_step: Callable[[State, list[tuple[int, Action]]], None]) -> MatchResult:
+    """Play a recorded match again from its decisions, showing each step."""
+    per_seat: list[list[int]] = [[] for _ in range(record.players)]
+    for step in record.steps:
+        for d in step:
+            per_seat[d.seat].append(d.index)
+    return play_match(record.game_id, [_Recorded(d) for d in per_seat], record.seed, config=record.config,
+                      players=record.players, on_step=on_step)
 
 
 class _Recorded:

@@ -40,3 +40,15 @@ def test_a_program_that_dies_at_start_forfeits_as_a_crash(tmp_path, monkeypatch)
     table = {s["bot"]: s for s in json.loads(result.stdout)["standings"]}
     assert table["crasher"]["losses"] == 1 and table["crasher"]["faults"] == 1
     assert table["random"]["wins"] == 1
+
+
+def test_match_launches_a_program_and_shows_its_play(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["match", "--game", "tiny-ninjas", "--bots", f"{RANDOM_BOT},greedy",
+                                      "--seed", "4", "--verbose"])
+    assert result.exit_code == 0, result.output
+    assert "seat 0 (random_bot): " in result.stdout  # the program's moves, replayed for the reader
+    assert "seat 1 (greedy): " in result.stdout
+    doc = json.loads(CliRunner().invoke(app, ["match", "--game", "tiny-ninjas", "--bots", f"{RANDOM_BOT},greedy",
+                                              "--seed", "4", "--json"]).stdout)
+    assert doc["termination"] == "normal" and doc["plies"] > 0

@@ -1,6 +1,6 @@
 """Decisions per second through the arena, beside a raw gRPC ping-pong baseline.
 
-    PYTHONPATH=. .venv/bin/python bench/arena_throughput.py [--decisions 4000]
+    PYTHONPATH=. .venv/bin/python bench/arena.py [--decisions 4000]
 
 Both servers run in their own process (grpc.aio), the bots in this one (the Python SDK over
 sync gRPC, one thread per stream). The arena plays a trivial registered game ("relay": two
