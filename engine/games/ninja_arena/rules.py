@@ -31,10 +31,15 @@ def conscious(st: ArenaState, p: int) -> bool:
     return not st.eliminated[p] and not st.ko[p]
 
 
+# For each table size and seat: the other seats in order, starting from its left. Built once:
+# opponents() runs several times per seat per tick.
+_AROUND = {n: tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(2, 7)}
+
+
 def opponents(st: ArenaState, p: int) -> list[int]:
     """Conscious opponents of p, in seat order starting from p's left."""
-    n = st.n
-    return [q for q in ((p + k) % n for k in range(1, n)) if not st.eliminated[q] and not st.ko[q]]
+    eliminated, ko = st.eliminated, st.ko
+    return [q for q in _AROUND[st.n][p] if not eliminated[q] and not ko[q]]
 
 
 def left_of(st: ArenaState, p: int) -> int:
@@ -666,11 +671,11 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     if got is None:
         if len(_LEGAL_CACHE) > 200_000:
             _LEGAL_CACHE.clear()
-        got = _LEGAL_CACHE[key] = tuple(_legal_actions(st, p))
+        got = _LEGAL_CACHE[key] = tuple(_legal_actions(st, p, opps))
     return got
 
 
-def _legal_actions(st: ArenaState, p: int) -> list[Action]:
+def _legal_actions(st: ArenaState, p: int, opps: tuple[int, ...]) -> list[Action]:
     from engine.games.ninja_arena.actions import ROLLS
 
     out: list[Action] = [WAIT, HIT]
@@ -680,11 +685,10 @@ def _legal_actions(st: ArenaState, p: int) -> list[Action]:
             lft = left_of(st, p)
             for r in ROLLS:
                 if 0 in r.dice:
-                    out.extend(Roll(r.dice, q) for q in opponents(st, p) if q != lft)
+                    out.extend(Roll(r.dice, q) for q in opps if q != lft)
     if st.ko[p]:
         return out
     m = masks(st, p)
-    opps = tuple(opponents(st, p))
     if not opps:
         return out
     lft, rgt = opps[0], opps[-1]
