@@ -214,6 +214,8 @@ LocalOpt = Annotated[bool, typer.Option("--local", help="Play in this process wi
 AddressOpt = Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
                                                 "else a local Ray instance).")]
 DbOpt = Annotated[str, typer.Option(help="Results database: a SQLite path or SQLAlchemy URL.")]
+MetricsPortOpt = Annotated[int | None, typer.Option(help="Serve Prometheus metrics on this port while the "
+                                                        "tournament runs.")]
 
 
 def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, float, float, float] | None:
@@ -229,7 +231,7 @@ def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, floa
 
 def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool, address: str | None,
           workers: int | None, as_json: bool, latest: bool = False, arena: str | None = None,
-          admin_token: str = "") -> None:
+          admin_token: str = "", metrics_port: int | None = None) -> None:
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
     from workers import make_executor
 
@@ -245,13 +247,21 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         executor = cast("PoolExecutor", RemoteArenaExecutor(arena, admin_token, workers or 4))
     else:
         executor = make_executor(local=local, address=address, workers=workers)
+    from tournament.metrics import instrument
+
+    # --metrics-port: matches counted as their results arrive here, and the remaining-matches gauge.
+    metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None)
+    executor = cast("PoolExecutor", metered)
     started = time.perf_counter()
     try:
         def announce(t: int) -> None:
             print(f"tournament {t}", file=sys.stderr, flush=True)
+            if on_start is not None:
+                on_start(t)
 
         if as_json:
-            report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_start=announce)
+            report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_start=announce,
+                                    on_match=on_match)
         else:
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
@@ -261,6 +271,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                 def tick(done: int, total: int) -> None:
                     rate = done / max(1e-9, time.perf_counter() - started)
                     progress.update(task, completed=done, total=total or None, rate=f"{rate:.1f} matches/s")
+                    if on_match is not None:
+                        on_match(done, total)
 
                 report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=tick,
                                         on_start=announce)
@@ -327,12 +339,13 @@ def run(
                                                    "bots connected there enter as remote:NAME.")] = None,
     admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
                                              help="The arena's admin token, for --arena.")] = "",
+    metrics_port: MetricsPortOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
         if resume is not None:
-            _play(db, None, resume, local, address, workers, as_json)
+            _play(db, None, resume, local, address, workers, as_json, metrics_port=metrics_port)
             return
         g = get_game(game)
         check_move_ms(move_ms)
@@ -349,7 +362,8 @@ def run(
             raise ConfigError(f"{game} is played by {g.min_players}-{g.max_players} players, not {players}: "
                               "fix --players.")
         g.new_state(0, players=players, config=plan.config)  # a bad config fails before anything is stored
-        _play(db, plan, None, local, address, workers, as_json, arena=arena, admin_token=admin_token)
+        _play(db, plan, None, local, address, workers, as_json, arena=arena, admin_token=admin_token,
+              metrics_port=metrics_port)
     guarded(body)
 
 
@@ -361,10 +375,12 @@ def resume(
     workers: WorkersOpt = None,
     local: LocalOpt = False,
     address: AddressOpt = None,
+    metrics_port: MetricsPortOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Finish a stored tournament: play exactly the matches still missing."""
-    guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None))
+    guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None,
+                          metrics_port=metrics_port))
 
 
 @app.command()
@@ -550,6 +566,7 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
     return table
 
 
+import tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
 import tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
 
 if __name__ == "__main__":  # pragma: no cover

@@ -100,9 +100,14 @@ StartHook = Callable[[int], None]
 
 
 def instrument(executor: Executor, metrics_port: int | None, on_start: StartHook | None = None,
-               on_match: ProgressHook | None = None) -> tuple[Executor, StartHook | None, ProgressHook | None]:
+               on_match: ProgressHook | None = None, count_matches: bool = True,
+               ) -> tuple[Executor, StartHook | None, ProgressHook | None]:
     """For `tourney run --metrics-port`: serve the metrics, count every match of `executor`, and keep the
-    tournament's remaining-matches gauge current. Without a port, everything is returned unchanged."""
+    tournament's remaining-matches gauge current. Without a port, everything is returned unchanged.
+
+    count_matches=False when an arena plays the matches (`--arena`): it counts them itself, and
+    counting them here too would double every sum over both jobs.
+    """
     if metrics_port is None:
         return executor, on_start, on_match
     serve_metrics(metrics_port)
@@ -119,4 +124,7 @@ def instrument(executor: Executor, metrics_port: int | None, on_start: StartHook
             on_match(done, total)
 
     # Closing the executor ends the run: an SPRT stopped early still shows nothing remaining.
-    return MeteredExecutor(executor, on_close=progress.finish), started, matched
+    metered = MeteredExecutor(executor, on_close=progress.finish)
+    if not count_matches:
+        metered.run = executor.run  # type: ignore[method-assign]  # progress only
+    return metered, started, matched

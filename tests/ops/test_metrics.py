@@ -219,3 +219,22 @@ def test_instrument_wires_executor_and_progress_for_tourney_run(tmp_path) -> Non
     assert delta(before, snapshot("sticks"))["matches"] == report.matches == 12
     assert calls[-1] == (12, 12)
     assert value("tourney_tournament_matches_remaining", tournament=str(report.tournament_id)) == 0
+
+
+def test_tourney_run_with_metrics_port_counts_its_matches(tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    before = snapshot("sticks")
+    done = CliRunner().invoke(app, ["run", "--game", "sticks", "--bots", "random,greedy,random@r2", "--local",
+                                    "--games-per-pair", "2", "--metrics-port", "0", "--db", str(tmp_path / "r.db"),
+                                    "--json"])
+    assert done.exit_code == 0, done.output
+    doc = json.loads(done.stdout)
+    d = delta(before, snapshot("sticks"))
+    assert d["matches"] == doc["matches"] == 6
+    assert d["decisions"] > 0
+    assert value("tourney_tournament_matches_remaining", tournament=str(doc["tournament_id"])) == 0
