@@ -54,6 +54,8 @@ def serve(
     db: Annotated[str | None, typer.Option(help="Store every finished match in this database (URL or "
                                                 "SQLite path).")] = None,
     metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics over HTTP on this port.")] = None,
+    leagues: Annotated[bool, typer.Option("--leagues", help="Also play due league rounds here, where remote "
+                                                            "bots connect (needs --db).")] = False,
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
@@ -61,6 +63,8 @@ def serve(
             raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
         if (tls_cert is None) != (tls_key is None):
             raise ConfigError("--tls-cert and --tls-key go together: give both or neither.")
+        if leagues and not db:
+            raise ConfigError("--leagues reads the leagues from the database: add --db.")
         tls = None
         if tls_cert is not None and tls_key is not None:
             tls = (tls_cert.read_bytes(), tls_key.read_bytes())
@@ -73,12 +77,14 @@ def serve(
         if metrics_port is not None:
             bound = serve_metrics(metrics_port, host)
             err.print(f"metrics on http://{host}:{bound}/metrics", highlight=False)
-        asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls))
+        asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls,
+                           leagues_db=db if leagues else None))
 
     guarded(body)
 
 
-async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None) -> None:
+async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None,
+                 leagues_db: str | None = None) -> None:
     try:
         server, bound = await start_server(arena, host, port, tls)
     except RuntimeError as exc:
@@ -90,7 +96,14 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    league_loop = None
+    if leagues_db is not None:
+        from tournament.league_arena import LeagueLoop
+
+        league_loop = LeagueLoop(arena, loop, leagues_db).start()
     await stop.wait()
+    if league_loop is not None:
+        await asyncio.to_thread(league_loop.stop)  # off the loop: its matches still need it to finish
     arena.shutdown()
     await server.stop(2.0)
 

@@ -107,3 +107,49 @@ def test_run_due_with_arena_plays_over_grpc_and_absent_bots_forfeit(tmp_path) ->
         rows = session.exec(select(MatchSeat, Match).where(MatchSeat.match_id == Match.id)).all()
     assert all(seat.points == 0 for seat, _ in rows if seat.alias == "bob")
     assert all(match.termination == OFFLINE for seat, match in rows if seat.alias == "bob")
+
+
+def test_tourney_serve_leagues_plays_due_rounds_and_exports_them(tmp_path) -> None:
+    """`tourney serve --leagues --metrics-port` in its own process: due rounds get played and counted."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from tests.ops.prom import free_port, wait_for
+
+    root = Path(__file__).resolve().parents[2]
+    db = str(tmp_path / "serve.db")
+    engine = open_store(db)
+    # The ticks at the last two full hours are due (and the next one is up to an hour away).
+    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+    create_league(engine, LeagueSettings(name="hourly", game="sticks", format="round-robin", schedule="0 * * * *"),
+                  now=hour - timedelta(hours=2) + timedelta(seconds=1))
+    for alias in ("a", "b", "c", "d"):
+        join_league(engine, "hourly", "random", alias=alias)
+    metrics = free_port()
+    code = "import tests.sticks, tournament.league_cli; from tournament.cli import app; app()"
+    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", "0", "--allow-anonymous", "--db", db,
+                             "--leagues", "--metrics-port", str(metrics)], cwd=root,
+                            env={**os.environ, "PYTHONPATH": str(root), "TOURNEY_ADMIN_TOKEN": "t"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def stored() -> int:
+        with Session(engine) as session:
+            return len(session.exec(select(Match).where(Match.tournament_id.is_not(None))).all())  # type: ignore
+
+    try:
+        wait_for(lambda: stored() == 8, "the two due rounds (2 x 2 pairs x 2 games) to be stored")
+        text = urllib.request.urlopen(f"http://127.0.0.1:{metrics}/metrics", timeout=10).read().decode()
+        counted = sum(s.value for f in text_string_to_metric_families(text) for s in f.samples
+                      if s.name == "tourney_matches_total" and s.labels.get("game") == "sticks")
+        assert counted == 8
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, errs = proc.communicate(timeout=60)
+    assert proc.returncode == 0, errs
