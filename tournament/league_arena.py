@@ -116,10 +116,12 @@ class RemoteLeagueExecutor:
     FAILED_PRECONDITION naming the bot, and that bot forfeits the match.
     """
 
-    def __init__(self, address: str, admin_token: str = "", workers: int = 4) -> None:
+    def __init__(self, address: str, admin_token: str = "", workers: int = 4, wait_s: int = 0) -> None:
+        """wait_s: how long the arena waits for a busy remote bot's free slot (0: the arena's own default)."""
         self.address = address
         self.admin_token = admin_token
         self.workers = workers
+        self.wait_s = wait_s
 
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         import time
@@ -130,7 +132,7 @@ class RemoteLeagueExecutor:
         specs = [plan.entrants[i].spec for i in pairing.seats]
         request = pb.RunMatchRequest(admin_token=self.admin_token, game=plan.game, seats=specs, seed=seed,
                                      config_json=json.dumps(plan.config), move_ms=plan.move_ms or 0,
-                                     wait_s=int(SEAT_WAIT_S))
+                                     wait_s=self.wait_s)
         started = time.perf_counter()
         with grpc.insecure_channel(self.address) as channel:
             call = channel.unary_unary("/tourney.v1.Arena/RunMatch",
