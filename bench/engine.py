@@ -43,7 +43,8 @@ def player_counts(game_id: str) -> list[int]:
     return sorted({game.min_players, most})
 
 
-def playout_speed(game_id: str, players: int, seconds: float) -> tuple[float, float, int]:
+def playout_speed(game_id: str, players: int, seconds: float,
+                  config: dict[str, str] | None = None) -> tuple[float, float, int]:
     """(decisions/s, games/s, games) of random playouts for about `seconds`."""
     game = get_game(game_id)
     rng = random.Random(1)
@@ -52,7 +53,7 @@ def playout_speed(game_id: str, players: int, seconds: float) -> tuple[float, fl
     deadline = started + seconds
     seed = 0
     while time.perf_counter() < deadline:
-        state = game.new_state(seed, players=players)
+        state = game.new_state(seed, players=players, config=config)
         seed += 1
         while not state.is_over():
             joint = {}
@@ -81,12 +82,28 @@ def duplicate_win_rate(game_id: str, hero: str, villain: str, pairs: int) -> tup
     return mean, 1.96 * math.sqrt(var / len(points)), len(points)
 
 
+def solo_win_rate(bot: str, difficulty: str, games: int) -> tuple[float, float]:
+    """A bot's mean points against Tiny Ninjas' Solo AI, with the 95% half-width."""
+    game = get_game("tiny-ninjas")
+    config = {"mode": "solo", "difficulty": difficulty}
+    points = []
+    for k in range(games):
+        # Seat 1 is the AI, played by the engine; its placeholder bot is never asked.
+        seats = [make_bot(bot, game, 7919 * k), make_bot("random", game, 0)]
+        points.append(play_match("tiny-ninjas", seats, seed=k, config=config).points(0))
+    mean = sum(points) / len(points)
+    var = sum((p - mean) ** 2 for p in points) / max(1, len(points) - 1)
+    return mean, 1.96 * math.sqrt(var / len(points))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", action="append", help="game id (repeatable); default: every built game")
     parser.add_argument("--seconds", type=float, default=3.0, help="playout time per game")
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs for greedy vs random")
     parser.add_argument("--ismcts-pairs", type=int, default=20, help="duplicate pairs for ismcts vs greedy")
+    parser.add_argument("--solo-games", type=int, default=40, help="games per bot and difficulty against "
+                        "Tiny Ninjas' Solo AI (0 skips the ladder)")
     args = parser.parse_args(argv)
     games = args.game or [g.id for g in available_games()]
     console = Console()
@@ -98,7 +115,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         for n in player_counts(gid):
             d, gs, count = playout_speed(gid, n, args.seconds)
             speed.add_row(gid, str(n), f"{d:,.0f}", f"{gs:,.1f}", str(count))
+    if "tiny-ninjas" in games:
+        for mode in get_game("tiny-ninjas").modes[1:]:
+            d, gs, count = playout_speed("tiny-ninjas", 2, args.seconds, {"mode": mode})
+            speed.add_row(f"tiny-ninjas {mode}", "2", f"{d:,.0f}", f"{gs:,.1f}", str(count))
     console.print(speed)
+
+    if "tiny-ninjas" in games and args.solo_games > 0:
+        solo = Table(title=f"Against the Solo AI ({args.solo_games} games each; win points, 95% interval)")
+        difficulties = ("easy", "normal", "hard")
+        for col in ("bot", *difficulties):
+            solo.add_column(col, justify="right")
+        for bot in ("random", "greedy", "ismcts"):
+            cells = []
+            for difficulty in difficulties:
+                mean, half = solo_win_rate(bot, difficulty, args.solo_games)
+                cells.append(f"{100 * mean:.0f}% ± {100 * half:.0f}")
+            solo.add_row(bot, *cells)
+        console.print(solo)
 
     rates = Table(title="Win rates over duplicate pairs (points per game, 95% interval)")
     for col in ("game", "hero", "villain", "games", "hero score"):
@@ -111,7 +145,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 continue
             mean, half, n = duplicate_win_rate(gid, hero, villain, pairs)
             rates.add_row(gid, hero, villain, str(n), f"{100 * mean:.1f}% ± {100 * half:.1f}")
-    console.print(rates)
+    if rates.row_count:
+        console.print(rates)
 
 
 if __name__ == "__main__":
