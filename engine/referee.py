@@ -269,8 +269,13 @@ class _RecordedFault(SeatFault):
         self.kind = kind
 
 
-def replay_match(replay: Replay) -> MatchResult:
-    """Play a recorded match again from its inputs and decisions; the result is identical."""
+def replay_match(
+    replay: Replay, on_step: Callable[[State, list[tuple[int, Action]]], None] | None = None
+) -> MatchResult:
+    """Play a recorded match again from its inputs and decisions; the result is identical.
+
+    on_step sees every step as in play_match, for a play-by-play of a stored match.
+    """
     per_seat: list[list[Decision]] = [[] for _ in range(replay.players)]
     for step in replay.steps:
         for d in step:
@@ -279,4 +284,4 @@ def replay_match(replay: Replay) -> MatchResult:
     game = get_game(replay.game_id)
     state = game.new_state(replay.seed, players=replay.players, config=replay.config)
     return _run(game, state, seats, Replay(replay.game_id, replay.players, replay.config, replay.seed), None,
-                time.perf_counter, None)
+                time.perf_counter, on_step)

@@ -27,7 +27,7 @@ from rich.table import Table
 
 from engine.bots import bot_names, make_bot
 from engine.core import Action, ConfigError, Game, State, TourneyError, available_games, get_game
-from engine.referee import MatchResult, Replay, TimeControl, play_match
+from engine.referee import Replay, TimeControl, play_match, replay_match
 from engine.server.launcher import is_command
 from tournament.achievements import Earned
 from tournament.entrants import parse_entrants
@@ -189,7 +189,7 @@ def match(
 
             result = play_with_programs(game, [e.spec for e in entrants], s, config, move_ms)
             if show is not None:  # the programs played over the network: show it from the replay
-                replay_decisions(result.replay, show)
+                replay_match(result.replay, show)
         else:
             seats = [make_bot(e.spec, g, s * 31 + i) for i, e in enumerate(entrants)]
             result = play_match(game, seats, s, config=config, players=n,
@@ -487,7 +487,7 @@ def replay(
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
         names = [s.alias for s in seats]
-        result = replay_decisions(record, play_by_play(get_game(record.game_id), names))
+        result = replay_match(record, play_by_play(get_game(record.game_id), names))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
         out.print(f"match {match_id} ({record.game_id}, seed {record.seed}): {places}; {result.reason}",
                   highlight=False)
@@ -509,29 +509,6 @@ def play_by_play(g: Game, names: Sequence[str]) -> Callable[[State, list[tuple[i
             out.print(f"{who}: committed", highlight=False, markup=False)
         out.print(g.render(state), highlight=False, markup=False)
     return show
-
-
-def replay_decisions(record: Replay, on_step: Callable[[State, list[tuple[int, Action]]], None]) -> MatchResult:
-    """Play a recorded match again from its decisions, showing each step."""
-    per_seat: list[list[int]] = [[] for _ in range(record.players)]
-    for step in record.steps:
-        for d in step:
-            per_seat[d.seat].append(d.index)
-    return play_match(record.game_id, [_Recorded(d) for d in per_seat], record.seed, config=record.config,
-                      players=record.players, on_step=on_step)
-
-
-class _Recorded:
-    """A seat that plays back its recorded legal-move indices."""
-
-    def __init__(self, indices: list[int]) -> None:
-        self.indices = indices
-        self.next = 0
-
-    def act(self, request: Any) -> int:
-        index = self.indices[self.next]
-        self.next += 1
-        return index
 
 
 def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:

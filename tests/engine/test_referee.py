@@ -170,3 +170,13 @@ def test_network_seats_of_a_simultaneous_step_are_asked_at_once():
     assert result.termination in (NORMAL, "adjudication")
     assert all(len(step) == 2 for step in result.replay.steps)  # every step was simultaneous
     assert replay_match(result.replay).ranking == result.ranking
+
+
+def test_a_replay_shows_the_same_steps_as_the_match():
+    live: list = []
+    again: list = []
+    original = play_match("sticks", bots("random", "greedy", seed=4), seed=4,
+                          on_step=lambda state, joint: live.append((state.pile, [(s, a.label) for s, a in joint])))
+    replay_match(original.replay, on_step=lambda state, joint: again.append((state.pile, [(s, a.label)
+                                                                                          for s, a in joint])))
+    assert again == live and live
