@@ -10,6 +10,7 @@ Standings and ratings are computed from stored matches in schedule order, never 
 from __future__ import annotations
 
 import base64
+import json
 import os
 import sys
 import time
@@ -446,7 +447,6 @@ def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -
 
 
 def _loads(text: str) -> dict[str, Any]:
-    import json
     value: dict[str, Any] = json.loads(text)
     return value
 
