@@ -11,7 +11,7 @@ an `Illegal` action and play goes on. Every decision is logged with the time it 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -117,6 +117,20 @@ class MatchResult:
 
 
 Clock = Callable[[], float]
+Answer = tuple[object, str | None, float]  # (what the seat returned, fault kind or None, seconds)
+# The referee as a generator: it yields the requests to answer now (seat -> request) and is
+# sent back their answers (seat -> Answer); it returns the MatchResult. Whoever drives it
+# decides how seats are asked: one after another in a thread, or awaited on an event loop.
+MatchSteps = Generator[dict[int, DecisionRequest], dict[int, Answer], MatchResult]
+OnStep = Callable[[State, list[tuple[int, Action]]], None]
+
+
+def new_match(game_id: str, seed: int, config: Mapping[str, Any] | None = None,
+              players: int = 2) -> tuple[Game, State, Replay]:
+    """The game, its first state and an empty replay for one match."""
+    game = get_game(game_id)
+    state = game.new_state(seed, players=players, config=config)
+    return game, state, Replay(game_id, players, dict(config or {}), seed)
 
 
 def play_match(
@@ -127,7 +141,7 @@ def play_match(
     players: int | None = None,
     time_control: TimeControl | None = None,
     clock: Clock = time.perf_counter,
-    on_step: Callable[[State, list[tuple[int, Action]]], None] | None = None,
+    on_step: OnStep | None = None,
     on_decision: Callable[[str, Decision], None] | None = None,
 ) -> MatchResult:
     """Play one match of `game_id` between `seats` (seat i plays seat index i).
@@ -135,27 +149,45 @@ def play_match(
     on_step sees the state after every joint action (play-by-play); on_decision sees every
     seat's timed answer as it is given (live metrics).
     """
-    game = get_game(game_id)
     n = players if players is not None else len(seats)
     if n != len(seats):
         raise ValueError(f"{len(seats)} seats given for a {n}-player match")
-    state = game.new_state(seed, players=n, config=config)
-    return _run(game, state, seats, Replay(game_id, n, dict(config or {}), seed), time_control, clock, on_step,
-                on_decision)
+    game, state, replay = new_match(game_id, seed, config, n)
+    return drive(referee_steps(game, state, replay, asks_together(seats), time_control, on_step, on_decision),
+                 seats, clock)
 
 
-def _run(
+def drive(steps: MatchSteps, seats: Sequence[Seat], clock: Clock = time.perf_counter) -> MatchResult:
+    """Run the referee's steps to the end in this thread, asking `seats` as it requests."""
+    answers: dict[int, Answer] | None = None
+    while True:
+        try:
+            requests = steps.send(answers)  # type: ignore[arg-type]  # the first send must be None
+        except StopIteration as done:
+            result: MatchResult = done.value
+            return result
+        if len(requests) > 1:
+            answers = _ask_together(seats, requests, clock)
+        else:
+            answers = {s: ask_seat(seats[s], r, clock) for s, r in requests.items()}
+
+
+def referee_steps(
     game: Game,
     state: State,
-    seats: Sequence[Seat],
     replay: Replay,
-    tc: TimeControl | None,
-    clock: Clock,
-    on_step: Callable[[State, list[tuple[int, Action]]], None] | None,
+    together: Callable[[list[int]], bool],
+    tc: TimeControl | None = None,
+    on_step: OnStep | None = None,
     on_decision: Callable[[str, Decision], None] | None = None,
-) -> MatchResult:
-    stats = [SeatStats() for _ in seats]
-    banks = [tc.bank_s if tc else 0.0 for _ in seats]
+) -> MatchSteps:
+    """The rules of refereeing, without any I/O: which seat is asked what, and what follows.
+
+    At a simultaneous step, `together(acting)` says whether every acting seat is asked at
+    once (one yield) or one after another (a yield per seat, so a forfeit stops the step).
+    """
+    stats = [SeatStats() for _ in range(state.num_players)]
+    banks = [tc.bank_s if tc else 0.0 for _ in range(state.num_players)]
     while not state.is_over():
         joint: dict[int, Action] = {}
         step: list[Decision] = []
@@ -163,11 +195,11 @@ def _run(
         limits = {s: None if tc is None or tc.move_s is None else tc.move_s + banks[s] for s in acting}
         requests = {s: DecisionRequest(game, s, state.observe(s), state.legal_actions(s), limits[s], state)
                     for s in acting}
-        answers = _ask_together(seats, requests, clock) if _concurrent(seats, acting) else None
+        answers = (yield requests) if together(acting) else {}
         for seat in acting:
             legal = requests[seat].legal
             limit = limits[seat]
-            index, fault, used = answers[seat] if answers is not None else _ask(seats[seat], requests[seat], clock)
+            index, fault, used = answers[seat] if seat in answers else (yield {seat: requests[seat]})[seat]
             if fault is None and limit is not None and used > limit:
                 fault = TIMEOUT
             if fault is None and not (isinstance(index, int) and 0 <= index < len(legal)):
@@ -203,10 +235,7 @@ def _run(
     )
 
 
-Answer = tuple[object, str | None, float]  # (what the seat returned, fault kind or None, seconds)
-
-
-def _ask(seat: Seat, request: DecisionRequest, clock: Clock) -> Answer:
+def ask_seat(seat: Seat, request: DecisionRequest, clock: Clock = time.perf_counter) -> Answer:
     """One timed question to one seat; an exception becomes a fault, never escapes."""
     started = clock()
     index: object = -1
@@ -220,18 +249,19 @@ def _ask(seat: Seat, request: DecisionRequest, clock: Clock) -> Answer:
     return index, fault, clock() - started
 
 
-def _concurrent(seats: Sequence[Seat], acting: list[int]) -> bool:
+def asks_together(seats: Sequence[object]) -> Callable[[list[int]], bool]:
     """Ask at once when a simultaneous step involves seats that wait on the network.
 
     In-process bots are asked one after another (threads would only add overhead); remote
     seats mark themselves `networked = True` so a tick costs one round trip, not one per seat.
     """
-    return len(acting) > 1 and any(getattr(seats[s], "networked", False) for s in acting)
+    networked = [bool(getattr(seat, "networked", False)) for seat in seats]
+    return lambda acting: len(acting) > 1 and any(networked[s] for s in acting)
 
 
 def _ask_together(seats: Sequence[Seat], requests: Mapping[int, DecisionRequest], clock: Clock) -> dict[int, Answer]:
     with ThreadPoolExecutor(max_workers=len(requests), thread_name_prefix="referee-ask") as pool:
-        futures = {s: pool.submit(_ask, seats[s], r, clock) for s, r in requests.items()}
+        futures = {s: pool.submit(ask_seat, seats[s], r, clock) for s, r in requests.items()}
         return {s: f.result() for s, f in futures.items()}
 
 
@@ -281,7 +311,5 @@ def replay_match(
         for d in step:
             per_seat[d.seat].append(d)
     seats = [_ReplaySeat(ds) for ds in per_seat]
-    game = get_game(replay.game_id)
-    state = game.new_state(replay.seed, players=replay.players, config=replay.config)
-    return _run(game, state, seats, Replay(replay.game_id, replay.players, replay.config, replay.seed), None,
-                time.perf_counter, on_step)
+    game, state, fresh = new_match(replay.game_id, replay.seed, replay.config, replay.players)
+    return drive(referee_steps(game, state, fresh, lambda acting: False, None, on_step), seats)

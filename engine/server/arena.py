@@ -1,8 +1,9 @@
 """The Arena servicer: bot sessions, matches between connected and built-in bots, spectators.
 
-Matches run the ordinary referee in a worker thread; connected bots are RemoteSeats. Every
-fault of a bot (timeout, illegal index, disconnection, crash) ends only that bot's match,
-with the referee's typed reason, and is reported to the bot; the server never stops for it.
+Matches run the ordinary referee's steps: on the event loop when a connected bot (a
+RemoteSeat) plays, in a worker thread otherwise. Every fault of a bot (timeout, illegal
+index, disconnection, crash) ends only that bot's match, with the referee's typed reason,
+and is reported to the bot; the server never stops for it.
 """
 
 from __future__ import annotations
@@ -19,16 +20,17 @@ import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import grpc
 from google.protobuf.message import DecodeError
 
 from engine.bots import bot_names, make_bot
 from engine.core import Action, Seat, State, TourneyError, available_games, get_game
-from engine.referee import MatchResult, TimeControl, play_match
+from engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
 from engine.server.codecs import codec_for, dumps
 from engine.server.generated import arena_pb2 as pb
+from engine.server.match_loop import play_on_loop
 from engine.server.metrics import MatchMetrics, MetricsInterceptor, arena_methods
 from engine.server.realtime import play_realtime, supports_realtime
 from engine.server.sessions import BotSession, RemoteSeat, error_message
@@ -36,7 +38,6 @@ from engine.server.sessions import BotSession, RemoteSeat, error_message
 SERVER_VERSION = "tourney-arena/1"
 REMOTE_PREFIX = "remote:"
 ABORTED = "aborted"
-MAX_BACKLOG = 256  # events of a live match replayed to a watcher who joins late
 MAX_WATCH_QUEUE = 1024  # events waiting for one watcher who does not read before it is cut off
 
 
@@ -77,22 +78,24 @@ class ArenaError(Exception):
 
 @dataclass
 class LiveMatch:
-    """A match being played or kept after it ended: spectator events and, at the end, its record."""
+    """A match being played or kept after it ended: its latest public view, watchers, and record.
+
+    Every event is a whole public view, so a watcher who joins late needs only the latest.
+    While nobody watches, a step on the event loop is not even rendered: `advance` keeps a
+    way to render it, used only if a watcher arrives before the next step (the state cannot
+    change meanwhile, as the referee runs on the same loop).
+    """
 
     match_id: str
-    events: list[pb.MatchEvent] = field(default_factory=list)
     watchers: list[asyncio.Queue[pb.MatchEvent | None]] = field(default_factory=list)
     record: pb.MatchRecord | None = None
+    step: int = 0
+    _latest: pb.MatchEvent | None = None
+    _render: Callable[[], str] | None = None
 
     def publish(self, event: pb.MatchEvent) -> None:
-        """Append an event and pass it to every watcher (event-loop thread only).
-
-        Only the last MAX_BACKLOG events are kept for watchers who join late (a view can hold
-        the whole public history, so keeping every one would grow quadratically).
-        """
-        self.events.append(event)
-        if len(self.events) > MAX_BACKLOG:
-            del self.events[: len(self.events) - MAX_BACKLOG]
+        """Keep an event as the latest and pass it to every watcher (event-loop thread only)."""
+        self._latest, self._render, self.step = event, None, event.step
         for queue in list(self.watchers):
             if queue.qsize() >= MAX_WATCH_QUEUE:
                 # A spectator who stopped reading must not make the arena hold every event for it.
@@ -100,6 +103,20 @@ class LiveMatch:
                 queue.put_nowait(None)
             else:
                 queue.put_nowait(event)
+
+    def advance(self, step: int, render: Callable[[], str]) -> None:
+        """Step `step` was played (event-loop thread): published if watched, else rendered on demand."""
+        if self.watchers:
+            self.publish(pb.MatchEvent(match_id=self.match_id, step=step, public_view_json=render()))
+        else:
+            self._latest, self._render, self.step = None, render, step
+
+    def latest(self) -> pb.MatchEvent | None:
+        """The newest event (rendered now if it was deferred), None before the first."""
+        if self._latest is None and self._render is not None:
+            self._latest = pb.MatchEvent(match_id=self.match_id, step=self.step, public_view_json=self._render())
+            self._render = None
+        return self._latest
 
 
 def ranks_of(ranking: Sequence[Sequence[int]], players: int) -> list[int]:
@@ -142,7 +159,7 @@ class Arena:
 
     def __init__(self, config: ArenaConfig | None = None,
                  on_result: Callable[[str, Sequence[str], MatchResult, float], None] | None = None) -> None:
-        """on_result(match_id, seat names, result, seconds) runs in the match's thread after
+        """on_result(match_id, seat names, result, seconds) runs in a pool thread after
         each match (e.g. to store it); its errors are printed, never raised."""
         self.config = config or ArenaConfig()
         self.on_result = on_result
@@ -244,7 +261,7 @@ class Arena:
         codec = codec_for(game_id)
         loop = asyncio.get_running_loop()
         claimed: list[tuple[int, BotSession]] = []
-        seats: list[Seat] = []
+        seats: list[Seat | RemoteSeat] = []
         names: list[str] = []
         try:
             for i, spec in enumerate(seat_specs):
@@ -257,7 +274,7 @@ class Arena:
                 else:
                     seats.append(make_bot(spec, game, seed * 1009 + i))
                     names.append(spec)
-            first = game.new_state(seed, players=n, config=config)
+            _, first, replay = new_match(game_id, seed, config, n)
         except TourneyError as exc:
             for _, session in claimed:
                 self._release(session)
@@ -278,44 +295,44 @@ class Arena:
                 match_id=match_id, game=game_id, seat=seat, players=n, seat_names=names, seed=0,
                 config_json=config_json, move_ms=move_ms, realtime=realtime,
             )))
+        # With a connected bot the referee runs on this loop (see match_loop); a match of
+        # built-in bots only, or a real-time one, runs in a pool thread and hands its events over.
+        on_loop = not realtime and bool(claimed)
+
         steps = [0]
 
         def on_step(state: State, _joint: list[tuple[int, Action]]) -> None:
-            # Runs in the referee thread: only the public view leaves it, never an action label
-            # (a label can name a hidden card).
+            # Only the public view leaves the referee, never an action label (a label can name a
+            # hidden card).
             steps[0] += 1
-            event = pb.MatchEvent(match_id=match_id, step=steps[0], public_view_json=dumps(state.public_view()))
-            loop.call_soon_threadsafe(live.publish, event)
+            if on_loop:
+                live.advance(steps[0], lambda: dumps(state.public_view()))
+            else:
+                event = pb.MatchEvent(match_id=match_id, step=steps[0], public_view_json=dumps(state.public_view()))
+                loop.call_soon_threadsafe(live.publish, event)
 
-        def on_change(state: State) -> None:
-            on_step(state, [])
-
-        def play() -> MatchResult:
-            started = time.perf_counter()
-            self.metrics.started(game_id)
-            try:
-                if realtime:
-                    result = play_realtime(game, seats, seed, config, on_change)
+        started = time.perf_counter()
+        self.metrics.started(game_id)
+        try:
+            if realtime:
+                result = await loop.run_in_executor(
+                    self._pool, play_realtime, game, seats, seed, config, lambda state: on_step(state, []))
+            else:
+                referee = referee_steps(game, first, replay, asks_together(seats),
+                                        TimeControl(move_s=move_ms / 1000.0), on_step, self.metrics.decision)
+                if on_loop:
+                    result = await play_on_loop(referee, seats, self._pool)
                 else:
-                    result = play_match(game_id, seats, seed, config, players=n,
-                                        time_control=TimeControl(move_s=move_ms / 1000.0), on_step=on_step,
-                                        on_decision=self.metrics.decision)
-            except BaseException:
-                self.metrics.finished(game_id, None, time.perf_counter() - started)
-                raise
+                    in_process = cast(list[Seat], seats)  # no RemoteSeat: nothing was claimed
+                    result = await loop.run_in_executor(self._pool, drive, referee, in_process)
             # Real-time matches have no per-decision hook: their decisions are counted from the result.
             self.metrics.finished(game_id, result, time.perf_counter() - started, live=not realtime)
             if self.on_result is not None:
-                try:
-                    self.on_result(match_id, names, result, time.perf_counter() - started)
-                except Exception:  # storage trouble must not lose the match for the bots
-                    traceback.print_exc()
-            return result
-
-        try:
-            result = await loop.run_in_executor(self._pool, play)
+                await loop.run_in_executor(self._pool, self._store, match_id, names, result,
+                                           time.perf_counter() - started)
             record = record_of(match_id, names, result)
         except Exception as exc:  # a game bug: the match is void, the arena goes on
+            self.metrics.finished(game_id, None, time.perf_counter() - started)
             record = pb.MatchRecord(match_id=match_id, game=game_id, seat_names=names, seed=seed,
                                     termination=ABORTED, reason=f"aborted: {type(exc).__name__}: {exc}"[:500],
                                     forfeit_seat=-1, finished=True)
@@ -327,6 +344,14 @@ class Arena:
         for seat, session in claimed:
             session.send(pb.ArenaMessage(match_ended=self._ended(record, seat)))
         return record
+
+    def _store(self, match_id: str, names: Sequence[str], result: MatchResult, seconds: float) -> None:
+        """Hand a finished match to on_result; storage trouble must not lose the match for the bots."""
+        assert self.on_result is not None
+        try:
+            self.on_result(match_id, names, result, seconds)
+        except Exception:
+            traceback.print_exc()
 
     @staticmethod
     def _remote_name(spec: str) -> str | None:
@@ -359,12 +384,12 @@ class Arena:
                              points=points, forfeit_seat=record.forfeit_seat)
 
     def _finish(self, live: LiveMatch, record: pb.MatchRecord) -> None:
-        last = live.events[-1].public_view_json if live.events else ""
-        final = pb.MatchEvent(match_id=live.match_id, step=len(live.events), public_view_json=last,
+        latest = live.latest()
+        final = pb.MatchEvent(match_id=live.match_id, step=live.step + 1,
+                              public_view_json=latest.public_view_json if latest is not None else "",
                               finished=True, record=record)
         live.record = record
         live.publish(final)
-        live.events = [final]  # a finished match keeps only its last event
         self._live.pop(live.match_id, None)
         self._finished[live.match_id] = live
         while len(self._finished) > self.config.max_finished:
@@ -474,7 +499,8 @@ class ArenaServicer:
         if live is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{request.match_id}': check the id.")
             return
-        backlog = list(live.events)
+        latest = live.latest()
+        backlog = [] if latest is None else [latest]
         queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
         if live.record is None:
             live.watchers.append(queue)
@@ -498,8 +524,12 @@ class ArenaServicer:
                 live.watchers.remove(queue)
 
     async def Play(self, request_iterator: AsyncIterator[pb.BotMessage | None],
-                   context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[pb.ArenaMessage | bytes]:
-        """A bot session: the first message must be Hello; then replies, in any order."""
+                   context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """A bot session: the first message must be Hello; then replies, in any order.
+
+        Written with context.write rather than as a generator: it sends one message per
+        decision, and a generator would add a hop per message (here and in any interceptor).
+        """
         loop = asyncio.get_running_loop()
         session: BotSession | None = None
         try:
@@ -509,19 +539,19 @@ class ArenaServicer:
                 except StopAsyncIteration:
                     return
                 if first is None or first.WhichOneof("kind") != "hello":
-                    yield error_message("malformed" if first is None else "bad_hello",
-                                        "the first message of a session must be Hello.")
+                    await context.write(error_message("malformed" if first is None else "bad_hello",
+                                                      "the first message of a session must be Hello."))
                     continue
                 hello = first.hello
                 if not self.hellos.allow(context.peer()):
                     limit = (f"too many Hello messages on this connection (at most {self.arena.config.hello_burst} "
                              f"at once, then {self.arena.config.hello_per_s:g} a second): slow down.")
-                    yield error_message("rate_limited", limit)
+                    await context.write(error_message("rate_limited", limit))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, limit)
                     return
                 refused = self.arena.authenticate(hello)
                 if refused is not None:
-                    yield error_message("unauthenticated", refused)
+                    await context.write(error_message("unauthenticated", refused))
                     await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
                     return
                 known = {g.id for g in available_games()}
@@ -530,20 +560,20 @@ class ArenaServicer:
                 session = BotSession(uuid.uuid4().hex[:12], hello.bot_name, [g for g in wanted if g not in unknown],
                                      hello.max_concurrent_matches or 1, loop)
                 if unknown:
-                    yield error_message("unknown_game", f"games {', '.join(unknown)} are not hosted here: "
-                                                        "see ListGames.")
+                    await context.write(error_message(
+                        "unknown_game", f"games {', '.join(unknown)} are not hosted here: see ListGames."))
             self.arena.add_session(session)
-            yield pb.ArenaMessage(welcome=pb.Welcome(
+            await context.write(pb.ArenaMessage(welcome=pb.Welcome(
                 session_id=session.session_id, bot_name=session.name, games=sorted(session.games),
                 max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,
-            ))
+            )))
             reader = asyncio.ensure_future(self._read(session, request_iterator))
             try:
                 while True:
                     message = await session.outbound.get()
                     if message is None:
                         return
-                    yield message
+                    await context.write(message)
             finally:
                 reader.cancel()
         finally:

@@ -63,7 +63,7 @@ def _driver_class(game_id: str) -> Any:
 
 def play_realtime(
     game: Game,
-    seats: Sequence[Seat],
+    seats: Sequence[Seat | RemoteSeat],
     seed: int,
     config: Mapping[str, Any] | None,
     on_change: Callable[[State], None] | None = None,

@@ -1,10 +1,11 @@
-"""A connected bot's stream, and the Seat that lets the referee drive it.
+"""A connected bot's stream, and the seat that lets the referee ask it.
 
-The referee runs in a worker thread and calls `RemoteSeat.act`, which sends an
-ActionRequest over the bot's stream (through the event loop) and blocks on a future until
-the ActionReply with the same match id and request id arrives, the deadline passes
-(SeatTimeout) or the stream goes away (SeatDisconnected). One stream carries many matches:
-replies are matched to requests by their ids, never by order.
+A turn-based match runs on the event loop (see match_loop): `RemoteSeat.ask` sends an
+ActionRequest over the bot's stream and awaits the ActionReply with the same match id and
+request id, until the deadline passes (SeatTimeout) or the stream goes away
+(SeatDisconnected). Real-time matches run in a thread and use `post`, whose future is a
+thread-safe one. One stream carries many matches: replies are matched to requests by their
+ids, never by order.
 """
 
 from __future__ import annotations
@@ -106,6 +107,15 @@ def legal_encoder(codec: Codec) -> LegalEncoder:
 Outbound = pb.ArenaMessage | bytes | None
 
 
+class _Expired(Exception):
+    """A request's deadline passed before its reply came."""
+
+
+def _expire(future: asyncio.Future[int]) -> None:
+    if not future.done():
+        future.set_exception(_Expired())
+
+
 class BotSession:
     """One Play stream after its Hello: the bot's name, games, match slots and pending requests."""
 
@@ -125,7 +135,8 @@ class BotSession:
         self.loop = loop
         self.outbound: asyncio.Queue[Outbound] = asyncio.Queue()
         self._lock = threading.Lock()
-        self._pending: dict[tuple[str, int], concurrent.futures.Future[int]] = {}
+        # Loop-side requests wait on asyncio futures, thread-side (real-time) ones on concurrent ones.
+        self._pending: dict[tuple[str, int], asyncio.Future[int] | concurrent.futures.Future[int]] = {}
         self._ids = itertools.count(1)
         self.closed = False
 
@@ -167,46 +178,70 @@ class BotSession:
         if future is not None:
             future.cancel()
 
-    def ask(self, match_id: str, seat: int, observation: pb.Observation, legal: bytes,
-            deadline_s: float) -> int:
-        """Send one ActionRequest and wait for its reply; raise SeatTimeout / SeatDisconnected."""
-        key, future = self.post(match_id, seat, observation, legal, deadline_s)
+    async def ask(self, match_id: str, seat: int, observation: pb.Observation, legal: bytes,
+                  deadline_s: float) -> int:
+        """Send one ActionRequest and await its reply (event-loop thread only).
+
+        Raises SeatTimeout when no reply comes within deadline_s, SeatDisconnected when the
+        stream is or goes away.
+        """
+        future: asyncio.Future[int] = self.loop.create_future()
+        with self._lock:
+            if self.closed:
+                raise SeatDisconnected(f"bot {self.name} is not connected")
+            key = (match_id, next(self._ids))
+            self._pending[key] = future
+        deadline_ms = max(1, min(int(deadline_s * 1000.0), 2**32 - 1))
+        head = pb.ActionRequest(match_id=match_id, request_id=key[1], seat=seat, observation=observation,
+                                deadline_ms=deadline_ms).SerializeToString()
+        # Fields may come in any order on the wire: the pre-encoded legal list goes last.
+        self.outbound.put_nowait(frame(_ACTION_REQUEST_FIELD, head + legal))
+        # A plain timer, not asyncio.timeout: this runs once per decision and the timer is cheaper.
+        timer = self.loop.call_later(deadline_s, _expire, future)
         try:
-            return future.result(timeout=deadline_s)
-        except concurrent.futures.TimeoutError:
+            return await future
+        except _Expired:
+            self.outbound.put_nowait(error_message(
+                "timeout", f"no reply within {deadline_ms} ms: the match is forfeited", match_id, key[1]))
+            raise SeatTimeout(f"bot {self.name} did not answer within {deadline_ms} ms") from None
+        finally:
+            timer.cancel()
             with self._lock:
                 self._pending.pop(key, None)
-            if future.done() and not future.cancelled() and future.exception() is None:
-                return future.result()  # the reply won the race against the clock
-            deadline_ms = max(1, min(int(deadline_s * 1000.0), 2**32 - 1))
-            self.send(error_message("timeout", f"no reply within {deadline_ms} ms: the match is forfeited",
-                                    match_id, key[1]))
-            raise SeatTimeout(f"bot {self.name} did not answer within {deadline_ms} ms") from None
 
     def resolve(self, reply: pb.ActionReply) -> bool:
         """Hand a reply to the request waiting for it; False when no such request is pending."""
         with self._lock:
             future = self._pending.pop((reply.match_id, reply.request_id), None)
-        if future is None or not future.set_running_or_notify_cancel():
+        if future is None:
+            return False
+        if isinstance(future, asyncio.Future):
+            if future.done():
+                return False
+        elif not future.set_running_or_notify_cancel():
             return False
         future.set_result(reply.action_index)
         return True
 
     def close(self) -> None:
-        """The stream ended: every waiting request fails with SeatDisconnected."""
+        """The stream ended: every waiting request fails with SeatDisconnected (event-loop thread)."""
         with self._lock:
             self.closed = True
             pending = list(self._pending.values())
             self._pending.clear()
         for future in pending:
-            if future.set_running_or_notify_cancel():
-                future.set_exception(SeatDisconnected(f"bot {self.name} disconnected"))
+            gone = SeatDisconnected(f"bot {self.name} disconnected")
+            if isinstance(future, asyncio.Future):
+                if not future.done():
+                    future.set_exception(gone)
+            elif future.set_running_or_notify_cancel():
+                future.set_exception(gone)
         with contextlib.suppress(RuntimeError):
             self.loop.call_soon_threadsafe(self.outbound.put_nowait, _CLOSE)
 
 
 class RemoteSeat:
-    """A Seat played by a connected bot: observations and actions go through the game's codec."""
+    """A seat played by a connected bot: observations and actions go through the game's codec."""
 
     # The referee asks the seats of a simultaneous step at once when any of them waits on
     # the network, so a tick costs one round trip instead of one per seat.
@@ -220,12 +255,12 @@ class RemoteSeat:
         self.encoder = legal_encoder(codec)
         self._offer: tuple[str, int] | None = None  # the open real-time offer, if any
 
-    def act(self, request: DecisionRequest) -> int:
+    async def ask(self, request: DecisionRequest) -> int:
         """Ask the bot; an index out of range is returned as is (the referee rules on it)."""
         deadline = request.deadline_s if request.deadline_s is not None else self.default_deadline_s
         observation = self.codec.observation(request.observation)
         legal = self.encoder.encode(request.legal)
-        index = self.session.ask(self.match_id, request.seat, observation, legal, deadline)
+        index = await self.session.ask(self.match_id, request.seat, observation, legal, deadline)
         if index >= len(request.legal):
             self.session.send(error_message(
                 "illegal_move",
