@@ -1,10 +1,11 @@
 """The referee's steps driven on the arena's event loop, for matches with connected bots.
 
 A decision of a connected bot is a message out and a message in on the loop, so the match
-waits on the loop too: no thread hop per decision, which used to cost more than the game
-itself. The game's own work (observe, legal actions, apply) is well under a millisecond a
-step. Built-in bots in the same match think in the arena's thread pool, so a slow search
-never holds up the loop.
+is driven from there too: the reply's callback, run by the stream's reader, feeds the
+referee and sends the next request in the same step. No thread hop and no task wake per
+decision; those used to cost more than the game itself. The game's own work (observe,
+legal actions, apply) is well under a millisecond a step. Built-in bots in the same match
+think in the arena's thread pool, so a slow search never holds up the loop.
 """
 
 from __future__ import annotations
@@ -19,31 +20,64 @@ from engine.referee import Answer, Clock, MatchResult, MatchSteps, ask_seat
 from engine.server.sessions import RemoteSeat
 
 
-async def play_on_loop(steps: MatchSteps, seats: Sequence[Seat | RemoteSeat],
-                       pool: concurrent.futures.Executor, clock: Clock = time.perf_counter) -> MatchResult:
-    """Run the referee's steps to the end, awaiting connected bots and pooling built-in ones."""
-    answers: dict[int, Answer] | None = None
-    while True:
+class LoopMatch:
+    """One match whose referee advances whenever the last answer of a step comes in."""
+
+    def __init__(self, steps: MatchSteps, seats: Sequence[Seat | RemoteSeat], pool: concurrent.futures.Executor,
+                 clock: Clock = time.perf_counter) -> None:
+        self.steps = steps
+        self.seats = seats
+        self.pool = pool
+        self.clock = clock
+        self.loop = asyncio.get_running_loop()
+        self.done: asyncio.Future[MatchResult] = self.loop.create_future()
+        self._answers: dict[int, Answer] = {}
+        self._expected = 0
+
+    async def play(self) -> MatchResult:
+        """Play to the end; a game bug ends the match with its exception."""
+        self._advance(None)
+        return await self.done
+
+    def _advance(self, answers: dict[int, Answer] | None) -> None:
+        """Send the step's answers to the referee and ask what it asks next."""
         try:
-            requests = steps.send(answers)  # type: ignore[arg-type]  # the first send must be None
-        except StopIteration as done:
-            result: MatchResult = done.value
-            return result
-        if len(requests) == 1:
-            ((seat, request),) = requests.items()
-            answers = {seat: await _answer(seats[seat], request, pool, clock)}
+            requests = self.steps.send(answers)  # type: ignore[arg-type]  # the first send must be None
+            self._answers, self._expected = {}, len(requests)
+            for seat, request in requests.items():
+                self._ask(seat, request)
+        except StopIteration as end:
+            self.done.set_result(end.value)
+        except Exception as exc:  # a bug in a game or codec: the arena voids this match only
+            self.done.set_exception(exc)
+
+    def _ask(self, seat: int, request: DecisionRequest) -> None:
+        player = self.seats[seat]
+        if isinstance(player, RemoteSeat):
+            started = self.clock()
+
+            def answered(outcome: int | SeatFault) -> None:
+                used = self.clock() - started
+                if isinstance(outcome, SeatFault):
+                    self._answered(seat, (-1, outcome.kind, used))
+                else:
+                    self._answered(seat, (outcome, None, used))
+
+            player.request(request, answered)
         else:
-            given = await asyncio.gather(*(_answer(seats[s], r, pool, clock) for s, r in requests.items()))
-            answers = dict(zip(requests, given, strict=True))
+            thinking = self.loop.run_in_executor(self.pool, ask_seat, player, request, self.clock)
+            thinking.add_done_callback(lambda done: self._thought(seat, done))
 
+    def _thought(self, seat: int, thinking: asyncio.Future[Answer]) -> None:
+        if thinking.cancelled() or thinking.exception() is not None:  # the pool is shutting down
+            if not self.done.done():
+                self.done.set_exception(thinking.exception() or asyncio.CancelledError())
+            return
+        self._answered(seat, thinking.result())
 
-async def _answer(seat: Seat | RemoteSeat, request: DecisionRequest, pool: concurrent.futures.Executor,
-                  clock: Clock) -> Answer:
-    """One timed answer; a fault becomes its kind, as in the referee's own `ask_seat`."""
-    if not isinstance(seat, RemoteSeat):
-        return await asyncio.get_running_loop().run_in_executor(pool, ask_seat, seat, request, clock)
-    started = clock()
-    try:
-        return await seat.ask(request), None, clock() - started
-    except SeatFault as exc:
-        return -1, exc.kind, clock() - started
+    def _answered(self, seat: int, answer: Answer) -> None:
+        if self.done.done():  # ended (or abandoned) already: a late answer changes nothing
+            return
+        self._answers[seat] = answer
+        if len(self._answers) == self._expected:
+            self._advance(self._answers)

@@ -15,7 +15,6 @@ knows the driver only through its small interface (`submit`, `advance`, `legal_a
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import importlib
 import queue
@@ -23,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from engine.core import Action, DecisionRequest, Game, Illegal, Seat, SeatDisconnected, State
+from engine.core import Action, DecisionRequest, Game, Illegal, Seat, SeatDisconnected, SeatFault, State
 from engine.referee import ADJUDICATION, DISCONNECTION, NORMAL, MatchResult, Replay, SeatStats
 from engine.server.codecs import dumps
 from engine.server.sessions import RemoteSeat, error_message
@@ -92,18 +91,13 @@ def play_realtime(
         seat_obj = seats[seat]
         request = DecisionRequest(game, seat, state.observe(seat), legal, OFFER_DEADLINE_MS / 1000.0, state)
         if isinstance(seat_obj, RemoteSeat):
-            future = seat_obj.offer(request, OFFER_DEADLINE_MS / 1000.0)
-
-            def done(f: concurrent.futures.Future[int], seat: int = seat, oid: int = oid) -> None:
-                if f.cancelled():
-                    return
-                exc = f.exception()
-                if isinstance(exc, SeatDisconnected):
+            def answered(outcome: int | SeatFault, seat: int = seat, oid: int = oid) -> None:
+                if isinstance(outcome, SeatDisconnected):
                     inbox.put((seat, oid, None))
-                elif exc is None:
-                    inbox.put((seat, oid, f.result()))
+                elif not isinstance(outcome, SeatFault):
+                    inbox.put((seat, oid, outcome))
 
-            future.add_done_callback(done)
+            seat_obj.offer(request, OFFER_DEADLINE_MS / 1000.0, answered)
         else:
             with contextlib.suppress(Exception):  # a built-in bot's bug: it just does not act this time
                 inbox.put((seat, oid, seat_obj.act(request)))

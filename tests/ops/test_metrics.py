@@ -238,3 +238,29 @@ def test_tourney_run_with_metrics_port_counts_its_matches(tmp_path) -> None:
     assert d["matches"] == doc["matches"] == 6
     assert d["decisions"] > 0
     assert value("tourney_tournament_matches_remaining", tournament=str(doc["tournament_id"])) == 0
+
+
+def test_decision_tally_exports_what_a_prometheus_histogram_would() -> None:
+    from prometheus_client import CollectorRegistry, Counter, Histogram
+
+    reference = CollectorRegistry()
+    counter = Counter("tourney_decisions", "d", ["game"], registry=reference)
+    hist = Histogram("tourney_decision_seconds", "s", ["game"], buckets=m.DECISION_BUCKETS, registry=reference)
+    ours = CollectorRegistry()
+    tally = m.DecisionTally(m.DECISION_BUCKETS)
+    ours.register(tally)
+    # Bucket edges exactly, between them, below the first and beyond the last.
+    values = [0.0, 0.00005, 0.0001, 0.0003, 0.001, 0.7, 1.0, 29.9, 30.0, 31.0, 500.0] * 3
+    for i, seconds in enumerate(values):
+        game = ("a", "b")[i % 2]
+        tally.observe(game, seconds)
+        counter.labels(game).inc()
+        hist.labels(game).observe(seconds)
+
+    def samples(registry: CollectorRegistry) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+        return {(s.name, tuple(sorted(s.labels.items()))): s.value
+                for family in registry.collect() for s in family.samples if not s.name.endswith("_created")}
+
+    expected, got = samples(reference), samples(ours)
+    assert got.keys() == expected.keys()
+    assert all(abs(got[k] - expected[k]) < 1e-9 for k in expected), {k: (got[k], expected[k]) for k in expected}

@@ -11,7 +11,7 @@ from engine.core import available_games, get_game
 from engine.server.codecs import CODECS, codec_for
 from engine.server.codecs.base import GenericCodec
 from engine.server.generated import arena_pb2 as pb
-from engine.server.sessions import LegalEncoder, frame
+from engine.server.wire import LegalEncoder, request_message
 
 BUILT = [g.id for g in available_games()]
 
@@ -77,16 +77,17 @@ def test_ninja_versus_ninja_typed_fields() -> None:
 
 
 @pytest.mark.parametrize("game_id", [*BUILT, "sticks"])
-def test_pre_encoded_legal_lists_parse_to_the_same_actions(game_id: str) -> None:
+def test_hand_encoded_requests_parse_as_the_generated_message(game_id: str) -> None:
     codec = codec_for(game_id)
     encoder = LegalEncoder(codec)
-    for seat, obs, legal in _positions(game_id, 7, limit=30):
-        head = pb.ActionRequest(match_id="m", request_id=9, seat=seat, observation=codec.observation(obs),
-                                deadline_ms=100).SerializeToString()
-        wire = frame(3, head + encoder.encode(legal))
-        parsed = pb.ArenaMessage.FromString(wire).action_request
-        assert parsed.request_id == 9 and parsed.seat == seat
-        assert list(parsed.legal_actions) == [codec.action(a) for a in legal]
+    for i, (seat, obs, legal) in enumerate(_positions(game_id, 7, limit=30)):
+        observation = codec.observation(obs)
+        request_id, deadline = 2**40 + i, 300 + 1000 * i  # multi-byte varints too
+        wire = request_message(f"match-{i}", request_id, seat, observation.SerializeToString(), deadline,
+                               encoder.encode(legal))
+        expected = pb.ActionRequest(match_id=f"match-{i}", request_id=request_id, seat=seat, observation=observation,
+                                    legal_actions=[codec.action(a) for a in legal], deadline_ms=deadline)
+        assert pb.ArenaMessage.FromString(wire) == pb.ArenaMessage(action_request=expected)
         # Twice, to exercise the caches.
         assert encoder.encode(legal) == encoder.encode(legal)
 

@@ -27,9 +27,14 @@ class Codec(Protocol):
         ...
 
 
+# One encoder for every call: json.dumps with options would build a new one each time, and
+# an observation is encoded once per decision.
+_COMPACT = json.JSONEncoder(separators=(",", ":"), default=str)
+
+
 def dumps(value: Any) -> str:
     """Compact JSON; anything JSON does not know (tuples in sets, enums) falls back to str."""
-    return json.dumps(value, separators=(",", ":"), default=str)
+    return _COMPACT.encode(value)
 
 
 def action_fields(action: Action) -> dict[str, Any]:

@@ -1,0 +1,114 @@
+"""ActionRequests as bytes, written by hand: the arena's hottest path.
+
+An ActionRequest is sent once per decision, and its legal list can be long (a Maître Ninja
+defender can have ~35,000 rows). Building protobuf objects for it costs more than the game
+step, so the legal rows are encoded once per distinct action and the request is framed
+around them. Protobuf allows fields in any order and explicit zero values, so the bytes
+parse as the same message a generated stub would build.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from engine.core import Action
+from engine.server.codecs import Codec
+
+_ONE_BYTE = [bytes((i,)) for i in range(0x80)]  # most varints here (ids, seats, lengths) are small
+
+
+def _varint(value: int) -> bytes:
+    if value < 0x80:
+        return _ONE_BYTE[value]
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def frame(field_number: int, payload: bytes) -> bytes:
+    """`payload` as a length-delimited field of a protobuf message (how submessages are written)."""
+    return _varint((field_number << 3) | 2) + _varint(len(payload)) + payload
+
+
+# Field numbers fixed by the contract: ArenaMessage.action_request, ActionRequest.legal_actions,
+# and the tags (field << 3 | varint wire type) of ActionRequest's integer fields.
+_ACTION_REQUEST_FIELD = 3
+_LEGAL_FIELD = 5
+_REQUEST_ID_TAG = bytes([2 << 3])
+_SEAT_TAG = bytes([3 << 3])
+_DEADLINE_TAG = bytes([6 << 3])
+_OBSERVATION_TAG = bytes([4 << 3 | 2])
+_ACTION_REQUEST_TAG = bytes([_ACTION_REQUEST_FIELD << 3 | 2])
+
+
+class LegalEncoder:
+    """Legal lists as ready-to-send bytes (ActionRequest field 5, one entry per action).
+
+    Encoding is the arena's hot path: a Maître Ninja defender can have ~35,000 legal rows.
+    Each distinct action is encoded once (actions are frozen, so equal actions encode
+    equally), and an immutable legal sequence returned again by the game is reused whole.
+    """
+
+    def __init__(self, codec: Codec, max_actions: int = 200_000, max_lists: int = 64) -> None:
+        self.codec = codec
+        self.max_actions = max_actions
+        self.max_lists = max_lists
+        self._actions: dict[Action, bytes] = {}
+        self._lists: OrderedDict[int, tuple[Sequence[Action], bytes]] = OrderedDict()
+
+    def encode(self, legal: Sequence[Action]) -> bytes:
+        """The framed bytes of every action of `legal`, in order."""
+        key = id(legal)
+        hit = self._lists.get(key)
+        if hit is not None and hit[0] is legal:
+            return hit[1]
+        parts = []
+        cache = self._actions
+        for action in legal:
+            try:
+                data = cache.get(action)
+            except TypeError:  # an unhashable action: encode it every time
+                parts.append(frame(_LEGAL_FIELD, self.codec.action(action).SerializeToString()))
+                continue
+            if data is None:
+                data = frame(_LEGAL_FIELD, self.codec.action(action).SerializeToString())
+                if len(cache) < self.max_actions:
+                    cache[action] = data
+            parts.append(data)
+        out = b"".join(parts)
+        # Only immutable sequences may be reused by identity (a list could change in place).
+        if len(legal) >= 32 and not isinstance(legal, list):
+            self._lists[key] = (legal, out)
+            while len(self._lists) > self.max_lists:
+                self._lists.popitem(last=False)
+        return out
+
+
+_ENCODERS: dict[int, LegalEncoder] = {}
+
+
+def legal_encoder(codec: Codec) -> LegalEncoder:
+    """The shared encoder of one codec (one per game)."""
+    encoder = _ENCODERS.get(id(codec))
+    if encoder is None or encoder.codec is not codec:
+        encoder = _ENCODERS[id(codec)] = LegalEncoder(codec)
+    return encoder
+
+
+@functools.lru_cache(maxsize=1024)
+def _match_field(match_id: str) -> bytes:
+    return frame(1, match_id.encode())  # the same for every request of a match
+
+
+def request_message(match_id: str, request_id: int, seat: int, observation: bytes, deadline_ms: int,
+                    legal: bytes) -> bytes:
+    """The bytes of ArenaMessage{action_request: ActionRequest{...}}; legal as LegalEncoder gives it."""
+    body = b"".join((_match_field(match_id), _REQUEST_ID_TAG, _varint(request_id), _SEAT_TAG, _varint(seat),
+                     _OBSERVATION_TAG, _varint(len(observation)), observation, _DEADLINE_TAG, _varint(deadline_ms),
+                     legal))
+    return b"".join((_ACTION_REQUEST_TAG, _varint(len(body)), body))
