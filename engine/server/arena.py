@@ -149,7 +149,7 @@ def record_of(match_id: str, names: Sequence[str], result: MatchResult) -> pb.Ma
         termination=result.termination,
         reason=result.reason,
         forfeit_seat=-1 if result.forfeit_seat is None else result.forfeit_seat,
-        replay_json=json.dumps(_replay_doc(result), separators=(",", ":")),
+        replay_json=dumps(_replay_doc(result)),
         finished=True,
     )
 

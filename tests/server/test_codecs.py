@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
 import pytest
 
 from engine.core import available_games, get_game
-from engine.server.codecs import CODECS, codec_for
+from engine.server.codecs import CODECS, codec_for, dumps
 from engine.server.codecs.base import GenericCodec
 from engine.server.generated import arena_pb2 as pb
 from engine.server.wire import LegalEncoder, request_message
@@ -94,3 +95,30 @@ def test_hand_encoded_requests_parse_as_the_generated_message(game_id: str) -> N
 
 def test_unknown_games_get_the_generic_codec() -> None:
     assert isinstance(codec_for("sticks"), GenericCodec)
+
+
+def _stdlib(value: object) -> object:
+    return json.loads(json.dumps(value, default=str))
+
+
+@pytest.mark.parametrize("game_id", BUILT)
+def test_fast_json_reads_back_as_the_standard_library_would(game_id: str) -> None:
+    game = get_game(game_id)
+    for seed in range(3):
+        state = game.new_state(seed, players=min(game.max_players, 4))
+        rng = random.Random(seed)
+        while not state.is_over():
+            for seat in state.to_act():
+                assert json.loads(dumps(state.observe(seat))) == _stdlib(state.observe(seat))
+            assert json.loads(dumps(state.public_view())) == _stdlib(state.public_view())
+            state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+
+
+def test_fast_json_handles_what_json_does_not_know_like_the_standard_library() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Card:
+        name: str
+
+    odd = {1: "int key", "card": Card("fox"), "set": {3}, "tuple": (1, 2), "big": 2**70, "text": "Maître"}
+    assert json.loads(dumps(odd)) == _stdlib(odd)
+    assert "\n" not in dumps(odd) and ", " not in dumps({"a": [1, 2]})  # compact
