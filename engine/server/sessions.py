@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from engine.core import DecisionRequest, SeatDisconnected, SeatFault, SeatTimeout
 from engine.server.codecs import Codec
 from engine.server.generated import arena_pb2 as pb
-from engine.server.wire import legal_encoder, request_message
+from engine.server.wire import legal_encoder, observation_bytes, request_message
 
 # Sentinel on the outbound queue: the stream is over, the writer stops.
 _CLOSE = None
@@ -216,7 +216,7 @@ class RemoteSeat:
         """Ask the bot (event-loop thread); an index out of range is passed on as is (the referee
         rules on it) after the bot is told why it is wrong."""
         deadline = request.deadline_s if request.deadline_s is not None else self.default_deadline_s
-        observation = self.codec.observation(request.observation).SerializeToString()
+        observation = observation_bytes(self.codec, request.observation)
         count = len(request.legal)
 
         def answered(outcome: int | SeatFault) -> None:
@@ -232,7 +232,7 @@ class RemoteSeat:
     def offer(self, request: DecisionRequest, deadline_s: float, on_answer: Answered) -> None:
         """Real time: send the request without waiting (replacing this seat's open offer)."""
         self.withdraw()
-        observation = self.codec.observation(request.observation).SerializeToString()
+        observation = observation_bytes(self.codec, request.observation)
         self._offer = self.session.post(self.match_id, request.seat, observation,
                                         self.encoder.encode(request.legal), deadline_s, on_answer)
 

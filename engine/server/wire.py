@@ -12,9 +12,11 @@ from __future__ import annotations
 import functools
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
-from engine.core import Action
-from engine.server.codecs import Codec
+from engine.core import Action, Observation
+from engine.server.codecs import Codec, GenericCodec, dumps
+from engine.server.generated import arena_pb2 as pb
 
 _ONE_BYTE = [bytes((i,)) for i in range(0x80)]  # most varints here (ids, seats, lengths) are small
 
@@ -30,20 +32,27 @@ def _varint(value: int) -> bytes:
     return bytes(out)
 
 
-def frame(field_number: int, payload: bytes) -> bytes:
-    """`payload` as a length-delimited field of a protobuf message (how submessages are written)."""
-    return _varint((field_number << 3) | 2) + _varint(len(payload)) + payload
+def _field(tag: bytes, payload: bytes) -> bytes:
+    """`payload` as a length-delimited field (a string or a submessage) with its tag."""
+    return b"".join((tag, _varint(len(payload)), payload))
 
 
-# Field numbers fixed by the contract: ArenaMessage.action_request, ActionRequest.legal_actions,
-# and the tags (field << 3 | varint wire type) of ActionRequest's integer fields.
-_ACTION_REQUEST_FIELD = 3
-_LEGAL_FIELD = 5
-_REQUEST_ID_TAG = bytes([2 << 3])
-_SEAT_TAG = bytes([3 << 3])
-_DEADLINE_TAG = bytes([6 << 3])
-_OBSERVATION_TAG = bytes([4 << 3 | 2])
-_ACTION_REQUEST_TAG = bytes([_ACTION_REQUEST_FIELD << 3 | 2])
+def _tag(message: Any, field: str, length_delimited: bool) -> bytes:
+    """The key of `field` of a proto message, as the wire writes it (field number << 3 | wire type)."""
+    return _varint(message.DESCRIPTOR.fields_by_name[field].number << 3 | (2 if length_delimited else 0))
+
+
+# Read from the generated descriptors, so the bytes follow the contract if it ever changes.
+_ACTION_REQUEST_TAG = _tag(pb.ArenaMessage, "action_request", True)
+_MATCH_ID_TAG = _tag(pb.ActionRequest, "match_id", True)
+_REQUEST_ID_TAG = _tag(pb.ActionRequest, "request_id", False)
+_SEAT_TAG = _tag(pb.ActionRequest, "seat", False)
+_OBSERVATION_TAG = _tag(pb.ActionRequest, "observation", True)
+_DEADLINE_TAG = _tag(pb.ActionRequest, "deadline_ms", False)
+_LEGAL_TAG = _tag(pb.ActionRequest, "legal_actions", True)
+_GENERIC_TAG = _tag(pb.Observation, "generic", True)
+_GAME_TAG = _tag(pb.GenericObservation, "game", True)
+_JSON_TAG = _tag(pb.GenericObservation, "json", True)
 
 
 class LegalEncoder:
@@ -73,10 +82,10 @@ class LegalEncoder:
             try:
                 data = cache.get(action)
             except TypeError:  # an unhashable action: encode it every time
-                parts.append(frame(_LEGAL_FIELD, self.codec.action(action).SerializeToString()))
+                parts.append(_field(_LEGAL_TAG, self.codec.action(action).SerializeToString()))
                 continue
             if data is None:
-                data = frame(_LEGAL_FIELD, self.codec.action(action).SerializeToString())
+                data = _field(_LEGAL_TAG, self.codec.action(action).SerializeToString())
                 if len(cache) < self.max_actions:
                     cache[action] = data
             parts.append(data)
@@ -100,9 +109,17 @@ def legal_encoder(codec: Codec) -> LegalEncoder:
     return encoder
 
 
+def observation_bytes(codec: Codec, obs: Observation) -> bytes:
+    """The serialized proto Observation of `obs`; a generic (JSON-only) one is framed by hand."""
+    if isinstance(codec, GenericCodec):
+        return _field(_GENERIC_TAG, _field(_GAME_TAG, codec.game_id.encode()) + _field(_JSON_TAG, dumps(obs).encode()))
+    data: bytes = codec.observation(obs).SerializeToString()
+    return data
+
+
 @functools.lru_cache(maxsize=1024)
 def _match_field(match_id: str) -> bytes:
-    return frame(1, match_id.encode())  # the same for every request of a match
+    return _field(_MATCH_ID_TAG, match_id.encode())  # the same for every request of a match
 
 
 def request_message(match_id: str, request_id: int, seat: int, observation: bytes, deadline_ms: int,
@@ -111,4 +128,4 @@ def request_message(match_id: str, request_id: int, seat: int, observation: byte
     body = b"".join((_match_field(match_id), _REQUEST_ID_TAG, _varint(request_id), _SEAT_TAG, _varint(seat),
                      _OBSERVATION_TAG, _varint(len(observation)), observation, _DEADLINE_TAG, _varint(deadline_ms),
                      legal))
-    return b"".join((_ACTION_REQUEST_TAG, _varint(len(body)), body))
+    return _field(_ACTION_REQUEST_TAG, body)

@@ -12,7 +12,7 @@ from engine.core import available_games, get_game
 from engine.server.codecs import CODECS, codec_for, dumps
 from engine.server.codecs.base import GenericCodec
 from engine.server.generated import arena_pb2 as pb
-from engine.server.wire import LegalEncoder, request_message
+from engine.server.wire import LegalEncoder, observation_bytes, request_message
 
 BUILT = [g.id for g in available_games()]
 
@@ -83,8 +83,9 @@ def test_hand_encoded_requests_parse_as_the_generated_message(game_id: str) -> N
     encoder = LegalEncoder(codec)
     for i, (seat, obs, legal) in enumerate(_positions(game_id, 7, limit=30)):
         observation = codec.observation(obs)
+        assert pb.Observation.FromString(observation_bytes(codec, obs)) == observation
         request_id, deadline = 2**40 + i, 300 + 1000 * i  # multi-byte varints too
-        wire = request_message(f"match-{i}", request_id, seat, observation.SerializeToString(), deadline,
+        wire = request_message(f"match-{i}", request_id, seat, observation_bytes(codec, obs), deadline,
                                encoder.encode(legal))
         expected = pb.ActionRequest(match_id=f"match-{i}", request_id=request_id, seat=seat, observation=observation,
                                     legal_actions=[codec.action(a) for a in legal], deadline_ms=deadline)
