@@ -188,24 +188,25 @@ def referee_steps(
     """
     stats = [SeatStats() for _ in range(state.num_players)]
     banks = [tc.bank_s if tc else 0.0 for _ in range(state.num_players)]
+    move_s = None if tc is None else tc.move_s  # None: no clock
     while not state.is_over():
         joint: dict[int, Action] = {}
         step: list[Decision] = []
         acting = list(state.to_act())
-        limits = {s: None if tc is None or tc.move_s is None else tc.move_s + banks[s] for s in acting}
-        requests = {s: DecisionRequest(game, s, state.observe(s), state.legal_actions(s), limits[s], state)
+        requests = {s: DecisionRequest(game, s, state.observe(s), state.legal_actions(s),
+                                       None if move_s is None else move_s + banks[s], state)
                     for s in acting}
         answers = (yield requests) if together(acting) else {}
         for seat in acting:
             legal = requests[seat].legal
-            limit = limits[seat]
+            limit = requests[seat].deadline_s
             index, fault, used = answers[seat] if seat in answers else (yield {seat: requests[seat]})[seat]
             if fault is None and limit is not None and used > limit:
                 fault = TIMEOUT
             if fault is None and not (isinstance(index, int) and 0 <= index < len(legal)):
                 fault = ILLEGAL_MOVE
-            if tc is not None and tc.move_s is not None and fault is None:
-                banks[seat] = max(0.0, banks[seat] - max(0.0, used - tc.move_s)) + tc.increment_s
+            if tc is not None and move_s is not None and fault is None:
+                banks[seat] = max(0.0, banks[seat] - max(0.0, used - move_s)) + tc.increment_s
             st = stats[seat]
             st.decisions += 1
             st.think_s += used

@@ -301,12 +301,15 @@ class Arena:
 
         steps = [0]
 
+        def render() -> str:  # the referee plays on `first` in place: this is always the current view
+            return dumps(first.public_view())
+
         def on_step(state: State, _joint: list[tuple[int, Action]]) -> None:
             # Only the public view leaves the referee, never an action label (a label can name a
             # hidden card).
             steps[0] += 1
             if on_loop:
-                live.advance(steps[0], lambda: dumps(state.public_view()))
+                live.advance(steps[0], render)
             else:
                 event = pb.MatchEvent(match_id=match_id, step=steps[0], public_view_json=dumps(state.public_view()))
                 loop.call_soon_threadsafe(live.publish, event)

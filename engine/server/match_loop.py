@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import time
 from collections.abc import Sequence
 
@@ -54,19 +55,17 @@ class LoopMatch:
     def _ask(self, seat: int, request: DecisionRequest) -> None:
         player = self.seats[seat]
         if isinstance(player, RemoteSeat):
-            started = self.clock()
-
-            def answered(outcome: int | SeatFault) -> None:
-                used = self.clock() - started
-                if isinstance(outcome, SeatFault):
-                    self._answered(seat, (-1, outcome.kind, used))
-                else:
-                    self._answered(seat, (outcome, None, used))
-
-            player.request(request, answered)
+            player.request(request, functools.partial(self._replied, seat, self.clock()))
         else:
             thinking = self.loop.run_in_executor(self.pool, ask_seat, player, request, self.clock)
-            thinking.add_done_callback(lambda done: self._thought(seat, done))
+            thinking.add_done_callback(functools.partial(self._thought, seat))
+
+    def _replied(self, seat: int, started: float, outcome: int | SeatFault) -> None:
+        used = self.clock() - started
+        if isinstance(outcome, SeatFault):
+            self._answered(seat, (-1, outcome.kind, used))
+        else:
+            self._answered(seat, (outcome, None, used))
 
     def _thought(self, seat: int, thinking: asyncio.Future[Answer]) -> None:
         if thinking.cancelled() or thinking.exception() is not None:  # the pool is shutting down

@@ -91,8 +91,9 @@ class BotSession:
         self.loop = loop
         self.outbound = Outbox(loop)
         self._lock = threading.Lock()  # real-time offers are posted from match threads
-        # (match id, request id) -> (callback, loop time it expires at, deadline told to the bot in ms)
-        self._pending: dict[tuple[str, int], tuple[Answered, float, int]] = {}
+        # (match id, request id) -> (callback, loop time it expires at, deadline told to the bot in ms,
+        # number of legal actions: None for a real-time offer, where any index is the game's to judge)
+        self._pending: dict[tuple[str, int], tuple[Answered, float, int, int | None]] = {}
         self._alarm: asyncio.TimerHandle | None = None
         self._alarm_at = math.inf
         self._ids = itertools.count(1)
@@ -111,9 +112,13 @@ class BotSession:
         except RuntimeError:  # the loop is gone: the server is shutting down
             self.closed = True
 
-    def request(self, match_id: str, seat: int, observation: bytes, legal: bytes, deadline_s: float,
-                on_answer: Answered) -> None:
-        """Send one ActionRequest (event-loop thread); on_answer gets the index or the fault, once."""
+    def request(self, match_id: str, seat: int, observation: bytes, legal: bytes, legal_count: int,
+                deadline_s: float, on_answer: Answered) -> None:
+        """Send one ActionRequest (event-loop thread); on_answer gets the index or the fault, once.
+
+        A reply's index is passed on even when it is out of range (the referee rules on it),
+        after the bot is told why it is wrong.
+        """
         deadline_ms = _deadline_ms(deadline_s)
         expires = self.loop.time() + deadline_s
         with self._lock:
@@ -121,7 +126,7 @@ class BotSession:
                 self.loop.call_soon(on_answer, SeatDisconnected(f"bot {self.name} is not connected"))
                 return
             key = (match_id, next(self._ids))
-            self._pending[key] = (on_answer, expires, deadline_ms)
+            self._pending[key] = (on_answer, expires, deadline_ms, legal_count)
         if expires < self._alarm_at:
             self._set_alarm(expires)
         self.outbound.put(request_message(match_id, key[1], seat, observation, deadline_ms, legal))
@@ -146,7 +151,7 @@ class BotSession:
             for key, _ in expired:
                 del self._pending[key]
             following = min((entry[1] for entry in self._pending.values()), default=math.inf)
-        for key, (on_answer, _, deadline_ms) in expired:
+        for key, (on_answer, _, deadline_ms, _) in expired:
             self.outbound.put(error_message(
                 "timeout", f"no reply within {deadline_ms} ms: the match is forfeited", key[0], key[1]))
             on_answer(SeatTimeout(f"bot {self.name} did not answer within {deadline_ms} ms"))
@@ -161,7 +166,7 @@ class BotSession:
             key = (match_id, next(self._ids))
             closed = self.closed
             if not closed:
-                self._pending[key] = (on_answer, math.inf, deadline_ms)
+                self._pending[key] = (on_answer, math.inf, deadline_ms, None)
         if closed:
             on_answer(SeatDisconnected(f"bot {self.name} is not connected"))
             return key
@@ -179,7 +184,13 @@ class BotSession:
             entry = self._pending.pop((reply.match_id, reply.request_id), None)
         if entry is None:
             return False
-        entry[0](reply.action_index)
+        on_answer, _, _, count = entry
+        index = reply.action_index
+        if count is not None and index >= count:
+            self.outbound.put(error_message(
+                "illegal_move", f"action index {index} is not below {count} (the number of legal actions)",
+                reply.match_id))
+        on_answer(index)
         return True
 
     def close(self) -> None:
@@ -191,7 +202,7 @@ class BotSession:
         if self._alarm is not None:
             self._alarm.cancel()
             self._alarm = None
-        for on_answer, _, _ in pending:
+        for on_answer, *_ in pending:
             on_answer(SeatDisconnected(f"bot {self.name} disconnected"))
         with contextlib.suppress(RuntimeError):
             self.loop.call_soon_threadsafe(self.outbound.put, _CLOSE)
@@ -213,21 +224,10 @@ class RemoteSeat:
         self._offer: tuple[str, int] | None = None  # the open real-time offer, if any
 
     def request(self, request: DecisionRequest, on_answer: Answered) -> None:
-        """Ask the bot (event-loop thread); an index out of range is passed on as is (the referee
-        rules on it) after the bot is told why it is wrong."""
+        """Ask the bot (event-loop thread); on_answer gets its index (in range or not) or the fault."""
         deadline = request.deadline_s if request.deadline_s is not None else self.default_deadline_s
-        observation = observation_bytes(self.codec, request.observation)
-        count = len(request.legal)
-
-        def answered(outcome: int | SeatFault) -> None:
-            if isinstance(outcome, int) and outcome >= count:
-                self.session.outbound.put(error_message(
-                    "illegal_move", f"action index {outcome} is not below {count} (the number of legal actions)",
-                    self.match_id))
-            on_answer(outcome)
-
-        self.session.request(self.match_id, request.seat, observation, self.encoder.encode(request.legal), deadline,
-                             answered)
+        self.session.request(self.match_id, request.seat, observation_bytes(self.codec, request.observation),
+                             self.encoder.encode(request.legal), len(request.legal), deadline, on_answer)
 
     def offer(self, request: DecisionRequest, deadline_s: float, on_answer: Answered) -> None:
         """Real time: send the request without waiting (replacing this seat's open offer)."""

@@ -22,10 +22,10 @@ def test_a_short_deadline_expires_on_time_behind_a_long_one() -> None:
         loop = asyncio.get_running_loop()
         session = BotSession("s", "bot", [], 4, loop)
         answers: dict[str, list[int | SeatFault]] = {"long": [], "short": [], "answered": []}
-        session.request("long", 0, b"", b"", 30.0, answers["long"].append)
-        session.request("answered", 0, b"", b"", 0.02, answers["answered"].append)
+        session.request("long", 0, b"", b"", 3, 30.0, answers["long"].append)
+        session.request("answered", 0, b"", b"", 3, 0.02, answers["answered"].append)
         started = loop.time()
-        session.request("short", 0, b"", b"", 0.1, answers["short"].append)
+        session.request("short", 0, b"", b"", 3, 0.1, answers["short"].append)
         sent = [m.action_request for m in _requests_sent(session)]
         assert [r.match_id for r in sent] == ["long", "answered", "short"]
         assert [r.deadline_ms for r in sent] == [30_000, 20, 100]
@@ -57,11 +57,26 @@ def test_many_requests_share_one_alarm() -> None:
         timers_before = len(loop._scheduled)  # type: ignore[attr-defined]
         got: list[int | SeatFault] = []
         for i in range(500):
-            session.request("m", 0, b"", b"", 30.0, got.append)
+            session.request("m", 0, b"", b"", 3, 30.0, got.append)
             request = pb.ArenaMessage.FromString(session.outbound._items.pop()).action_request
             assert session.resolve(pb.ActionReply(match_id="m", request_id=request.request_id, action_index=i % 3))
         assert got == [i % 3 for i in range(500)]
         assert len(loop._scheduled) - timers_before <= 1  # type: ignore[attr-defined]
+        session.close()
+
+    asyncio.run(scenario())
+
+
+def test_an_index_out_of_range_is_reported_to_the_bot_and_passed_on() -> None:
+    async def scenario() -> None:
+        session = BotSession("s", "bot", [], 1, asyncio.get_running_loop())
+        got: list[int | SeatFault] = []
+        session.request("m", 0, b"", b"", 3, 5.0, got.append)
+        request = _requests_sent(session)[0].action_request
+        assert session.resolve(pb.ActionReply(match_id="m", request_id=request.request_id, action_index=3))
+        assert got == [3]  # the referee rules on it
+        [report] = _requests_sent(session)
+        assert report.error.code == "illegal_move" and "not below 3" in report.error.message
         session.close()
 
     asyncio.run(scenario())
