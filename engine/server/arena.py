@@ -526,7 +526,7 @@ class ArenaServicer:
             if queue in live.watchers:
                 live.watchers.remove(queue)
 
-    async def Play(self, request_iterator: AsyncIterator[pb.BotMessage | None],
+    async def Play(self, request_iterator: AsyncIterator[bytes],
                    context: grpc.aio.ServicerContext[Any, Any]) -> None:
         """A bot session: the first message must be Hello; then replies, in any order.
 
@@ -537,9 +537,10 @@ class ArenaServicer:
         session: BotSession | None = None
         try:
             while session is None:
-                first = await context.read()
-                if first is grpc.aio.EOF:
+                data = await context.read()
+                if data is grpc.aio.EOF:
                     return
+                first = _parse_bot_message(data)
                 if first is None or first.WhichOneof("kind") != "hello":
                     await context.write(error_message("malformed" if first is None else "bad_hello",
                                                       "the first message of a session must be Hello."))
@@ -568,7 +569,7 @@ class ArenaServicer:
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(
                 session_id=session.session_id, bot_name=session.name, games=sorted(session.games),
                 max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,
-            )))
+            )).SerializeToString())
             reader = asyncio.ensure_future(self._read(session, context))
             try:
                 while True:
@@ -586,7 +587,8 @@ class ArenaServicer:
         """Route the bot's messages until its side of the stream ends, then close the session."""
         try:
             # context.read, not the request iterator: one generator hop less per message.
-            while (message := await context.read()) is not grpc.aio.EOF:
+            while (data := await context.read()) is not grpc.aio.EOF:
+                message = _parse_bot_message(data)
                 kind = None if message is None else message.WhichOneof("kind")
                 if message is None or kind is None:
                     session.send(error_message("malformed", "a BotMessage must hold a Hello or an ActionReply."))
@@ -606,15 +608,7 @@ class ArenaServicer:
             session.close()
 
 
-def _serialize_arena_message(message: pb.ArenaMessage | bytes) -> bytes:
-    """ArenaMessages to bytes; action requests are queued already serialized."""
-    if isinstance(message, bytes):
-        return message
-    data: bytes = message.SerializeToString()
-    return data
-
-
-def _safe_bot_message(data: bytes) -> pb.BotMessage | None:
+def _parse_bot_message(data: bytes) -> pb.BotMessage | None:
     """Parse a BotMessage; None for bytes that are not one (answered with an ErrorReport)."""
     try:
         message: pb.BotMessage = pb.BotMessage.FromString(data)
@@ -629,9 +623,9 @@ def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
         "ListGames": grpc.unary_unary_rpc_method_handler(
             servicer.ListGames, request_deserializer=pb.ListGamesRequest.FromString,
             response_serializer=pb.ListGamesResponse.SerializeToString),
-        "Play": grpc.stream_stream_rpc_method_handler(
-            servicer.Play, request_deserializer=_safe_bot_message,
-            response_serializer=_serialize_arena_message),
+        # Play moves bytes: it parses each BotMessage itself (leniently), and everything it
+        # sends is serialized when queued (requests are framed by hand, see wire.py).
+        "Play": grpc.stream_stream_rpc_method_handler(servicer.Play),
         "Watch": grpc.unary_stream_rpc_method_handler(
             servicer.Watch, request_deserializer=pb.WatchRequest.FromString,
             response_serializer=pb.MatchEvent.SerializeToString),

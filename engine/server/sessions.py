@@ -28,12 +28,14 @@ from engine.server.wire import legal_encoder, observation_bytes, request_message
 _CLOSE = None
 
 
-def error_message(code: str, message: str, match_id: str = "", request_id: int = 0) -> pb.ArenaMessage:
-    """An ErrorReport wrapped for the stream."""
-    return pb.ArenaMessage(error=pb.ErrorReport(match_id=match_id, request_id=request_id, code=code, message=message))
+def error_message(code: str, message: str, match_id: str = "", request_id: int = 0) -> bytes:
+    """An ErrorReport wrapped for the stream, serialized."""
+    report = pb.ArenaMessage(error=pb.ErrorReport(match_id=match_id, request_id=request_id, code=code, message=message))
+    data: bytes = report.SerializeToString()
+    return data
 
 
-Outbound = pb.ArenaMessage | bytes | None
+Outbound = bytes | None  # serialized ArenaMessages; None closes the stream
 
 
 def _deadline_ms(deadline_s: float) -> int:
@@ -107,6 +109,8 @@ class BotSession:
         """Queue a message for the bot; safe from any thread, a no-op once the stream is closed."""
         if self.closed:
             return
+        if not isinstance(message, bytes):
+            message = message.SerializeToString()
         try:
             self.loop.call_soon_threadsafe(self.outbound.put, message)
         except RuntimeError:  # the loop is gone: the server is shutting down
