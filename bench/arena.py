@@ -1,13 +1,18 @@
 """Decisions per second through the arena, beside a raw gRPC ping-pong baseline.
 
-    PYTHONPATH=. .venv/bin/python bench/arena.py [--decisions 4000]
+    PYTHONPATH=. .venv/bin/python bench/arena.py [--decisions 3000] [--rounds 3]
 
-Both servers run in their own process (grpc.aio), the bots in this one (the Python SDK over
-sync gRPC, one thread per stream). The arena plays a trivial registered game ("relay": two
-seats alternate, three legal actions, a tiny observation) so the cost measured is the
-arena's: referee thread hop, codec, stream multiplexing. The raw baseline is a grpc.aio ping-pong
-client (one event loop) sending replies of the ActionReply's size to a server that sends
-messages of the arena's average ActionRequest size. Prints a table; no assertions.
+Both servers run in their own process (grpc.aio, default event loop), the clients in this one.
+The arena plays a trivial registered game ("relay": two seats alternate, three legal
+actions, a tiny observation) so the cost measured is the arena's own: referee, codec,
+request framing, stream multiplexing. Each stream is one bot playing one match against
+itself, so it has one request outstanding at a time, like a ping-pong.
+
+Clients: "raw ping-pong" is the baseline: grpc.aio streams (one event loop) sending replies of
+the ActionReply's size to a server that answers with messages of the arena's ActionRequest
+size. "aio bot" is a minimal grpc.aio bot, the same kind of client as the baseline's. The two
+"SDK" rows use the Python SDK (sync gRPC, a thread per stream; answering from a thread pool
+or in the receiving thread). Prints a table; no assertions.
 """
 
 from __future__ import annotations
@@ -16,11 +21,12 @@ import argparse
 import asyncio
 import contextlib
 import random
+import statistics
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,9 +134,6 @@ async def _serve_raw(size: int) -> None:
 
 async def _serve_arena() -> None:
     from engine.server.arena import Arena, ArenaConfig, start_server
-
-    if len(sys.argv) > 2:
-        sys.setswitchinterval(float(sys.argv[2]))
 
     server, port = await start_server(Arena(ArenaConfig(allow_anonymous=True, default_move_ms=30_000)),
                                       "127.0.0.1", 0)
@@ -262,36 +265,41 @@ def arena_decisions_aio(address: str, streams: int, per_stream: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=3000, help="decisions (round trips) per stream")
-    parser.add_argument("--switch-interval", type=float, default=0.0,
-                        help="sys.setswitchinterval for the arena process (0: Python's default)")
+    parser.add_argument("--rounds", type=int, default=3, help="measurements of each row; the median is shown")
     args = parser.parse_args()
-    # The machine may be shared: the raw baseline is measured before and after the arena runs
-    # and the better of the two is used, so noise can only make the arena look worse.
-    size = 157.0  # refined below from the arena's own requests
-    arena, arena_address = _spawn("--serve-arena", *( [str(args.switch_interval)] if args.switch_interval else []))
-    rows = []
+    arena, arena_address = _spawn("--serve-arena")
     try:
         _, size = arena_decisions(arena_address, 1, 100, True)  # warm-up, and the request size
         raw, raw_address = _spawn("--serve-raw", str(int(size)))
         reply_size = 12  # an ActionReply with a short match id
         plan = [(1, args.decisions), (8, max(50, args.decisions // 4))]
-        base = {s: raw_round_trips(raw_address, s, per, reply_size) for s, per in plan}
-        for streams, per in plan:
-            for inline in (False, True):
-                rate, _ = arena_decisions(arena_address, streams, per, inline)
-                rows.append((streams, per, "SDK pool" if not inline else "SDK inline", rate))
-            rows.append((streams, per, "aio bot", arena_decisions_aio(arena_address, streams, per)))
-        base = {s: max(base[s], raw_round_trips(raw_address, s, per, reply_size)) for s, per in plan}
+        clients: dict[str, Callable[[int, int], float]] = {
+            "raw ping-pong": lambda n, per: raw_round_trips(raw_address, n, per, reply_size),
+            "aio bot": lambda n, per: arena_decisions_aio(arena_address, n, per),
+            "SDK pool": lambda n, per: arena_decisions(arena_address, n, per, False)[0],
+            "SDK inline": lambda n, per: arena_decisions(arena_address, n, per, True)[0],
+        }
+        # The machine may be shared and its speed drifts: every row is measured in each round,
+        # one after another, and each row shows its median, so drift hits all rows alike.
+        rates: dict[tuple[int, str], list[float]] = {}
+        for _ in range(args.rounds):
+            for streams, per in plan:
+                for mode, measure in clients.items():
+                    rates.setdefault((streams, mode), []).append(measure(streams, per))
         raw.terminate()
         raw.wait(30)
     finally:
         arena.terminate()
         arena.wait(30)
-    print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); relay game")
-    print(f"{'streams':>7} {'decisions':>9} {'bot client':>11} {'arena dec/s':>12} {'raw rt/s':>10} {'arena/raw':>9}")
-    for streams, per, mode, rate in rows:
-        print(f"{streams:>7} {streams * per:>9} {mode:>11} {rate:>12.0f} {base[streams]:>10.0f} "
-              f"{rate / base[streams]:>8.0%}")
+    print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); relay game; "
+          f"median of {args.rounds} rounds")
+    print(f"{'streams':>7} {'decisions':>9} {'client':>13} {'per second':>11} {'of raw':>7}")
+    for streams, per in plan:
+        raw_rate = statistics.median(rates[(streams, "raw ping-pong")])
+        for mode in clients:
+            rate = statistics.median(rates[(streams, mode)])
+            print(f"{streams:>7} {streams * per:>9} {mode:>13} {rate:>11.0f} {rate / raw_rate:>6.0%}")
+
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--serve-raw":

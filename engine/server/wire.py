@@ -22,8 +22,11 @@ _ONE_BYTE = [bytes((i,)) for i in range(0x80)]  # most varints here (ids, seats,
 
 
 def _varint(value: int) -> bytes:
+    """A non-negative int as a protobuf varint: 7 bits a byte, low bits first."""
     if value < 0x80:
         return _ONE_BYTE[value]
+    if value < 0x4000:  # request ids and lengths mostly stop here
+        return bytes(((value & 0x7F) | 0x80, value >> 7))
     out = bytearray()
     while value > 0x7F:
         out.append((value & 0x7F) | 0x80)
@@ -122,10 +125,15 @@ def _match_field(match_id: str) -> bytes:
     return _field(_MATCH_ID_TAG, match_id.encode())  # the same for every request of a match
 
 
+@functools.lru_cache(maxsize=256)
+def _deadline_field(deadline_ms: int) -> bytes:
+    return _DEADLINE_TAG + _varint(deadline_ms)  # one per time control, in practice
+
+
 def request_message(match_id: str, request_id: int, seat: int, observation: bytes, deadline_ms: int,
                     legal: bytes) -> bytes:
     """The bytes of ArenaMessage{action_request: ActionRequest{...}}; legal as LegalEncoder gives it."""
     body = b"".join((_match_field(match_id), _REQUEST_ID_TAG, _varint(request_id), _SEAT_TAG, _varint(seat),
-                     _OBSERVATION_TAG, _varint(len(observation)), observation, _DEADLINE_TAG, _varint(deadline_ms),
+                     _OBSERVATION_TAG, _varint(len(observation)), observation, _deadline_field(deadline_ms),
                      legal))
     return _field(_ACTION_REQUEST_TAG, body)
