@@ -26,8 +26,11 @@ LOG_DIR = Path("bot-logs")
 
 
 def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mapping[str, Any],
-                       move_ms: int | None, log_dir: Path = LOG_DIR) -> MatchResult:
-    """Play one match whose seats include bot programs, on a private loopback arena."""
+                       move_ms: int | None, log_dir: Path = LOG_DIR, bot_seeds: Sequence[int] = ()) -> MatchResult:
+    """Play one match whose seats include bot programs, on a private loopback arena.
+
+    bot_seeds (one per seat) seed the built-in bots among them, as workers would.
+    """
     token = secrets.token_urlsafe(12)
     arena_config = ArenaConfig(admin_token=token, allow_anonymous=True, seat_wait_s=CONNECT_WAIT_S)
     with contextlib.ExitStack() as stack:
@@ -42,7 +45,7 @@ def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mappi
             else:
                 seats.append(spec)
         try:
-            return run_remote_match(arena.address, game, seats, seed, config, move_ms, token)
+            return run_remote_match(arena.address, game, seats, seed, config, move_ms, token, bot_seeds=bot_seeds)
         except ArenaUnavailable as exc:
             # A program that never connected (crashed at start, wrong game, ...) forfeits.
             dead = [i for i, p in processes.items() if not p.alive()]

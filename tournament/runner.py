@@ -173,6 +173,11 @@ def match_seed(tournament_seed: int, offset: int) -> int:
     return stream_start(tournament_seed, f"match/{offset}") >> 2
 
 
+def bot_seed(match: int, alias: str) -> int:
+    """The seed of entrant `alias`'s bot in the match seeded `match` (the same wherever it is played)."""
+    return stream_start(match, f"bot/{alias}") >> 2
+
+
 def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     """Play one scheduled match. Pure: the same plan and pairing give the same result."""
     game = get_game(plan.game)
@@ -181,11 +186,9 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     if any(is_command(spec) for spec in specs):
         from tournament.programs import play_with_programs  # only matches with programs need gRPC
 
-        return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms)
-    seats = [
-        make_bot(plan.entrants[e].spec, game, stream_start(seed, f"bot/{plan.entrants[e].alias}") >> 2)
-        for e in pairing.seats
-    ]
+        return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms,
+                                  bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
+    seats = [make_bot(plan.entrants[e].spec, game, bot_seed(seed, plan.entrants[e].alias)) for e in pairing.seats]
     # Seats the game plays itself (Solo's scripted AI) are never asked: any bot holds them.
     seats += [make_bot("random", game, 0) for _ in range(plan.players - len(seats))]
     return play_match(plan.game, seats, seed, config=plan.config, players=plan.players,

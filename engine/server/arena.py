@@ -236,8 +236,12 @@ class Arena:
         wait_s: float = 0.0,
         match_id: str | None = None,
         realtime: bool = False,
+        bot_seeds: Sequence[int] = (),
     ) -> pb.MatchRecord:
-        """Play one match between `seat_specs` and return its record (also kept for GetMatch)."""
+        """Play one match between `seat_specs` and return its record (also kept for GetMatch).
+
+        bot_seeds[i] seeds seat i's built-in bot; missing entries are derived from `seed`.
+        """
         try:
             game = get_game(game_id)
         except TourneyError as exc:
@@ -272,7 +276,7 @@ class Arena:
                     seats.append(RemoteSeat(session, match_id, codec, move_ms / 1000.0))
                     names.append(remote)
                 else:
-                    seats.append(make_bot(spec, game, seed * 1009 + i))
+                    seats.append(make_bot(spec, game, bot_seeds[i] if i < len(bot_seeds) else seed * 1009 + i))
                     names.append(spec)
             _, first, replay = new_match(game_id, seed, config, n)
         except TourneyError as exc:
@@ -490,6 +494,7 @@ class ArenaServicer:
             match = asyncio.ensure_future(self.arena.run_match(
                 request.game, self.arena.resolve_specs(list(request.seats)), request.seed, config,
                 request.move_ms, float(request.wait_s), request.match_id or None, request.realtime,
+                list(request.bot_seeds),
             ))
             return await asyncio.shield(match)
         except ArenaError as exc:

@@ -67,15 +67,18 @@ def run_remote_match(
     realtime: bool = False,
     timeout_s: float = 3600.0,
     credentials: grpc.ChannelCredentials | None = None,
+    bot_seeds: Sequence[int] = (),
 ) -> MatchResult:
     """Ask the arena at `address` to play one match between `seats` and return its result.
 
-    Seats are "remote:NAME" (a bot connected to that arena) or built-in bot specs.
+    Seats are "remote:NAME" (a bot connected to that arena) or built-in bot specs; bot_seeds
+    (one per seat, optional) seed the built-in ones.
     Raises ArenaUnavailable (one sentence) when the arena refuses or cannot be reached.
     """
     request = pb.RunMatchRequest(
         admin_token=admin_token, game=game_id, seats=list(seats), seed=seed,
         config_json=json.dumps(dict(config or {})), move_ms=move_ms or 0, realtime=realtime,
+        bot_seeds=list(bot_seeds),
     )
     channel = grpc.secure_channel(address, credentials) if credentials else grpc.insecure_channel(address)
     with channel:

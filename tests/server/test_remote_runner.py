@@ -35,3 +35,35 @@ def test_remote_faults_and_refusals(harness: ArenaHarness) -> None:
     assert result.seat_stats[0].faults == {"timeout": 1}
     with pytest.raises(ArenaUnavailable):
         run_remote_match(harness.address, "no-such-game", ["random", "random"], seed=1)
+
+
+def test_a_tournament_plays_the_same_on_an_arena_as_on_workers(harness: ArenaHarness, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from sqlmodel import Session, select
+
+    from tournament.arena_run import RemoteArenaExecutor
+    from tournament.entrants import Entrant
+    from tournament.runner import InProcess, TournamentPlan, run_tournament, unpack_replay
+    from tournament.store import Match, MatchSeat, open_store
+
+    # Bots that use their random stream, so a different bot seed would change the games.
+    plan = TournamentPlan(game="sticks", entrants=[Entrant("r1", "random"), Entrant("g", "greedy"),
+                                                   Entrant("r2", "random")], seed=11, games_per_pair=2)
+
+    def stored(executor: object, name: str) -> list[tuple[object, ...]]:
+        engine = open_store(str(tmp_path / name))
+        report = run_tournament(engine, plan, executor=executor)  # type: ignore[arg-type]
+        with Session(engine) as session:
+            matches = session.exec(select(Match).where(Match.tournament_id == report.tournament_id)
+                                   .order_by(Match.number)).all()  # type: ignore[arg-type]
+            rows = []
+            for m in matches:
+                seats = session.exec(select(MatchSeat).where(MatchSeat.match_id == m.id)
+                                     .order_by(MatchSeat.seat)).all()  # type: ignore[arg-type]
+                decisions = [[d[:2] for d in step] for step in unpack_replay(m.replay_json)["steps"]]
+                rows.append((m.number, m.seed, m.termination, m.plies, decisions,
+                             [(s.alias, s.tier, s.points, s.score) for s in seats]))
+            return rows
+
+    on_workers = stored(InProcess(), "workers.db")
+    on_arena = stored(RemoteArenaExecutor(harness.address, workers=2), "arena.db")
+    assert len(on_workers) == 6 and on_arena == on_workers

@@ -407,7 +407,7 @@ class GetMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class RunMatchRequest(_message.Message):
-    __slots__ = ("admin_token", "game", "seats", "seed", "config_json", "move_ms", "wait_s", "match_id", "realtime")
+    __slots__ = ("admin_token", "game", "seats", "seed", "config_json", "move_ms", "wait_s", "match_id", "realtime", "bot_seeds")
     ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -417,6 +417,7 @@ class RunMatchRequest(_message.Message):
     WAIT_S_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     REALTIME_FIELD_NUMBER: _ClassVar[int]
+    BOT_SEEDS_FIELD_NUMBER: _ClassVar[int]
     admin_token: str
     game: str
     seats: _containers.RepeatedScalarFieldContainer[str]
@@ -426,7 +427,8 @@ class RunMatchRequest(_message.Message):
     wait_s: int
     match_id: str
     realtime: bool
-    def __init__(self, admin_token: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., config_json: _Optional[str] = ..., move_ms: _Optional[int] = ..., wait_s: _Optional[int] = ..., match_id: _Optional[str] = ..., realtime: _Optional[bool] = ...) -> None: ...
+    bot_seeds: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, admin_token: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., config_json: _Optional[str] = ..., move_ms: _Optional[int] = ..., wait_s: _Optional[int] = ..., match_id: _Optional[str] = ..., realtime: _Optional[bool] = ..., bot_seeds: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class MatchRecord(_message.Message):
     __slots__ = ("match_id", "game", "seat_names", "seed", "ranks", "scores", "termination", "reason", "forfeit_seat", "replay_json", "finished")
