@@ -66,6 +66,10 @@ class ArenaConfig:
     # both token guessing and session floods from one connection.
     hello_burst: int = 32
     hello_per_s: float = 4.0
+    # A stream must say Hello this soon after it opens, and the arena holds at most
+    # max_sessions bot sessions at once: idle or surplus streams cannot pile up.
+    hello_timeout_s: float = 10.0
+    max_sessions: int = 10_000
 
 
 class ArenaError(Exception):
@@ -541,8 +545,16 @@ class ArenaServicer:
         loop = asyncio.get_running_loop()
         session: BotSession | None = None
         try:
+            hello_by = loop.time() + self.arena.config.hello_timeout_s
             while session is None:
-                data = await context.read()
+                try:
+                    data = await asyncio.wait_for(context.read(), max(0.0, hello_by - loop.time()))
+                except TimeoutError:
+                    late = (f"no Hello within {self.arena.config.hello_timeout_s:g} s of opening the stream: "
+                            "send Hello first.")
+                    await context.write(error_message("hello_timeout", late))
+                    await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, late)
+                    return
                 if data is grpc.aio.EOF:
                     return
                 first = _parse_bot_message(data)
@@ -558,6 +570,12 @@ class ArenaServicer:
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, limit)
                     return
                 refused = self.arena.authenticate(hello)
+                if refused is None and len(self.arena.connected()) >= self.arena.config.max_sessions:
+                    full = (f"the arena is full ({self.arena.config.max_sessions} bot sessions): "
+                            "try again later.")
+                    await context.write(error_message("arena_full", full))
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
+                    return
                 if refused is not None:
                     await context.write(error_message("unauthenticated", refused))
                     await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
