@@ -2,8 +2,8 @@
 
 A decision of a connected bot is a message out and a message in on the loop, so the match
 is driven from there too: the reply's callback, run by the stream's reader, feeds the
-referee and sends the next request in the same step. No thread hop and no task wake per
-decision; those used to cost more than the game itself. The game's own work (observe,
+referee and queues the next request in the same step: no thread hop and no match task to
+wake per decision, which used to cost more than the game itself. The game's own work (observe,
 legal actions, apply) is well under a millisecond a step. Built-in bots in the same match
 think in the arena's thread pool, so a slow search never holds up the loop.
 """

@@ -4,9 +4,9 @@ A turn-based match runs on the event loop (see match_loop): `RemoteSeat.request`
 ActionRequest over the bot's stream, and its callback gets the index of the ActionReply with
 the same match id and request id, or the fault: SeatTimeout when the deadline passes,
 SeatDisconnected when the stream goes away. Callbacks, not futures: the reply is handled in
-the reader's own step, so a decision wakes no other task. Real-time matches run in a thread
-and make offers with `post`. One stream carries many matches: replies are matched to
-requests by their ids, never by order.
+the reader's own step, so a decision wakes no task but the stream's writer. Real-time
+matches run in a thread and make offers with `post`. One stream carries many matches:
+replies are matched to requests by their ids, never by order.
 """
 
 from __future__ import annotations
