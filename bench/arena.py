@@ -262,10 +262,68 @@ def arena_decisions_aio(address: str, streams: int, per_stream: int) -> float:
     return asyncio.run(run())
 
 
+def game_decisions_aio(address: str, game: str, streams: int, per_stream: int) -> tuple[float, float]:
+    """Decisions per second, and the mean ActionRequest size, playing `game` match after match.
+
+    Each of `streams` aio bots plays both seats of one match at a time (always the first legal
+    action) until it has answered per_stream requests, so the cost of starting, ending and
+    recording matches is included.
+    """
+    from engine.server.generated import arena_pb2 as pb
+
+    sizes: list[int] = []
+
+    async def bot(channel: grpc.aio.Channel, name: str, welcomed: asyncio.Event, answered: list[int]) -> None:
+        call = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=pb.BotMessage.SerializeToString,
+                                     response_deserializer=lambda data: (len(data), pb.ArenaMessage.FromString(data)))()
+        await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, games=[game], max_concurrent_matches=2)))
+        while (got := await call.read()) is not grpc.aio.EOF:
+            size, message = got
+            kind = message.WhichOneof("kind")
+            if kind == "welcome":
+                welcomed.set()
+            elif kind == "action_request":
+                request = message.action_request
+                answered[0] += 1
+                if len(sizes) < 2000:
+                    sizes.append(size)
+                await call.write(pb.BotMessage(reply=pb.ActionReply(
+                    match_id=request.match_id, request_id=request.request_id, action_index=0)))
+
+    async def run() -> float:
+        async with grpc.aio.insecure_channel(address) as channel:
+            flags = [asyncio.Event() for _ in range(streams)]
+            answered = [[0] for _ in range(streams)]
+            bots = [asyncio.ensure_future(bot(channel, f"{game}-{i}", flags[i], answered[i])) for i in range(streams)]
+            await asyncio.wait_for(asyncio.gather(*(f.wait() for f in flags)), 30)
+            run_match = channel.unary_unary("/tourney.v1.Arena/RunMatch",
+                                            request_serializer=pb.RunMatchRequest.SerializeToString,
+                                            response_deserializer=pb.MatchRecord.FromString)
+
+            async def matches(i: int) -> None:
+                seed = i * 100_000
+                while answered[i][0] < per_stream:
+                    seed += 1
+                    record = await run_match(pb.RunMatchRequest(game=game, seats=[f"remote:{game}-{i}"] * 2, seed=seed))
+                    assert record.termination in ("normal", "adjudication"), record.reason
+
+            started = time.perf_counter()
+            await asyncio.gather(*(matches(i) for i in range(streams)))
+            elapsed = time.perf_counter() - started
+            for b in bots:
+                b.cancel()
+            return sum(a[0] for a in answered) / elapsed
+
+    rate = asyncio.run(run())
+    return rate, sum(sizes) / max(1, len(sizes))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=3000, help="decisions (round trips) per stream")
     parser.add_argument("--rounds", type=int, default=3, help="measurements of each row; the median is shown")
+    parser.add_argument("--game", default="tiny-ninjas",
+                        help="also measure this real game match after match ('' to skip)")
     args = parser.parse_args()
     arena, arena_address = _spawn("--serve-arena")
     try:
@@ -293,10 +351,44 @@ def main() -> None:
         arena.wait(30)
     print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); relay game; "
           f"median of {args.rounds} rounds")
+    _print_rows(plan, list(clients), rates)
+    if args.game:
+        print()
+        real_game(args.game, args.decisions, args.rounds)
+
+
+def real_game(game: str, decisions: int, rounds: int) -> None:
+    """The same comparison with a real game: its observations, legal lists and match turnover."""
+    arena, arena_address = _spawn("--serve-arena")
+    try:
+        _, size = game_decisions_aio(arena_address, game, 1, 200)  # warm-up, and the request size
+        raw, raw_address = _spawn("--serve-raw", str(int(size)))
+        plan = [(1, decisions), (8, max(50, decisions // 4))]
+        clients: dict[str, Callable[[int, int], float]] = {
+            "raw ping-pong": lambda n, per: raw_round_trips(raw_address, n, per, 12),
+            "aio bot": lambda n, per: game_decisions_aio(arena_address, game, n, per)[0],
+        }
+        rates: dict[tuple[int, str], list[float]] = {}
+        for _ in range(rounds):
+            for streams, per in plan:
+                for mode, measure in clients.items():
+                    rates.setdefault((streams, mode), []).append(measure(streams, per))
+        raw.terminate()
+        raw.wait(30)
+    finally:
+        arena.terminate()
+        arena.wait(30)
+    print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); {game}, match after match; "
+          f"median of {rounds} rounds")
+    _print_rows(plan, list(clients), rates)
+
+
+def _print_rows(plan: Sequence[tuple[int, int]], modes: Sequence[str],
+                rates: Mapping[tuple[int, str], Sequence[float]]) -> None:
     print(f"{'streams':>7} {'decisions':>9} {'client':>13} {'per second':>11} {'of raw':>7}")
     for streams, per in plan:
         raw_rate = statistics.median(rates[(streams, "raw ping-pong")])
-        for mode in clients:
+        for mode in modes:
             rate = statistics.median(rates[(streams, mode)])
             print(f"{streams:>7} {streams * per:>9} {mode:>13} {rate:>11.0f} {rate / raw_rate:>6.0%}")
 
