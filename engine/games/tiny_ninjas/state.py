@@ -248,6 +248,7 @@ class TinyNinjasState(State):
         self.cfg = cfg
         self.chance = Chance(seed, inject)
         self.log: list[tuple[Any, ...]] = []
+        self._event_dicts: list[dict[str, Any]] = []  # log[i] as a dict, built as views need them
         self.result: Outcome | None = None
         self._legal: list[Action] | None = None
         self._to_act: tuple[int, ...] = _NOBODY
@@ -997,14 +998,24 @@ class TinyNinjasState(State):
         obs["hand_ids"] = list(self.hands[seat])
         if self.phase == P_MULLIGAN:
             obs["mulligan_marked"] = [INSTANCE_NAME[c] for c in self.mull[seat]]
-        obs["events"] = [_event_dict(ev) for ev in self.log if ev[0] == -1 or ev[0] == seat]
+        obs["events"] = self._events(seat)
         return obs
 
     def public_view(self) -> Observation:
         """What a spectator sees: no hidden hand, no private draw."""
         obs = self._view(-1)
-        obs["events"] = [_event_dict(ev) for ev in self.log if ev[0] == -1]
+        obs["events"] = self._events(-1)
         return obs
+
+    def _events(self, seat: int) -> list[dict[str, Any]]:
+        """The public events and `seat`'s private ones, as dicts.
+
+        Each event is turned into a dict once and shared by every later view (views are
+        read-only): a view is asked for on every decision and the log only grows.
+        """
+        done = self._event_dicts
+        done.extend(_event_dict(ev) for ev in self.log[len(done):])
+        return [d for ev, d in zip(self.log, done, strict=True) if ev[0] == -1 or ev[0] == seat]
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> TinyNinjasState:
@@ -1037,6 +1048,7 @@ class TinyNinjasState(State):
         c.stats = [list(self.stats[0]), list(self.stats[1])]
         c.empty_flag = self.empty_flag
         c.log = list(self.log)
+        c._event_dicts = []  # searches rarely look at a copy's events: it rebuilds them if asked
         c.result = self.result
         c._legal = self._legal
         c._to_act = self._to_act

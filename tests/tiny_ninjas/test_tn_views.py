@@ -1,0 +1,25 @@
+"""Views list exactly the events a seat may see, at every step, on a state and on its copies."""
+
+from __future__ import annotations
+
+import random
+
+from engine.core import get_game
+from engine.games.tiny_ninjas.state import _event_dict
+
+
+def test_views_list_exactly_the_events_each_seat_may_see_at_every_step() -> None:
+    game = get_game("tiny-ninjas")
+    state = game.new_state(21, players=2)
+    rng = random.Random(21)
+    steps = 0
+    while not state.is_over():
+        for seat in (0, 1, -1):
+            view = state.public_view() if seat == -1 else state.observe(seat)
+            expected = [_event_dict(ev) for ev in state.log if ev[0] == -1 or ev[0] == seat]
+            assert view["events"] == expected
+        twin = state.clone()  # a copy builds its own event dicts, and agrees
+        assert twin.observe(0)["events"] == state.observe(0)["events"]
+        state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+        steps += 1
+    assert steps > 10 and any(ev[0] != -1 for ev in state.log)  # private events were there to filter
