@@ -11,8 +11,8 @@ itself, so it has one request outstanding at a time, like a ping-pong.
 Clients: "raw ping-pong" is the baseline: grpc.aio streams (one event loop) sending replies of
 the ActionReply's size to a server that answers with messages of the arena's ActionRequest
 size. "aio bot" is a minimal grpc.aio bot, the same kind of client as the baseline's. The two
-"SDK" rows use the Python SDK (sync gRPC, a thread per stream; answering from a thread pool
-or in the receiving thread). Prints a table; no assertions.
+"SDK" rows use the Python SDK (`BotClient`, answering from its thread pool, or inline on its
+event loop). Prints a table; no assertions.
 """
 
 from __future__ import annotations

@@ -10,17 +10,22 @@ One stream carries every match of the bot; requests are answered by a small thre
 (up to max_concurrent_matches at once), so a slow decision in one match never holds up
 another. Returning None from `act` sends no reply (the arena then rules a timeout).
 `clients/python/tourney_bot.py` re-exports this module for bot authors.
+
+`run` blocks like a plain function, but the stream itself is driven by grpc.aio on one
+event loop shared by every bot of the process (in a thread of its own): gRPC's synchronous
+API needs two thread hops per message, which made the SDK cost several times the arena's
+own time per decision. (grpc.aio allows one loop per process, hence the shared one.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import contextlib
 import json
-import queue
 import random
 import threading
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 import grpc
@@ -90,6 +95,22 @@ class SessionRefused(Exception):
     """The arena would not take this bot (wrong token, bad Hello)."""
 
 
+_STREAM_OVER = (grpc.aio.AioRpcError, grpc.aio.UsageError, asyncio.InvalidStateError)
+_sdk_loop: asyncio.AbstractEventLoop | None = None
+_sdk_loop_lock = threading.Lock()
+
+
+def _shared_loop() -> asyncio.AbstractEventLoop:
+    """The process's SDK event loop, started on first use in a daemon thread."""
+    global _sdk_loop
+    with _sdk_loop_lock:
+        if _sdk_loop is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="tourney-sdk", daemon=True).start()
+            _sdk_loop = loop
+        return _sdk_loop
+
+
 class BotClient:
     """One bot's session with an arena."""
 
@@ -111,83 +132,107 @@ class BotClient:
         self.games = list(games)
         self.max_concurrent_matches = max(1, max_concurrent_matches)
         self.credentials = credentials
-        # inline: answer in the receiving thread (fastest for quick bots, but one decision at a
-        # time across all matches); otherwise a pool of max_concurrent_matches threads answers.
+        # inline: answer on the SDK's event loop (fastest for quick bots, but a slow `act`
+        # then holds up every bot of the process); otherwise a pool of max_concurrent_matches
+        # threads answers.
         self.inline = inline
         self.welcome: pb.Welcome | None = None
         self.ended: list[pb.MatchEnded] = []
         self.errors: list[pb.ErrorReport] = []
         self.requests = 0
         self.connected = threading.Event()
-        self._outbox: queue.Queue[pb.BotMessage | None] = queue.Queue()
+        self._loop = _shared_loop()
         self._stop = threading.Event()
-        self._call: Any = None
+        self._call: grpc.aio.StreamStreamCall | None = None
+        self._writing: asyncio.Lock | None = None
 
-    def _messages(self) -> Iterator[pb.BotMessage]:
-        yield pb.BotMessage(hello=pb.Hello(
-            bot_name=self.name, token=self.token, games=self.games,
-            max_concurrent_matches=self.max_concurrent_matches,
-        ))
-        while True:
-            message = self._outbox.get()
-            if message is None:
-                return
-            yield message
+    # ------------------------------------------------------------------ from any thread
 
     def send_raw(self, message: pb.BotMessage) -> None:
         """Put any message on the stream (tests use it to send odd replies)."""
-        self._outbox.put(message)
+        self._submit(self._write(message))
 
     def stop(self) -> None:
         """Close our side of the stream; `run` returns once the arena has closed its side."""
         self._stop.set()
-        self._outbox.put(None)
+        self._submit(self._done_writing())
 
     def cancel(self) -> None:
         """Drop the stream at once, as a crashed bot would."""
         self._stop.set()
+        self._loop.call_soon_threadsafe(self._cancel_call)
+
+    def _submit(self, work: Coroutine[Any, Any, None]) -> None:
+        asyncio.run_coroutine_threadsafe(work, self._loop)
+
+    def _cancel_call(self) -> None:
         if self._call is not None:
             self._call.cancel()
 
-    def _answer(self, request: pb.ActionRequest) -> None:
+    # ------------------------------------------------------------------ on the SDK loop
+
+    async def _write(self, message: pb.BotMessage) -> None:
+        """Send one message (gRPC allows one write at a time on a stream)."""
+        if self._call is None or self._writing is None or self._call.done():
+            return
+        # A write to a stream that just ended fails; run() reports how it ended.
+        async with self._writing:
+            with contextlib.suppress(*_STREAM_OVER):
+                await self._call.write(message)
+
+    async def _done_writing(self) -> None:
+        if self._call is not None and self._writing is not None and not self._call.done():
+            async with self._writing:
+                with contextlib.suppress(*_STREAM_OVER):
+                    await self._call.done_writing()
+
+    async def _answer(self, request: pb.ActionRequest, pool: concurrent.futures.Executor | None) -> None:
+        observation = observation_dict(request.observation)
         try:
-            index = self.bot.act(observation_dict(request.observation), request.legal_actions, request)
+            if pool is None:
+                index = self.bot.act(observation, request.legal_actions, request)
+            else:
+                index = await self._loop.run_in_executor(pool, self.bot.act, observation, request.legal_actions,
+                                                         request)
         except Exception:  # a bug in the bot: say nothing, the arena rules a timeout
             return
         if index is not None and not self._stop.is_set():
-            self._outbox.put(pb.BotMessage(reply=pb.ActionReply(
+            await self._write(pb.BotMessage(reply=pb.ActionReply(
                 match_id=request.match_id, request_id=request.request_id, action_index=index,
             )))
 
-    def run(self, max_matches: int | None = None) -> None:
-        """Play until the arena closes the stream, `stop()` is called, or max_matches have ended.
-
-        Raises SessionRefused when the arena refuses the Hello, grpc.RpcError when the
-        connection fails.
-        """
+    async def _session(self, max_matches: int | None) -> None:
         if self.credentials is not None:
-            channel = grpc.secure_channel(self.address, self.credentials, options=CHANNEL_OPTIONS)
+            channel = grpc.aio.secure_channel(self.address, self.credentials, options=CHANNEL_OPTIONS)
         else:
-            channel = grpc.insecure_channel(self.address, options=CHANNEL_OPTIONS)
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.max_concurrent_matches)
-        try:
-            play = channel.stream_stream(
-                PLAY_METHOD, request_serializer=pb.BotMessage.SerializeToString,
-                response_deserializer=pb.ArenaMessage.FromString,
-            )
-            self._call = play(self._messages())
+            channel = grpc.aio.insecure_channel(self.address, options=CHANNEL_OPTIONS)
+        pool = None if self.inline else concurrent.futures.ThreadPoolExecutor(self.max_concurrent_matches)
+        answering: set[asyncio.Task[None]] = set()
+        async with channel:
+            play = channel.stream_stream(PLAY_METHOD, request_serializer=pb.BotMessage.SerializeToString,
+                                         response_deserializer=pb.ArenaMessage.FromString)
+            self._call = call = play()
+            self._writing = asyncio.Lock()
             try:
-                for message in self._call:
+                if self._stop.is_set():  # stopped or cancelled before the stream opened
+                    call.cancel()
+                await self._write(pb.BotMessage(hello=pb.Hello(
+                    bot_name=self.name, token=self.token, games=self.games,
+                    max_concurrent_matches=self.max_concurrent_matches,
+                )))
+                while (message := await call.read()) is not grpc.aio.EOF:
                     kind = message.WhichOneof("kind")
                     if kind == "welcome":
                         self.welcome = message.welcome
                         self.connected.set()
                     elif kind == "action_request":
                         self.requests += 1
-                        if self.inline:
-                            self._answer(message.action_request)
+                        if pool is None:
+                            await self._answer(message.action_request, None)
                         else:
-                            pool.submit(self._answer, message.action_request)
+                            task = asyncio.ensure_future(self._answer(message.action_request, pool))
+                            answering.add(task)
+                            task.add_done_callback(answering.discard)
                     elif kind == "match_started":
                         self.bot.on_match_started(message.match_started)
                     elif kind == "match_ended":
@@ -198,23 +243,34 @@ class BotClient:
                     elif kind == "error":
                         self.errors.append(message.error)
                         self.bot.on_error(message.error)
-            except grpc.RpcError as exc:
-                code = exc.code() if isinstance(exc, grpc.Call) else None
-                if code == grpc.StatusCode.UNAUTHENTICATED:
-                    raise SessionRefused(exc.details() if isinstance(exc, grpc.Call) else str(exc)) from None
-                if code == grpc.StatusCode.CANCELLED and self._stop.is_set():
-                    return
+            finally:
+                for task in answering:
+                    task.cancel()
+                if pool is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
+
+    def run(self, max_matches: int | None = None) -> None:
+        """Play until the arena closes the stream, `stop()` is called, or max_matches have ended.
+
+        Raises SessionRefused when the arena refuses the Hello, grpc.RpcError when the
+        connection fails.
+        """
+        try:
+            asyncio.run_coroutine_threadsafe(self._session(max_matches), self._loop).result()
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.UNAUTHENTICATED:
+                raise SessionRefused(exc.details() or "the arena refused this bot") from None
+            if exc.code() == grpc.StatusCode.CANCELLED and self._stop.is_set():
+                return
+            raise
+        except (asyncio.CancelledError, concurrent.futures.CancelledError):
+            if not self._stop.is_set():
                 raise
-        finally:
-            self._outbox.put(None)
-            pool.shutdown(wait=False, cancel_futures=True)
-            channel.close()
 
     def run_forever(self, max_attempts: int = 8, first_backoff_s: float = 0.5, max_backoff_s: float = 30.0) -> None:
         """`run`, reconnecting with exponential backoff when the arena is unreachable or drops us."""
         backoff = first_backoff_s
         for attempt in range(max_attempts):
-            self._outbox = queue.Queue()
             try:
                 self.run()
                 if self._stop.is_set():
@@ -226,4 +282,3 @@ class BotClient:
             if self._stop.wait(backoff):
                 return
             backoff = min(max_backoff_s, backoff * 2)
-        time.sleep(0)
