@@ -337,13 +337,7 @@ def main() -> None:
             "SDK pool": lambda n, per: arena_decisions(arena_address, n, per, False)[0],
             "SDK inline": lambda n, per: arena_decisions(arena_address, n, per, True)[0],
         }
-        # The machine may be shared and its speed drifts: every row is measured in each round,
-        # one after another, and each row shows its median, so drift hits all rows alike.
-        rates: dict[tuple[int, str], list[float]] = {}
-        for _ in range(args.rounds):
-            for streams, per in plan:
-                for mode, measure in clients.items():
-                    rates.setdefault((streams, mode), []).append(measure(streams, per))
+        rates = _measure(plan, clients, args.rounds)
         raw.terminate()
         raw.wait(30)
     finally:
@@ -368,11 +362,7 @@ def real_game(game: str, decisions: int, rounds: int) -> None:
             "raw ping-pong": lambda n, per: raw_round_trips(raw_address, n, per, 12),
             "aio bot": lambda n, per: game_decisions_aio(arena_address, game, n, per)[0],
         }
-        rates: dict[tuple[int, str], list[float]] = {}
-        for _ in range(rounds):
-            for streams, per in plan:
-                for mode, measure in clients.items():
-                    rates.setdefault((streams, mode), []).append(measure(streams, per))
+        rates = _measure(plan, clients, rounds)
         raw.terminate()
         raw.wait(30)
     finally:
@@ -381,6 +371,21 @@ def real_game(game: str, decisions: int, rounds: int) -> None:
     print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); {game}, match after match; "
           f"median of {rounds} rounds")
     _print_rows(plan, list(clients), rates)
+
+
+def _measure(plan: Sequence[tuple[int, int]], clients: Mapping[str, Callable[[int, int], float]],
+             rounds: int) -> dict[tuple[int, str], list[float]]:
+    """Rates per (streams, client) over `rounds` rounds.
+
+    The machine may be shared and its speed drifts: every row is measured in each round, one
+    after another, and the table shows medians, so drift hits all rows alike.
+    """
+    rates: dict[tuple[int, str], list[float]] = {}
+    for _ in range(rounds):
+        for streams, per in plan:
+            for mode, measure in clients.items():
+                rates.setdefault((streams, mode), []).append(measure(streams, per))
+    return rates
 
 
 def _print_rows(plan: Sequence[tuple[int, int]], modes: Sequence[str],
