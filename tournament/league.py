@@ -13,8 +13,8 @@ and the others move on. A caller that dies mid-round leaves a claim that expires
 `lease_s`; whoever reclaims it replays the round, and matches already stored are skipped.
 The clock is a parameter, so tests step through months of schedule without sleeping.
 
-The league tables live in their own SQLAlchemy metadata (created on first use), apart from
-the results store's migrated schema.
+The league tables live in their own SQLAlchemy metadata, and are made by the store's Alembic
+migrations like every other table (`open_store`).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ _registry = registry()
 
 
 class LeagueModel(SQLModel, registry=_registry):
-    """Base of the league tables (their own metadata, created on first use)."""
+    """Base of the league tables (their own metadata; migration 0003 creates them)."""
 
 
 class League(LeagueModel, table=True):
@@ -152,11 +152,6 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def ensure_tables(engine: Engine) -> None:
-    """Create the league tables when missing (idempotent)."""
-    LeagueModel.metadata.create_all(engine)
-
-
 # ---------------------------------------------------------------------------------------- setup
 
 
@@ -200,7 +195,6 @@ class LeagueSettings:
 def create_league(engine: Engine, settings: LeagueSettings, now: datetime | None = None) -> int:
     """Store a new league; its first round is the schedule's first tick after `now`."""
     settings.check()
-    ensure_tables(engine)
     when = now or utc_now()
     with Session(engine) as session:
         if session.exec(select(League).where(League.name == settings.name)).first() is not None:
@@ -231,7 +225,6 @@ def join_league(engine: Engine, name: str, spec: str, alias: str | None = None, 
 
     A bot that joins during a season plays from the next season on, in the lowest division.
     """
-    ensure_tables(engine)
     with Session(engine) as session:
         league = get_league(session, name)
         assert league.id is not None
@@ -288,7 +281,6 @@ def run_due(
     matches of the round. Without it, remote bots count as offline (they can only play on an
     arena: `tourney serve --leagues`). Returns the rounds this call played.
     """
-    ensure_tables(engine)
     with Session(engine) as session:
         if name is not None:
             ids = [get_league(session, name).id]
@@ -631,7 +623,6 @@ class LeagueTable:
 
 def league_standings(engine: Engine, name: str, season: int | None = None) -> LeagueTable:
     """The standings of a season (default: the latest started) and every member's carried rating."""
-    ensure_tables(engine)
     with Session(engine) as session:
         league = get_league(session, name)
         session.expunge(league)

@@ -181,7 +181,10 @@ def migrate(engine: Engine) -> None:
         cfg.attributes["connection"] = conn
         tables = inspect(conn)
         if tables.has_table("tournament") and not tables.has_table("alembic_version"):
+            from tournament.league import LeagueModel  # the league tables are part of the schema too
+
             SQLModel.metadata.create_all(conn)
+            LeagueModel.metadata.create_all(conn)
             command.stamp(cfg, "head")
         else:
             command.upgrade(cfg, "head")

@@ -8,9 +8,12 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
-from sqlmodel import SQLModel
+from sqlmodel import Session, SQLModel, select
 
+from tournament.league import League, LeagueModel
 from tournament.store import MIGRATIONS, open_store
+
+MODELS = [SQLModel.metadata, LeagueModel.metadata]  # the results tables and the league tables
 
 
 def alembic_config(url: str = "") -> Config:
@@ -33,7 +36,7 @@ def test_a_new_store_is_migrated_to_head_and_matches_the_models(tmp_path):
     engine = open_store(str(tmp_path / "t.db"))
     assert head_of(engine) == HEAD
     with engine.connect() as con:
-        diffs = compare_metadata(MigrationContext.configure(con), SQLModel.metadata)
+        diffs = compare_metadata(MigrationContext.configure(con), MODELS)
     assert diffs == []
     open_store(str(tmp_path / "t.db"))  # opening again is a no-op
     assert head_of(engine) == HEAD
@@ -44,14 +47,14 @@ def test_a_store_from_before_migrations_is_stamped(tmp_path):
     SQLModel.metadata.create_all(create_engine(url))
     engine = open_store(url)
     assert head_of(engine) == HEAD
-    assert "skillrating" in inspect(engine).get_table_names()
+    assert {"skillrating", "league", "leagueround"} <= set(inspect(engine).get_table_names())
 
 
 def test_postgres_is_migrated_too(postgres_url):
     engine = open_store(postgres_url)
     assert head_of(engine) == HEAD
     with engine.connect() as con:
-        assert compare_metadata(MigrationContext.configure(con), SQLModel.metadata) == []
+        assert compare_metadata(MigrationContext.configure(con), MODELS) == []
 
 
 def test_a_store_at_the_first_revision_is_upgraded(tmp_path):
@@ -66,3 +69,23 @@ def test_a_store_at_the_first_revision_is_upgraded(tmp_path):
     upgraded = open_store(url)
     assert head_of(upgraded) == HEAD
     assert "achievement" in inspect(upgraded).get_table_names()
+
+
+def test_league_tables_made_before_their_migration_are_kept(tmp_path):
+    # Leagues used to create their tables on first use, in stores at revision 0002.
+    url = f"sqlite:///{tmp_path / 'leagues.db'}"
+    engine = create_engine(url)
+    with engine.begin() as con:
+        cfg = alembic_config(url)
+        cfg.attributes["connection"] = con
+        command.upgrade(cfg, "0002")
+    LeagueModel.metadata.create_all(engine)
+    with Session(engine) as session:
+        session.add(League(name="weekly", game="sticks", format="swiss", schedule="@daily", anchor_ts=0.0))
+        session.commit()
+    upgraded = open_store(url)
+    assert head_of(upgraded) == HEAD
+    with Session(upgraded) as session:
+        assert [lg.name for lg in session.exec(select(League)).all()] == ["weekly"]
+    with upgraded.connect() as con:
+        assert compare_metadata(MigrationContext.configure(con), MODELS) == []

@@ -1,4 +1,4 @@
-"""Alembic environment: the results tables' metadata, on the connection open_store passes in."""
+"""Alembic environment: the results and league tables' metadata, on the connection open_store passes in."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
 import tournament.store  # noqa: F401  (registers the tables on SQLModel.metadata)
+from tournament.league import LeagueModel
 
 config = context.config
-target_metadata = SQLModel.metadata
+target_metadata = [SQLModel.metadata, LeagueModel.metadata]
 
 
 def run() -> None:
