@@ -29,21 +29,25 @@ class Codec(Protocol):
         ...
 
 
-# The stdlib encoder, built once (json.dumps with options builds one per call): the fallback
-# for what orjson refuses (integers beyond 64 bits).
+# The stdlib encoder, built once (json.dumps with options builds one per call): the last
+# resort, for what orjson refuses (integers beyond 64 bits).
 _COMPACT = json.JSONEncoder(separators=(",", ":"), default=str)
-# orjson is 5-7x faster on observations, which are encoded once per decision; with these
-# options its JSON parses to exactly what the stdlib's does (int keys become strings,
-# dataclasses and other unknown objects become their str()).
-_ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
+# orjson is 5-7x faster on observations, which are encoded once per decision. Dataclasses and
+# other unknown objects become their str(), as with the stdlib. Dict keys that are not
+# strings make orjson refuse, and are retried with the (slower) option that turns them into
+# strings as the stdlib does; the games' own views never have them.
+_ORJSON = orjson.OPT_PASSTHROUGH_DATACLASS
+_ORJSON_ANY_KEYS = _ORJSON | orjson.OPT_NON_STR_KEYS
 
 
 def dumps(value: Any) -> str:
     """Compact JSON; anything JSON does not know (tuples in sets, enums) falls back to str."""
-    try:
-        return orjson.dumps(value, default=str, option=_ORJSON_OPTIONS).decode()
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return _COMPACT.encode(value)
+    for options in (_ORJSON, _ORJSON_ANY_KEYS):
+        try:
+            return orjson.dumps(value, default=str, option=options).decode()
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            continue
+    return _COMPACT.encode(value)
 
 
 def action_fields(action: Action) -> dict[str, Any]:
