@@ -77,6 +77,49 @@ def test_ninja_versus_ninja_typed_fields() -> None:
             assert getattr(proto, "from") == action.frm and tuple(proto.path) == action.path  # type: ignore[attr-defined]
 
 
+def test_ninja_arena_typed_fields() -> None:
+    if "ninja-arena" not in BUILT:
+        pytest.fail("ninja-arena is not built")
+    from engine.games.ninja_arena.actions import Activate, Roll, Switch
+
+    codec = CODECS["ninja-arena"]
+    game = get_game("ninja-arena")
+    kinds: set[str] = set()
+    for seed, players, config in ((4, 3, None), (5, 2, {"mode": "duel"}), (6, 4, None)):
+        state = game.new_state(seed, players=players, config=config)
+        rng = random.Random(seed)
+        while not state.is_over():
+            for seat in state.to_act():
+                obs = state.observe(seat)
+                typed = codec.observation(obs).ninja_arena
+                assert (typed.mode, typed.tick, typed.over) == (obs["mode"], obs["tick"], obs["over"])
+                assert typed.pending_switch == obs["pending_switch"]
+                for proto, player in zip(typed.players, obs["players"], strict=True):
+                    assert (proto.seat, proto.character, proto.side, proto.dice) == (
+                        player["seat"], player["character"], player["side"], player["dice"])
+                    assert (proto.cube, proto.pool, proto.eliminated) == (
+                        player["cube"], player["pool"], player["eliminated"])
+                    assert proto.bottom == (player["bottom"] or "")
+                summary = obs.get("summary", {})
+                assert list(typed.satisfiable) == summary.get("satisfiable", [])
+                assert list(typed.dice_masks) == summary.get("dice_masks", [])
+                for action in state.legal_actions(seat):
+                    proto = codec.action(action).ninja_arena
+                    kinds.add(proto.kind)
+                    if isinstance(action, Roll | Activate):
+                        assert tuple(proto.dice) == action.dice
+                    if isinstance(action, Roll):
+                        assert proto.stream_target == action.stream_target
+                    if isinstance(action, Activate):
+                        assert (proto.technique, proto.target, proto.bonus_target, proto.from_shield) == (
+                            action.technique, action.target, action.bonus_target, action.from_shield)
+                        assert [(a.seat, a.tokens) for a in proto.allocation] == list(action.allocation)
+                    if isinstance(action, Switch):
+                        assert proto.swap == action.switch
+            state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+    assert {"Wait", "Hit", "Roll", "Activate"} <= kinds
+
+
 @pytest.mark.parametrize("game_id", [*BUILT, "sticks"])
 def test_hand_encoded_requests_parse_as_the_generated_message(game_id: str) -> None:
     codec = codec_for(game_id)

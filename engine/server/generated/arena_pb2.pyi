@@ -290,14 +290,72 @@ class MaitreNinjaObservation(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., n_players: _Optional[int] = ..., ranks: _Optional[_Iterable[int]] = ..., attacks_made: _Optional[_Iterable[int]] = ..., phase: _Optional[str] = ..., fight_number: _Optional[int] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., attacker_rank: _Optional[int] = ..., parries: _Optional[int] = ..., role: _Optional[str] = ..., my_hidden: _Optional[_Iterable[_Union[MaitreHiddenLine, _Mapping]]] = ..., fight_cap: _Optional[int] = ..., elements: _Optional[_Iterable[str]] = ..., json: _Optional[str] = ...) -> None: ...
 
 class NinjaArenaObservation(_message.Message):
-    __slots__ = ("seat", "tick", "json")
+    __slots__ = ("seat", "tick", "json", "mode", "tick_cap", "over", "shadow_token", "pending_switch", "players", "satisfiable", "hit_is_claim", "roll_blocked", "dice_masks")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TICK_FIELD_NUMBER: _ClassVar[int]
     JSON_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    TICK_CAP_FIELD_NUMBER: _ClassVar[int]
+    OVER_FIELD_NUMBER: _ClassVar[int]
+    SHADOW_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PENDING_SWITCH_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SATISFIABLE_FIELD_NUMBER: _ClassVar[int]
+    HIT_IS_CLAIM_FIELD_NUMBER: _ClassVar[int]
+    ROLL_BLOCKED_FIELD_NUMBER: _ClassVar[int]
+    DICE_MASKS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     tick: int
     json: str
-    def __init__(self, seat: _Optional[int] = ..., tick: _Optional[int] = ..., json: _Optional[str] = ...) -> None: ...
+    mode: str
+    tick_cap: int
+    over: bool
+    shadow_token: str
+    pending_switch: int
+    players: _containers.RepeatedCompositeFieldContainer[NinjaArenaPlayer]
+    satisfiable: _containers.RepeatedScalarFieldContainer[str]
+    hit_is_claim: bool
+    roll_blocked: bool
+    dice_masks: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., tick: _Optional[int] = ..., json: _Optional[str] = ..., mode: _Optional[str] = ..., tick_cap: _Optional[int] = ..., over: _Optional[bool] = ..., shadow_token: _Optional[str] = ..., pending_switch: _Optional[int] = ..., players: _Optional[_Iterable[_Union[NinjaArenaPlayer, _Mapping]]] = ..., satisfiable: _Optional[_Iterable[str]] = ..., hit_is_claim: _Optional[bool] = ..., roll_blocked: _Optional[bool] = ..., dice_masks: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class NinjaArenaPlayer(_message.Message):
+    __slots__ = ("seat", "character", "bottom", "side", "cube", "cube_bottom", "recovered", "eliminated", "pool", "power_active", "dice", "stitched_until", "byakugan_left", "fan", "gate_tokens", "sand_shield", "out_time")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CHARACTER_FIELD_NUMBER: _ClassVar[int]
+    BOTTOM_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FIELD_NUMBER: _ClassVar[int]
+    CUBE_FIELD_NUMBER: _ClassVar[int]
+    CUBE_BOTTOM_FIELD_NUMBER: _ClassVar[int]
+    RECOVERED_FIELD_NUMBER: _ClassVar[int]
+    ELIMINATED_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    POWER_ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    STITCHED_UNTIL_FIELD_NUMBER: _ClassVar[int]
+    BYAKUGAN_LEFT_FIELD_NUMBER: _ClassVar[int]
+    FAN_FIELD_NUMBER: _ClassVar[int]
+    GATE_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    SAND_SHIELD_FIELD_NUMBER: _ClassVar[int]
+    OUT_TIME_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    character: str
+    bottom: str
+    side: str
+    cube: int
+    cube_bottom: int
+    recovered: bool
+    eliminated: bool
+    pool: int
+    power_active: bool
+    dice: str
+    stitched_until: int
+    byakugan_left: int
+    fan: int
+    gate_tokens: int
+    sand_shield: int
+    out_time: int
+    def __init__(self, seat: _Optional[int] = ..., character: _Optional[str] = ..., bottom: _Optional[str] = ..., side: _Optional[str] = ..., cube: _Optional[int] = ..., cube_bottom: _Optional[int] = ..., recovered: _Optional[bool] = ..., eliminated: _Optional[bool] = ..., pool: _Optional[int] = ..., power_active: _Optional[bool] = ..., dice: _Optional[str] = ..., stitched_until: _Optional[int] = ..., byakugan_left: _Optional[int] = ..., fan: _Optional[int] = ..., gate_tokens: _Optional[int] = ..., sand_shield: _Optional[int] = ..., out_time: _Optional[int] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("label", "tiny_ninjas", "ninja_versus_ninja", "maitre_ninja", "ninja_arena", "generic")
@@ -373,12 +431,36 @@ class MaitreNinjaAction(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., line: _Optional[_Iterable[str]] = ..., ka_order: _Optional[_Iterable[str]] = ..., row: _Optional[_Iterable[str]] = ..., json: _Optional[str] = ...) -> None: ...
 
 class NinjaArenaAction(_message.Message):
-    __slots__ = ("kind", "json")
+    __slots__ = ("kind", "json", "dice", "stream_target", "technique", "target", "allocation", "bonus_target", "from_shield", "swap")
     KIND_FIELD_NUMBER: _ClassVar[int]
     JSON_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    STREAM_TARGET_FIELD_NUMBER: _ClassVar[int]
+    TECHNIQUE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    ALLOCATION_FIELD_NUMBER: _ClassVar[int]
+    BONUS_TARGET_FIELD_NUMBER: _ClassVar[int]
+    FROM_SHIELD_FIELD_NUMBER: _ClassVar[int]
+    SWAP_FIELD_NUMBER: _ClassVar[int]
     kind: str
     json: str
-    def __init__(self, kind: _Optional[str] = ..., json: _Optional[str] = ...) -> None: ...
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    stream_target: int
+    technique: str
+    target: int
+    allocation: _containers.RepeatedCompositeFieldContainer[NinjaArenaAllocation]
+    bonus_target: int
+    from_shield: int
+    swap: bool
+    def __init__(self, kind: _Optional[str] = ..., json: _Optional[str] = ..., dice: _Optional[_Iterable[int]] = ..., stream_target: _Optional[int] = ..., technique: _Optional[str] = ..., target: _Optional[int] = ..., allocation: _Optional[_Iterable[_Union[NinjaArenaAllocation, _Mapping]]] = ..., bonus_target: _Optional[int] = ..., from_shield: _Optional[int] = ..., swap: _Optional[bool] = ...) -> None: ...
+
+class NinjaArenaAllocation(_message.Message):
+    __slots__ = ("seat", "tokens")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    tokens: int
+    def __init__(self, seat: _Optional[int] = ..., tokens: _Optional[int] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
     __slots__ = ("match_id",)
