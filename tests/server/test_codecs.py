@@ -166,3 +166,13 @@ def test_fast_json_handles_what_json_does_not_know_like_the_standard_library() -
     odd = {1: "int key", "card": Card("fox"), "set": {3}, "tuple": (1, 2), "big": 2**70, "text": "Maître"}
     assert json.loads(dumps(odd)) == _stdlib(odd)
     assert "\n" not in dumps(odd) and ", " not in dumps({"a": [1, 2]})  # compact
+
+
+def test_out_of_range_numbers_are_clamped_not_fatal() -> None:
+    # Real time sets the tick cap to 2**62 ("no cap"); a proto int field must not abort the match.
+    codec = CODECS["ninja-arena"]
+    huge = {"seat": 0, "tick": 2**40, "tick_cap": 2**62, "pending_switch": -(2**40),
+            "players": [{"seat": 0, "out_time": 2**62, "cube": -(2**50)}]}
+    typed = codec.observation(huge).ninja_arena
+    assert (typed.tick, typed.tick_cap, typed.pending_switch) == (2**32 - 1, 2**32 - 1, -(2**31))
+    assert (typed.players[0].out_time, typed.players[0].cube) == (2**31 - 1, -(2**31))

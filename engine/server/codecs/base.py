@@ -73,6 +73,16 @@ def int_or(value: Any, default: int) -> int:
     return default
 
 
+def int32_or(value: Any, default: int) -> int:
+    """Like int_or, clamped to an int32 field (times and sentinels may go beyond it, e.g. 2**62 for 'never')."""
+    return max(-(2**31), min(2**31 - 1, int_or(value, default)))
+
+
+def uint32_or(value: Any, default: int) -> int:
+    """Like int_or, clamped to a uint32 field (real time's tick cap is 2**62: 'no cap')."""
+    return max(0, min(2**32 - 1, int_or(value, default)))
+
+
 def str_list(value: Any) -> list[str]:
     """A list of strings from a list (or nothing when the field is missing or not a list)."""
     if isinstance(value, list | tuple):

@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Action, Observation
-from engine.server.codecs.base import action_fields, dumps, int_list, int_or, str_list, uint_list
+from engine.server.codecs.base import (
+    action_fields,
+    dumps,
+    int32_or,
+    int_list,
+    int_or,
+    str_list,
+    uint32_or,
+    uint_list,
+)
 from engine.server.generated import arena_pb2 as pb
 
 
@@ -18,19 +27,19 @@ def _player(p: Any) -> pb.NinjaArenaPlayer:
         character=str(p.get("character") or ""),
         bottom=str(p.get("bottom") or ""),
         side=str(p.get("side") or ""),
-        cube=int_or(p.get("cube"), -1),
-        cube_bottom=int_or(cube_bottom, -1),
+        cube=int32_or(p.get("cube"), -1),
+        cube_bottom=int32_or(cube_bottom, -1),
         recovered=bool(p.get("recovered")),
         eliminated=bool(p.get("eliminated")),
-        pool=int_or(p.get("pool"), 0),
+        pool=int32_or(p.get("pool"), 0),
         power_active=bool(p.get("power_active")),
         dice=str(p.get("dice") or ""),
-        stitched_until=int_or(p.get("stitched_until"), 0),
-        byakugan_left=int_or(p.get("byakugan_left"), 0),
-        fan=int_or(p.get("fan"), 0),
-        gate_tokens=int_or(p.get("gate_tokens"), 0),
-        sand_shield=int_or(p.get("sand_shield"), 0),
-        out_time=int_or(p.get("out_time"), 0),
+        stitched_until=int32_or(p.get("stitched_until"), 0),
+        byakugan_left=int32_or(p.get("byakugan_left"), 0),
+        fan=int32_or(p.get("fan"), 0),
+        gate_tokens=int32_or(p.get("gate_tokens"), 0),
+        sand_shield=int32_or(p.get("sand_shield"), 0),
+        out_time=int32_or(p.get("out_time"), 0),
     )
 
 
@@ -43,12 +52,12 @@ class NinjaArenaCodec:
         summary = summary if isinstance(summary, dict) else {}
         return pb.Observation(ninja_arena=pb.NinjaArenaObservation(
             seat=max(0, int_or(obs.get("seat"), 0)),
-            tick=max(0, int_or(obs.get("tick", obs.get("t")), 0)),
+            tick=uint32_or(obs.get("tick", obs.get("t")), 0),
             mode=str(obs.get("mode", "")),
-            tick_cap=max(0, int_or(obs.get("tick_cap"), 0)),
+            tick_cap=uint32_or(obs.get("tick_cap"), 0),
             over=bool(obs.get("over")),
             shadow_token=str(obs.get("shadow_token", "")),
-            pending_switch=int_or(obs.get("pending_switch"), -1),
+            pending_switch=int32_or(obs.get("pending_switch"), -1),
             players=[_player(p) for p in players] if isinstance(players, list) else [],
             satisfiable=str_list(summary.get("satisfiable")),
             hit_is_claim=bool(summary.get("hit_is_claim")),
@@ -63,14 +72,14 @@ class NinjaArenaCodec:
         return pb.Action(label=action.label, ninja_arena=pb.NinjaArenaAction(
             kind=type(action).__name__,
             dice=uint_list(fields.get("dice")),
-            stream_target=int_or(fields.get("stream_target"), -1),
+            stream_target=int32_or(fields.get("stream_target"), -1),
             technique=str(fields.get("technique", "")),
-            target=int_or(fields.get("target"), -1),
+            target=int32_or(fields.get("target"), -1),
             allocation=[pb.NinjaArenaAllocation(seat=max(0, seat), tokens=max(0, tokens))
                         for seat, tokens in (tuple(int_list(pair)) for pair in allocation)
                         ] if isinstance(allocation, list | tuple) else [],
-            bonus_target=int_or(fields.get("bonus_target"), -1),
-            from_shield=max(0, int_or(fields.get("from_shield"), 0)),
+            bonus_target=int32_or(fields.get("bonus_target"), -1),
+            from_shield=uint32_or(fields.get("from_shield"), 0),
             swap=bool(fields.get("switch", False)),
             json=dumps(fields),
         ))
