@@ -63,7 +63,10 @@ def action_fields(action: Action) -> dict[str, Any]:
 
 
 def int_or(value: Any, default: int) -> int:
-    """`value` as an int, or `default` when it is None or not a number (observations use None for 'none')."""
+    """`value` as an int, or `default` when it is None or not a number (observations use None for 'none').
+
+    Codecs fill proto fields with int32_or / uint32_or, which also clamp to the field's range.
+    """
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, int):
@@ -91,15 +94,17 @@ def str_list(value: Any) -> list[str]:
 
 
 def int_list(value: Any) -> list[int]:
-    """A list of ints from a list of numbers (non-numbers become 0)."""
+    """A list for a repeated int32 field from a list of numbers (non-numbers become 0)."""
     if isinstance(value, list | tuple):
-        return [int_or(v, 0) for v in value]
+        return [int32_or(v, 0) for v in value]
     return []
 
 
 def uint_list(value: Any) -> list[int]:
-    """Like int_list, clamped at 0 for unsigned proto fields."""
-    return [max(0, v) for v in int_list(value)]
+    """A list for a repeated uint32 field from a list of numbers (non-numbers become 0)."""
+    if isinstance(value, list | tuple):
+        return [uint32_or(v, 0) for v in value]
+    return []
 
 
 class GenericCodec:

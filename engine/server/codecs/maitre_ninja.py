@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Action, Observation
-from engine.server.codecs.base import action_fields, dumps, int_list, int_or, str_list, uint_list
+from engine.server.codecs.base import action_fields, dumps, int32_or, int_list, str_list, uint32_or, uint_list
 from engine.server.generated import arena_pb2 as pb
 
 
@@ -13,7 +13,7 @@ def _hidden(entry: Any) -> pb.MaitreHiddenLine:
     if not isinstance(entry, dict):
         return pb.MaitreHiddenLine()
     return pb.MaitreHiddenLine(
-        fight=max(0, int_or(entry.get("fight"), 0)),
+        fight=uint32_or(entry.get("fight"), 0),
         line=str_list(entry.get("line")),
         ka_order=str_list(entry.get("ka_order")),
     )
@@ -25,19 +25,19 @@ class MaitreNinjaCodec:
     def observation(self, obs: Observation) -> pb.Observation:
         hidden = obs.get("my_hidden")
         return pb.Observation(maitre_ninja=pb.MaitreNinjaObservation(
-            seat=max(0, int_or(obs.get("seat"), 0)),
-            n_players=max(0, int_or(obs.get("n_players"), 0)),
+            seat=uint32_or(obs.get("seat"), 0),
+            n_players=uint32_or(obs.get("n_players"), 0),
             ranks=int_list(obs.get("ranks")),
             attacks_made=uint_list(obs.get("attacks_made")),
             phase=str(obs.get("phase", "")),
-            fight_number=max(0, int_or(obs.get("fight_number"), 0)),
-            attacker=int_or(obs.get("attacker"), -1),
-            defender=int_or(obs.get("defender"), -1),
-            attacker_rank=int_or(obs.get("attacker_rank"), -1),
-            parries=int_or(obs.get("parries"), -1),
+            fight_number=uint32_or(obs.get("fight_number"), 0),
+            attacker=int32_or(obs.get("attacker"), -1),
+            defender=int32_or(obs.get("defender"), -1),
+            attacker_rank=int32_or(obs.get("attacker_rank"), -1),
+            parries=int32_or(obs.get("parries"), -1),
             role=str(obs.get("role", "")),
             my_hidden=[_hidden(h) for h in hidden] if isinstance(hidden, list) else [],
-            fight_cap=max(0, int_or(obs.get("fight_cap"), 0)),
+            fight_cap=uint32_or(obs.get("fight_cap"), 0),
             elements=str_list(obs.get("elements")),
             json=dumps(obs),
         ))

@@ -9,8 +9,6 @@ from engine.server.codecs.base import (
     action_fields,
     dumps,
     int32_or,
-    int_list,
-    int_or,
     str_list,
     uint32_or,
     uint_list,
@@ -23,7 +21,7 @@ def _player(p: Any) -> pb.NinjaArenaPlayer:
         return pb.NinjaArenaPlayer()
     cube_bottom = p.get("cube_bottom")
     return pb.NinjaArenaPlayer(
-        seat=max(0, int_or(p.get("seat"), 0)),
+        seat=uint32_or(p.get("seat"), 0),
         character=str(p.get("character") or ""),
         bottom=str(p.get("bottom") or ""),
         side=str(p.get("side") or ""),
@@ -51,7 +49,7 @@ class NinjaArenaCodec:
         summary = obs.get("summary")
         summary = summary if isinstance(summary, dict) else {}
         return pb.Observation(ninja_arena=pb.NinjaArenaObservation(
-            seat=max(0, int_or(obs.get("seat"), 0)),
+            seat=uint32_or(obs.get("seat"), 0),
             tick=uint32_or(obs.get("tick", obs.get("t")), 0),
             mode=str(obs.get("mode", "")),
             tick_cap=uint32_or(obs.get("tick_cap"), 0),
@@ -75,8 +73,8 @@ class NinjaArenaCodec:
             stream_target=int32_or(fields.get("stream_target"), -1),
             technique=str(fields.get("technique", "")),
             target=int32_or(fields.get("target"), -1),
-            allocation=[pb.NinjaArenaAllocation(seat=max(0, seat), tokens=max(0, tokens))
-                        for seat, tokens in (tuple(int_list(pair)) for pair in allocation)
+            allocation=[pb.NinjaArenaAllocation(seat=seat, tokens=tokens)
+                        for seat, tokens in (uint_list(pair) for pair in allocation)
                         ] if isinstance(allocation, list | tuple) else [],
             bonus_target=int32_or(fields.get("bonus_target"), -1),
             from_shield=uint32_or(fields.get("from_shield"), 0),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Action, Observation
-from engine.server.codecs.base import action_fields, dumps, int_list, int_or, str_list, uint_list
+from engine.server.codecs.base import action_fields, dumps, int32_or, int_list, str_list, uint32_or, uint_list
 from engine.server.generated import arena_pb2 as pb
 
 
@@ -14,16 +14,16 @@ class NinjaVersusNinjaCodec:
         ninjas = obs.get("ninjas")
         sides = ninjas if isinstance(ninjas, list) and len(ninjas) == 2 else [[], []]
         return pb.Observation(ninja_versus_ninja=pb.NinjaVersusNinjaObservation(
-            seat=max(0, int_or(obs.get("seat"), 0)),
+            seat=uint32_or(obs.get("seat"), 0),
             black_ninjas=str_list(sides[0]),
             red_ninjas=str_list(sides[1]),
             score=int_list(obs.get("score")),
             shadow=int_list(obs.get("shadow")),
-            to_move=int_or(obs.get("to_move"), -1),
-            turn_number=max(0, int_or(obs.get("turn_number"), 0)),
+            to_move=int32_or(obs.get("to_move"), -1),
+            turn_number=uint32_or(obs.get("turn_number"), 0),
             roll=uint_list(obs.get("roll")),
-            target_score=max(0, int_or(obs.get("target_score"), 0)),
-            turn_cap=max(0, int_or(obs.get("turn_cap"), 0)),
+            target_score=uint32_or(obs.get("target_score"), 0),
+            turn_cap=uint32_or(obs.get("turn_cap"), 0),
             json=dumps(obs),
         ))
 
@@ -34,6 +34,6 @@ class NinjaVersusNinjaCodec:
             **{"from": str(fields.get("frm", ""))},
             path=str_list(fields.get("path")),
             uses_reversal=bool(fields.get("uses_reversal", False)),
-            depth=max(0, int_or(fields.get("depth"), 0)),
+            depth=uint32_or(fields.get("depth"), 0),
             json=dumps(fields),
         ))

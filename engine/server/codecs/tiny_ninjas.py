@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Action, Observation
-from engine.server.codecs.base import action_fields, dumps, int_list, int_or, str_list, uint_list
+from engine.server.codecs.base import action_fields, dumps, int32_or, int_list, str_list, uint32_or, uint_list
 from engine.server.generated import arena_pb2 as pb
 
 
@@ -12,18 +12,18 @@ class TinyNinjasCodec:
 
     def observation(self, obs: Observation) -> pb.Observation:
         return pb.Observation(tiny_ninjas=pb.TinyNinjasObservation(
-            seat=max(0, int_or(obs.get("seat"), 0)),
+            seat=uint32_or(obs.get("seat"), 0),
             mode=str(obs.get("mode", "")),
             phase=str(obs.get("phase", "")),
-            round=max(0, int_or(obs.get("round"), 0)),
-            attacker=max(0, int_or(obs.get("attacker"), 0)),
-            defender=max(0, int_or(obs.get("defender"), 0)),
+            round=uint32_or(obs.get("round"), 0),
+            attacker=uint32_or(obs.get("attacker"), 0),
+            defender=uint32_or(obs.get("defender"), 0),
             health=int_list(obs.get("health")),
             max_health=int_list(obs.get("max_health")),
             hand=str_list(obs.get("hand")),
             hand_ids=uint_list(obs.get("hand_ids")),
             hand_sizes=uint_list(obs.get("hand_sizes")),
-            draw_pile_size=max(0, int_or(obs.get("draw_pile_size"), 0)),
+            draw_pile_size=uint32_or(obs.get("draw_pile_size"), 0),
             discard_pile=str_list(obs.get("discard_pile")),
             json=dumps(obs),
         ))
@@ -32,7 +32,7 @@ class TinyNinjasCodec:
         fields = action_fields(action)
         return pb.Action(label=action.label, tiny_ninjas=pb.TinyNinjasAction(
             kind=type(action).__name__,
-            card=int_or(fields.get("card"), -1),
+            card=int32_or(fields.get("card"), -1),
             tokens=str_list(fields.get("tokens")),
             mode=str(fields.get("mode", "")),
             yellow=bool(fields.get("yellow", False)),
