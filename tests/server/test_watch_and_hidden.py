@@ -4,26 +4,17 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-from typing import Any
 
 import grpc
 import pytest
 
 from engine.core import available_games, get_game
 from engine.server.generated import arena_pb2 as pb
+from tests.security.hidden import keys
 from tests.server.bots import RecordingBot
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 
 BUILT = {g.id for g in available_games()}
-
-
-def _keys(value: Any) -> set[str]:
-    """Every dict key anywhere inside a JSON value."""
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in _keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in _keys(v)}
-    return set()
 
 
 def _watch(harness: ArenaHarness, match_id: str) -> list[pb.MatchEvent]:
@@ -53,7 +44,7 @@ def test_watch_streams_public_events_without_hidden_information(harness: ArenaHa
     for event in events:
         view = json.loads(event.public_view_json)
         # Keys only a seat's own observation has never reach a spectator.
-        assert not _keys(view) & {"secret", "my_hidden", "role", "hand", "hand_ids"}
+        assert not keys(view) & {"secret", "my_hidden", "role", "hand", "hand_ids"}
     # A finished match can still be watched: its last event, with the record.
     again = list(harness.stub.Watch(pb.WatchRequest(match_id="watched"), timeout=WAIT_S))
     assert len(again) == 1 and again[0].record == record
