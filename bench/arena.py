@@ -218,51 +218,15 @@ def arena_decisions(address: str, streams: int, per_stream: int, inline: bool) -
 
 
 def arena_decisions_aio(address: str, streams: int, per_stream: int) -> float:
-    """Decisions per second with `streams` minimal grpc.aio bots in one event loop (like the raw client)."""
-    from engine.server.generated import arena_pb2 as pb
+    """Decisions per second with `streams` minimal grpc.aio bots in one event loop (like the raw client).
 
-    async def bot(channel: grpc.aio.Channel, name: str, welcomed: asyncio.Event) -> None:
-        call = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=pb.BotMessage.SerializeToString,
-                                     response_deserializer=pb.ArenaMessage.FromString)()
-        await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, max_concurrent_matches=2)))
-        ended = 0
-        while ended < 2:
-            message = await call.read()
-            if message is grpc.aio.EOF:
-                return
-            kind = message.WhichOneof("kind")
-            if kind == "welcome":
-                welcomed.set()
-            elif kind == "action_request":
-                request = message.action_request
-                await call.write(pb.BotMessage(reply=pb.ActionReply(
-                    match_id=request.match_id, request_id=request.request_id, action_index=request.request_id % 3)))
-            elif kind == "match_ended":
-                ended += 1
-        await call.done_writing()
-
-    async def run() -> float:
-        async with grpc.aio.insecure_channel(address) as channel:
-            flags = [asyncio.Event() for _ in range(streams)]
-            bots = [asyncio.ensure_future(bot(channel, f"a{i}", flags[i])) for i in range(streams)]
-            await asyncio.wait_for(asyncio.gather(*(f.wait() for f in flags)), 30)
-            run_match = channel.unary_unary("/tourney.v1.Arena/RunMatch",
-                                            request_serializer=pb.RunMatchRequest.SerializeToString,
-                                            response_deserializer=pb.MatchRecord.FromString)
-            started = time.perf_counter()
-            records = await asyncio.gather(*(run_match(pb.RunMatchRequest(
-                game="relay", seats=[f"remote:a{i}", f"remote:a{i}"], seed=i,
-                config_json=f'{{"turns": {per_stream}}}')) for i in range(streams)))
-            elapsed = time.perf_counter() - started
-            assert all(r.termination == "normal" for r in records), records
-            for b in bots:
-                b.cancel()
-            return streams * per_stream / elapsed
-
-    return asyncio.run(run())
+    Each bot plays one relay match of per_stream turns against itself.
+    """
+    return game_decisions_aio(address, "relay", streams, per_stream, f'{{"turns": {per_stream}}}')[0]
 
 
-def game_decisions_aio(address: str, game: str, streams: int, per_stream: int) -> tuple[float, float]:
+def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
+                       config_json: str = "") -> tuple[float, float]:
     """Decisions per second, and the mean ActionRequest size, playing `game` match after match.
 
     Each of `streams` aio bots plays both seats of one match at a time (always the first legal
@@ -304,7 +268,8 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int) -
                 seed = i * 100_000
                 while answered[i][0] < per_stream:
                     seed += 1
-                    record = await run_match(pb.RunMatchRequest(game=game, seats=[f"remote:{game}-{i}"] * 2, seed=seed))
+                    record = await run_match(pb.RunMatchRequest(game=game, seats=[f"remote:{game}-{i}"] * 2, seed=seed,
+                                                                config_json=config_json))
                     assert record.termination in ("normal", "adjudication"), record.reason
 
             started = time.perf_counter()
