@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.core import Outcome, TourneyError
 from engine.server.arena import ABORTED, REMOTE_PREFIX, Arena, ArenaError
+from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from tournament.league import REMOTE, Clock, forfeit, run_due, utc_now
 from tournament.round_robin import Pairing
@@ -142,7 +143,7 @@ class RemoteLeagueExecutor:
                 record = call(request, timeout=3600)
             except grpc.RpcError as exc:
                 code = exc.code() if isinstance(exc, grpc.Call) else None
-                detail = (exc.details() if isinstance(exc, grpc.Call) else str(exc)) or ""
+                detail = rpc_detail(exc)
                 missing = _NOT_CONNECTED.search(detail)
                 if code == grpc.StatusCode.FAILED_PRECONDITION and missing:
                     away = REMOTE + missing.group(1)

@@ -24,7 +24,7 @@ from engine.bots import make_bot
 from engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
 from engine.referee import MatchResult
 from engine.server.arena import REMOTE_PREFIX, Arena, ArenaConfig, start_server
-from engine.server.client import Bot, BotClient, SessionRefused
+from engine.server.client import Bot, BotClient, SessionRefused, rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
@@ -218,8 +218,8 @@ def connect(
         except SessionRefused as exc:
             raise ConfigError(f"the arena refused the bot ({exc})") from None
         except grpc.RpcError as exc:
-            detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
-            raise ConfigError(f"lost the arena at {address} ({detail}): check the address and that it runs.") from None
+            raise ConfigError(f"lost the arena at {address} ({rpc_detail(exc)}): check the address and that it runs."
+                              ) from None
         print(json.dumps({"matches": len(client.ended), "points": sum(e.points for e in client.ended),
                           "errors": [e.code for e in client.errors]}))
 
@@ -284,8 +284,7 @@ def _run_remote(address: str, request: pb.RunMatchRequest) -> pb.MatchRecord:
         try:
             return cast(pb.MatchRecord, run(request, timeout=3600))
         except grpc.RpcError as exc:
-            detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
-            raise ConfigError(str(detail)) from None
+            raise ConfigError(rpc_detail(exc)) from None
 
 
 @bots_app.command("add")

@@ -91,6 +91,13 @@ class RandomBot(Bot):
             return self.rng.randrange(len(legal_actions))
 
 
+def rpc_detail(exc: BaseException) -> str:
+    """The status text of a failed call, from the sync or the aio API (their errors differ)."""
+    details = getattr(exc, "details", None)
+    text = details() if callable(details) else None
+    return str(text) if text else str(exc)
+
+
 class SessionRefused(Exception):
     """The arena would not take this bot (wrong token, bad Hello)."""
 

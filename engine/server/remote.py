@@ -16,6 +16,7 @@ import grpc
 
 from engine.core import TourneyError
 from engine.referee import MatchResult, Replay, SeatStats
+from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 
 RUN_MATCH = "/tourney.v1.Arena/RunMatch"
@@ -87,6 +88,5 @@ def run_remote_match(
         try:
             record = cast(pb.MatchRecord, call(request, timeout=timeout_s))
         except grpc.RpcError as exc:
-            detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
-            raise ArenaUnavailable(f"the arena at {address} did not play the match ({detail})") from None
+            raise ArenaUnavailable(f"the arena at {address} did not play the match ({rpc_detail(exc)})") from None
     return result_of(record)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -115,3 +116,16 @@ def test_serve_with_db_stores_every_finished_match(tmp_path: Path) -> None:
         seats = con.execute("select alias from matchseat order by match_id, seat").fetchall()
     assert [(g, s) for g, s, _ in matches] == [("ninja-versus-ninja", 1), ("ninja-versus-ninja", 2)]
     assert [a for (a,) in seats] == ["random", "greedy"] * 2
+
+
+def test_connect_to_an_arena_that_is_not_there_says_so_in_one_line() -> None:
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = subprocess.run([*TOURNEY, "connect", "--game", "tiny-ninjas", "--bot", "random",
+                           "--address", f"127.0.0.1:{port}"],
+                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "check the address" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr and "AioRpcError" not in done.stderr
