@@ -545,6 +545,7 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
 
 import tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
 import tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
+import web.cli  # noqa: E402, F401  (registers web)
 
 if __name__ == "__main__":  # pragma: no cover
     app()
