@@ -1,0 +1,211 @@
+"""The pages in headless Chromium: every page loads, each game's replay steps forward and back drawing
+what the replay says, a live arena match is followed to its end, and no hidden card reaches the DOM."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine.core import Action, State
+from engine.referee import Replay, replay_match
+from tests.server.bots import RecordingBot
+from tests.server.harness import ArenaHarness
+from tests.web.browser import WAIT_S, chromium, served
+from tests.web.conftest import ARTIFACTS, HOSTILE, Filled
+from tournament.runner import stored_matches, unpack_replay
+from web.app import create_app
+
+GAMES = ["tiny-ninjas", "ninja-versus-ninja", "maitre-ninja", "ninja-arena"]
+
+
+@pytest.fixture(scope="module")
+def site(filled: Filled) -> Iterator[tuple[str, Any]]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with served(create_app(filled.engine)) as base, chromium() as page:
+        yield base, page
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_every_page_loads(site: tuple[str, Any], filled: Filled) -> None:
+    base, page = site
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    assert page.locator("#tournaments a").count() >= 2 * len(filled.by_game)
+    shot(page, "home")
+    page.goto(f"{base}/tournaments/{filled.sprt}")
+    assert page.locator("#llr-chart polyline").count() == 1
+    assert page.locator(".standings tr").count() == 3  # a header and two entrants
+    shot(page, "tournament-sprt")
+    page.goto(f"{base}/tournaments/{filled.by_game['tiny-ninjas']}")
+    assert page.locator(".standings td.bot", has_text=HOSTILE).count() == 1  # the name shown as text
+    assert page.evaluate("window.__pwned === undefined")
+    page.select_option("#filters select[name=bot]", "greedy")
+    page.click("#filters button")
+    rows = page.locator("#matches tr").count() - 1
+    assert rows > 0 and all("greedy" in t for t in page.locator("#matches tr td:nth-child(4)").all_inner_texts())
+    shot(page, "tournament-tiny-ninjas")
+    page.goto(f"{base}/bots/greedy")
+    assert page.locator("#rating-chart circle").count() >= 2
+    shot(page, "bot-greedy")
+    page.goto(f"{base}/leagues/{filled.league}")
+    assert page.locator("#season").inner_text() == "2" and page.locator(".standings").count() == 2
+    shot(page, "league")
+    page.goto(f"{base}/matches/99999")
+    assert page.locator("#error").inner_text().startswith("404")
+    shot(page, "not-found")
+    page.goto(base + "/live")
+    shot(page, "live-index")
+    assert errors == []
+
+
+def _drawn(page: Any, game: str) -> dict[str, Any]:
+    """What the SVG shows of the keys each game's drawing labels."""
+    return page.evaluate("""(game) => {
+      const t = k => { const n = document.querySelector(`#board [data-k="${k}"]`); return n ? n.textContent : null; };
+      const out = {ply: +document.querySelector('#board').dataset.ply};
+      for (let s = 0; s < 6; s++) {
+        out['health-' + s] = t('health-' + s); out['rank-' + s] = t('rank-' + s);
+        out['dice-' + s] = t('dice-' + s); out['score-' + s] = t('score-' + s);
+        out['pieces-' + s] = [...document.querySelectorAll(`#board circle[data-seat="${s}"]`)]
+          .map(c => c.dataset.sq).sort();
+      }
+      const path = document.querySelector('#board [data-k="path"]');
+      out.path = path ? path.dataset.path : null;
+      return out;
+    }""", game)
+
+
+def _expected(game: str, view: dict[str, Any]) -> dict[str, Any]:
+    """What the drawing must show for one public view."""
+    want: dict[str, Any] = {}
+    if game == "tiny-ninjas":
+        want = {f"health-{s}": str(h) for s, h in enumerate(view["health"])}
+    elif game == "ninja-versus-ninja":
+        want = {f"pieces-{s}": sorted(sq) for s, sq in enumerate(view["ninjas"])}
+        want.update({f"score-{s}": str(v) for s, v in enumerate(view["score"])})
+        want["path"] = view["log"][-1][2] if view["log"] else None
+    elif game == "maitre-ninja":
+        want = {f"rank-{s}": str(r) for s, r in enumerate(view["ranks"])}
+    elif game == "ninja-arena":
+        want = {f"dice-{p['seat']}": p["dice"] for p in view["players"]}
+    return want
+
+
+def _check(page: Any, game: str, frames: list[dict[str, Any]], ply: int) -> None:
+    page.wait_for_function("p => document.querySelector('#board').dataset.ply == String(p)", arg=ply)
+    drawn = _drawn(page, game)
+    for key, value in _expected(game, frames[ply]).items():
+        assert drawn[key] == value, (game, ply, key)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_replay_steps_forward_and_back(site: tuple[str, Any], filled: Filled, game: str) -> None:
+    base, page = site
+    match, _ = max(stored_matches(filled.engine, filled.by_game[game]), key=lambda ms: ms[0].plies)
+    frames = page.request.get(f"{base}/api/matches/{match.id}/frames").json()["frames"]
+    assert len(frames) > 4
+    page.goto(f"{base}/matches/{match.id}")
+    _check(page, game, frames, 0)
+    shown = [json.dumps(_drawn(page, game), sort_keys=True)]
+    for ply in range(1, 4):
+        page.keyboard.press("ArrowRight")
+        _check(page, game, frames, ply)
+        shown.append(json.dumps(_drawn(page, game), sort_keys=True))
+    assert page.url.endswith("#ply=3")
+    assert len(set(shown)) > 1  # stepping changed what is drawn
+    page.click("#back")
+    _check(page, game, frames, 2)
+    page.fill("#ply", str(len(frames) // 2))
+    page.dispatch_event("#ply", "change")
+    _check(page, game, frames, len(frames) // 2)
+    page.click("#last")
+    _check(page, game, frames, len(frames) - 1)
+    shot(page, f"match-{game}")
+    page.keyboard.press("Home")
+    _check(page, game, frames, 0)
+    page.select_option("#speed", "16")
+    page.click("#play")
+    page.wait_for_function("n => +document.querySelector('#board').dataset.ply >= n", arg=3, timeout=WAIT_S * 1000)
+    page.click("#play")
+    # A shared URL opens at its ply.
+    page.goto(f"{base}/matches/{match.id}#ply=4")
+    _check(page, game, frames, 4)
+
+
+def test_no_hidden_card_reaches_the_dom(site: tuple[str, Any], filled: Filled) -> None:
+    base, page = site
+    match, _ = stored_matches(filled.engine, filled.by_game["tiny-ninjas"])[0]
+    replay = Replay.from_dict(unpack_replay(match.replay_json))
+    hands: list[set[str]] = []
+
+    def record(state: State, _joint: list[tuple[int, Action]]) -> None:
+        hands.append(_hidden_cards(state))
+
+    from engine.referee import new_match
+
+    _g, first, _ = new_match(replay.game_id, replay.seed, replay.config, replay.players)
+    hands.append(_hidden_cards(first))
+    replay_match(replay, record)
+    page.goto(f"{base}/matches/{match.id}")
+    checked = 0
+    for ply in range(min(len(hands), 12)):
+        page.goto(f"{base}/matches/{match.id}#ply={ply}")
+        page.wait_for_function("p => document.querySelector('#board').dataset.ply == String(p)", arg=ply)
+        dom = page.content()
+        api = page.request.get(f"{base}/api/matches/{match.id}/frames").text()
+        public = json.dumps(json.loads(api)["frames"][ply])
+        hidden = {c for c in hands[ply] if c not in public}  # a card played or discarded is public from then on
+        assert hidden, "every seat holds cards nobody else has seen"
+        for card in hidden:
+            assert card not in dom, (ply, card)
+        checked += 1
+    assert checked >= 5
+
+
+def _hidden_cards(state: State) -> set[str]:
+    cards: set[str] = set()
+    for seat in range(2):
+        for c in state.observe(seat).get("hand", []):
+            cards.add(c if isinstance(c, str) else str(c.get("name")))
+    return cards
+
+
+def test_a_live_arena_match_is_followed_to_its_end(site: tuple[str, Any], filled: Filled) -> None:
+    _, page = site
+    harness = ArenaHarness()
+    try:
+        harness.bot("slow", RecordingBot(seed=3, delay_s=0.05), max_concurrent_matches=2)
+        live = create_app(filled.engine, arena=harness.address,
+                          live_ids=lambda: list(harness.arena._live))  # noqa: SLF001  (the arena's own table)
+        with served(live) as base, concurrent.futures.ThreadPoolExecutor(1) as pool:
+            page.goto(f"{base}/live/followed")  # before the match exists: the page waits and retries
+            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:slow", "remote:slow"], 987_654_321, 0, "", "",
+                                  0, "followed")
+            page.wait_for_function("document.querySelector('#board').dataset.ply != '-1'", timeout=WAIT_S * 1000)
+            listed = page.request.get(base + "/api/live").json()["matches"]
+            still_running = not running.done()  # checked after listing: then it was live while listed
+            page.wait_for_selector("#live-result[data-finished]", timeout=WAIT_S * 1000 * 2)
+            record = running.result(WAIT_S)
+            shot(page, "live-tiny-ninjas")
+            result = page.locator("#live-result").inner_text()
+            assert record.reason in result and "slow: rank" in result
+            from engine.public_replay import public_frames
+
+            final = public_frames(Replay.from_dict(json.loads(record.replay_json)))[-1] if record.replay_json else None
+            drawn = _drawn(page, "tiny-ninjas")
+            if final is not None:
+                for key, value in _expected("tiny-ninjas", final).items():
+                    assert drawn[key] == value
+            dom = page.content()
+            assert str(record.seed) not in dom and '"steps"' not in dom
+        assert "followed" in listed or not still_running
+    finally:
+        harness.close()
