@@ -15,7 +15,7 @@ import signal
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import grpc
 import typer
@@ -31,6 +31,9 @@ from engine.server.local import LocalArena
 from engine.server.metrics import serve_metrics
 from engine.server.tokens import add_bot, default_path, load_tokens
 from tournament.cli import app, err, guarded
+
+if TYPE_CHECKING:
+    from web.cli import WebBeside
 
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens.")
 app.add_typer(bots_app, name="bots")
@@ -56,6 +59,8 @@ def serve(
     metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics over HTTP on this port.")] = None,
     leagues: Annotated[bool, typer.Option("--leagues", help="Also play due league rounds here, where remote "
                                                             "bots connect (needs --db).")] = False,
+    web_port: Annotated[int | None, typer.Option(help="Also serve the web pages (`tourney web`) on this port, "
+                                                      "reading --db (default tourney.db).")] = None,
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
@@ -77,14 +82,19 @@ def serve(
         if metrics_port is not None:
             bound = serve_metrics(metrics_port, host)
             err.print(f"metrics on http://{host}:{bound}/metrics", highlight=False)
+        web = None
+        if web_port is not None:
+            from web.cli import WebBeside
+
+            web = WebBeside(db or "tourney.db", host, web_port, admin)
         asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls,
-                           leagues_db=db if leagues else None))
+                           leagues_db=db if leagues else None, web=web))
 
     guarded(body)
 
 
 async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None,
-                 leagues_db: str | None = None) -> None:
+                 leagues_db: str | None = None, web: WebBeside | None = None) -> None:
     try:
         server, bound = await start_server(arena, host, port, tls)
     except RuntimeError as exc:
@@ -101,7 +111,10 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
         from tournament.league_arena import LeagueLoop
 
         league_loop = LeagueLoop(arena, loop, leagues_db).start()
+    stop_web = await web.start(arena, bound) if web is not None else None
     await stop.wait()
+    if stop_web is not None:
+        await stop_web()
     if league_loop is not None:
         await asyncio.to_thread(league_loop.stop)  # off the loop: its matches still need it to finish
     arena.shutdown()

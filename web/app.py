@@ -25,7 +25,7 @@ from web.replays import full_match_frames, public_match_frames
 
 HERE = Path(__file__).resolve().parent
 MAX_NAME = 200  # a bot name or filter longer than this names nothing stored
-LIVE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,%d}$" % MAX_ID_LENGTH)
+LIVE_ID = re.compile(rf"^[A-Za-z0-9_.:-]{{1,{MAX_ID_LENGTH}}}$")
 
 LiveIds = Callable[[], Sequence[str]]
 
@@ -39,7 +39,9 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     watchers = WatchLimit()
 
     def is_admin(token: str | None) -> bool:
-        return bool(admin_token) and token is not None and hmac.compare_digest(token.encode(), admin_token.encode())
+        if not admin_token or token is None:
+            return False
+        return hmac.compare_digest(token.encode(), admin_token.encode())
 
     def page(request: Request, template: str, data: dict[str, Any], status: int = 200) -> HTMLResponse:
         return templates.TemplateResponse(request, template, {"data": data}, status_code=status)

@@ -60,7 +60,7 @@ async def watch_events(arena: str, match_id: str, limit: WatchLimit) -> AsyncIte
         return
     try:
         async with grpc.aio.insecure_channel(arena) as channel:
-            stub = pb_grpc.ArenaStub(channel)
+            stub = pb_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
             try:
                 async for event in stub.Watch(pb.WatchRequest(match_id=match_id)):
                     yield _sse("frame", {"step": event.step, "view": json.loads(event.public_view_json or "{}")})

@@ -16,7 +16,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import case, func
+from sqlalchemy import select as _sa_select
 from sqlalchemy.engine import Engine
+from sqlalchemy.sql import Executable
 from sqlmodel import Session, col, select
 
 from tournament.formats import FormatSpec, PlayedGame, sprt_state
@@ -32,6 +34,8 @@ SPRT_POINTS = 60  # the LLR chart samples at most this many moments of the run
 BYE = "bye"
 
 T = TypeVar("T")
+# Many-column selects, untyped: the typing of select() stops at a handful of columns.
+sa_select: Callable[..., Any] = _sa_select
 
 
 class NotFound(Exception):
@@ -63,6 +67,11 @@ class _Cache:
 _derived = _Cache(256)
 
 
+def _run(session: Session, query: Executable) -> Any:
+    """Run a many-column query (SQLModel's select is typed for at most four columns)."""
+    return session.connection().execute(query)
+
+
 def _loads(text: str) -> Any:
     return json.loads(text) if text else {}
 
@@ -84,7 +93,7 @@ def home(engine: Engine, page: int = 1) -> dict[str, Any]:
     """Tournaments newest first (a page of them) with their progress, and every league."""
     offset, limit = page_bounds(page)
     with Session(engine) as session:
-        rows = session.exec(select(Tournament.id, Tournament.name, Tournament.game, Tournament.format,
+        rows = _run(session, sa_select(Tournament.id, Tournament.name, Tournament.game, Tournament.format,
                                    Tournament.status, Tournament.settings_json, Tournament.created_at)
                             .order_by(col(Tournament.id).desc()).offset(offset).limit(limit)).all()
         ids = [r[0] for r in rows]
@@ -137,8 +146,8 @@ class _Row:
 
 def _result_rows(session: Session, tournament_id: int) -> list[_Row]:
     """Every match of a tournament as (alias, tier, points, faults) per seat, in schedule order: one query."""
-    rows = session.exec(
-        select(Match.id, Match.number, Match.round, Match.seed, Match.termination,
+    rows = _run(session,
+        sa_select(Match.id, Match.number, Match.round, Match.seed, Match.termination,
                MatchSeat.seat, MatchSeat.alias, MatchSeat.tier, MatchSeat.points, MatchSeat.faults_json)
         .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
         .where(Match.tournament_id == tournament_id)
@@ -264,7 +273,7 @@ def match_list(engine: Engine, tournament_id: int, page: int = 1, bot: str | Non
     with Session(engine) as session:
         if session.get(Tournament, tournament_id) is None:
             raise NotFound(f"there is no tournament {tournament_id}")
-        query = select(Match.id, Match.number, Match.round, Match.termination, Match.reason, Match.plies,
+        query = sa_select(Match.id, Match.number, Match.round, Match.termination, Match.reason, Match.plies,
                        Match.duration_s).where(Match.tournament_id == tournament_id)
         counting = select(func.count(col(Match.id))).where(Match.tournament_id == tournament_id)
         if termination:
@@ -278,7 +287,7 @@ def match_list(engine: Engine, tournament_id: int, page: int = 1, bot: str | Non
                 sub = sub.where(MatchSeat.seat == seat)
             query = query.where(col(Match.id).in_(sub))
             counting = counting.where(col(Match.id).in_(sub))
-        rows = session.exec(query.order_by(col(Match.number)).offset(offset).limit(limit)).all()
+        rows = _run(session, query.order_by(col(Match.number)).offset(offset).limit(limit)).all()
         total = session.exec(counting).one()
         seats = _seats_of(session, [r[0] for r in rows])
     matches = [{"id": mid, "number": number, "round": rnd, "termination": term, "reason": reason, "plies": plies,
@@ -308,7 +317,7 @@ def _seats_of(session: Session, match_ids: list[Any]) -> dict[int, list[dict[str
 def match_head(engine: Engine, match_id: int) -> dict[str, Any]:
     """A stored match's public facts: tournament, game, seats, result. Never its seed or decisions."""
     with Session(engine) as session:
-        row = session.exec(select(Match.id, Match.tournament_id, Match.number, Match.round, Match.game,
+        row = _run(session, sa_select(Match.id, Match.tournament_id, Match.number, Match.round, Match.game,
                                   Match.players, Match.termination, Match.reason, Match.plies, Match.duration_s,
                                   Match.finished_at).where(Match.id == match_id)).first()
         if row is None:
@@ -340,21 +349,21 @@ def bot(engine: Engine, name: str) -> dict[str, Any]:
             raise NotFound(f"there is no bot named {name!r}")
         entries = session.exec(select(Entrant.id, Entrant.tournament_id, Entrant.alias)
                                .where(Entrant.bot_id == b.id)).all()
-        ratings = session.exec(
-            select(Rating.tournament_id, Rating.alias, Rating.rating, Rating.low, Rating.high, Rating.games,
+        ratings = _run(session,
+            sa_select(Rating.tournament_id, Rating.alias, Rating.rating, Rating.low, Rating.high, Rating.games,
                    Tournament.game, Tournament.created_at)
             .join(Entrant, (col(Entrant.tournament_id) == col(Rating.tournament_id))
                   & (col(Entrant.alias) == col(Rating.alias)))
             .join(Tournament, col(Tournament.id) == col(Rating.tournament_id))
             .where(Entrant.bot_id == b.id).order_by(col(Rating.tournament_id))).all()
-        mine = select(MatchSeat.id, MatchSeat.match_id, MatchSeat.seat, MatchSeat.tier, MatchSeat.points,
+        mine = sa_select(MatchSeat.id, MatchSeat.match_id, MatchSeat.seat, MatchSeat.tier, MatchSeat.points,
                       MatchSeat.faults_json).join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id)) \
             .where(Entrant.bot_id == b.id).subquery()
         opponent_entrant = Entrant.__table__.alias("oe")  # type: ignore[attr-defined]
         opponent_bot = Bot.__table__.alias("ob")  # type: ignore[attr-defined]
         other = MatchSeat.__table__.alias("o")  # type: ignore[attr-defined]
-        by_opponent = session.exec(
-            select(opponent_bot.c.name, Match.game, func.count(), func.sum(mine.c.points),
+        by_opponent = _run(session,
+            sa_select(opponent_bot.c.name, Match.game, func.count(), func.sum(mine.c.points),
                    func.sum(case((mine.c.tier < other.c.tier, 1), else_=0)),
                    func.sum(case((mine.c.tier > other.c.tier, 1), else_=0)))
             .select_from(mine)
@@ -400,7 +409,7 @@ def league(engine: Engine, league_id: int, season: int | None = None) -> dict[st
         name = lg.name
         divisions = session.exec(select(LeagueDivision.season, LeagueDivision.division, LeagueDivision.tournament_id)
                                  .where(LeagueDivision.league_id == league_id)).all()
-        rounds = session.exec(select(LeagueRound.slot, LeagueRound.season, LeagueRound.round, LeagueRound.status,
+        rounds = _run(session, sa_select(LeagueRound.slot, LeagueRound.season, LeagueRound.round, LeagueRound.status,
                                      LeagueRound.matches, LeagueRound.forfeits, LeagueRound.due_ts)
                               .where(LeagueRound.league_id == league_id)
                               .order_by(col(LeagueRound.slot).desc()).limit(PAGE_SIZE)).all()

@@ -411,6 +411,10 @@ class Arena:
         live = self._finished.get(match_id)
         return None if live is None else live.record
 
+    def live_match_ids(self) -> list[str]:
+        """The ids of the matches being played now (for a spectator's index, e.g. the web app's live page)."""
+        return list(self._live)
+
     def find_live(self, match_id: str) -> LiveMatch | None:
         """A match being played or kept after its end."""
         return self._live.get(match_id) or self._finished.get(match_id)

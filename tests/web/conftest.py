@@ -39,7 +39,8 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> Filled:
     path = tmp_path_factory.mktemp("web") / "store.db"
     engine = open_store(str(path))
     by_game = {}
-    by_game["tiny-ninjas"] = run_tournament(engine, _plan("tiny-ninjas", f"greedy,random,random@{HOSTILE}")).tournament_id
+    tiny = _plan("tiny-ninjas", f"greedy,random,random@{HOSTILE}")
+    by_game["tiny-ninjas"] = run_tournament(engine, tiny).tournament_id
     by_game["ninja-versus-ninja"] = run_tournament(engine, _plan("ninja-versus-ninja", "greedy,random")).tournament_id
     by_game["maitre-ninja"] = run_tournament(engine, _plan("maitre-ninja", "random,random@r2,random@r3",
                                                            players=3)).tournament_id

@@ -187,8 +187,8 @@ def test_a_live_arena_match_is_followed_to_its_end(site: tuple[str, Any], filled
                           live_ids=lambda: list(harness.arena._live))  # noqa: SLF001  (the arena's own table)
         with served(live) as base, concurrent.futures.ThreadPoolExecutor(1) as pool:
             page.goto(f"{base}/live/followed")  # before the match exists: the page waits and retries
-            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:slow", "remote:slow"], 987_654_321, 0, "", "",
-                                  0, "followed")
+            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:slow", "remote:slow"], 987_654_321,
+                                  0, "", "", 0, "followed")
             page.wait_for_function("document.querySelector('#board').dataset.ply != '-1'", timeout=WAIT_S * 1000)
             listed = page.request.get(base + "/api/live").json()["matches"]
             still_running = not running.done()  # checked after listing: then it was live while listed

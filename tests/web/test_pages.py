@@ -10,10 +10,10 @@ from sqlmodel import Session, func, select
 
 from engine.public_replay import public_frames
 from engine.referee import Replay
+from tests.web.conftest import HOSTILE, Filled
 from tournament.runner import load_plan, load_standings, stored_matches, unpack_replay
 from tournament.store import Match, MatchSeat
 from web.app import create_app
-from tests.web.conftest import HOSTILE, Filled
 
 TOKEN = "organiser-secret"
 

@@ -18,7 +18,7 @@
   }
   const PALETTE = ["#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65"];
   const colour = i => PALETTE[i % PALETTE.length];
-  const who = i => (seatNames[i] !== undefined ? seatNames[i] : "seat " + i);
+  const who = i => (i === null || i === undefined || i < 0 ? "—" : seatNames[i] !== undefined ? seatNames[i] : "seat " + i);
 
   function die(g, x, y, face, size, label) {
     el(g, "rect", {x, y, width: size, height: size, rx: 5, fill: "#fff", stroke: "#333"});
@@ -169,7 +169,7 @@
               {"font-weight": 700, fill: colour(i)});
       caption(box, 8, 32, `${p.side}${p.power_active ? " · power" : ""}${p.eliminated ? " · out" : ""}`);
       caption(box, 8, 50, "track");
-      for (let t = 0; t < 8; t++) el(box, "rect", {x: 50 + t * 14, y: 40, width: 12, height: 12,
+      for (let t = 0; t < Math.max(8, p.cube || 0); t++) el(box, "rect", {x: 50 + t * 14, y: 40, width: 12, height: 12,
                                                     fill: t < p.cube ? colour(i) : "#eee", stroke: "#999"});
       caption(box, 170, 50, p.cube, {"data-k": "cube-" + p.seat});
       caption(box, 8, 68, "pool");
