@@ -56,7 +56,7 @@ class Entrant(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("tournament_id", "alias"),)
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: int = Field(foreign_key="tournament.id", index=True)
-    bot_id: int = Field(foreign_key="bot.id")
+    bot_id: int = Field(foreign_key="bot.id", index=True)  # a bot's page gathers its entries
     alias: str
     position: int
 
@@ -88,7 +88,7 @@ class MatchSeat(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True)
     seat: int
-    entrant_id: int | None = Field(default=None, foreign_key="entrant.id")
+    entrant_id: int | None = Field(default=None, foreign_key="entrant.id", index=True)  # a bot's page
     alias: str
     tier: int  # 0 = first place (shared within a tier)
     points: float  # 1 win, 0.5 draw, 0 loss (shares for more players)

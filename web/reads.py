@@ -24,14 +24,13 @@ from sqlmodel import Session, col, select
 from tournament.formats import FormatSpec, PlayedGame, sprt_state
 from tournament.league import League, LeagueDivision, LeagueRound, league_standings
 from tournament.ratings import openskill_ratings
-from tournament.runner import load_plan
+from tournament.runner import BYE, load_plan
 from tournament.standings import SeatResult, Standing, compute_standings, likelihood_of_superiority
-from tournament.store import Achievement, Bot, Entrant, Match, MatchSeat, Rating, Tournament
+from tournament.store import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament
 
 PAGE_SIZE = 50
 MAX_PAGE = 100_000  # a client-chosen page number is bounded like every other input
 SPRT_POINTS = 60  # the LLR chart samples at most this many moments of the run
-BYE = "bye"
 
 T = TypeVar("T")
 # Many-column selects, untyped: the typing of select() stops at a handful of columns.
@@ -165,7 +164,7 @@ def _result_rows(session: Session, tournament_id: int) -> list[_Row]:
 
 def _seat_results(row: _Row) -> list[SeatResult]:
     tiers = [s[1] for s in row.seats]
-    return [SeatResult(a, t, tiers.count(t), p, f, bye=row.termination.lower() == BYE) for a, t, p, f in row.seats]
+    return [SeatResult(a, t, tiers.count(t), p, f, bye=row.termination == BYE) for a, t, p, f in row.seats]
 
 
 def _standing_doc(s: Standing) -> dict[str, Any]:
@@ -205,11 +204,17 @@ def _tournament_derived(engine: Engine, tournament_id: int) -> dict[str, Any]:
                               .join(Match, col(Match.id) == col(MatchSeat.match_id))
                               .where(Match.tournament_id == tournament_id)
                               .where(MatchSeat.faults_json != "{}")).all()
+        finished = session.exec(select(Tournament.status).where(Tournament.id == tournament_id)).one() == "finished"
+        stored_skill = {r.alias: (r.mu, r.sigma) for r in session.exec(
+            select(SkillRating).where(SkillRating.tournament_id == tournament_id))} if finished else {}
     results = [_seat_results(r) for r in rows]
     table = compute_standings(aliases, results)
-    skills = openskill_ratings(aliases, results)
+    # A finished tournament stored its final OpenSkill ratings; replaying every match through
+    # OpenSkill again would cost most of the page.
+    skills = stored_skill if set(aliases) <= set(stored_skill) else {
+        a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(aliases, results).items()}
     for s in table:
-        s.mu, s.sigma = skills[s.alias].mu, skills[s.alias].sigma
+        s.mu, s.sigma = skills[s.alias]
     fault_kinds: dict[str, dict[str, int]] = {}
     for alias, text in faults:
         for kind, n in _loads(text).items():
@@ -280,13 +285,14 @@ def match_list(engine: Engine, tournament_id: int, page: int = 1, bot: str | Non
             query = query.where(Match.termination == termination)
             counting = counting.where(Match.termination == termination)
         if bot or seat is not None:
-            sub = select(MatchSeat.match_id)
+            # EXISTS per match of this tournament (the match_id index), not the bot's seats everywhere.
+            sub = select(MatchSeat.id).where(col(MatchSeat.match_id) == col(Match.id))
             if bot:
                 sub = sub.where(MatchSeat.alias == bot)
             if seat is not None:
                 sub = sub.where(MatchSeat.seat == seat)
-            query = query.where(col(Match.id).in_(sub))
-            counting = counting.where(col(Match.id).in_(sub))
+            query = query.where(sub.exists())
+            counting = counting.where(sub.exists())
         rows = _run(session, query.order_by(col(Match.number)).offset(offset).limit(limit)).all()
         total = session.exec(counting).one()
         seats = _seats_of(session, [r[0] for r in rows])
@@ -342,11 +348,22 @@ def match_replay_text(engine: Engine, match_id: int) -> str:
 
 
 def bot(engine: Engine, name: str) -> dict[str, Any]:
-    """A bot across tournaments: rating history, results by opponent and game, faults, achievements."""
+    """A bot across tournaments: rating history, results by opponent and game, faults, achievements.
+
+    Cached until a match or a rating is stored anywhere (the newest ids are the key).
+    """
     with Session(engine) as session:
         b = session.exec(select(Bot).where(Bot.name == name)).first()
         if b is None:
             raise NotFound(f"there is no bot named {name!r}")
+        newest = (session.exec(select(func.max(col(Match.id)))).one(),
+                  session.exec(select(func.max(col(Rating.id)))).one(),
+                  session.exec(select(func.max(col(Achievement.id)))).one())
+    return _derived.get(("bot", b.id, newest), lambda: _bot_derived(engine, b))
+
+
+def _bot_derived(engine: Engine, b: Bot) -> dict[str, Any]:
+    with Session(engine) as session:
         entries = session.exec(select(Entrant.id, Entrant.tournament_id, Entrant.alias)
                                .where(Entrant.bot_id == b.id)).all()
         ratings = _run(session,
@@ -422,7 +439,9 @@ def league(engine: Engine, league_id: int, season: int | None = None) -> dict[st
     seasons = sorted({d[0] for d in divisions})
     if season is not None and season not in seasons:
         raise NotFound(f"league {league_id} has no season {season}")
-    table = league_standings(engine, name, season)
+    # The standings change only when a round is played: the recent rounds are the cache key.
+    table = _derived.get(("league", league_id, season, tuple(tuple(r) for r in rounds)),
+                         lambda: league_standings(engine, name, season))
     placed: dict[int, dict[str, int]] = {}
     for s, division, tid in divisions:
         for alias in members_by_tid.get(tid, []):
