@@ -32,10 +32,10 @@ from sqlmodel import Session  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
 from engine.core import get_game  # noqa: E402
 from engine.referee import play_match  # noqa: E402
+from tournament.entrants import Entrant as PlanEntrant  # noqa: E402
 from tournament.league import LeagueSettings, create_league, join_league, run_due  # noqa: E402
 from tournament.round_robin import Pairing  # noqa: E402
 from tournament.runner import TournamentPlan, match_record  # noqa: E402
-from tournament.entrants import Entrant as PlanEntrant  # noqa: E402
 from tournament.store import (  # noqa: E402
     Achievement,
     Bot,
@@ -104,7 +104,7 @@ def fill(db: str, matches: int, per_tournament: int) -> None:
                 rec = rng.choice(pools[game])
                 a, b = rng.sample(aliases, 2)
                 rows.append({"id": match_id, "tournament_id": tid, "number": number, "round": number // 3,
-                             "game": game, "seed": rec.seed, "players": 2, "config_json": "{}",  # type: ignore[attr-defined]
+                             "game": game, "seed": rec.seed, "players": 2, "config_json": "{}",
                              "termination": rec.termination, "reason": rec.reason, "plies": rec.plies,  # type: ignore[attr-defined]
                              "duration_s": 0.01, "replay_json": rec.replay, "details_json": rec.details_json,  # type: ignore[attr-defined]
                              "finished_at": start + timedelta(hours=t, seconds=number)})
