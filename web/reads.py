@@ -41,7 +41,7 @@ class NotFound(Exception):
     """The id names nothing in the store."""
 
 
-class _Cache:
+class LruCache:
     """A small thread-safe LRU of computed page parts."""
 
     def __init__(self, size: int) -> None:
@@ -63,7 +63,12 @@ class _Cache:
         return value
 
 
-_derived = _Cache(256)
+_derived = LruCache(256)
+
+
+def store_key(engine: Engine) -> tuple[str, int]:
+    """Which store a cached value came from: two apps on two stores never share an entry."""
+    return str(engine.url), id(engine)
 
 
 def _run(session: Session, query: Executable) -> Any:
@@ -184,7 +189,7 @@ def tournament(engine: Engine, tournament_id: int) -> dict[str, Any]:
                               .where(Match.tournament_id == tournament_id)).one()
         head = {"id": t.id, "name": t.name, "game": t.game, "format": t.format, "status": t.status,
                 "players": t.players, "created_at": t.created_at.isoformat()}
-    derived = _derived.get(("tournament", tournament_id, stored[0], stored[1]),
+    derived = _derived.get((store_key(engine), "tournament", tournament_id, stored[0], stored[1]),
                            lambda: _tournament_derived(engine, tournament_id))
     return {**head, **derived, "played": int(stored[0])}
 
@@ -359,7 +364,7 @@ def bot(engine: Engine, name: str) -> dict[str, Any]:
         newest = (session.exec(select(func.max(col(Match.id)))).one(),
                   session.exec(select(func.max(col(Rating.id)))).one(),
                   session.exec(select(func.max(col(Achievement.id)))).one())
-    return _derived.get(("bot", b.id, newest), lambda: _bot_derived(engine, b))
+    return _derived.get((store_key(engine), "bot", b.id, newest), lambda: _bot_derived(engine, b))
 
 
 def _bot_derived(engine: Engine, b: Bot) -> dict[str, Any]:
@@ -440,7 +445,7 @@ def league(engine: Engine, league_id: int, season: int | None = None) -> dict[st
     if season is not None and season not in seasons:
         raise NotFound(f"league {league_id} has no season {season}")
     # The standings change only when a round is played: the recent rounds are the cache key.
-    table = _derived.get(("league", league_id, season, tuple(tuple(r) for r in rounds)),
+    table = _derived.get((store_key(engine), "league", league_id, season, tuple(tuple(r) for r in rounds)),
                          lambda: league_standings(engine, name, season))
     placed: dict[int, dict[str, int]] = {}
     for s, division, tid in divisions:

@@ -3,7 +3,7 @@
 Public viewers get `engine.public_replay.public_frames` and nothing else: the stored replay
 (its seed and decisions) never leaves the server. The organiser, with the admin token, gets
 the full replay: every seat's own observation after each step, and the action labels.
-Stored matches never change, so frames are cached by match id.
+Stored matches never change, so frames are cached by store and match id.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from engine.core import Action, State
 from engine.public_replay import public_frames
 from engine.referee import Replay, new_match, replay_match
 from tournament.runner import unpack_replay
-from web.reads import _Cache, match_replay_text
+from web.reads import LruCache, match_replay_text, store_key
 
 MAX_FRAMES = 20_000  # a replay longer than this is cut (the viewer says so) rather than filling memory
-_public = _Cache(64)
-_full = _Cache(16)
+_public = LruCache(64)
+_full = LruCache(16)
 
 
 def _replay(engine: Engine, match_id: int) -> Replay | None:
@@ -33,7 +33,7 @@ def public_match_frames(engine: Engine, match_id: int) -> list[dict[str, Any]]:
     def make() -> list[dict[str, Any]]:
         replay = _replay(engine, match_id)
         return [] if replay is None else public_frames(replay)[:MAX_FRAMES]
-    return _public.get(match_id, make)
+    return _public.get((store_key(engine), match_id), make)
 
 
 def full_match_frames(engine: Engine, match_id: int) -> list[dict[str, Any]]:
@@ -57,4 +57,4 @@ def full_match_frames(engine: Engine, match_id: int) -> list[dict[str, Any]]:
         frames.append(frame(first, []))
         replay_match(replay, record)
         return frames
-    return _full.get(match_id, make)
+    return _full.get((store_key(engine), match_id), make)

@@ -6,12 +6,13 @@ from __future__ import annotations
 import concurrent.futures
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from engine.core import Action, State
-from engine.referee import Replay, replay_match
+from engine.referee import Replay, new_match, replay_match
 from tests.server.bots import RecordingBot
 from tests.server.harness import ArenaHarness
 from tests.web.browser import WAIT_S, chromium, served
@@ -149,8 +150,6 @@ def test_no_hidden_card_reaches_the_dom(site: tuple[str, Any], filled: Filled) -
     def record(state: State, _joint: list[tuple[int, Action]]) -> None:
         hands.append(_hidden_cards(state))
 
-    from engine.referee import new_match
-
     _g, first, _ = new_match(replay.game_id, replay.seed, replay.config, replay.players)
     hands.append(_hidden_cards(first))
     replay_match(replay, record)
@@ -209,3 +208,87 @@ def test_a_live_arena_match_is_followed_to_its_end(site: tuple[str, Any], filled
         assert "followed" in listed or not still_running
     finally:
         harness.close()
+
+
+def _forfeited_after(seed: int, moves: int) -> Replay:
+    """A Tiny Ninjas match whose acting seat takes the first legal action `moves` times, then times out."""
+    from engine.referee import Decision
+
+    _g, state, _ = new_match("tiny-ninjas", seed, {}, 2)
+    steps = []
+    for _ in range(moves):
+        seat = state.to_act()[0]
+        steps.append([Decision(seat, 0, 1.0)])
+        state.apply_one(seat, state.legal_actions(seat)[0])
+    steps.append([Decision(state.to_act()[0], -1, 1.0, "timeout")])
+    return Replay("tiny-ninjas", 2, {}, seed, steps)
+
+
+def _two_worlds(moves: int = 3) -> tuple[Replay, Replay]:
+    """Two matches with the same public course whose hidden hands (and seeds) differ."""
+    from engine.public_replay import public_frames
+
+    seen: dict[str, Replay] = {}
+    for seed in range(1000):
+        replay = _forfeited_after(seed, moves)
+        key = json.dumps(public_frames(replay), sort_keys=True)
+        if key in seen:
+            return seen[key], replay
+        seen[key] = replay
+    raise AssertionError("no two deals with the same public course")
+
+
+def _world(tmp: Any, replay: Replay) -> Any:
+    """A store holding one arena match (outside any tournament) with this replay."""
+    from sqlmodel import Session
+
+    from engine.referee import replay_match as replay_it
+    from tournament.runner import pack_replay
+    from tournament.store import Match, MatchSeat, open_store
+
+    engine = open_store(str(tmp / f"world{replay.seed}.db"))
+    result = replay_it(replay)
+    with Session(engine) as session:
+        row = Match(tournament_id=None, number=0, game="tiny-ninjas", seed=replay.seed, players=2,
+                    termination=result.termination, reason=result.reason, plies=len(replay.steps), duration_s=0.5,
+                    replay_json=pack_replay(replay.to_dict()), finished_at=datetime(2026, 1, 1, tzinfo=UTC))
+        session.add(row)
+        session.flush()
+        for seat, name in enumerate(("alpha", "beta")):
+            tier = next(i for i, t in enumerate(result.ranking) if seat in t)
+            session.add(MatchSeat(match_id=row.id or 0, seat=seat, alias=name, tier=tier,
+                                  points=result.points(seat), score=0.0, decisions=0, think_s=0.0))
+        session.commit()
+    return engine
+
+
+def test_two_worlds_differing_in_hidden_cards_give_identical_pages(site: tuple[str, Any], tmp_path: Any) -> None:
+    _, page = site
+    a, b = _two_worlds()
+    hidden_a = _hidden_cards(new_match("tiny-ninjas", a.seed, {}, 2)[1])
+    hidden_b = _hidden_cards(new_match("tiny-ninjas", b.seed, {}, 2)[1])
+    assert hidden_a != hidden_b  # the worlds really differ in what a spectator must not know
+    seen: list[dict[str, Any]] = []
+    for replay in (a, b):
+        engine = _world(tmp_path, replay)
+        with served(create_app(engine, admin_token="org")) as base:
+            world: dict[str, Any] = {"html": page.request.get(f"{base}/matches/1").text(),
+                                     "api": page.request.get(f"{base}/api/matches/1").json(),
+                                     "frames": page.request.get(f"{base}/api/matches/1/frames").json(),
+                                     "full": page.request.get(f"{base}/api/matches/1/full",
+                                                              headers={"X-Admin-Token": "org"}).json()}
+            doms = []
+            for ply in range(len(world["frames"]["frames"])):
+                page.goto(f"{base}/matches/1#ply={ply}")
+                page.wait_for_function("p => document.querySelector('#board').dataset.ply == String(p)", arg=ply)
+                doms.append(page.inner_html("#viewer"))
+            world["dom"] = doms
+            world["page"] = page.content()
+            seen.append(world)
+    assert len(seen[0]["dom"]) == 4
+    for key in ("html", "api", "frames", "dom"):
+        assert seen[0][key] == seen[1][key], key
+    assert seen[0]["full"] != seen[1]["full"]  # the organiser's view does tell them apart
+    only_a, only_b = hidden_a - hidden_b, hidden_b - hidden_a
+    for world in seen:
+        assert not any(card in world["page"] for card in only_a | only_b)
