@@ -183,7 +183,8 @@ def main() -> None:
         "live index": ["/live"] * n,
         "404 page": ["/matches/999999999"] * n,
     }
-    print(f"store: {n_t} tournaments, {n_m} matches; {n} requests per page (in-process)")
+    print(f"store: {n_t} tournaments, {n_m} matches; {n} requests per page (in-process); "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'page':32} {'cold p50':>9} {'cold p95':>9} {'warm p50':>9} {'warm p95':>9}   (ms)")
     for name, urls in pages.items():
         seen: set[str] = set()

@@ -2,6 +2,11 @@
 
 Read-only for everyone: there is no route that writes, and the organiser's view of a replay
 (every seat's observations) needs the admin token, compared in constant time.
+
+Handlers are `async def` and read the store on the event loop: the reads are short indexed
+queries (or cache hits), and on a busy machine the two thread hops of a sync handler cost
+more than the query. The first view of a big tournament or a long replay blocks the loop for
+its computation once; after that it is cached.
 """
 
 from __future__ import annotations
@@ -61,50 +66,50 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     # ------------------------------------------------------------------ JSON
 
     @app.get("/api/tournaments", summary="Tournaments (a page, newest first) and leagues")
-    def api_home(page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1) -> dict[str, Any]:
+    async def api_home(page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1) -> dict[str, Any]:
         return reads.home(engine, page_)
 
     @app.get("/api/tournaments/{tournament_id}", summary="Standings, crosstable, SPRT, achievements, faults")
-    def api_tournament(tournament_id: int) -> dict[str, Any]:
+    async def api_tournament(tournament_id: int) -> dict[str, Any]:
         return found(lambda: reads.tournament(engine, tournament_id))
 
     @app.get("/api/tournaments/{tournament_id}/matches", summary="A page of matches, filtered")
-    def api_matches(tournament_id: int, page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
+    async def api_matches(tournament_id: int, page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
                     bot: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
                     termination: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
                     seat: Annotated[int | None, Query(ge=0, le=64)] = None) -> dict[str, Any]:
         return found(lambda: reads.match_list(engine, tournament_id, page_, bot or None, termination or None, seat))
 
     @app.get("/api/matches/{match_id}", summary="A match's public facts and result")
-    def api_match(match_id: int) -> dict[str, Any]:
+    async def api_match(match_id: int) -> dict[str, Any]:
         return found(lambda: reads.match_head(engine, match_id))
 
     @app.get("/api/matches/{match_id}/frames", summary="The public replay: the public view per step")
-    def api_frames(match_id: int) -> dict[str, Any]:
+    async def api_frames(match_id: int) -> dict[str, Any]:
         return found(lambda: {"id": match_id, "full": False, "frames": public_match_frames(engine, match_id)})
 
     @app.get("/api/matches/{match_id}/full", summary="The full replay, every seat's view (admin token)")
-    def api_full(match_id: int, x_admin_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def api_full(match_id: int, x_admin_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         if not is_admin(x_admin_token):
             raise HTTPException(403, "the full replay needs the admin token (header X-Admin-Token).")
         return found(lambda: {"id": match_id, "full": True, "frames": full_match_frames(engine, match_id)})
 
     @app.get("/api/bots/{name}", summary="A bot's rating history, results by opponent and game, faults")
-    def api_bot(name: Annotated[str, reads_name()]) -> dict[str, Any]:
+    async def api_bot(name: Annotated[str, reads_name()]) -> dict[str, Any]:
         return found(lambda: reads.bot(engine, name))
 
     @app.get("/api/leagues/{league_id}", summary="A league season: divisions, moves, next round")
-    def api_league(league_id: int, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
+    async def api_league(league_id: int, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
                    ) -> dict[str, Any]:
         return found(lambda: reads.league(engine, league_id, season))
 
     @app.get("/api/live", summary="Matches in progress on the arena")
-    def api_live() -> dict[str, Any]:
+    async def api_live() -> dict[str, Any]:
         ids = sorted(live_ids())[:reads.PAGE_SIZE] if live_ids is not None else []
         return {"arena": arena, "matches": ids}
 
     @app.get("/api/live/{match_id}/events", summary="A live match as server-sent events (public views only)")
-    def api_live_events(match_id: str) -> StreamingResponse:
+    async def api_live_events(match_id: str) -> StreamingResponse:
         if arena is None:
             raise HTTPException(404, "this web app is not connected to an arena: start it with --arena.")
         if not LIVE_ID.match(match_id):
@@ -115,45 +120,45 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     # ------------------------------------------------------------------ HTML
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def home(request: Request, page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1
+    async def home(request: Request, page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1
              ) -> HTMLResponse:
-        return page(request, "home.html", api_home(page_))
+        return page(request, "home.html", await api_home(page_))
 
     @app.get("/tournaments/{tournament_id}", response_class=HTMLResponse, include_in_schema=False)
-    def tournament(request: Request, tournament_id: int,
+    async def tournament(request: Request, tournament_id: int,
                    page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
                    bot: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
                    termination: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
                    seat: Annotated[str | None, Query(max_length=3)] = None) -> HTMLResponse:
         seat_no = int(seat) if seat and seat.isdigit() else None  # the form sends "" for any seat
-        data = api_tournament(tournament_id)
-        data["match_list"] = api_matches(tournament_id, page_, bot, termination, seat_no)
+        data = await api_tournament(tournament_id)
+        data["match_list"] = await api_matches(tournament_id, page_, bot, termination, seat_no)
         return page(request, "tournament.html", data)
 
     @app.get("/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-    def match(request: Request, match_id: int, token: Annotated[str | None, Query(max_length=MAX_NAME)] = None
+    async def match(request: Request, match_id: int, token: Annotated[str | None, Query(max_length=MAX_NAME)] = None
               ) -> HTMLResponse:
-        data = api_match(match_id)
+        data = await api_match(match_id)
         data["full"] = is_admin(token)
         if token is not None and not data["full"]:
             raise HTTPException(403, "that admin token is wrong: drop ?token= for the public replay.")
         return page(request, "match.html", data)
 
     @app.get("/bots/{name}", response_class=HTMLResponse, include_in_schema=False)
-    def bot(request: Request, name: Annotated[str, reads_name()]) -> HTMLResponse:
-        return page(request, "bot.html", api_bot(name))
+    async def bot(request: Request, name: Annotated[str, reads_name()]) -> HTMLResponse:
+        return page(request, "bot.html", await api_bot(name))
 
     @app.get("/leagues/{league_id}", response_class=HTMLResponse, include_in_schema=False)
-    def league(request: Request, league_id: int, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
+    async def league(request: Request, league_id: int, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
                ) -> HTMLResponse:
-        return page(request, "league.html", api_league(league_id, season))
+        return page(request, "league.html", await api_league(league_id, season))
 
     @app.get("/live", response_class=HTMLResponse, include_in_schema=False)
-    def live_index(request: Request) -> HTMLResponse:
-        return page(request, "live_index.html", api_live())
+    async def live_index(request: Request) -> HTMLResponse:
+        return page(request, "live_index.html", await api_live())
 
     @app.get("/live/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-    def live(request: Request, match_id: str) -> HTMLResponse:
+    async def live(request: Request, match_id: str) -> HTMLResponse:
         if arena is None:
             raise HTTPException(404, "this web app is not connected to an arena: start it with --arena.")
         if not LIVE_ID.match(match_id):
