@@ -378,25 +378,27 @@ def _bot_derived(engine: Engine, b: Bot) -> dict[str, Any]:
                   & (col(Entrant.alias) == col(Rating.alias)))
             .join(Tournament, col(Tournament.id) == col(Rating.tournament_id))
             .where(Entrant.bot_id == b.id).order_by(col(Rating.tournament_id))).all()
+        # The game comes from the entry's tournament (a small table), so the match rows with their
+        # replays are never read.
         mine = sa_select(MatchSeat.id, MatchSeat.match_id, MatchSeat.seat, MatchSeat.tier, MatchSeat.points,
-                      MatchSeat.faults_json).join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id)) \
+                         MatchSeat.faults_json, Tournament.game) \
+            .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id)) \
+            .join(Tournament, col(Tournament.id) == col(Entrant.tournament_id)) \
             .where(Entrant.bot_id == b.id).subquery()
         opponent_entrant = Entrant.__table__.alias("oe")  # type: ignore[attr-defined]
         opponent_bot = Bot.__table__.alias("ob")  # type: ignore[attr-defined]
         other = MatchSeat.__table__.alias("o")  # type: ignore[attr-defined]
         by_opponent = _run(session,
-            sa_select(opponent_bot.c.name, Match.game, func.count(), func.sum(mine.c.points),
-                   func.sum(case((mine.c.tier < other.c.tier, 1), else_=0)),
-                   func.sum(case((mine.c.tier > other.c.tier, 1), else_=0)))
+            sa_select(opponent_bot.c.name, mine.c.game, func.count(), func.sum(mine.c.points),
+                      func.sum(case((mine.c.tier < other.c.tier, 1), else_=0)),
+                      func.sum(case((mine.c.tier > other.c.tier, 1), else_=0)))
             .select_from(mine)
             .join(other, (other.c.match_id == mine.c.match_id) & (other.c.seat != mine.c.seat))
             .join(opponent_entrant, opponent_entrant.c.id == other.c.entrant_id)
             .join(opponent_bot, opponent_bot.c.id == opponent_entrant.c.bot_id)
-            .join(Match, col(Match.id) == mine.c.match_id)
-            .group_by(opponent_bot.c.name, col(Match.game))).all()
-        by_game = session.exec(
-            select(Match.game, func.count(), func.sum(mine.c.points))
-            .select_from(mine).join(Match, col(Match.id) == mine.c.match_id).group_by(col(Match.game))).all()
+            .group_by(opponent_bot.c.name, mine.c.game)).all()
+        by_game = _run(session, sa_select(mine.c.game, func.count(), func.sum(mine.c.points))
+                       .group_by(mine.c.game)).all()
         faulty = session.exec(select(mine.c.faults_json).where(mine.c.faults_json != "{}")).all()
         tids = sorted({e[1] for e in entries})
         earned = session.exec(
