@@ -7,6 +7,7 @@ import contextlib
 import os
 import socket
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -29,6 +30,8 @@ def serve_web(db: str, arena: str | None, host: str, port: int, admin_token: str
 
     if not 0 < port < 65536:
         raise ConfigError(f"--port must be between 1 and 65535, not {port}.")
+    if "://" not in db and not Path(db).exists():  # the web app only reads: it never makes a store
+        raise ConfigError(f"there is no database at {db}: run `tourney run` first, or pass --db.")
     engine = open_store(db)
     web = create_app(engine, arena=arena, admin_token=admin_token or os.environ.get(ADMIN_ENV) or None)
     print(f"tourney web on http://{host}:{port}/", flush=True)

@@ -79,11 +79,13 @@ def test_serve_with_web_port_serves_the_pages_beside_the_arena(filled: Filled) -
 
 def test_bad_input_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
     for args in (["web", "--db", "postgresql://nobody@127.0.0.1:1/none", "--port", "8080"],
-                 ["web", "--db", str(tmp_path / "x.db"), "--port", "0"]):
+                 ["web", "--db", str(tmp_path / "x.db"), "--port", "0"],
+                 ["web", "--db", str(tmp_path / "missing.db"), "--port", "8080"]):
         done = subprocess.run([TOURNEY, *args], capture_output=True, text=True, timeout=WAIT_S)
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "missing.db").exists()  # a read-only app makes no store
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

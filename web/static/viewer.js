@@ -290,7 +290,12 @@
       $("live-result").setAttribute("data-finished", "1");
       status("finished");
     });
-    source.addEventListener("missing", e => status(JSON.parse(e.data).message + " (retrying)"));
+    let missing = 0;  // the browser retries an unknown match every second, for at most ten minutes
+    source.addEventListener("missing", e => {
+      missing += 1;
+      if (missing > 600) { source.close(); status("no such match on the arena: check the id."); return; }
+      status(JSON.parse(e.data).message + " (retrying)");
+    });
     source.addEventListener("busy", e => status(JSON.parse(e.data).message));
   }
 })();
