@@ -292,3 +292,21 @@ def test_two_worlds_differing_in_hidden_cards_give_identical_pages(site: tuple[s
     only_a, only_b = hidden_a - hidden_b, hidden_b - hidden_a
     for world in seen:
         assert not any(card in world["page"] for card in only_a | only_b)
+
+
+def test_the_admin_token_unlocks_every_seats_view(site: tuple[str, Any], filled: Filled) -> None:
+    _, page = site
+    match, seats = stored_matches(filled.engine, filled.by_game["tiny-ninjas"])[0]
+    replay = Replay.from_dict(unpack_replay(match.replay_json))
+    first_hands = [set(new_match("tiny-ninjas", replay.seed, {}, 2)[1].observe(s)["hand"]) for s in range(2)]
+    with served(create_app(filled.engine, admin_token="org")) as base:
+        page.goto(f"{base}/matches/{match.id}")
+        page.wait_for_function("document.querySelector('#board').dataset.ply == '0'")
+        assert page.locator("#seat-views pre").count() == 0  # the public page shows no seat's view
+        page.goto(f"{base}/matches/{match.id}?token=org#ply=0")
+        page.wait_for_function("document.querySelector('#board').dataset.ply == '0'")
+        views = page.locator("#seat-views pre").all_inner_texts()
+        assert len(views) == len(seats)
+        for seat, text in enumerate(views):
+            assert set(json.loads(text)["hand"]) == first_hands[seat]
+        shot(page, "match-tiny-ninjas-organiser")
