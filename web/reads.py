@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql import Executable
 from sqlmodel import Session, col, select
 
-from tournament.formats import FormatSpec, PlayedGame, sprt_state
+from tournament.formats import FormatSpec, PlayedGame, sprt_state, total_estimate
 from tournament.league import League, LeagueDivision, LeagueRound, league_standings
 from tournament.ratings import openskill_ratings
 from tournament.runner import BYE, load_plan
@@ -98,7 +98,8 @@ def home(engine: Engine, page: int = 1) -> dict[str, Any]:
     offset, limit = page_bounds(page)
     with Session(engine) as session:
         rows = _run(session, sa_select(Tournament.id, Tournament.name, Tournament.game, Tournament.format,
-                                   Tournament.status, Tournament.settings_json, Tournament.created_at)
+                                   Tournament.status, Tournament.settings_json, Tournament.created_at,
+                                   Tournament.players)
                             .order_by(col(Tournament.id).desc()).offset(offset).limit(limit)).all()
         ids = [r[0] for r in rows]
         counts = dict(session.exec(select(Match.tournament_id, func.count(col(Match.id)))
@@ -107,9 +108,9 @@ def home(engine: Engine, page: int = 1) -> dict[str, Any]:
         total = session.exec(select(func.count(col(Tournament.id)))).one()
         leagues = session.exec(select(League).order_by(col(League.id))).all()
     tournaments = []
-    for tid, name, game, fmt, status, settings_json, created in rows:
+    for tid, name, game, fmt, status, settings_json, created, players in rows:
         played = int(counts.get(tid, 0))
-        expected = _expected(settings_json) if status != "finished" else played
+        expected = _expected(settings_json, players) if status != "finished" else played
         tournaments.append({"id": tid, "name": name, "game": game, "format": fmt, "status": status,
                             "played": played, "expected": expected, "created_at": created.isoformat()})
     return {"tournaments": tournaments, "page": min(max(page, 1), MAX_PAGE), "total": int(total),
@@ -118,14 +119,12 @@ def home(engine: Engine, page: int = 1) -> dict[str, Any]:
                          "schedule": lg.schedule, "divisions": lg.divisions} for lg in leagues]}
 
 
-def _expected(settings_json: str) -> int | None:
+def _expected(settings_json: str, players: int) -> int | None:
     """The planned number of matches of a running tournament, when its format fixes one."""
-    from tournament.formats import total_estimate
-
     settings = _loads(settings_json)
     if settings.get("sprt"):
         return None
-    spec = FormatSpec(settings.get("format", "round-robin"), int(settings.get("players", 2) or 2),
+    spec = FormatSpec(settings.get("format", "round-robin"), players,
                       int(settings.get("games_per_pair", 2)), int(settings.get("cycles", 1)), settings.get("rounds"))
     try:
         return total_estimate(spec, len(settings.get("entrants", [])))

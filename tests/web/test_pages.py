@@ -202,3 +202,27 @@ def test_openapi_lists_every_api_page(client: TestClient) -> None:
               "/api/matches/{match_id}", "/api/matches/{match_id}/frames", "/api/bots/{name}",
               "/api/leagues/{league_id}", "/api/live"):
         assert p in paths
+
+
+def test_a_running_tournament_shows_its_progress(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from engine.core import get_game
+    from tournament.entrants import parse_entrants
+    from tournament.runner import InProcess, TournamentPlan, create_tournament, record_matches
+    from tournament.store import open_store
+
+    engine = open_store(str(tmp_path / "running.db"))
+    plan = TournamentPlan(game="maitre-ninja", entrants=parse_entrants("random,random@b,random@c,random@d",
+                                                                       get_game("maitre-ninja")),
+                          seed=3, games_per_pair=1, players=3, name="half done")
+    tid = create_tournament(engine, plan)
+    first = plan.schedule()[:2]
+    for chunk in InProcess().run(plan, first):
+        record_matches(engine, tid, plan, chunk)
+    client = TestClient(create_app(engine))
+    row = next(t for t in client.get("/api/tournaments").json()["tournaments"] if t["id"] == tid)
+    assert row["status"] == "running" and row["played"] == 2
+    assert row["expected"] == plan.expected_matches() > 2
+    assert f"2/{plan.expected_matches()}" in client.get("/").text
+    doc = client.get(f"/api/tournaments/{tid}").json()
+    assert doc["played"] == 2 and doc["expected"] == plan.expected_matches()
+    assert sum(s["games"] for s in doc["standings"]) == 2 * 3
