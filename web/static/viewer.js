@@ -132,10 +132,14 @@
     const supply = v.parry_supply || {};
     caption(g, 20, 150, "parry supply: " + Object.entries(supply).map(([k, c]) => `${k}×${c}`).join("  "));
     const hist = v.history || [];
-    const fight = hist.length ? hist[hist.length - 1] : null;
+    // A fight still being parried card by card, under whichever key the view gives it, is drawn
+    // before the last finished one.
+    const live = Object.values(v).find(x => x && typeof x === "object" && !Array.isArray(x) && Array.isArray(x.row));
+    const fight = live || (hist.length ? hist[hist.length - 1] : null);
     if (!fight) { caption(g, 20, 200, "no fight finished yet"); return; }
-    caption(g, 20, 190, `fight ${fight.fight}: ${who(fight.attacker)} (rank ${fight.attacker_rank}) against ` +
-            `${who(fight.defender)} — ${fight.winner} wins`, {"data-k": "last-fight"});
+    const outcome = fight.winner ? ` — ${fight.winner} wins` : " — in progress";
+    caption(g, 20, 190, `fight ${fight.fight !== undefined ? fight.fight : v.fight_number}: ${who(fight.attacker)}` +
+            ` (rank ${fight.attacker_rank}) against ${who(fight.defender)}${outcome}`, {"data-k": "last-fight"});
     caption(g, 20, 220, "attack line");
     const attack = fight.attack || [];
     attack.forEach((c, i) => card(g, 110 + i * 54, 200, 50, 70, c, "#fde", "attack-" + i));
@@ -146,11 +150,12 @@
     (fight.row || []).forEach((c, i) => {
       const state = parried.has(i) ? "parried" : burned.has(i) ? "burned" : unused.has(i) ? "unused" : "flipped";
       const fill = {parried: "#cfe8cf", burned: "#f3c6a8", unused: "#eee", flipped: "#fff"}[state];
-      card(g, 110 + i * 54, 300, 50, 70, c, fill, "parry-" + i);
+      const faceDown = c === null || c === undefined || c === "" || c === "?";  // not flipped yet
+      card(g, 110 + i * 54, 300, 50, 70, faceDown ? "" : c, faceDown ? "#556" : fill, "parry-" + i);
       el(g, "text", {x: 135 + i * 54, y: 386, "text-anchor": "middle", "font-size": 10, "data-k": "parry-state-" + i},
          state);
     });
-    caption(g, 20, 420, `new rank ${fight.new_rank}` + (v.first_master !== null && v.first_master !== undefined ?
+    caption(g, 20, 420, (fight.new_rank !== undefined ? `new rank ${fight.new_rank}` : "") + (v.first_master !== null && v.first_master !== undefined ?
             ` · first master ${who(v.first_master)}` : ""));
   }
 
