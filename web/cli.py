@@ -22,20 +22,35 @@ if TYPE_CHECKING:
 ADMIN_ENV = "TOURNEY_ADMIN_TOKEN"
 
 
+def listen(host: str, port: int, flag: str) -> socket.socket:
+    """A socket bound to host:port, or one sentence naming `flag` when the port cannot be had."""
+    if not 0 < port < 65536:
+        raise ConfigError(f"{flag} must be between 1 and 65535, not {port}.")
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(f"cannot serve the web pages on {host}:{port} ({exc.strerror}): "
+                          f"pick another {flag}.") from None
+    return sock
+
+
 def serve_web(db: str, arena: str | None, host: str, port: int, admin_token: str | None) -> None:
     """Open the store and serve the app with uvicorn until interrupted."""
     import uvicorn
 
     from web.app import create_app
 
-    if not 0 < port < 65536:
-        raise ConfigError(f"--port must be between 1 and 65535, not {port}.")
+    sock = listen(host, port, "--port")
     if "://" not in db and not Path(db).exists():  # the web app only reads: it never makes a store
+        sock.close()
         raise ConfigError(f"there is no database at {db}: run `tourney run` first, or pass --db.")
     engine = open_store(db)
     web = create_app(engine, arena=arena, admin_token=admin_token or os.environ.get(ADMIN_ENV) or None)
     print(f"tourney web on http://{host}:{port}/", flush=True)
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(web, log_level="warning")).run(sockets=[sock])
 
 
 @app.command()
@@ -81,18 +96,9 @@ class WebBeside:
     """
 
     def __init__(self, db: str, host: str, port: int, admin_token: str | None) -> None:
-        if not 0 < port < 65536:
-            raise ConfigError(f"--web-port must be between 1 and 65535, not {port}.")
+        self.sock = listen(host, port, "--web-port")
         self.engine = open_store(db)
         self.host, self.port, self.admin_token = host, port, admin_token
-        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            self.sock.bind((host, port))
-        except OSError as exc:
-            self.sock.close()
-            raise ConfigError(f"cannot serve the web pages on {host}:{port} ({exc.strerror}): "
-                              "pick another --web-port.") from None
 
     async def start(self, arena: Arena, arena_port: int) -> Callable[[], Awaitable[None]]:
         """Serve the app until the returned coroutine function is awaited."""

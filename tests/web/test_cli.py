@@ -78,9 +78,9 @@ def test_serve_with_web_port_serves_the_pages_beside_the_arena(filled: Filled) -
 
 
 def test_bad_input_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
-    for args in (["web", "--db", "postgresql://nobody@127.0.0.1:1/none", "--port", "8080"],
+    for args in (["web", "--db", "postgresql://nobody@127.0.0.1:1/none", "--port", str(free_port())],
                  ["web", "--db", str(tmp_path / "x.db"), "--port", "0"],
-                 ["web", "--db", str(tmp_path / "missing.db"), "--port", "8080"]):
+                 ["web", "--db", str(tmp_path / "missing.db"), "--port", str(free_port())]):
         done = subprocess.run([TOURNEY, *args], capture_output=True, text=True, timeout=WAIT_S)
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
@@ -92,4 +92,7 @@ def test_bad_input_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
         busy = taken.getsockname()[1]
         done = subprocess.run([TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--db", str(tmp_path / "y.db"),
                                "--web-port", str(busy)], capture_output=True, text=True, timeout=WAIT_S)
-    assert done.returncode == 2 and "--web-port" in done.stderr and "Traceback" not in done.stderr
+        assert done.returncode == 2 and "--web-port" in done.stderr and "Traceback" not in done.stderr
+        done = subprocess.run([TOURNEY, "web", "--db", str(tmp_path / "y.db"), "--port", str(busy)],
+                              capture_output=True, text=True, timeout=WAIT_S)
+        assert done.returncode == 2 and "pick another --port" in done.stderr and "Traceback" not in done.stderr
