@@ -14,16 +14,11 @@ from pathlib import Path
 
 import httpx
 
+from tests.ops.prom import free_port
 from tests.web.conftest import Filled
 
 TOURNEY = str(Path(sys.executable).with_name("tourney"))
 WAIT_S = 60.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager
