@@ -7,7 +7,6 @@ how the match ended.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -72,7 +71,5 @@ async def watch_events(arena: str, match_id: str, limit: WatchLimit) -> AsyncIte
                     yield _sse("missing", {"message": f"no live match {match_id!r} on the arena yet."})
                 else:
                     yield _sse("missing", {"message": f"the arena stopped the stream ({exc.code().name})."})
-    except asyncio.CancelledError:  # the browser went away
-        raise
-    finally:
+    finally:  # also when the browser goes away (the stream is cancelled): the gRPC call closes with it
         limit.give()
