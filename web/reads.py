@@ -2,8 +2,8 @@
 
 Anything derived from a tournament's whole history (standings, crosstable, SPRT curve) is
 computed by tournament's own public functions and kept in a small cache keyed by the
-tournament and the number of matches stored, so a finished tournament is computed once and
-a running one again only when a match has landed.
+tournament, its status and what is stored of it, so a finished tournament is computed once
+and a running one again only when a match has landed.
 """
 
 from __future__ import annotations
@@ -186,10 +186,13 @@ def tournament(engine: Engine, tournament_id: int) -> dict[str, Any]:
             raise NotFound(f"there is no tournament {tournament_id}")
         stored = session.exec(select(func.count(col(Match.id)), func.max(col(Match.id)))
                               .where(Match.tournament_id == tournament_id)).one()
+        # Streaks and final ratings are written after the last match: they are part of the key too.
+        earned = session.exec(select(func.max(col(Achievement.id))).where(Achievement.tournament_id == tournament_id)
+                              ).one()
         head = {"id": t.id, "name": t.name, "game": t.game, "format": t.format, "status": t.status,
                 "players": t.players, "created_at": t.created_at.isoformat()}
-    derived = _derived.get((store_key(engine), "tournament", tournament_id, stored[0], stored[1]),
-                           lambda: _tournament_derived(engine, tournament_id))
+    key = (store_key(engine), "tournament", tournament_id, stored[0], stored[1], earned, t.status)
+    derived = _derived.get(key, lambda: _tournament_derived(engine, tournament_id))
     return {**head, **derived, "played": int(stored[0])}
 
 

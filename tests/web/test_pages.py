@@ -226,3 +226,11 @@ def test_a_running_tournament_shows_its_progress(tmp_path) -> None:  # type: ign
     doc = client.get(f"/api/tournaments/{tid}").json()
     assert doc["played"] == 2 and doc["expected"] == plan.expected_matches()
     assert sum(s["games"] for s in doc["standings"]) == 2 * 3
+    # Finishing it (the driver resumes) shows at once: new matches, final ratings, the status.
+    from tournament.runner import run_tournament
+
+    report = run_tournament(engine, plan, tournament_id=tid)
+    done = client.get(f"/api/tournaments/{tid}").json()
+    assert done["status"] == "finished" and done["played"] == report.matches == plan.expected_matches()
+    assert [s["alias"] for s in done["standings"]] == [s.alias for s in report.standings]
+    assert [s["mu"] for s in done["standings"]] == pytest.approx([s.mu for s in report.standings])
