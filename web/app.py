@@ -3,10 +3,10 @@
 Read-only for everyone: there is no route that writes, and the organiser's view of a replay
 (every seat's observations) needs the admin token, compared in constant time.
 
-Handlers are `async def` and read the store on the event loop: the reads are short indexed
-queries (or cache hits), and on a busy machine the two thread hops of a sync handler cost
-more than the query. The first view of a big tournament or a long replay blocks the loop for
-its computation once; after that it is cached.
+Handlers are `async def` and make the short indexed reads on the event loop (on a busy
+machine a thread hop costs more than such a query); the reads that may compute on a first view
+(standings, a bot's totals, a league, a replay) run in the thread pool, so server-sent live
+streams never wait for them.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from web import reads
@@ -57,6 +58,11 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         except reads.NotFound as exc:
             raise HTTPException(404, f"{exc}.") from None
 
+    async def computed(make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """A read that may compute (a first view: standings, a replay) runs off the loop, so live streams
+        are never held up by it."""
+        return await run_in_threadpool(found, make)
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if request.url.path.startswith("/api/"):
@@ -71,7 +77,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
 
     @app.get("/api/tournaments/{tournament_id}", summary="Standings, crosstable, SPRT, achievements, faults")
     async def api_tournament(tournament_id: int) -> dict[str, Any]:
-        return found(lambda: reads.tournament(engine, tournament_id))
+        return await computed(lambda: reads.tournament(engine, tournament_id))
 
     @app.get("/api/tournaments/{tournament_id}/matches", summary="A page of matches, filtered")
     async def api_matches(tournament_id: int, page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
@@ -86,22 +92,22 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
 
     @app.get("/api/matches/{match_id}/frames", summary="The public replay: the public view per step")
     async def api_frames(match_id: int) -> dict[str, Any]:
-        return found(lambda: {"id": match_id, "full": False, "frames": public_match_frames(engine, match_id)})
+        return await computed(lambda: {"id": match_id, "full": False, "frames": public_match_frames(engine, match_id)})
 
     @app.get("/api/matches/{match_id}/full", summary="The full replay, every seat's view (admin token)")
     async def api_full(match_id: int, x_admin_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         if not is_admin(x_admin_token):
             raise HTTPException(403, "the full replay needs the admin token (header X-Admin-Token).")
-        return found(lambda: {"id": match_id, "full": True, "frames": full_match_frames(engine, match_id)})
+        return await computed(lambda: {"id": match_id, "full": True, "frames": full_match_frames(engine, match_id)})
 
     @app.get("/api/bots/{name}", summary="A bot's rating history, results by opponent and game, faults")
     async def api_bot(name: Annotated[str, reads_name()]) -> dict[str, Any]:
-        return found(lambda: reads.bot(engine, name))
+        return await computed(lambda: reads.bot(engine, name))
 
     @app.get("/api/leagues/{league_id}", summary="A league season: divisions, moves, next round")
     async def api_league(league_id: int, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
                    ) -> dict[str, Any]:
-        return found(lambda: reads.league(engine, league_id, season))
+        return await computed(lambda: reads.league(engine, league_id, season))
 
     @app.get("/api/live", summary="Matches in progress on the arena")
     async def api_live() -> dict[str, Any]:
