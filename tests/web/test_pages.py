@@ -156,7 +156,12 @@ def test_league_page(client: TestClient, filled: Filled) -> None:
     assert [d["division"] for d in doc["divisions"]] == [0, 1]
     assert sum(len(d["standings"]) for d in doc["divisions"]) == 4
     assert doc["next_due"].startswith("2026-01-04T20:00")
-    assert {m["move"] for m in doc["moves"]} <= {"promoted", "relegated"}
+    # Two divisions of two, one promoted each season: one bot goes up, one comes down.
+    assert sorted(m["move"] for m in doc["moves"]) == ["promoted", "relegated"]
+    for m in doc["moves"]:
+        now = next(d for d in doc["divisions"] if d["division"] == m["to"])
+        assert m["bot"] in {s["alias"] for s in now["standings"]}
+        assert (m["to"] < m["from"]) == (m["move"] == "promoted")
     first = client.get(f"/api/leagues/{filled.league}", params={"season": 0}).json()
     assert first["season"] == 0 and first["moves"] == []
     assert "Division 1" in client.get(f"/leagues/{filled.league}").text
