@@ -683,6 +683,8 @@ class ArenaServicer:
             )).SerializeToString())
             reader = asyncio.ensure_future(self._read(session, context))
             writer = asyncio.ensure_future(self._write(session, context))
+            # A write stuck on a bot that does not read fails once the stream is cut: nothing to report.
+            writer.add_done_callback(lambda task: task.cancelled() or task.exception())
             try:
                 # The writer waits on the bot (flow control) when it stops reading; `cut` fires when
                 # its queue overflows, and the stream is ended without waiting for the writer.
