@@ -474,8 +474,10 @@ def matches(
 def replay(
     match_id: Annotated[int, typer.Argument(help="Match id (see `tourney matches ID`).")],
     db: DbOpt = "tourney.db",
+    full: Annotated[bool, typer.Option("--full", help="Also show each decision and the seed: the organiser's "
+                                                      "view, which names hidden cards.")] = False,
 ) -> None:
-    """Replay a stored match move by move from its seed and recorded decisions."""
+    """Replay a stored match step by step: who acted and the public position (what the rules reveal)."""
     def body() -> None:
         engine = open_store(db)
         found = stored_match(engine, match_id)
@@ -487,21 +489,26 @@ def replay(
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
         names = [s.alias for s in seats]
-        result = replay_match(record, play_by_play(get_game(record.game_id), names))
+        result = replay_match(record, play_by_play(get_game(record.game_id), names, labels=full))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
-        out.print(f"match {match_id} ({record.game_id}, seed {record.seed}): {places}; {result.reason}",
-                  highlight=False)
+        seed = f", seed {record.seed}" if full else ""
+        out.print(f"match {match_id} ({record.game_id}{seed}): {places}; {result.reason}", highlight=False)
     guarded(body)
 
 
-def play_by_play(g: Game, names: Sequence[str]) -> Callable[[State, list[tuple[int, Action]]], None]:
+def play_by_play(g: Game, names: Sequence[str], labels: bool = True
+                 ) -> Callable[[State, list[tuple[int, Action]]], None]:
     """A referee on_step that prints each step for a person: who did what, then the public position.
 
     A simultaneous commitment can be secret (Maître Ninja's attack line): only who acted is
-    named, and the game's public rendering shows what was revealed.
+    named, and the game's public rendering shows what was revealed. Without `labels` no action
+    is named at all (a label can name a hidden card): only the public rendering shows.
     """
     def show(state: State, joint: list[tuple[int, Action]]) -> None:
-        if len(joint) == 1:
+        if not labels:
+            who = ", ".join(f"seat {seat} ({names[seat]})" for seat, _ in joint)
+            out.print(f"{who}: acted", highlight=False, markup=False)
+        elif len(joint) == 1:
             seat, action = joint[0]
             out.print(f"seat {seat} ({names[seat]}): {action.label}", highlight=False, markup=False)
         else:
