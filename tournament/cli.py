@@ -239,9 +239,13 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
+        if arena is None:  # a tournament played on an arena goes on there
+            from tournament.arena_run import remembered_arena
+
+            arena = remembered_arena(engine, tid)
     plan.spec()
     if arena is not None:
-        from tournament.arena_run import RemoteArenaExecutor
+        from tournament.arena_run import RemoteArenaExecutor, remember_arena
 
         # It plays only TournamentPlans, which is all this function hands it.
         executor = cast("PoolExecutor", RemoteArenaExecutor(arena, admin_token, workers or 4))
@@ -256,6 +260,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     try:
         def announce(t: int) -> None:
             print(f"tournament {t}", file=sys.stderr, flush=True)
+            if arena is not None:
+                remember_arena(engine, t, arena)
             if on_start is not None:
                 on_start(t)
 
@@ -345,7 +351,8 @@ def run(
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
         if resume is not None:
-            _play(db, None, resume, local, address, workers, as_json, metrics_port=metrics_port)
+            _play(db, None, resume, local, address, workers, as_json, arena=arena, admin_token=admin_token,
+                  metrics_port=metrics_port)
             return
         g = get_game(game)
         check_move_ms(move_ms)
@@ -375,12 +382,16 @@ def resume(
     workers: WorkersOpt = None,
     local: LocalOpt = False,
     address: AddressOpt = None,
+    arena: Annotated[str | None, typer.Option(help="Play the missing matches on the arena at HOST:PORT (default: "
+                                                   "the arena the tournament was played on, if any).")] = None,
+    admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
+                                             help="The arena's admin token, for an arena tournament.")] = "",
     metrics_port: MetricsPortOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Finish a stored tournament: play exactly the matches still missing."""
+    """Finish a stored tournament: play exactly the matches still missing (on its arena, if it had one)."""
     guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None,
-                          metrics_port=metrics_port))
+                          arena=arena, admin_token=admin_token, metrics_port=metrics_port))
 
 
 @app.command()
