@@ -8,6 +8,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import sys
+import threading
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 from engine.core import available_games
 from engine.server.generated import arena_pb2 as pb
 from tests.faults.faultlib import RawBot, reply_bytes
-from tests.server.harness import ArenaHarness, wait_for
+from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 from tournament.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,3 +120,31 @@ def test_a_command_bot_gets_neither_the_seed_nor_the_organisers_secrets(tmp_path
     assert str(seed) not in given
     assert "organiser-only-secret" not in given and "TOURNEY_DB" not in doc["env"]
     assert {"TOURNEY_ARENA", "TOURNEY_TOKEN", "TOURNEY_BOT_NAME"} <= set(doc["env"])
+
+
+def test_streams_under_one_name_are_one_bots_slots_filled_in_connection_order(harness: ArenaHarness) -> None:
+    release = threading.Event()
+
+    def held(request: pb.ActionRequest) -> list[bytes]:
+        release.wait(WAIT_S)  # hold every match open until all three have been given out
+        return _first_legal(request)
+
+    first = RawBot(harness.address, "twin", held, slots=2)
+    second = RawBot(harness.address, "twin", held, slots=2)
+    try:
+        sessions = harness.arena.connected("twin")
+        assert len(sessions) == 2
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            running = [pool.submit(harness.run_match, "tiny-ninjas", ["remote:twin", "random"], 60 + i, 60_000)
+                       for i in range(3)]
+            # The first stream to connect fills its slots first; the next match goes to the second.
+            assert wait_for(lambda: [s.active for s in sessions] == [2, 1]), [s.active for s in sessions]
+            release.set()
+            records = [r.result(WAIT_S * 2) for r in running]
+        assert all(r.termination in ("normal", "adjudication") for r in records)
+        assert wait_for(lambda: len(first.ended) + len(second.ended) == 3)
+        assert (len(first.ended), len(second.ended)) == (2, 1)
+    finally:
+        release.set()
+        first.close()
+        second.close()
