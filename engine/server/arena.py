@@ -13,6 +13,7 @@ import concurrent.futures
 import hashlib
 import hmac
 import json
+import logging
 import threading
 import time
 import traceback
@@ -37,6 +38,7 @@ from engine.server.metrics import MatchMetrics, MetricsInterceptor, arena_method
 from engine.server.realtime import play_realtime, supports_realtime
 from engine.server.sessions import BotSession, RemoteSeat, error_message, shown
 
+logger = logging.getLogger(__name__)
 SERVER_VERSION = "tourney-arena/1"
 REMOTE_PREFIX = "remote:"
 ABORTED = "aborted"
@@ -196,7 +198,11 @@ def public_record(record: pb.MatchRecord, final_view_json: str) -> pb.MatchRecor
     if "realtime_log" in doc:
         frames = [json.loads(final_view_json)] if final_view_json else []
     else:
-        frames = public_frames(Replay.from_dict(doc))
+        try:
+            frames = public_frames(Replay.from_dict(doc))
+        except Exception:  # a replay the game cannot play again: show no frames rather than fail
+            logger.exception("match %s: no public replay", record.match_id)
+            frames = []
     public.replay_json = dumps({"game": record.game, "players": len(record.seat_names), "frames": frames})
     return public
 

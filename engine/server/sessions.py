@@ -113,9 +113,6 @@ class Outbox:
             self._bytes -= len(item)
         return item
 
-    def __len__(self) -> int:
-        return len(self._items)
-
 
 class BotSession:
     """One Play stream after its Hello: the bot's name, games, match slots and pending requests."""
@@ -178,7 +175,8 @@ class BotSession:
             self.cut.set_result(
                 f"bot {shown(self.name)} stopped reading: more than {self.outbound.max_messages} messages or "
                 f"{self.outbound.max_bytes // 1024} KB waited for it; read the stream as it comes.")
-        self.close()
+        # Not at once: the overflow may happen inside `request`, whose caller expects its answer later.
+        self.loop.call_soon(self.close)
 
     def request(self, match_id: str, seat: int, observation: bytes, legal: bytes, legal_count: int,
                 deadline_s: float, on_answer: Answered) -> None:
