@@ -81,6 +81,11 @@ class ArenaConfig:
     max_queued_messages: int = 4096
     max_queued_bytes: int = 32 * 1024 * 1024
     max_matches_per_session: int = 256
+    # Messages a stream may send that the arena can only answer with an ErrorReport (malformed,
+    # a second Hello, a reply to no pending request): bad_message_burst at once, then
+    # bad_messages_per_s; past that it is cut off (`rate_limited`). A flood costs little that way.
+    bad_message_burst: int = 64
+    bad_messages_per_s: float = 8.0
     # The largest message any client may send (a reply or a Hello needs well under 1 KB; an
     # organiser's RunMatch with its config fits too). gRPC cuts a stream that sends more.
     max_receive_bytes: int = 64 * 1024
@@ -696,7 +701,8 @@ class ArenaServicer:
                 # its queue overflows, and the stream is ended without waiting for the writer.
                 await asyncio.wait((writer, session.cut), return_when=asyncio.FIRST_COMPLETED)
                 if session.cut.done():
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"slow_reader: {session.cut.result()}")
+                    code, reason = session.cut.result()
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{code}: {reason}")
             finally:
                 reader.cancel()
                 writer.cancel()
@@ -712,16 +718,25 @@ class ArenaServicer:
 
     async def _read(self, session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         """Route the bot's messages until its side of the stream ends, then close the session."""
+        config = self.arena.config
+        bad = HelloLimiter(config.bad_message_burst, config.bad_messages_per_s)  # one bucket: this stream
         try:
             # context.read, not the request iterator: one generator hop less per message.
             while (data := await context.read()) is not grpc.aio.EOF:
                 message = _parse_bot_message(data)
                 kind = None if message is None else message.WhichOneof("kind")
+                if message is not None and kind == "reply" and session.resolve(message.reply):
+                    continue  # the common case: an answer to a pending request
+                if not bad.allow(""):
+                    session.cut_off("rate_limited", f"more than {config.bad_message_burst} messages the arena could "
+                                    f"not use, faster than {config.bad_messages_per_s:g} a second: answer only the "
+                                    "requests you were sent.")
+                    return
                 if message is None or kind is None:
                     session.send(error_message("malformed", "a BotMessage must hold a Hello or an ActionReply."))
                 elif kind == "hello":
                     session.send(error_message("bad_hello", "this session already said Hello."))
-                elif not session.resolve(message.reply):
+                else:
                     reply = message.reply
                     session.send(error_message(
                         "unknown_request",

@@ -135,8 +135,8 @@ class BotSession:
         self.active = 0  # match seats this stream holds now (guarded by the arena's lock)
         self.loop = loop
         self._loop_thread = threading.get_ident()
-        # Set when the bot stopped reading and its queue overflowed: the stream is cut for it.
-        self.cut: asyncio.Future[str] = loop.create_future()
+        # (code, reason) once the arena cut this stream off (see `cut_off`); its writer stops then.
+        self.cut: asyncio.Future[tuple[str, str]] = loop.create_future()
         self.outbound = Outbox(loop, max_queued, max_queued_bytes, self._overflowed)
         self._lock = threading.Lock()  # real-time offers are posted from match threads
         # (match id, request id) -> (callback, loop time it expires at, deadline told to the bot in ms,
@@ -169,14 +169,21 @@ class BotSession:
         except RuntimeError:  # the loop is gone: the server is shutting down
             self.closed = True
 
-    def _overflowed(self) -> None:
-        """The bot stopped reading and its queue hit the cap: cut the stream, end its matches."""
+    def cut_off(self, code: str, reason: str) -> None:
+        """End this stream for misbehaving (event-loop thread): its matches end as disconnections.
+
+        The Play handler ends the stream with RESOURCE_EXHAUSTED and details "code: reason".
+        """
         if not self.cut.done():
-            self.cut.set_result(
-                f"bot {shown(self.name)} stopped reading: more than {self.outbound.max_messages} messages or "
-                f"{self.outbound.max_bytes // 1024} KB waited for it; read the stream as it comes.")
-        # Not at once: the overflow may happen inside `request`, whose caller expects its answer later.
+            self.cut.set_result((code, reason))
+        # Not at once: this may happen inside `request`, whose caller expects its answer later.
         self.loop.call_soon(self.close)
+
+    def _overflowed(self) -> None:
+        """The bot stopped reading and its queue hit the cap."""
+        self.cut_off("slow_reader", f"bot {shown(self.name)} stopped reading: more than "
+                     f"{self.outbound.max_messages} messages or {self.outbound.max_bytes // 1024} KB waited for it; "
+                     "read the stream as it comes.")
 
     def request(self, match_id: str, seat: int, observation: bytes, legal: bytes, legal_count: int,
                 deadline_s: float, on_answer: Answered) -> None:

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 
 import grpc
+import pytest
 
 from engine.server.arena import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
@@ -39,8 +40,15 @@ def _harness(**limits: int) -> ArenaHarness:
     return harness
 
 
-def test_a_bot_that_never_reads_is_cut_off_and_its_match_ends_as_a_disconnection() -> None:
-    harness = _harness(max_queued_messages=512)
+@pytest.mark.parametrize(("limits", "code"), [
+    # The queue cap alone (the flood itself allowed): the bot is cut off for not reading.
+    ({"max_queued_messages": 512, "bad_message_burst": 1_000_000}, "slow_reader"),
+    # The defaults: replies that match nothing are rate-limited long before the queue fills.
+    ({}, "rate_limited"),
+])
+def test_a_bot_that_never_reads_is_cut_off_and_its_match_ends_as_a_disconnection(limits: dict[str, int],
+                                                                                   code: str) -> None:
+    harness = _harness(**limits)
     channel = _channel(harness.address)
     go = threading.Event()
     sent = [0]
@@ -78,7 +86,7 @@ def test_a_bot_that_never_reads_is_cut_off_and_its_match_ends_as_a_disconnection
         except grpc.RpcError:
             pass
         assert call.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert call.details().startswith("slow_reader") and len(call.details()) < 300
+        assert call.details().startswith(f"{code}: ") and len(call.details()) < 300
         assert late < 2 * 512 + 1000, "only what the transport held and the capped queue reach it"
     finally:
         go.set()
