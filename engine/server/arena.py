@@ -789,6 +789,10 @@ def server_options(max_receive_bytes: int) -> list[tuple[str, Any]]:
     return [
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_receive_message_length", max_receive_bytes),
+        # No bandwidth probing of what clients send (they send small replies): with it gRPC widens a
+        # stream's receive window to take a whole oversized message in before refusing it (four
+        # 60 MB Hellos: +60 MB of peak memory); without it the window stays small.
+        ("grpc.http2.bdp_probe", 0),
         ("grpc.keepalive_time_ms", 30_000),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
