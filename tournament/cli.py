@@ -239,9 +239,13 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
+        if arena is None:  # a tournament played on an arena goes on there
+            from tournament.arena_run import remembered_arena
+
+            arena = remembered_arena(engine, tid)
     plan.spec()
     if arena is not None:
-        from tournament.arena_run import RemoteArenaExecutor
+        from tournament.arena_run import RemoteArenaExecutor, remember_arena
 
         # It plays only TournamentPlans, which is all this function hands it.
         executor = cast("PoolExecutor", RemoteArenaExecutor(arena, admin_token, workers or 4))
@@ -256,6 +260,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     try:
         def announce(t: int) -> None:
             print(f"tournament {t}", file=sys.stderr, flush=True)
+            if arena is not None:
+                remember_arena(engine, t, arena)
             if on_start is not None:
                 on_start(t)
 
@@ -345,7 +351,8 @@ def run(
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
         if resume is not None:
-            _play(db, None, resume, local, address, workers, as_json, metrics_port=metrics_port)
+            _play(db, None, resume, local, address, workers, as_json, arena=arena, admin_token=admin_token,
+                  metrics_port=metrics_port)
             return
         g = get_game(game)
         check_move_ms(move_ms)
@@ -375,12 +382,16 @@ def resume(
     workers: WorkersOpt = None,
     local: LocalOpt = False,
     address: AddressOpt = None,
+    arena: Annotated[str | None, typer.Option(help="Play the missing matches on the arena at HOST:PORT (default: "
+                                                   "the arena the tournament was played on, if any).")] = None,
+    admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
+                                             help="The arena's admin token, for an arena tournament.")] = "",
     metrics_port: MetricsPortOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Finish a stored tournament: play exactly the matches still missing."""
+    """Finish a stored tournament: play exactly the matches still missing (on its arena, if it had one)."""
     guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None,
-                          metrics_port=metrics_port))
+                          arena=arena, admin_token=admin_token, metrics_port=metrics_port))
 
 
 @app.command()
@@ -474,8 +485,10 @@ def matches(
 def replay(
     match_id: Annotated[int, typer.Argument(help="Match id (see `tourney matches ID`).")],
     db: DbOpt = "tourney.db",
+    full: Annotated[bool, typer.Option("--full", help="Also show each decision and the seed: the organiser's "
+                                                      "view, which names hidden cards.")] = False,
 ) -> None:
-    """Replay a stored match move by move from its seed and recorded decisions."""
+    """Replay a stored match step by step: who acted and the public position (what the rules reveal)."""
     def body() -> None:
         engine = open_store(db)
         found = stored_match(engine, match_id)
@@ -487,21 +500,26 @@ def replay(
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
         names = [s.alias for s in seats]
-        result = replay_match(record, play_by_play(get_game(record.game_id), names))
+        result = replay_match(record, play_by_play(get_game(record.game_id), names, labels=full))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
-        out.print(f"match {match_id} ({record.game_id}, seed {record.seed}): {places}; {result.reason}",
-                  highlight=False)
+        seed = f", seed {record.seed}" if full else ""
+        out.print(f"match {match_id} ({record.game_id}{seed}): {places}; {result.reason}", highlight=False)
     guarded(body)
 
 
-def play_by_play(g: Game, names: Sequence[str]) -> Callable[[State, list[tuple[int, Action]]], None]:
+def play_by_play(g: Game, names: Sequence[str], labels: bool = True
+                 ) -> Callable[[State, list[tuple[int, Action]]], None]:
     """A referee on_step that prints each step for a person: who did what, then the public position.
 
     A simultaneous commitment can be secret (Maître Ninja's attack line): only who acted is
-    named, and the game's public rendering shows what was revealed.
+    named, and the game's public rendering shows what was revealed. Without `labels` no action
+    is named at all (a label can name a hidden card): only the public rendering shows.
     """
     def show(state: State, joint: list[tuple[int, Action]]) -> None:
-        if len(joint) == 1:
+        if not labels:
+            who = ", ".join(f"seat {seat} ({names[seat]})" for seat, _ in joint)
+            out.print(f"{who}: acted", highlight=False, markup=False)
+        elif len(joint) == 1:
             seat, action = joint[0]
             out.print(f"seat {seat} ({names[seat]}): {action.label}", highlight=False, markup=False)
         else:

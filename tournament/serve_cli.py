@@ -61,6 +61,16 @@ def serve(
                                                             "bots connect (needs --db).")] = False,
     web_port: Annotated[int | None, typer.Option(help="Also serve the web pages (`tourney web`) on this port, "
                                                       "reading --db (default tourney.db).")] = None,
+    max_sessions: Annotated[int, typer.Option(help="Bot sessions held at once; more are refused "
+                                                   "(arena_full).")] = ArenaConfig.max_sessions,
+    max_matches_per_session: Annotated[int, typer.Option(help="Match slots one stream may ask for in "
+                                                              "Hello.")] = ArenaConfig.max_matches_per_session,
+    max_queued_messages: Annotated[int, typer.Option(help="Messages waiting for one bot before it is cut off "
+                                                          "(slow_reader).")] = ArenaConfig.max_queued_messages,
+    max_queued_mb: Annotated[int, typer.Option("--max-queued-mb", help="Megabytes waiting for one bot before it is "
+                                               "cut off (slow_reader).")] = ArenaConfig.max_queued_bytes >> 20,
+    max_receive_kb: Annotated[int, typer.Option("--max-receive-kb", help="Largest message a client may send, in "
+                                                "KB.")] = ArenaConfig.max_receive_bytes >> 10,
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
@@ -70,6 +80,12 @@ def serve(
             raise ConfigError("--tls-cert and --tls-key go together: give both or neither.")
         if leagues and not db:
             raise ConfigError("--leagues reads the leagues from the database: add --db.")
+        limits = {"--max-sessions": max_sessions, "--max-matches-per-session": max_matches_per_session,
+                  "--max-queued-messages": max_queued_messages, "--max-queued-mb": max_queued_mb,
+                  "--max-receive-kb": max_receive_kb}
+        for flag, value in limits.items():
+            if value < 1:
+                raise ConfigError(f"{flag} must be at least 1, not {value}.")
         tls = None
         if tls_cert is not None and tls_key is not None:
             tls = (tls_cert.read_bytes(), tls_key.read_bytes())
@@ -78,7 +94,10 @@ def serve(
             admin = secrets.token_urlsafe(18)
             err.print(f"admin token (for RunMatch / tourney arena-match): {admin}", highlight=False)
         config = ArenaConfig(admin_token=admin, allow_anonymous=allow_anonymous,
-                             tokens=load_tokens(tokens), default_move_ms=move_ms)
+                             tokens=load_tokens(tokens), default_move_ms=move_ms, max_sessions=max_sessions,
+                             max_matches_per_session=max_matches_per_session,
+                             max_queued_messages=max_queued_messages, max_queued_bytes=max_queued_mb << 20,
+                             max_receive_bytes=max_receive_kb << 10)
         if metrics_port is not None:
             bound = serve_metrics(metrics_port, host)
             err.print(f"metrics on http://{host}:{bound}/metrics", highlight=False)
