@@ -17,7 +17,8 @@ from tests.security.swap import Revealed, chance_drawn, drive, fork_future, fork
 SEEDS = 40  # forks per game and mode; each is compared for at most STEPS joint decisions
 STEPS = 120
 
-Fork = Callable[[State, int, random.Random], State | None]
+# A fork: the other world, and how to tell that the rules revealed the difference (None: no fork).
+Fork = Callable[[State, int, random.Random], tuple[State, Revealed] | None]
 
 # Tiny Ninjas events that show a card's identity to the observer: a card leaving a hand face
 # up, entering the observer's hand, or dealt to the Solo AI from the pile.
@@ -25,7 +26,7 @@ TN_REVEALING = frozenset({"discard", "play", "defend", "revive", "grab", "doom",
                           "drew", "reshuffle", "ai_draw", "ai_attack"})
 
 
-def tn_swap(a: State, observer: int, rng: random.Random) -> State | None:
+def tn_swap(a: State, observer: int, rng: random.Random) -> tuple[State, Revealed] | None:
     """Tiny Ninjas with one hidden card swapped for the deepest draw-pile card of another type.
 
     The card is one of the opponent's unknown cards, preferably a copy of a type the observer
@@ -41,7 +42,7 @@ def tn_swap(a: State, observer: int, rng: random.Random) -> State | None:
         i = rng.randrange(len(draw))
         j = next(j for j in range(len(draw)) if INSTANCE_TYPE[draw[j]] != INSTANCE_TYPE[draw[i]])
         draw[i], draw[j] = draw[j], draw[i]
-        return b  # type: ignore[no-any-return]
+        return b, tn_revealed
     hand, known = b.hands[opp], b.known[opp]
     unknown = [i for i, c in enumerate(hand) if c not in known]
     copies = [i for i in unknown if INSTANCE_TYPE[hand[i]] in {INSTANCE_TYPE[c] for c in known}]
@@ -50,7 +51,7 @@ def tn_swap(a: State, observer: int, rng: random.Random) -> State | None:
         if j is not None:
             hand[i], draw[j] = draw[j], hand[i]
             b._legal = None
-            return b  # type: ignore[no-any-return]
+            return b, tn_revealed
     return None
 
 
@@ -63,16 +64,22 @@ def tn_revealed(a: State, b: State, observer: int) -> bool:
     return False  # the same events, yet a different view: something hidden leaked
 
 
-def mn_fork(a: State, observer: int, rng: random.Random) -> State | None:
-    """Maître Ninja with other seats' never-flipped attack cards redrawn (None: there are none)."""
-    if not any(rec.face_down and rec.attacker != observer for rec in a.history):  # type: ignore[attr-defined]
+def mn_fork(a: State, observer: int, rng: random.Random) -> tuple[State, Revealed] | None:
+    """Maître Ninja with what the observer did not see redrawn: other seats' never-flipped attack
+    cards, the line committed in the current fight, the defender's row so far (None: nothing)."""
+    mn: Any = a
+    pending = (mn.pending is not None and observer != mn.attacker) or (mn.laid and observer != mn.defender)
+    if not pending and not any(rec.face_down and rec.attacker != observer for rec in mn.history):
         return None
-    return fork_hidden(a, observer, rng)
+    before = len(mn.history)
 
+    def revealed(x: State, y: State, _observer: int) -> bool:
+        """Only the fight in progress at the fork may show a difference, once it is resolved: the
+        fights before it never show their face-down cards (spec A8), and there is no chance."""
+        old_x, old_y = x.history, y.history  # type: ignore[attr-defined]
+        return len(old_x) > before and [r.public for r in old_x[:before]] == [r.public for r in old_y[:before]]
 
-def never(a: State, b: State, observer: int) -> bool:
-    """Maître Ninja never reveals a line's face-down cards (spec A8), and has no chance after setup."""
-    return False
+    return fork_hidden(a, observer, rng), revealed
 
 
 CASES: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
@@ -85,7 +92,7 @@ CASES: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
 ]
 IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in c.items()) or 'standard'}" for g, c, _ in CASES]
 # Games with hidden information besides future chance (the others are perfect information).
-HIDDEN: dict[str, tuple[Fork, Revealed]] = {"tiny-ninjas": (tn_swap, tn_revealed), "maitre-ninja": (mn_fork, never)}
+HIDDEN: dict[str, Fork] = {"tiny-ninjas": tn_swap, "maitre-ninja": mn_fork}
 HIDDEN_CASES = [c for c in CASES if c[0] in HIDDEN]
 HIDDEN_IDS = [i for i, c in zip(IDS, CASES, strict=True) if c[0] in HIDDEN]
 
@@ -101,15 +108,14 @@ def start(game_id: str, config: dict[str, Any], players: tuple[int, ...], seed: 
 
 @pytest.mark.parametrize(("game_id", "config", "players"), HIDDEN_CASES, ids=HIDDEN_IDS)
 def test_what_is_hidden_now_stays_hidden(game_id: str, config: dict[str, Any], players: tuple[int, ...]) -> None:
-    fork, revealed = HIDDEN[game_id]
     forked = compared = 0
     for seed in range(SEEDS):
         a, seats, rng = start(game_id, config, players, seed)
         for observer in seats:
-            b = fork(a, observer, rng)
-            if b is not None:
+            fork = HIDDEN[game_id](a, observer, rng)
+            if fork is not None:
                 forked += 1
-                compared += drive(a, b, observer, rng, STEPS, revealed).steps
+                compared += drive(a, fork[0], observer, rng, STEPS, fork[1]).steps
                 break
     assert forked >= SEEDS // 10 and compared > forked  # not vacuous
 

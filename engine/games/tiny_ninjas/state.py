@@ -129,6 +129,8 @@ def _play_rows() -> tuple[tuple[tuple[Action, ...], ...], ...]:
 
 PLAY_ROWS: Final = _play_rows()
 
+EVENTS_SHOWN: Final = 256  # the latest events a seat's observation carries (observe)
+
 
 def first_copy(cards: Sequence[int], shown: int, skip: Sequence[int] = ()) -> int:
     """The card an action on `shown` moves: the first copy of its type in `cards` (§3.1),
@@ -1030,13 +1032,18 @@ class TinyNinjasState(State):
         return obs
 
     def observe(self, seat: int) -> Observation:
-        """Own hand, public facts and the public log plus this seat's private events (§2.2)."""
+        """Own hand, public facts and the latest EVENTS_SHOWN events of the public log plus this
+        seat's private ones (§2.2); `events_total` counts them all, so a bot that keeps the
+        events of earlier requests knows where this window starts. The window keeps every
+        request small however long a Champion series runs."""
         obs = self._view(seat)
         obs["hand"] = [INSTANCE_NAME[c] for c in self.hands[seat]]
         obs["hand_ids"] = shown_ids(self.hands[seat])
         if self.phase == P_MULLIGAN:
             obs["mulligan_marked"] = [INSTANCE_NAME[c] for c in self.mull[seat]]
-        obs["events"] = self._events(seat)
+        events = self._events(seat)
+        obs["events"] = events[-EVENTS_SHOWN:]
+        obs["events_total"] = len(events)
         return obs
 
     def public_view(self) -> Observation:
