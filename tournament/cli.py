@@ -503,11 +503,11 @@ def replay(
 def play_by_play(g: Game, names: Sequence[str]) -> Callable[[State, list[tuple[int, Action]]], None]:
     """A referee on_step that prints each step for a person: who did what, then the public position.
 
-    A simultaneous commitment can be secret (Maître Ninja's attack line): only who acted is
-    named, and the game's public rendering shows what was revealed.
+    A simultaneous commitment or a secret action (Maître Ninja's attack line, a parry laid face
+    down) is not named: only who acted is, and the game's public rendering shows what was revealed.
     """
     def show(state: State, joint: list[tuple[int, Action]]) -> None:
-        if len(joint) == 1:
+        if len(joint) == 1 and not joint[0][1].secret:
             seat, action = joint[0]
             out.print(f"seat {seat} ({names[seat]}): {action.label}", highlight=False, markup=False)
         else:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 from math import factorial
-from typing import overload
+from typing import ClassVar, overload
 
 from engine.core import Action
 from engine.games.maitre_ninja.data import ATTACK_LEVELS, KATANA, KATANA_ORDERS, PARRY_TYPES, line_size
@@ -25,6 +25,7 @@ from engine.games.maitre_ninja.data import ATTACK_LEVELS, KATANA, KATANA_ORDERS,
 class AttackLine(Action):
     """A face-down attack line in level order; `ka_order` is the Katana's attack-parries (rank 4)."""
 
+    secret: ClassVar[bool] = True
     cards: tuple[str, ...]
     ka_order: tuple[str, ...] = ()
 
@@ -59,6 +60,7 @@ class ParryRow(Action):
 class Parry(Action):
     """The next card of the defender's row, laid left to right (nothing is shown until the row is complete)."""
 
+    secret: ClassVar[bool] = True
     parry: str
 
     @property
