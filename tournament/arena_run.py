@@ -21,7 +21,7 @@ from sqlmodel import Session
 
 from engine.server.remote import ArenaUnavailable, run_remote_match
 from tournament.round_robin import Pairing
-from tournament.runner import Played, TournamentPlan, _guard, bot_seed, match_record, match_seed
+from tournament.runner import Played, TournamentPlan, _guard, bot_seed, match_record
 from tournament.store import Tournament
 
 ARENA_SETTING = "arena"  # the key of the arena's address in Tournament.settings_json
@@ -66,7 +66,7 @@ class RemoteArenaExecutor:
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         started = time.perf_counter()
         seats = [plan.entrants[e].spec for e in pairing.seats]
-        seed = match_seed(plan.seed, pairing.seed_offset)
+        seed = plan.match_seed(pairing.seed_offset)
         # The arena's built-in bots get the seeds workers would give them: same match, same result.
         try:
             result = run_remote_match(self.address, plan.game, seats, seed, plan.config, plan.move_ms,
