@@ -1,7 +1,7 @@
 """Indexes for the web pages: a bot's entries and its seats (the bot page's joins).
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0006'
-down_revision = '0003'
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
