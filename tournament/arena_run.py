@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from engine.server.remote import run_remote_match
 from tournament.round_robin import Pairing
-from tournament.runner import Played, TournamentPlan, bot_seed, match_record, match_seed
+from tournament.runner import Played, TournamentPlan, bot_seed, match_record
 
 
 class RemoteArenaExecutor:
@@ -27,7 +27,7 @@ class RemoteArenaExecutor:
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         started = time.perf_counter()
         seats = [plan.entrants[e].spec for e in pairing.seats]
-        seed = match_seed(plan.seed, pairing.seed_offset)
+        seed = plan.match_seed(pairing.seed_offset)
         # The arena's built-in bots get the seeds workers would give them: same match, same result.
         result = run_remote_match(self.address, plan.game, seats, seed, plan.config, plan.move_ms, self.admin_token,
                                   bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])

@@ -41,6 +41,7 @@ from tournament.runner import (
     stored_matches,
     unpack_replay,
 )
+from tournament.seeding import check_seed_key
 from tournament.standings import Standing
 from tournament.store import open_store
 
@@ -320,6 +321,10 @@ def run(
     alpha: Annotated[float, typer.Option(help="SPRT false-positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate.")] = 0.05,
     seed: Annotated[int, typer.Option(help="Tournament seed.")] = 1,
+    seed_key: Annotated[str | None, typer.Option(envvar="TOURNEY_SEED_KEY", help="The secret that, with --seed, "
+                                                 "makes every match seed (default: a new random one, stored with "
+                                                 "the tournament); the same key replays the same tournament.")]
+    = None,
     db: DbOpt = "tourney.db",
     players: Annotated[int, typer.Option(help="Players per match (3-6: round robin in pods).")] = 2,
     mode: ModeOpt = None,
@@ -356,7 +361,8 @@ def run(
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,
-                              cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta))
+                              cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta),
+                              seed_key=None if seed_key is None else check_seed_key(seed_key))
         plan.spec()
         if not g.min_players <= players <= g.max_players:
             raise ConfigError(f"{game} is played by {g.min_players}-{g.max_players} players, not {players}: "

@@ -19,6 +19,7 @@ from sqlalchemy import BigInteger, Column, UniqueConstraint, event, inspect
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, create_engine, select
+from sqlmodel.sql.sqltypes import AutoString
 
 from engine.core import TourneyError
 
@@ -44,6 +45,9 @@ class Tournament(SQLModel, table=True):
     format: str
     players: int
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # The organiser's secret behind every match seed (tournament.seeding); "" for tournaments
+    # stored before match seeds were keyed.
+    seed_key: str = Field(default="", sa_column=Column(AutoString, nullable=False, server_default=""))
     config_json: str = "{}"
     settings_json: str = "{}"
     status: str = "running"  # running | finished
