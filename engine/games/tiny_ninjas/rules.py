@@ -194,6 +194,7 @@ def _to_instances(order: Sequence[Any], deck: list[int]) -> list[int]:
 
 # ------------------------------------------------------------------ setup (§1.4)
 def new_battle(s: TinyNinjasState) -> None:
+    """A battle begins (§1.4): health, tokens, a fresh shuffled deck; the mode deals."""
     cfg = s.cfg
     if cfg["series_wins"]:
         hp = [6 + 2 * (lv - 1) for lv in s.level]
@@ -235,6 +236,7 @@ def new_battle(s: TinyNinjasState) -> None:
 
 
 def choose_chooser(s: TinyNinjasState) -> None:
+    """D0 (§1.4): who chooses the roles (config, a random seat, or the last loser in a series)."""
     chooser = s.cfg["chooser"]
     if s.cfg["series_wins"] and s.battles:
         # A24: the previous loser chooses; a drawn battle is replayed with the same chooser.
@@ -303,12 +305,14 @@ def lose_card(s: TinyNinjasState, p: int, card: int) -> None:
 
 
 def roll(s: TinyNinjasState, stream: str, seat: int | str) -> int:
+    """One TN die from `stream`, logged publicly."""
     face: int = s.chance.roll(stream, 6)
     s.log.append((-1, "roll", seat, [face]))
     return face
 
 
 def roll2(s: TinyNinjasState, stream: str, seat: int | str) -> tuple[int, int]:
+    """Two TN dice from `stream`, logged publicly."""
     roll = s.chance.roll
     f1 = roll(stream, 6)
     f2 = roll(stream, 6)
@@ -390,6 +394,7 @@ def mulligan_legal(s: TinyNinjasState, seat: int) -> list[Action]:
 
 # ------------------------------------------------------------------ setup decisions (§1.4, §7.1)
 def choose_role(s: TinyNinjasState, seat: int, attack_first: bool) -> None:
+    """D0: the chooser attacks or defends first; then D1 (opening discard) or the first Round."""
     s.log.append((-1, "choose", seat, attack_first))
     s.attacker = seat if attack_first else 1 - seat
     d = 1 - s.attacker
@@ -401,6 +406,7 @@ def choose_role(s: TinyNinjasState, seat: int, attack_first: bool) -> None:
 
 
 def apply_mulligan(s: TinyNinjasState, actions: Mapping[int, Action]) -> None:
+    """BLITZ mulligan step (§7.1): both seats at once; when both are done, discard and redraw."""
     for seat in (0, 1):
         action = actions.get(seat)
         if action is None:
@@ -453,6 +459,7 @@ def start_round(s: TinyNinjasState) -> None:
 
 
 def begin_attacks(s: TinyNinjasState) -> None:
+    """D2 for the Attacker, or an empty-handed Attacker's Round ends at once (§3.1)."""
     if s.hands[s.attacker]:
         s.set_phase(P_PLAY, _TO_ACT[s.attacker])
     else:
@@ -506,6 +513,7 @@ def survivor_option(s: TinyNinjasState, option: str) -> None:
 
 
 def heal(s: TinyNinjasState, p: int, amount: int) -> None:
+    """Seat p gains up to `amount` HEALTH, never above its maximum (§4.3)."""
     before = s.health[p]
     after = min(before + amount, s.maxh[p])
     s.health[p] = after
@@ -514,6 +522,7 @@ def heal(s: TinyNinjasState, p: int, amount: int) -> None:
 
 
 def doom(s: TinyNinjasState, a: int, d: int) -> None:
+    """A random card of the Defender's hand is discarded face up (DOOM, §9.1)."""
     hand = s.hands[d]
     c = hand[s.chance.pick(_PICK[a], len(hand))]
     lose_card(s, d, c)
@@ -619,6 +628,7 @@ ATTACK_ABILITIES: Final[dict[int, AbilityHandler]] = {
 
 # ------------------------------------------------------------------ an attack (§4.1)
 def play_card(s: TinyNinjasState, card: int, tokmask: int, mode: str) -> None:
+    """D2 PLAY (§4.1): the card is discarded, tokens spent, its ability applied, then D3 or resolution."""
     a = s.attacker
     d = 1 - a
     lose_card(s, a, card)
@@ -662,6 +672,7 @@ def play_card(s: TinyNinjasState, card: int, tokmask: int, mode: str) -> None:
 
 
 def revive(s: TinyNinjasState, card: int) -> None:
+    """D2b REVIVE: the chosen discarded card returns to the Attacker's hand; the attack is over."""
     a = s.attacker
     s.discard.remove(card)
     gain_card(s, a, card)
@@ -674,6 +685,7 @@ def revive(s: TinyNinjasState, card: int) -> None:
 
 # ------------------------------------------------------------------ a defence (§4.2)
 def defend(s: TinyNinjasState, card: int, yellow: bool) -> None:
+    """D3 DEFEND (§4.2): the card's shield value (dice, YELLOW +1) blocks what matches the attack's colour."""
     d = 1 - s.attacker
     lose_card(s, d, card)
     s.discard.append(card)
@@ -771,6 +783,7 @@ def resolve(s: TinyNinjasState, blocked: int, counter: int, abductor: int) -> No
 
 
 def after_attack(s: TinyNinjasState) -> None:
+    """After every attack (§5.1): a knockout ends the battle, else the mode decides what follows."""
     s.attacks += 1
     health = s.health
     if health[0] == 0 or health[1] == 0:
@@ -825,6 +838,7 @@ def finish_battle(s: TinyNinjasState, reason: str) -> None:
 
 
 def finish_series(s: TinyNinjasState) -> None:
+    """CHAMPION (§7.3): the series is decided (wins, or the battle cap); #19 for an undefeated winner."""
     w = s.wins
     winner = 0 if w[0] > w[1] else 1 if w[1] > w[0] else -1
     reason = "series" if max(w) >= s.cfg["series_wins"] else "series_cap"
@@ -851,6 +865,7 @@ def finish_series(s: TinyNinjasState) -> None:
 
 
 def end_match(s: TinyNinjasState, outcome: Outcome) -> None:
+    """The match is over with `outcome`."""
     s.result = outcome
     s.log.append((-1, "end", outcome.reason, [list(t) for t in outcome.ranking]))
     s.set_phase(P_OVER, _NOBODY)
