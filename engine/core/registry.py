@@ -1,61 +1,70 @@
-"""Games by id. Each game package exposes `GAME`; it is imported the first time it is asked for."""
+"""Games by id. The core names no game: it finds the built-in ones, and others register.
+
+A built-in game is a package under `engine.games` that exposes its `Game` as `GAME`. The first
+time a game is asked for and not yet registered, each such package is imported once and its
+`GAME` registered. Games from elsewhere (plugins, test fixtures) call `register` themselves.
+"""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from engine.core.errors import UnknownGame
 from engine.core.game import Game
 
-# id -> module that defines GAME. Kept as names so importing the registry stays cheap.
-GAME_MODULES: dict[str, str] = {
-    "tiny-ninjas": "engine.games.tiny_ninjas",
-    "ninja-versus-ninja": "engine.games.ninja_versus_ninja",
-    "maitre-ninja": "engine.games.maitre_ninja",
-    "ninja-arena": "engine.games.ninja_arena",
-}
+# Where the built-in games live: a place to look, not a list of games.
+BUILTIN_GAMES_PACKAGE = "engine.games"
+
+# id -> the module that registered it, so a fresh worker process can import it again.
+GAME_MODULES: dict[str, str] = {}
 
 _loaded: dict[str, Game] = {}
+_discovered = False
+
+
+def register(game: Game) -> None:
+    """Make `game` available under its id (games outside `engine.games` call this on import)."""
+    _loaded[game.id] = game
+    GAME_MODULES.setdefault(game.id, type(game).__module__)
+
+
+def _discover() -> None:
+    """Import every package under BUILTIN_GAMES_PACKAGE once and register the GAME it exposes."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    package = importlib.import_module(BUILTIN_GAMES_PACKAGE)
+    for info in sorted(pkgutil.iter_modules(package.__path__, f"{BUILTIN_GAMES_PACKAGE}."), key=lambda m: m.name):
+        if not info.ispkg:
+            continue
+        game = getattr(importlib.import_module(info.name), "GAME", None)
+        if not isinstance(game, Game):
+            raise TypeError(f"{info.name} is a game package without a GAME: expose its Game instance as GAME.")
+        if game.id not in _loaded:
+            register(game)
 
 
 def game_ids() -> list[str]:
-    """Every registered game id, in registry order."""
-    return list(GAME_MODULES)
+    """Every registered game id, sorted."""
+    _discover()
+    return sorted(_loaded)
 
 
 def get_game(game_id: str) -> Game:
     """The game registered as `game_id`; UnknownGame (one sentence) if there is none."""
-    if game_id in _loaded:
-        return _loaded[game_id]
-    module_name = GAME_MODULES.get(game_id)
-    if module_name is None:
-        known = ", ".join(GAME_MODULES)
+    game = _loaded.get(game_id)
+    if game is None:
+        _discover()
+        game = _loaded.get(game_id)
+    if game is None:
+        known = ", ".join(sorted(_loaded))
         raise UnknownGame(f"unknown game '{game_id}': choose one of {known}.")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module_name.startswith(exc.name):
-            raise UnknownGame(f"game '{game_id}' is registered but not built yet: pick another game.") from None
-        raise
-    game = getattr(module, "GAME", None)
-    if not isinstance(game, Game):
-        raise UnknownGame(f"game '{game_id}' is registered but not built yet: pick another game.")
-    _loaded[game_id] = game
     return game
 
 
 def available_games() -> list[Game]:
-    """The registered games that are built, in registry order."""
-    out = []
-    for gid in GAME_MODULES:
-        try:
-            out.append(get_game(gid))
-        except UnknownGame:
-            continue
-    return out
-
-
-def register(game: Game) -> None:
-    """Add a game that lives outside this package (plugins, test fixtures) under its id."""
-    _loaded[game.id] = game
-    GAME_MODULES.setdefault(game.id, type(game).__module__)
+    """Every registered game, sorted by id."""
+    _discover()
+    return [_loaded[gid] for gid in sorted(_loaded)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core import Inject
 from engine.games.ninja_versus_ninja import GAME
-from engine.games.ninja_versus_ninja.state import dice_stream
+from engine.games.ninja_versus_ninja.rules import dice_stream
 
 from .helpers import find, keys, play, pos
 

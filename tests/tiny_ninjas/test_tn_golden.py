@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.games.tiny_ninjas.state import P_DEFEND, P_OVER, P_PLAY
+from engine.games.tiny_ninjas.rules import P_DEFEND, P_OVER, P_PLAY
 from tests.tiny_ninjas.helpers import act, battle, labels
 
 

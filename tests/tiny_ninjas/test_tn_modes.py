@@ -13,16 +13,16 @@ from engine.core import Inject
 from engine.games.tiny_ninjas import GAME, solo
 from engine.games.tiny_ninjas import actions as A
 from engine.games.tiny_ninjas.data import INSTANCE_TYPE, TYPE_BY_NAME
-from engine.games.tiny_ninjas.state import (
+from engine.games.tiny_ninjas.rules import (
     P_CHOOSE,
     P_DEFEND,
     P_MULLIGAN,
     P_SOLO_H1,
     P_SOLO_H2,
     P_SURVIVOR,
-    TinyNinjasState,
     build_deck,
 )
+from engine.games.tiny_ninjas.state import TinyNinjasState
 from tests.tiny_ninjas.helpers import act, battle, labels
 from tests.tiny_ninjas.test_tn_property import play_random
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import Action
 from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena.actions import HIT, WAIT, Activate, Hit, Roll, Wait
+from engine.games.ninja_arena.actions import HIT, ROLLS, WAIT, Activate, Hit, Roll, Wait
 from engine.games.ninja_arena.matching import canonical, chosen_fit, die_masks, fits
 
 if TYPE_CHECKING:
@@ -676,8 +676,6 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
 
 
 def _legal_actions(st: ArenaState, p: int, opps: tuple[int, ...]) -> list[Action]:
-    from engine.games.ninja_arena.actions import ROLLS
-
     out: list[Action] = [WAIT, HIT]
     if st.t > st.stitched[p]:
         out.extend(ROLLS)

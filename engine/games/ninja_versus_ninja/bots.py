@@ -17,6 +17,7 @@ import random
 
 from engine.core import DecisionRequest
 from engine.core.chance import stream_start
+from engine.games.ninja_versus_ninja import rules
 from engine.games.ninja_versus_ninja.data import ROLL_OUTCOMES, ROLL_WEIGHTS
 from engine.games.ninja_versus_ninja.evaluate import evaluate
 from engine.games.ninja_versus_ninja.state import NvnState
@@ -60,7 +61,7 @@ class ExpectimaxBot:
         children = []
         for group, move in zip(state.legal_groups(), state.legal_moves(), strict=True):
             child = state.clone()
-            child.play(group, move)
+            rules.play(child, group, move)
             children.append(child)
         shallow = [self._chance(c, seat, min(self.depth, 2) - 1) for c in children]
         if self.depth <= 2:
@@ -78,9 +79,9 @@ class ExpectimaxBot:
         total = 0.0
         for n, p in _ROLLS:
             node = state.clone()
-            node.set_roll(_dice(n))
+            rules.set_roll(node, _dice(n))
             if not node.legal_moves():
-                node.pass_turn()
+                rules.pass_turn(node)
                 total += p * self._chance(node, root, depth - 1)
             else:
                 total += p * self._choose(node, root, depth)
@@ -92,7 +93,7 @@ class ExpectimaxBot:
         children = []
         for group, move in zip(node.legal_groups(), node.legal_moves(), strict=True):
             child = node.clone()
-            child.play(group, move)
+            rules.play(child, group, move)
             children.append(child)
         if depth == 1:
             values = [evaluate(c, root) for c in children]

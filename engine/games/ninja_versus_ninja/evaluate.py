@@ -24,7 +24,8 @@ from engine.games.ninja_versus_ninja.data import (
     row_of,
 )
 from engine.games.ninja_versus_ninja.paths import IN_HOME
-from engine.games.ninja_versus_ninja.state import NO_SQUARE, NvnState
+from engine.games.ninja_versus_ninja.rules import NO_SQUARE
+from engine.games.ninja_versus_ninja.state import NvnState
 
 PIECE = 1.0  # a Ninja, in score points (missions need runners; the last one lost loses the game)
 SCALE = 3.5  # score-point difference that maps to tanh(1) ~ 0.76

@@ -1,4 +1,4 @@
-"""Ninja Versus Ninja: configuration, setup, the heuristic, bots and the text diagram."""
+"""Ninja Versus Ninja: configuration, the state factory, the heuristic and the bots."""
 
 from __future__ import annotations
 
@@ -7,17 +7,10 @@ from typing import Any
 
 from engine.core import Chance, ConfigError, Game, Inject, State
 from engine.games.ninja_versus_ninja import evaluate as heuristic
-from engine.games.ninja_versus_ninja.data import (
-    COL_LETTERS,
-    COLOR_NAMES,
-    COLS,
-    DEFAULT_CONFIG,
-    HOME_ROWS,
-    ROWS,
-    START,
-    square_index,
-)
-from engine.games.ninja_versus_ninja.state import NO_SQUARE, NvnState, place
+from engine.games.ninja_versus_ninja.data import DEFAULT_CONFIG
+from engine.games.ninja_versus_ninja.render import render_board
+from engine.games.ninja_versus_ninja.rules import setup
+from engine.games.ninja_versus_ninja.state import NvnState, place
 
 
 class NinjaVersusNinja(Game):
@@ -67,13 +60,7 @@ class NinjaVersusNinja(Game):
     ) -> NvnState:
         """The U start (§1.2), the roll-off (§1.3) and the first player's first roll."""
         state, conf = self._blank(seed, players, config, inject)
-        black = [square_index(q) for q in START[0]]
-        red = [square_index(q) for q in START[1]]
-        state.occ = [sum(1 << q for q in black), sum(1 << q for q in red)]
-        first = conf["first_player"]
-        state.first_player = state.roll_off() if first == "rolloff" else int(first)
-        state.to_move = state.first_player
-        state.begin_turn()
+        setup(state, conf["first_player"])
         return state
 
     def position(
@@ -105,60 +92,9 @@ class NinjaVersusNinja(Game):
         return {"expectimax": ExpectimaxBot}
 
     def render(self, state: State) -> str:
-        """The board with row labels and dojo bands, then each side's score, shadow and mission.
-
-        B/R are Ninjas at home; b/r (lower case) is the Ninja on a mission.
-        """
+        """The board with row labels and dojo bands, then each side's score, shadow and mission."""
         assert isinstance(state, NvnState)
-        lines = []
-        if state.is_over():
-            who = "draw" if state.winner is None else f"{COLOR_NAMES[state.winner]} wins"
-            lines.append(f"turn {state.turn_number} · game over: {who} ({state.reason})")
-        else:
-            d1, d2 = state.roll
-            lines.append(
-                f"turn {state.turn_number} · {COLOR_NAMES[state.to_move]} to move · rolled {d1}+{d2}={d1 + d2}"
-            )
-        lines.append("      " + " ".join(COL_LETTERS))
-        for r in range(ROWS - 1, -1, -1):
-            cells = []
-            for c in range(COLS):
-                sq = c * ROWS + r
-                owner = state.owner(sq)
-                mark = "." if owner < 0 else "BR"[owner]
-                if owner >= 0 and state.m_sq[owner] == sq:
-                    mark = mark.lower()
-                cells.append(mark)
-            zone = ""
-            if r == HOME_ROWS[1][-1]:
-                zone = "Red dojo"
-            elif r == HOME_ROWS[1][0] - 1:
-                zone = "neutral"
-            elif r == HOME_ROWS[0][-1]:
-                zone = "Black dojo"
-            lines.append(f"  {r + 1:>2}  " + " ".join(cells) + (f"   {zone}" if zone else ""))
-            if r in (HOME_ROWS[1][0], HOME_ROWS[0][-1] + 1):
-                lines.append("      " + "-" * (2 * COLS - 1))
-        for seat in (0, 1):
-            text = (
-                f"{COLOR_NAMES[seat]:<5} score {state.score[seat]}/{state.target}  "
-                f"shadow {state.shadow[seat]}  ninjas {state.occ[seat].bit_count()}"
-            )
-            if state.m_sq[seat] != NO_SQUARE:
-                m = state.mission(seat)
-                assert m is not None
-                text += (
-                    f"  mission {m['square']}: turn {m['turns_used']}/3 done, depth {m['depth']}, "
-                    f"reversal {'used' if m['reversal_used'] else 'unused'}"
-                )
-            lines.append(text)
-        log = state.log()
-        if log:
-            seat, dice, label, event = log[-1]
-            lines.append(
-                f"last: {COLOR_NAMES[seat]} rolled {dice[0]}+{dice[1]}: {label}" + (f" ({event})" if event else "")
-            )
-        return "\n".join(lines)
+        return render_board(state)
 
 
 GAME = NinjaVersusNinja()

@@ -1,11 +1,8 @@
-"""Ninja Versus Ninja: a position and the rules, in the order of a turn (spec §3.1).
+"""The Ninja Versus Ninja State: the position, the Game/State interface, views, clone, determinize.
 
-A state always stands at a decision: the seat to move has rolled and has at least one
-legal move. Rolling, passes (no legal move, §4.2.5) and the end of the game are resolved
-inside `apply`, so bots and the referee only ever see real choices.
-
-The board is two bitmasks (one per seat, bit = square index); a mission is four small
-ints per seat. Cloning copies a dozen fields; the move log is a shared cons list.
+The rules of a turn are functions in rules.py. The board is two bitmasks (one per seat,
+bit = square index); a mission is four small ints per seat. Cloning copies a dozen fields;
+the move log is a shared cons list.
 """
 
 from __future__ import annotations
@@ -15,25 +12,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Action, Chance, Game, IllegalAction, Observation, Outcome, State
-from engine.games.ninja_versus_ninja.data import (
-    COLOR_NAMES,
-    DIE_SIDES,
-    MISSION_TURNS,
-    ROLLOFF_ATTEMPTS,
-    SQUARE_NAMES,
-    square_index,
-)
-from engine.games.ninja_versus_ninja.paths import CANDIDATES, IN_HOME, Group, Move
+from engine.games.ninja_versus_ninja import rules as R
+from engine.games.ninja_versus_ninja.actions import Move
+from engine.games.ninja_versus_ninja.data import COLOR_NAMES, SQUARE_NAMES, square_index
+from engine.games.ninja_versus_ninja.paths import IN_HOME, Group
+from engine.games.ninja_versus_ninja.rules import NO_SQUARE
 
-NO_SQUARE = -1
-PASS = "pass"
 # A move-log entry: (seat, (d1, d2), move label or "pass", what happened).
 LogEntry = tuple[int, tuple[int, int], str, str]
-
-
-def dice_stream(seat: int) -> str:
-    """The chance stream holding `seat`'s roll-off dice and then its turn rolls (§3.2)."""
-    return f"dice/{seat}"
 
 
 def _bits(mask: int) -> list[int]:
@@ -47,13 +33,6 @@ def _bits(mask: int) -> list[int]:
 
 class NvnState(State):
     """A match of Ninja Versus Ninja in progress."""
-
-    __slots__ = (
-        "game", "num_players", "chance", "target", "cap",
-        "occ", "score", "shadow", "m_sq", "m_turns", "m_rev", "m_depth",
-        "to_move", "turn_number", "roll", "winner", "reason", "first_player",
-        "_log", "_legal", "_groups",
-    )
 
     def __init__(self, game: Game, chance: Chance, target: int, cap: int) -> None:
         self.game = game
@@ -75,171 +54,9 @@ class NvnState(State):
         self.winner: int | None = None  # set with reason when the game ends; None + reason = draw
         self.reason = ""
         self.first_player = 0
-        self._log: tuple[Any, ...] | None = None  # cons list (previous, entry), newest first
-        self._legal: list[Move] = []
-        self._groups: list[Group] = []
-
-    # ----------------------------------------------------------------- setup (§1.3)
-
-    def roll_off(self) -> int:
-        """Both seats roll 2d4 (seat 0 first); the higher total moves first; ties reroll (§1.3)."""
-        for _ in range(ROLLOFF_ATTEMPTS):
-            totals = [sum(self.roll_dice(seat)) for seat in (0, 1)]
-            if totals[0] != totals[1]:
-                return 0 if totals[0] > totals[1] else 1
-        return 0
-
-    def roll_dice(self, seat: int) -> tuple[int, int]:
-        """Two four-sided dice from `seat`'s stream, die 1 then die 2."""
-        name = dice_stream(seat)
-        return (self.chance.roll(name, DIE_SIDES), self.chance.roll(name, DIE_SIDES))
-
-    # ----------------------------------------------------------------- a turn (§3.1)
-
-    def begin_turn(self) -> None:
-        """Steps 1-2 for the seat to move: roll, list the moves, pass while there are none."""
-        while self.winner is None and not self.reason:
-            self.set_roll(self.roll_dice(self.to_move))
-            if self._legal:
-                return
-            self.pass_turn()
-
-    def set_roll(self, dice: tuple[int, int]) -> None:
-        """Make `dice` the current roll of the seat to move and list its legal moves (§4)."""
-        self.roll = dice
-        self._generate(dice[0] + dice[1])
-
-    def _generate(self, n: int) -> None:
-        p = self.to_move
-        own = self.occ[p]
-        everyone = own | self.occ[1 - p]
-        mission = self.m_sq[p]
-        rev_ok = not self.m_rev[p]
-        legal: list[Move] = []
-        groups: list[Group] = []
-        table = CANDIDATES[p][n]
-        mask = own
-        while mask:
-            low = mask & -mask
-            s = low.bit_length() - 1
-            mask ^= low
-            is_mission = s == mission
-            others = everyone ^ low  # the mover's start square counts as empty once left
-            for g in table[s]:
-                if g.rev:
-                    # A reversal: by the mission Ninja (once per mission) or to start a mission.
-                    if is_mission:
-                        if not rev_ok:
-                            continue
-                    elif mission != NO_SQUARE:
-                        continue
-                elif g.leaves_home and mission != NO_SQUARE and not is_mission:
-                    continue  # one mission at a time (§4.2.4, A14)
-                to = g.to
-                if own & (1 << to) and to != s:
-                    continue  # never onto one's own Ninja
-                single = g.single
-                if single >= 0:
-                    if single & others:
-                        continue
-                    legal.append(g.paths[0])
-                    groups.append(g)
-                    continue
-                for i, m in enumerate(g.masks):
-                    if not m & others:
-                        legal.append(g.paths[i])
-                        groups.append(g)
-                        break
-        self._legal = legal
-        self._groups = groups
-
-    def play(self, group: Group, move: Move) -> None:
-        """Steps 4-7 of a turn: move, capture, missions and scoring, wins, the clock, hand over."""
-        p, q = self.to_move, 1 - self.to_move
-        s, t = group.frm, group.to
-        tbit = 1 << t
-        self.occ[p] ^= 1 << s
-        event = ""
-        if self.occ[q] & tbit:  # capture (§5.1): no points; a captured mission ends
-            self.occ[q] ^= tbit
-            event = "captures"
-            if self.m_sq[q] == t:
-                self.m_sq[q] = NO_SQUARE
-                self.shadow[q] = 0
-                event = "captures the mission Ninja"
-        self.occ[p] |= tbit
-        # Mission bookkeeping (§5.2).
-        if s != self.m_sq[p] and group.leaves_home:
-            self.m_sq[p] = t
-            self.m_turns[p] = 0
-            self.m_rev[p] = group.rev
-            self.m_depth[p] = group.depth
-        elif s == self.m_sq[p]:
-            self.m_sq[p] = t
-            self.m_rev[p] = self.m_rev[p] or group.rev
-            if group.depth > self.m_depth[p]:
-                self.m_depth[p] = group.depth
-        if self.m_sq[p] != NO_SQUARE:
-            self.shadow[p] = self.m_depth[p]
-            if self.m_sq[p] == t and IN_HOME[p][t]:  # the mission Ninja itself came home
-                self.score[p] += self.m_depth[p]
-                event = (event + ", " if event else "") + f"home +{self.m_depth[p]}"
-                self.shadow[p] = 0
-                self.m_sq[p] = NO_SQUARE
-        self._record(move, event)
-        self._check_wins(p)
-        self._end_turn()
-
-    def pass_turn(self) -> None:
-        """A turn with no legal move (§4.2.5): the dice were rolled, the clock still runs."""
-        self._record(PASS, "")
-        self._end_turn()
-
-    def _end_turn(self) -> None:
-        p = self.to_move
-        if self.winner is None and not self.reason and self.m_sq[p] != NO_SQUARE:
-            # Step 6, the mission clock (§5.3).
-            self.m_turns[p] += 1
-            if self.m_turns[p] >= MISSION_TURNS:
-                self.occ[p] ^= 1 << self.m_sq[p]
-                self.m_sq[p] = NO_SQUARE
-                self.shadow[p] = 0
-                self._record(None, "mission Ninja lost to the clock")
-                self._check_wins(p)
-        self.to_move = 1 - p
-        self.turn_number += 1
-        if self.winner is None and not self.reason and self.turn_number >= self.cap:
-            self._end_at_cap()
-        self._legal = []
-        self._groups = []
-
-    def _check_wins(self, p: int) -> None:
-        """The win checks of §6.1, for the seat that just moved."""
-        if self.winner is not None:
-            return
-        if self.score[p] >= self.target:
-            self.winner, self.reason = p, "points"
-        elif self.occ[1 - p] == 0:
-            self.winner, self.reason = p, "elimination"
-        elif self.occ[p] == 0:
-            self.winner, self.reason = 1 - p, "elimination"
-
-    def _end_at_cap(self) -> None:
-        """§6.2: higher score, then more Ninjas, else a draw."""
-        self.reason = "cap"
-        counts = [self.occ[0].bit_count(), self.occ[1].bit_count()]
-        for key in (self.score, counts):
-            if key[0] != key[1]:
-                self.winner = 0 if key[0] > key[1] else 1
-                return
-
-    def _record(self, move: Move | str | None, event: str) -> None:
-        # Moves are stored, not labels: building a label is too slow for search playouts.
-        if move is not None:
-            self._log = (self._log, (self.to_move, self.roll, move, event))
-        elif self._log is not None:  # an event that belongs to the entry just written
-            prev, (seat, dice, mv, ev) = self._log
-            self._log = (prev, (seat, dice, mv, (ev + ", " if ev else "") + event))
+        self.history: tuple[Any, ...] | None = None  # the move log: cons list (previous, entry), newest first
+        self.moves: list[Move] = []  # the legal moves of the seat to move (replaced, never mutated)
+        self.groups: list[Group] = []  # the candidate group behind each legal move
 
     # ----------------------------------------------------------------- the State interface
 
@@ -251,31 +68,31 @@ class NvnState(State):
         """The deduplicated legal moves, sorted by (from, to, uses_reversal, depth) (§3.3)."""
         if seat != self.to_move or self.is_over():
             return []
-        return list(self._legal)
+        return list(self.moves)
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move (the engine's own list; do not modify)."""
-        return self._legal
+        return self.moves
 
     def legal_groups(self) -> list[Group]:
         """The action group behind each legal move (same order as `legal_moves`), for search."""
-        return self._groups
+        return self.groups
 
     def find(self, action: Action) -> int:
         """The index of the legal move `action` stands for, or -1.
 
         Any clear path with the same (from, to, uses_reversal, depth) is the same action (§3.3).
         """
-        for i, move in enumerate(self._legal):
+        for i, move in enumerate(self.moves):
             if move is action:
                 return i
         if not isinstance(action, Move):
             return -1
-        for i, move in enumerate(self._legal):
+        for i, move in enumerate(self.moves):
             if (move.frm, move.to, move.uses_reversal, move.depth) == (
                 action.frm, action.to, action.uses_reversal, action.depth
             ):
-                group = self._groups[i]
+                group = self.groups[i]
                 others = (self.occ[0] | self.occ[1]) ^ (1 << group.frm)
                 for path, mask in zip(group.paths, group.masks, strict=True):
                     if path.path == action.path and not mask & others:
@@ -293,13 +110,13 @@ class NvnState(State):
         if i < 0:
             label = getattr(action, "label", action)
             raise IllegalAction(f"{label} is not a legal move: pick one from the legal list.")
-        self.play(self._groups[i], self._legal[i])
-        self.begin_turn()
+        R.play(self, self.groups[i], self.moves[i])
+        R.begin_turn(self)
 
     def apply_index(self, i: int) -> None:
         """Play legal move number i (fast path for playouts and search)."""
-        self.play(self._groups[i], self._legal[i])
-        self.begin_turn()
+        R.play(self, self.groups[i], self.moves[i])
+        R.begin_turn(self)
 
     def is_over(self) -> bool:
         """True once someone has won or the turn cap has been reached."""
@@ -334,9 +151,9 @@ class NvnState(State):
         twin.winner = self.winner
         twin.reason = self.reason
         twin.first_player = self.first_player
-        twin._log = self._log
-        twin._legal = self._legal  # replaced, never mutated, so sharing is safe
-        twin._groups = self._groups
+        twin.history = self.history
+        twin.moves = self.moves  # replaced, never mutated, so sharing is safe
+        twin.groups = self.groups
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> NvnState:
@@ -348,7 +165,7 @@ class NvnState(State):
     def log(self) -> list[LogEntry]:
         """Every turn so far, oldest first: (seat, dice, move label or 'pass', events)."""
         out: list[LogEntry] = []
-        node = self._log
+        node = self.history
         while node is not None:
             node, (seat, dice, move, event) = node
             out.append((seat, dice, move if isinstance(move, str) else move.label, event))
@@ -433,12 +250,12 @@ def place(
             raise ValueError(f"seat {seat} has a Ninja outside home that is not its mission Ninja")
     state.to_move = to_move
     state.winner, state.reason = None, ""
-    state._log = None
+    state.history = None
     if dice is not None:
-        state.set_roll(dice)
+        R.set_roll(state, dice)
         if state.legal_moves():
             return state
-        state.pass_turn()
-    state.begin_turn()
+        R.pass_turn(state)
+    R.begin_turn(state)
     return state
 

@@ -3,7 +3,7 @@
 The engine records the stats (state.stats, state.empty_flag); this module turns them into
 the achievement numbers each seat earned in that battle. Streak achievements (#15, #16,
 #22, #25) need several matches and are left to the platform; #19 (Champion undefeated) is
-decided by the series in state.py.
+decided by the series in rules.py.
 
 Reading of "p = winner unless stated": #4 (Vampire 6), #5 (Legend 10), #7 (deplete the draw
 pile, shared by both seats: the flag is per battle) and #9 (Pyro save) do not need a win,
@@ -14,23 +14,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.games.tiny_ninjas.data import (
+    S_HEALED,
+    S_LEGEND_MAX,
+    S_LOST,
+    S_PYRO_SAVES,
+    S_ROUNDS_ATT,
+    S_SURVIVOR_USED,
+    S_VAMPIRE,
+    S_YELLOW,
+)
+
 if TYPE_CHECKING:
     from engine.games.tiny_ninjas.state import TinyNinjasState
 
 
 def battle_achievements(state: TinyNinjasState, winner: int, reason: str) -> dict[int, list[int]]:
     """{seat: sorted achievement numbers} earned in the battle that just ended."""
-    from engine.games.tiny_ninjas.state import (
-        S_HEALED,
-        S_LEGEND_MAX,
-        S_LOST,
-        S_PYRO_SAVES,
-        S_ROUNDS_ATT,
-        S_SURVIVOR_USED,
-        S_VAMPIRE,
-        S_YELLOW,
-    )
-
     cfg = state.cfg
     mode = cfg["mode"]
     series = bool(cfg["series_wins"])

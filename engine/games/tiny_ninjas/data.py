@@ -280,5 +280,21 @@ T_PYRO: Final = TYPE_BY_NAME["Pyro"]
 T_VAMPIRE: Final = TYPE_BY_NAME["Vampire"]
 T_MONK: Final = TYPE_BY_NAME["Monk"]
 
+# Per-seat stats (§2.1, §9.6), indices into stats[p].
+S_HEALED: Final = 0  # healing_received
+S_LOST: Final = 1  # health_lost
+S_YELLOW: Final = 2  # yellow_shields_used
+S_VAMPIRE: Final = 3  # vampire_heal_total
+S_ROUNDS_ATT: Final = 4  # rounds_as_attacker
+S_PYRO_SAVES: Final = 5  # Pyro defences that avoided defeat
+S_LEGEND_MAX: Final = 6  # best Legend defendable_amount
+S_SURVIVOR_USED: Final = 7  # DOOM or HEAL_1 chosen in Survivor
+S_ATTACKS: Final = 8  # cards played as Attacker
+S_DEFENCES: Final = 9  # cards played as Defender
+STAT_NAMES: Final = ("healing_received", "health_lost", "yellow_shields_used", "vampire_heal_total",
+                     "rounds_as_attacker", "pyro_saves", "legend_best_attack", "survivor_options_used",
+                     "attacks", "defences")
+NUM_STATS: Final = len(STAT_NAMES)
+
 assert sum(c.count for c in CARDS if not c.expansion) == 58
 assert sum(c.count for c in CARDS if c.expansion) == 12

@@ -1,4 +1,4 @@
-"""The Tiny Ninjas Game object: config, state factory, heuristic evaluation and rendering."""
+"""The Tiny Ninjas Game object: config, state factory and heuristic evaluation."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Any, ClassVar
 
 from engine.core import Game, Inject, State
 from engine.games.tiny_ninjas import config as C
-from engine.games.tiny_ninjas.data import ACHIEVEMENTS, DIE_FACES, INSTANCE_NAME, TOKEN_NAMES
-from engine.games.tiny_ninjas.state import P_DEFEND, PHASE_NAMES, TinyNinjasState, check_players
+from engine.games.tiny_ninjas.data import ACHIEVEMENTS
+from engine.games.tiny_ninjas.render import render_line
+from engine.games.tiny_ninjas.rules import P_DEFEND
+from engine.games.tiny_ninjas.state import TinyNinjasState, check_players
 
 # Heuristic weights, in HEALTH points: what a card in hand, an unused token and a pending
 # freeze are worth, and how much of a pending defendable attack is expected to land.
@@ -82,33 +84,4 @@ class TinyNinjasGame(Game):
     def render(self, state: State) -> str:
         """One public line: round, roles, health, hand sizes, tokens, discard top, last event."""
         assert isinstance(state, TinyNinjasState)
-        parts = [f"R{state.round}"]
-        if state.cfg["series_wins"]:
-            parts.append(f"battle {state.battle} wins {state.wins[0]}-{state.wins[1]}")
-        for p in (0, 1):
-            role = "A" if state.attacker == p else "D"
-            toks = "".join(n[0] for bit, n in TOKEN_NAMES if state.tokens[p] & bit) or "-"
-            parts.append(f"P{p}{role} {state.health[p]}/{state.maxh[p]}hp {len(state.hands[p])}c [{toks}]")
-        top = INSTANCE_NAME[state.discard[-1]] if state.discard else "-"
-        parts.append(f"draw {len(state.draw)} discard {len(state.discard)} top {top}")
-        if state.freeze:
-            parts.append("FREEZE")
-        last = _last_roll(state)
-        if last:
-            parts.append(last)
-        if state.phase == P_DEFEND:
-            colour = {1: "Red", 2: "Blue"}.get(state.p_colour, "")
-            parts.append(f"incoming {state.p_amount} {colour} from {INSTANCE_NAME[state.p_card]}")
-        parts.append(PHASE_NAMES[state.phase])
-        return " | ".join(parts)
-
-
-def _last_roll(state: TinyNinjasState) -> str:
-    """The latest die roll of this Round, as 'seat 0 rolled 6(Three/Purple/Black)', or ''."""
-    for ev in reversed(state.log[-8:]):
-        if ev[1] == "roll":
-            faces = " ".join(f"{f}({'/'.join(DIE_FACES[f - 1])})" for f in ev[3])
-            return f"seat {ev[2]} rolled {faces}"
-        if ev[1] in ("round", "end_round"):
-            return ""
-    return ""
+        return render_line(state)

@@ -12,10 +12,11 @@ REVIVE (= D2b).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.core import Action
 from engine.games.tiny_ninjas import actions as A
+from engine.games.tiny_ninjas import rules as R
 from engine.games.tiny_ninjas.data import (
     AB_DOOM,
     AB_GRAB,
@@ -41,6 +42,7 @@ from engine.games.tiny_ninjas.data import (
     KW_FREEZE,
     KW_SNEAK,
     NON_DAMAGE_TYPES,
+    S_ROUNDS_ATT,
     SHELL_ALL,
     SHOWN_ID,
     SNEAK_LOSS,
@@ -65,72 +67,9 @@ AI_MAX_HEALTH = 10
 _SUBSETS = ((0,), (0, TOKEN_RED), (0, TOKEN_BLUE), (0, TOKEN_RED, TOKEN_BLUE, TOKEN_RED | TOKEN_BLUE))
 
 
-def setup(s: TinyNinjasState) -> None:
-    """SOLO_BATTLE setup: the human draws 5 and attacks first; the AI has health and nothing else."""
-    from engine.games.tiny_ninjas.state import P_SOLO_H1, S_ROUNDS_ATT
-
-    s.health[AI] = s.cfg["ai_health"]
-    s.maxh[AI] = AI_MAX_HEALTH
-    s.tokens[AI] = 0
-    s.limit = [s.limit[HUMAN], 0]
-    s._draw(HUMAN, min(5, s.limit[HUMAN]))
-    s.attacker = HUMAN
-    s.stats[HUMAN][S_ROUNDS_ATT] += 1
-    s.log.append((-1, "round", s.round, HUMAN))
-    s._set_phase(P_SOLO_H1, (HUMAN,))
 
 
-def legal(s: TinyNinjasState) -> list[Action]:
-    """H1: non-damage plays, DECLARE_ATTACK, END_ROUND; H2: damage-capable plays with tokens."""
-    from engine.games.tiny_ninjas.state import P_SOLO_H1
 
-    out: list[Action] = []
-    seen = 0
-    if s.phase == P_SOLO_H1:
-        can_attack = False
-        for c in s.hands[HUMAN]:
-            t = INSTANCE_TYPE[c]
-            if seen & (1 << t):
-                continue
-            seen |= 1 << t
-            if t in NON_DAMAGE_TYPES:
-                out.append(A.PLAY[c][0])
-            elif t == T_PRINCESS:
-                out.append(A.PLAY_MODE[1][c][0])
-                can_attack = True
-            else:
-                can_attack = True
-        if can_attack:
-            out.append(A.DECLARE_ATTACK)
-        if s.attacks:
-            out.append(A.END_ROUND)
-        return out
-    subsets = _SUBSETS[s.tokens[HUMAN] & 3]
-    for c in s.hands[HUMAN]:
-        t = INSTANCE_TYPE[c]
-        if seen & (1 << t) or t in NON_DAMAGE_TYPES:
-            continue
-        seen |= 1 << t
-        row = A.PLAY_MODE[0][SHOWN_ID[c]] if t == T_PRINCESS else A.PLAY[SHOWN_ID[c]]
-        out.extend(row[m] for m in subsets)
-    return out
-
-
-def apply(s: TinyNinjasState, action: Action) -> None:
-    """A human H1/H2 action."""
-    from engine.games.tiny_ninjas.state import P_SOLO_H2, first_copy
-
-    if action is A.DECLARE_ATTACK:
-        card = _ai_draw(s)
-        s.ai_card = card
-        if card >= 0:
-            s.log.append((-1, "ai_draw", card))
-        s._set_phase(P_SOLO_H2, (HUMAN,))
-    elif action is A.END_ROUND:
-        _end_human_round(s)
-    else:
-        assert isinstance(action, A.Play)
-        s._play(first_copy(s.hands[HUMAN], action.card), A.TOKEN_MASK[action.tokens], action.mode)
 
 
 def _ai_draw(s: TinyNinjasState) -> int:
@@ -139,9 +78,7 @@ def _ai_draw(s: TinyNinjasState) -> int:
         if not s.discard:
             return -1
         s.log.append((-1, "reshuffle", list(s.discard)))
-        from engine.games.tiny_ninjas.state import shuffle
-
-        s.draw = shuffle(s.chance, "deal", s.discard)
+        s.draw = R.shuffle(s.chance, "deal", s.discard)
         s.draw.reverse()
         s.discard = []
     card = s.draw.pop()
@@ -166,7 +103,7 @@ def ai_defend(s: TinyNinjasState) -> None:
             value = DEF_VALUE[t]  # Alien: flat Red 3, and never abducts here
         else:
             faces = DEF_FACE[t]
-            rolled = s._roll2("dice/ai", "ai") if DEF_DICE[t] == 2 else (s._roll("dice/ai", "ai"),)
+            rolled = R.roll2(s, "dice/ai", "ai") if DEF_DICE[t] == 2 else (R.roll(s, "dice/ai", "ai"),)
             for f in rolled:
                 v = faces[f - 1]
                 if v == KW_COUNTER:
@@ -187,29 +124,15 @@ def ai_defend(s: TinyNinjasState) -> None:
         s.log.append((-1, "defend", AI, card, False))
         s.log.append((-1, "shield", blocked, counter))
     s.discard.append(card)  # the AI's card is discarded, used or not (A25b)
-    s._resolve(blocked, counter, -1)
+    R.resolve(s, blocked, counter, -1)
 
 
-def after_attack(s: TinyNinjasState) -> None:
-    """After a resolved attack (no one at 0): continue the human's or the AI's Round."""
-    from engine.games.tiny_ninjas.state import P_SOLO_H1
-
-    if s.attacker == HUMAN:
-        if s.hands[HUMAN] and s.attacks < s.cfg["attack_cap_per_round"]:
-            s._set_phase(P_SOLO_H1, (HUMAN,))
-        else:
-            _end_human_round(s)
-        return
-    if s.attacks < AI_ATTACKS:
-        _ai_attack(s)
-    else:
-        _end_ai_round(s)
 
 
 def _end_human_round(s: TinyNinjasState) -> None:
     s.log.append((-1, "end_round", s.round))
     if s.round >= s.cfg["round_cap"]:
-        s._finish_battle("cap")
+        R.finish_battle(s, "cap")
         return
     s.round += 1
     s.attacker = AI
@@ -220,13 +143,11 @@ def _end_human_round(s: TinyNinjasState) -> None:
 
 
 def _end_ai_round(s: TinyNinjasState) -> None:
-    from engine.games.tiny_ninjas.state import P_SOLO_H1, S_ROUNDS_ATT
-
     s.log.append((-1, "end_round", s.round))
     if s.round >= s.cfg["round_cap"]:
-        s._finish_battle("cap")
+        R.finish_battle(s, "cap")
         return
-    s._draw(HUMAN, s.limit[HUMAN] - len(s.hands[HUMAN]))
+    R.draw_cards(s, HUMAN, s.limit[HUMAN] - len(s.hands[HUMAN]))
     s.round += 1
     s.attacker = HUMAN
     s.attacks = 0
@@ -234,21 +155,19 @@ def _end_ai_round(s: TinyNinjasState) -> None:
     s.stats[HUMAN][S_ROUNDS_ATT] += 1
     s.log.append((-1, "round", s.round, HUMAN))
     if s.hands[HUMAN]:
-        s._set_phase(P_SOLO_H1, (HUMAN,))
+        s.set_phase(R.P_SOLO_H1, (HUMAN,))
     else:
         _end_human_round(s)
 
 
 def _ai_attack(s: TinyNinjasState) -> None:
     """AI_ATTACK for attack k = attacks + 1: draw a card face up onto the discard pile and resolve it."""
-    from engine.games.tiny_ninjas.state import P_DEFEND
-
     k = s.attacks + 1
     card = _ai_draw(s)
     frozen = s.freeze  # a pending freeze is used up by this attack
     s.freeze = False
     if card < 0:  # nothing left to draw anywhere: the attack does nothing
-        s._after_attack()
+        R.after_attack(s)
         return
     s.discard.append(card)
     s.log.append((-1, "ai_attack", k, card))
@@ -267,9 +186,9 @@ def _ai_attack(s: TinyNinjasState) -> None:
     if amount or undef:
         s.log.append((-1, "attack", colour, amount, undef, frozen))
     if amount > 0 and s.hands[HUMAN]:
-        s._set_phase(P_DEFEND, (HUMAN,))
+        s.set_phase(R.P_DEFEND, (HUMAN,))
         return
-    s._resolve(0, 0, -1)
+    R.resolve(s, 0, 0, -1)
 
 
 def _ai_resolve(s: TinyNinjasState, card: int, k: int) -> tuple[int, int, int, int, bool, bool]:
@@ -295,7 +214,7 @@ def _ai_resolve(s: TinyNinjasState, card: int, k: int) -> tuple[int, int, int, i
     if t == T_MONK:
         return 0, 0, 0, ATK_VALUE[t], False, False  # MEDITATE's draw is ignored
     if t == T_WOLF:
-        face = s._roll("dice/ai", "ai")
+        face = R.roll(s, "dice/ai", "ai")
         v = ATK_FACE[t][face - 1]
         if v == KW_FREEZE:
             return 0, 0, 0, 0, False, k < AI_ATTACKS  # on the 3rd attack the freeze fizzles
@@ -307,11 +226,11 @@ def _ai_resolve(s: TinyNinjasState, card: int, k: int) -> tuple[int, int, int, i
     if ab == AB_INTEL:
         return BLUE, ATK_VALUE[t], 0, 0, False, False
     if ab in (AB_DOOM, AB_GRAB):  # only if a config puts Grim/Baby back into a Solo deck
-        face = s._roll("dice/ai", "ai")
+        face = R.roll(s, "dice/ai", "ai")
         if ab == AB_DOOM and DIE_FACES[face - 1][2] == "Black" and s.hands[HUMAN]:
             hand = s.hands[HUMAN]
             c = hand[s.chance.pick("pick/ai", len(hand))]
-            s._lose(HUMAN, c)
+            R.lose_card(s, HUMAN, c)
             s.discard.append(c)
             s.log.append((-1, "doom", HUMAN, c))
         return 0, 0, 0, 0, False, False
@@ -320,7 +239,7 @@ def _ai_resolve(s: TinyNinjasState, card: int, k: int) -> tuple[int, int, int, i
     if ATK_DICE[t] == 0:
         amount = ATK_VALUE[t]
     else:
-        rolled = s._roll2("dice/ai", "ai") if ATK_DICE[t] == 2 else (s._roll("dice/ai", "ai"),)
+        rolled = R.roll2(s, "dice/ai", "ai") if ATK_DICE[t] == 2 else (R.roll(s, "dice/ai", "ai"),)
         for f in rolled:
             v = ATK_FACE[t][f - 1]
             if v >= 0:
@@ -329,5 +248,91 @@ def _ai_resolve(s: TinyNinjasState, card: int, k: int) -> tuple[int, int, int, i
                 undef += SNEAK_LOSS
     return colour, amount, undef, 0, ab == AB_LIFE_DRAIN, False
 
+class Solo(R.Mode):
+    """SOLO (§8): the scripted AI takes over the deal, the human's H1/H2 decisions, the defence
+    of the human's attacks and the Rounds; the standard rules do the rest."""
 
-__all__ = ["AI", "HUMAN", "after_attack", "ai_defend", "apply", "legal", "setup"]
+    def deal(self, s: TinyNinjasState) -> None:
+        """SOLO_BATTLE setup: the human draws 5 and attacks first; the AI has health and nothing else."""
+        s.health[AI] = s.cfg["ai_health"]
+        s.maxh[AI] = AI_MAX_HEALTH
+        s.tokens[AI] = 0
+        s.limit = [s.limit[HUMAN], 0]
+        R.draw_cards(s, HUMAN, min(5, s.limit[HUMAN]))
+        s.attacker = HUMAN
+        s.stats[HUMAN][S_ROUNDS_ATT] += 1
+        s.log.append((-1, "round", s.round, HUMAN))
+        s.set_phase(R.P_SOLO_H1, (HUMAN,))
+
+    def legal(self, s: TinyNinjasState) -> list[Action]:
+        """H1: non-damage plays, DECLARE_ATTACK, END_ROUND; H2: damage-capable plays with tokens."""
+        out: list[Action] = []
+        seen = 0
+        if s.phase == R.P_SOLO_H1:
+            can_attack = False
+            for c in s.hands[HUMAN]:
+                t = INSTANCE_TYPE[c]
+                if seen & (1 << t):
+                    continue
+                seen |= 1 << t
+                if t in NON_DAMAGE_TYPES:
+                    out.append(A.PLAY[c][0])
+                elif t == T_PRINCESS:
+                    out.append(A.PLAY_MODE[1][c][0])
+                    can_attack = True
+                else:
+                    can_attack = True
+            if can_attack:
+                out.append(A.DECLARE_ATTACK)
+            if s.attacks:
+                out.append(A.END_ROUND)
+            return out
+        subsets = _SUBSETS[s.tokens[HUMAN] & 3]
+        for c in s.hands[HUMAN]:
+            t = INSTANCE_TYPE[c]
+            if seen & (1 << t) or t in NON_DAMAGE_TYPES:
+                continue
+            seen |= 1 << t
+            row = A.PLAY_MODE[0][SHOWN_ID[c]] if t == T_PRINCESS else A.PLAY[SHOWN_ID[c]]
+            out.extend(row[m] for m in subsets)
+        return out
+
+    def apply(self, s: TinyNinjasState, action: Action) -> None:
+        """A human H1/H2 action."""
+        if action is A.DECLARE_ATTACK:
+            card = _ai_draw(s)
+            s.ai_card = card
+            if card >= 0:
+                s.log.append((-1, "ai_draw", card))
+            s.set_phase(R.P_SOLO_H2, (HUMAN,))
+        elif action is A.END_ROUND:
+            _end_human_round(s)
+        else:
+            assert isinstance(action, A.Play)
+            R.play_card(s, R.first_copy(s.hands[HUMAN], action.card), A.TOKEN_MASK[action.tokens], action.mode)
+
+    def undefended(self, s: TinyNinjasState) -> None:
+        """H2: the AI's drawn card defends the human's attack (AI_DEFEND)."""
+        if s.ai_card >= 0:
+            ai_defend(s)
+        else:
+            R.resolve(s, 0, 0, -1)
+
+    def after_attack(self, s: TinyNinjasState) -> None:
+        """After a resolved attack (no one at 0): continue the human's or the AI's Round."""
+        if s.attacker == HUMAN:
+            if s.hands[HUMAN] and s.attacks < s.cfg["attack_cap_per_round"]:
+                s.set_phase(R.P_SOLO_H1, (HUMAN,))
+            else:
+                _end_human_round(s)
+            return
+        if s.attacks < AI_ATTACKS:
+            _ai_attack(s)
+        else:
+            _end_ai_round(s)
+
+
+SOLO: Final = Solo()
+
+
+__all__ = ["AI", "HUMAN", "SOLO", "Solo"]
