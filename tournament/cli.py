@@ -11,6 +11,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
@@ -31,6 +32,7 @@ from engine.referee import Replay, TimeControl, play_match, replay_match
 from engine.server.launcher import is_command
 from tournament.achievements import Earned
 from tournament.entrants import parse_entrants
+from tournament.help_style import hide_flag_placeholders
 from tournament.runner import (
     TournamentPlan,
     load_achievements,
@@ -45,8 +47,11 @@ from tournament.standings import Standing
 from tournament.store import open_store
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from workers import Executor as PoolExecutor
 
+hide_flag_placeholders()
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Tournaments and matches between game bots, for four ninja games.")
 out = Console()
@@ -54,6 +59,7 @@ err = Console(stderr=True)
 
 DEFAULT_GAME = "tiny-ninjas"
 DEFAULT_BOTS = "random,greedy,ismcts"
+SOLO_AI = "Solo AI"  # the name a solo match gives the seats the game plays itself
 TABLE_WIDTH = 110  # the standings never fold, even when stdout is a pipe (rich assumes 80 columns then)
 
 
@@ -69,7 +75,7 @@ def guarded(body: Callable[[], None]) -> None:
     except TourneyError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
-        fail("interrupted: finished matches are stored; run the same command with --resume to go on.")
+        fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
 
 
 def _value(raw: str) -> Any:
@@ -112,6 +118,15 @@ def parse_settings(pairs: list[str] | None, mode: str | None, difficulty: str | 
     if characters is not None:
         config["characters"] = characters
     return config
+
+
+def open_existing(db: str) -> Engine:
+    """The store of a command that reads what `run` stored: a SQLite file that is not there is a
+    typo in --db, never a new empty database."""
+    path = db.removeprefix("sqlite:///") if db.startswith("sqlite:///") else (None if "://" in db else db)
+    if path is not None and path != ":memory:" and not Path(path).exists():
+        raise ConfigError(f"there is no database {path}: check --db (`tourney run` creates it).")
+    return open_store(db)
 
 
 def check_move_ms(move_ms: int | None) -> None:
@@ -178,32 +193,41 @@ def match(
         check_move_ms(move_ms)
         config = parse_settings(settings, mode, difficulty, handicap, genin_pack, characters)
         entrants = parse_entrants(bots, g, unique=False)
-        n = players if players is not None else len(entrants)
-        if n != len(entrants):
-            raise ConfigError(f"{len(entrants)} bots given for {n} players: name one bot per seat.")
+        names, specs = [e.alias for e in entrants], [e.spec for e in entrants]
+        if str(config.get("mode", "")).lower() == "solo":
+            if len(entrants) != 1:
+                raise ConfigError(f"solo mode seats one bot against {g.name}' own AI, not {len(entrants)}: "
+                                  f"pass one bot, e.g. --bots {entrants[0].alias}.")
+            # The game plays the other seats itself and never asks them: any bot holds them.
+            ai_seats = (players if players is not None else g.min_players) - 1
+            names += [SOLO_AI] * ai_seats
+            specs += ["random"] * ai_seats
+        n = players if players is not None else len(specs)
+        if n != len(specs):
+            raise ConfigError(f"{len(specs)} bots given for {n} players: name one bot per seat.")
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-        show = play_by_play(g, [e.alias for e in entrants]) if verbose and not as_json else None
+        show = play_by_play(g, names) if verbose and not as_json else None
         started = time.perf_counter()
-        if any(is_command(e.spec) for e in entrants):
+        if any(is_command(spec) for spec in specs):
             from tournament.programs import play_with_programs  # starts a private loopback arena
 
-            result = play_with_programs(game, [e.spec for e in entrants], s, config, move_ms)
+            result = play_with_programs(game, specs, s, config, move_ms)
             if show is not None:  # the programs played over the network: show it from the replay
                 replay_match(result.replay, show)
         else:
-            seats = [make_bot(e.spec, g, s * 31 + i) for i, e in enumerate(entrants)]
+            seats = [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)]
             result = play_match(game, seats, s, config=config, players=n,
                                 time_control=TimeControl.from_ms(move_ms), on_step=show)
         doc = {
             "game": game, "seed": s, "ranking": [list(t) for t in result.ranking], "scores": list(result.scores),
             "termination": result.termination, "reason": result.reason, "plies": len(result.replay.steps),
-            "seats": [{"seat": i, "bot": e.alias, "points": result.points(i)} for i, e in enumerate(entrants)],
+            "seats": [{"seat": i, "bot": name, "points": result.points(i)} for i, name in enumerate(names)],
             "seconds": round(time.perf_counter() - started, 3),
         }
         if as_json:
             print(json.dumps(doc))
             return
-        places = " > ".join(" = ".join(f"{entrants[s_].alias} (seat {s_})" for s_ in tier) for tier in result.ranking)
+        places = " > ".join(" = ".join(f"{names[s_]} (seat {s_})" for s_ in tier) for tier in result.ranking)
         out.print(f"{game}, seed {s}: {places}; {result.reason} after {doc['plies']} decisions; "
                   f"scores {list(result.scores)}", highlight=False)
     guarded(body)
@@ -235,7 +259,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
     from workers import make_executor
 
-    engine = open_store(db)
+    engine = open_store(db) if plan is not None else open_existing(db)
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
@@ -357,10 +381,10 @@ def run(
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,
                               cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta))
-        plan.spec()
         if not g.min_players <= players <= g.max_players:
-            raise ConfigError(f"{game} is played by {g.min_players}-{g.max_players} players, not {players}: "
-                              "fix --players.")
+            count = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
+            raise ConfigError(f"{game} is played by {count} players, not {players}: fix --players.")
+        plan.spec()
         g.new_state(0, players=players, config=plan.config)  # a bad config fails before anything is stored
         _play(db, plan, None, local, address, workers, as_json, arena=arena, admin_token=admin_token,
               metrics_port=metrics_port)
@@ -391,7 +415,7 @@ def standings(
 ) -> None:
     """Print a stored tournament's standings (from the matches stored so far)."""
     def body() -> None:
-        engine = open_store(db)
+        engine = open_existing(db)
         tid, plan = load_plan(engine, tournament_id)
         table = load_standings(engine, tid, [e.alias for e in plan.entrants])
         if as_json:
@@ -446,7 +470,7 @@ def matches(
 ) -> None:
     """List a stored tournament's matches: id, round, seats, result."""
     def body() -> None:
-        engine = open_store(db)
+        engine = open_existing(db)
         load_plan(engine, tournament_id)  # one sentence if there is no such tournament
         rows = stored_matches(engine, tournament_id)
         docs: list[dict[str, Any]] = [
@@ -477,7 +501,7 @@ def replay(
 ) -> None:
     """Replay a stored match move by move from its seed and recorded decisions."""
     def body() -> None:
-        engine = open_store(db)
+        engine = open_existing(db)
         found = stored_match(engine, match_id)
         if found is None:
             raise ConfigError(f"there is no match {match_id} in {db}: list them with `tourney matches ID`.")

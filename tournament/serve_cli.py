@@ -35,7 +35,7 @@ from tournament.cli import app, err, guarded
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens.")
 app.add_typer(bots_app, name="bots")
 
-AddressOpt = Annotated[str, typer.Option("--address", "--arena", help="The arena's host:port.")]
+ArenaOpt = Annotated[str, typer.Option("--arena", help="The arena's host:port (--address is a Ray cluster).")]
 TokensOpt = Annotated[Path | None, typer.Option("--tokens", help="Token file (default $TOURNEY_TOKENS or "
                                                                   "~/.config/tourney/bots.json).")]
 
@@ -198,7 +198,7 @@ class BuiltinOverNetwork(Bot):
 def connect(
     game: Annotated[str, typer.Option("--game", "-g", help="Game to play (see `tourney games`).")],
     bot: Annotated[str, typer.Option(help="Built-in bot that plays, e.g. random.")] = "random",
-    address: AddressOpt = "127.0.0.1:50051",
+    address: ArenaOpt = "127.0.0.1:50051",
     name: Annotated[str | None, typer.Option(help="Name to connect as (default: the bot spec).")] = None,
     token: Annotated[str | None, typer.Option(help="Bot token (default $TOURNEY_TOKEN).")] = None,
     matches: Annotated[int | None, typer.Option(help="Leave after this many matches (default: stay).")] = None,
@@ -218,7 +218,7 @@ def connect(
         except SessionRefused as exc:
             raise ConfigError(f"the arena refused the bot ({exc})") from None
         except grpc.RpcError as exc:
-            raise ConfigError(f"lost the arena at {address} ({rpc_detail(exc)}): check the address and that it runs."
+            raise ConfigError(f"lost the arena at {address} ({rpc_detail(exc)}): check --arena and that the arena runs."
                               ) from None
         print(json.dumps({"matches": len(client.ended), "points": sum(e.points for e in client.ended),
                           "errors": [e.code for e in client.errors]}))
@@ -231,7 +231,7 @@ def arena_match(
     bots: Annotated[str, typer.Option(help="Seats, comma-separated: remote:NAME, \"cmd:PROGRAM ARGS\" or a "
                                            "built-in bot.")],
     game: Annotated[str, typer.Option("--game", "-g", help="Game id.")],
-    address: Annotated[str | None, typer.Option("--arena", "--address", help="The arena's host:port (default: "
+    address: Annotated[str | None, typer.Option("--arena", help="The arena's host:port (default: "
                                                 "a private arena on a free loopback port).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the match.")] = None,
     move_ms: Annotated[int, typer.Option("--move-ms", help="Per-move limit (0: the arena's default).")] = 0,
