@@ -32,7 +32,9 @@ from engine.referee import Replay, TimeControl, play_match, replay_match
 from engine.server.launcher import is_command
 from tournament.achievements import Earned
 from tournament.entrants import parse_entrants
+from tournament.fault_notes import ProgramFaultNotes
 from tournament.help_style import hide_flag_placeholders
+from tournament.progress import ProgressLines
 from tournament.runner import (
     TournamentPlan,
     load_achievements,
@@ -59,8 +61,13 @@ err = Console(stderr=True)
 
 DEFAULT_GAME = "tiny-ninjas"
 DEFAULT_BOTS = "random,greedy,ismcts"
+# Where the generic ismcts is slow and weak, the game's own strongest bot takes its place: in
+# Ninja Arena one ismcts match takes minutes and loses to greedy, tactician beats both in seconds.
+GAME_DEFAULT_BOTS = {"ninja-arena": "random,greedy,tactician"}
 SOLO_AI = "Solo AI"  # the name a solo match gives the seats the game plays itself
-TABLE_WIDTH = 110  # the standings never fold, even when stdout is a pipe (rich assumes 80 columns then)
+# Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
+# pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
+TABLE_WIDTH = 400
 
 
 def fail(message: str) -> NoReturn:
@@ -168,7 +175,7 @@ def games(as_json: JsonOpt = False) -> None:
         lo, hi = g.min_players, g.max_players
         table.add_row(g.id, g.name, f"{lo}" if lo == hi else f"{lo}-{hi}", ", ".join(g.modes),
                       ", ".join(bot_names(g)))
-    out.print(table)
+    Console(width=TABLE_WIDTH).print(table)
 
 
 @app.command()
@@ -208,16 +215,23 @@ def match(
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         show = play_by_play(g, names) if verbose and not as_json else None
         started = time.perf_counter()
-        if any(is_command(spec) for spec in specs):
-            from tournament.programs import play_with_programs  # starts a private loopback arena
+        # A long match (a deep search) says it is alive: a line on stderr every few seconds.
+        with ProgressLines(f"{game} seed {s}", unit="decisions", enabled=not as_json) as lines:
+            def step(state: State, joint: list[tuple[int, Action]]) -> None:
+                lines.update(lines.done + 1)
+                if show is not None:
+                    show(state, joint)
 
-            result = play_with_programs(game, specs, s, config, move_ms)
-            if show is not None:  # the programs played over the network: show it from the replay
-                replay_match(result.replay, show)
-        else:
-            seats = [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)]
-            result = play_match(game, seats, s, config=config, players=n,
-                                time_control=TimeControl.from_ms(move_ms), on_step=show)
+            if any(is_command(spec) for spec in specs):
+                from tournament.programs import play_with_programs  # starts a private loopback arena
+
+                result = play_with_programs(game, specs, s, config, move_ms)
+                if show is not None:  # the programs played over the network: show it from the replay
+                    replay_match(result.replay, show)
+            else:
+                seats = [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)]
+                result = play_match(game, seats, s, config=config, players=n,
+                                    time_control=TimeControl.from_ms(move_ms), on_step=step)
         doc = {
             "game": game, "seed": s, "ranking": [list(t) for t in result.ranking], "scores": list(result.scores),
             "termination": result.termination, "reason": result.reason, "plies": len(result.replay.steps),
@@ -275,7 +289,9 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 
     # --metrics-port: matches counted as their results arrive here, and the remaining-matches gauge.
     metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None)
-    executor = cast("PoolExecutor", metered)
+    # A bot program that did not play says why on stderr as it happens, not only in bot-logs/.
+    executor = cast("PoolExecutor", ProgramFaultNotes(metered, lambda note: err.print(note, markup=False,
+                                                                                       highlight=False)))
     started = time.perf_counter()
     try:
         def announce(t: int) -> None:
@@ -286,6 +302,15 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         if as_json:
             report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_start=announce,
                                     on_match=on_match)
+        elif not err.is_terminal:  # a pipe or a log: a line every few seconds instead of a bar
+            with ProgressLines(plan.game, plan.expected_matches()) as lines:
+                def note(done: int, total: int) -> None:
+                    lines.update(done, total)
+                    if on_match is not None:
+                        on_match(done, total)
+
+                report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=note,
+                                        on_start=announce)
         else:
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
@@ -332,7 +357,9 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 def run(
     game: GameOpt = DEFAULT_GAME,
     bots: Annotated[str, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
-                                           "In a gauntlet the first is the challenger.")] = DEFAULT_BOTS,
+                                           "In a gauntlet the first is the challenger. Default: "
+                                                  f"{DEFAULT_BOTS} (Ninja Arena: "
+                                                  f"{GAME_DEFAULT_BOTS['ninja-arena']}).")] = "",
     format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
                                                          "against Tiny Ninjas' Solo AI).")] = "round-robin",
     games_per_pair: Annotated[int, typer.Option(help="Games each pair plays; even = duplicate pairs.")] = 4,
@@ -376,7 +403,7 @@ def run(
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
         config = parse_settings(settings, mode, difficulty, handicap, genin_pack, characters)
-        entrants = parse_entrants(bots, g, remote_ok=arena is not None)
+        entrants = parse_entrants(bots or GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS), g, remote_ok=arena is not None)
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,
@@ -547,11 +574,21 @@ def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:
 
 def _standing_doc(s: Standing) -> dict[str, Any]:
     return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
-            "points": s.points, "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
+            "points": exact(s.points), "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
             "rating_low": round(s.low, 1), "rating_high": round(s.high, 1), "faults": s.faults, "byes": s.byes,
             "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
-            "direct": s.direct, "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger,
+            "direct": exact(s.direct), "buchholz": exact(s.buchholz), "sonneborn_berger": exact(s.sonneborn_berger),
             "los_next": None if s.los_next is None else round(s.los_next, 4)}
+
+
+def exact(points: float) -> float:
+    """Points for JSON: sums of thirds and quarters without float noise (8, not 7.999999999999999)."""
+    return round(points, 6) + 0.0
+
+
+def short(points: float) -> str:
+    """Points for a table: at most two decimals, none when whole (7.17, 5.5, 8)."""
+    return f"{round(points, 2):g}"
 
 
 def _standings_table(standings: list[Standing], title: str) -> Table:
@@ -561,9 +598,9 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
     for i, s in enumerate(standings, 1):
         wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes}bye" if s.byes else "")
         los = "" if s.los_next is None else f"{100 * s.los_next:.0f}%"
-        table.add_row(str(i), s.alias, str(s.games), wdl, f"{s.points:g}",
+        table.add_row(str(i), s.alias, str(s.games), wdl, short(s.points),
                       f"{s.rating:.0f} [{s.low:.0f},{s.high:.0f}]", los, f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
-                      f"{s.direct:g}", f"{s.buchholz:g}", f"{s.sonneborn_berger:g}", str(s.faults))
+                      short(s.direct), short(s.buchholz), short(s.sonneborn_berger), str(s.faults))
     return table
 
 

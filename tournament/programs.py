@@ -23,12 +23,12 @@ from engine.server.arena import REMOTE_PREFIX, ArenaConfig
 from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
 from engine.server.remote import ArenaUnavailable, run_remote_match
+from tournament.fault_notes import NOT_PLAYED
 
 CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello
 POLL_S = 0.05  # how often the wait looks for a program that exited or connected
 LOG_TAIL_LINES = 3  # lines of a failed program's log quoted in the forfeit's reason
 LOG_TAIL_CHARS = 400  # ... and at most this many characters of them
-NOT_PLAYED = "the program did not play"  # every forfeit of a program says this (the CLI looks for it)
 LOG_DIR = Path("bot-logs")
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
