@@ -216,7 +216,8 @@ def match(
         show = play_by_play(g, names) if verbose and not as_json else None
         started = time.perf_counter()
         # A long match (a deep search) says it is alive: a line on stderr every few seconds.
-        with ProgressLines(f"{game} seed {s}", unit="decisions", enabled=not as_json) as lines:
+        with ProgressLines(f"{game} seed {s}", unit="decisions", enabled=not as_json,
+                           final=False) as lines:
             def step(state: State, joint: list[tuple[int, Action]]) -> None:
                 lines.update(lines.done + 1)
                 if show is not None:
@@ -243,7 +244,7 @@ def match(
             return
         places = " > ".join(" = ".join(f"{names[s_]} (seat {s_})" for s_ in tier) for tier in result.ranking)
         out.print(f"{game}, seed {s}: {places}; {result.reason} after {doc['plies']} decisions; "
-                  f"scores {list(result.scores)}", highlight=False)
+                  f"scores {list(result.scores)}", highlight=False, markup=False, soft_wrap=True)
     guarded(body)
 
 
@@ -291,7 +292,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None)
     # A bot program that did not play says why on stderr as it happens, not only in bot-logs/.
     executor = cast("PoolExecutor", ProgramFaultNotes(metered, lambda note: err.print(note, markup=False,
-                                                                                       highlight=False)))
+                                                                                       highlight=False,
+                                                                                       soft_wrap=True)))
     started = time.perf_counter()
     try:
         def announce(t: int) -> None:

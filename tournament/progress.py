@@ -23,7 +23,7 @@ class ProgressLines:
 
     def __init__(self, label: str, total: int | None = None, unit: str = "matches", period_s: float | None = None,
                  stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic,
-                 enabled: bool = True) -> None:
+                 enabled: bool = True, final: bool = True) -> None:
         self.label = label
         self.total = total
         self.unit = unit
@@ -32,6 +32,7 @@ class ProgressLines:
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.enabled = enabled  # off: counts, prints nothing (--json keeps stderr quiet)
+        self.final = final  # a last line when the work ends
         self.started = clock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._report, name="progress-lines", daemon=True)
@@ -63,5 +64,5 @@ class ProgressLines:
         self._stop.set()
         if self.enabled:
             self._thread.join()
-            if kind is None:  # where it ended, so a log always shows the last count
+            if kind is None and self.final:  # where it ended, so a log always shows the last count
                 print(self.line(), file=self.stream, flush=True)

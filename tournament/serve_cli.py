@@ -35,7 +35,7 @@ from tournament.cli import app, err, guarded
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens.")
 app.add_typer(bots_app, name="bots")
 
-ArenaOpt = Annotated[str, typer.Option("--arena", help="The arena's host:port (--address is a Ray cluster).")]
+ArenaOpt = Annotated[str, typer.Option("--arena", help="The arena's host:port.")]
 TokensOpt = Annotated[Path | None, typer.Option("--tokens", help="Token file (default $TOURNEY_TOKENS or "
                                                                   "~/.config/tourney/bots.json).")]
 
