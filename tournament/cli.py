@@ -363,7 +363,8 @@ def run(
                                                   f"{DEFAULT_BOTS} (Ninja Arena: "
                                                   f"{GAME_DEFAULT_BOTS['ninja-arena']}).")] = "",
     format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
-                                                         "against Tiny Ninjas' Solo AI).")] = "round-robin",
+                                                         "against Tiny Ninjas' Solo AI; --mode solo picks "
+                                                         "it).")] = "round-robin",
     games_per_pair: Annotated[int, typer.Option(help="Games each pair plays; even = duplicate pairs.")] = 4,
     cycles: Annotated[int, typer.Option(help="Repeat the schedule; odd cycles swap who starts.")] = 1,
     rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 n)+1); pod rounds; "
