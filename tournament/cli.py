@@ -34,6 +34,7 @@ from tournament.achievements import Earned
 from tournament.entrants import parse_entrants
 from tournament.fault_notes import ProgramFaultNotes
 from tournament.help_style import hide_flag_placeholders
+from tournament.legends import legend
 from tournament.progress import ProgressLines
 from tournament.runner import (
     TournamentPlan,
@@ -554,6 +555,10 @@ def play_by_play(g: Game, names: Sequence[str]) -> Callable[[State, list[tuple[i
     A simultaneous commitment can be secret (Maître Ninja's attack line): only who acted is
     named, and the game's public rendering shows what was revealed.
     """
+    key = legend(g.id)
+    if key is not None:
+        out.print(key, highlight=False, markup=False, soft_wrap=True)
+
     def show(state: State, joint: list[tuple[int, Action]]) -> None:
         if len(joint) == 1:
             seat, action = joint[0]

@@ -138,3 +138,11 @@ def test_ctrl_c_names_the_resume_command(capsys):
         guarded(interrupted)
     assert stopped.value.exit_code == 2
     assert "tourney resume" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game, short", [("tiny-ninjas", "[RBY]"), ("maitre-ninja", "BL = block"),
+                                         ("ninja-arena", "F = fist")])
+def test_verbose_play_by_play_explains_its_short_forms(game, short):
+    result = runner.invoke(app, ["match", "--game", game, "--bots", "greedy,random", "--seed", "1", "--verbose"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("key: ") and short in result.stdout.splitlines()[0]
