@@ -30,7 +30,7 @@ from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
 from engine.server.metrics import serve_metrics
 from engine.server.tokens import add_bot, default_path, load_tokens
-from tournament.cli import app, err, guarded
+from tournament.cli import JsonOpt, app, err, guarded
 
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens.")
 app.add_typer(bots_app, name="bots")
@@ -240,8 +240,9 @@ def arena_match(
     log_dir: Annotated[Path, typer.Option(help="Where bot programs' logs go (one file per bot).")] = Path("bot-logs"),
     realtime: Annotated[bool, typer.Option("--realtime", help="Real-time mode (Ninja Arena): actions apply as "
                                                               "they arrive.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Play one match through an arena (RunMatch) and print its record as JSON.
+    """Play one match through an arena (RunMatch) and print its result (--json: the whole record).
 
     A `cmd:` seat is a bot program: it is started with TOURNEY_ARENA, TOURNEY_TOKEN and
     TOURNEY_BOT_NAME set, plays, and is stopped when the match is over.
@@ -268,6 +269,12 @@ def arena_match(
             request = pb.RunMatchRequest(admin_token=token, game=game, seats=seats, seed=s, move_ms=move_ms,
                                          config_json=settings_json, wait_s=30, realtime=realtime)
             record = _run_remote(target, request)
+        if not as_json:  # a person reads the result; the replay JSON is for programs (--json)
+            places = sorted(range(len(record.seat_names)), key=lambda i: record.ranks[i])
+            order = " > ".join(f"{record.seat_names[i]} (seat {i})" for i in places)
+            print(f"{record.game} match {record.match_id}, seed {record.seed}: {order}; {record.reason}; "
+                  f"scores {list(record.scores)}")
+            return
         print(json.dumps({
             "match_id": record.match_id, "game": record.game, "seats": list(record.seat_names), "seed": record.seed,
             "ranks": list(record.ranks), "scores": list(record.scores), "termination": record.termination,

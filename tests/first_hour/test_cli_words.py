@@ -146,3 +146,11 @@ def test_verbose_play_by_play_explains_its_short_forms(game, short):
     result = runner.invoke(app, ["match", "--game", game, "--bots", "greedy,random", "--seed", "1", "--verbose"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("key: ") and short in result.stdout.splitlines()[0]
+
+
+def test_arena_match_prints_a_line_for_a_person_and_the_record_with_json():
+    line = runner.invoke(app, ["arena-match", "--game", "sticks", "--bots", "random,greedy", "--seed", "1"])
+    assert line.exit_code == 0, line.output
+    assert len(line.stdout.strip().splitlines()) == 1 and "seed 1: " in line.stdout and "replay" not in line.stdout
+    record = runner.invoke(app, ["arena-match", "--game", "sticks", "--bots", "random,greedy", "--seed", "1", "--json"])
+    assert json.loads(record.stdout)["replay"]["seed"] == 1

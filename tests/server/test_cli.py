@@ -49,7 +49,7 @@ def test_connect_and_arena_match_play_over_the_network(served: str) -> None:
         # RunMatch waits for the bot to connect; the wrong (empty) admin token is refused first.
         assert done.returncode == 2 and "admin token" in done.stderr
         done = subprocess.run([*TOURNEY, "arena-match", "--arena", served, "--game", game,
-                               "--bots", "remote:netrand,random", "--seed", "5", "--move-ms", "5000"],
+                               "--bots", "remote:netrand,random", "--seed", "5", "--move-ms", "5000", "--json"],
                               cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         record = json.loads(done.stdout)
@@ -80,7 +80,7 @@ def test_bots_add_prints_a_token_and_stores_its_hash(tmp_path: Path) -> None:
 def test_arena_match_launches_bot_programs_on_a_private_arena(tmp_path: Path) -> None:
     program = f"cmd:{sys.executable} {ROOT / 'clients' / 'python' / 'examples' / 'random_bot.py'}"
     done = subprocess.run([*TOURNEY, "arena-match", "--game", "ninja-versus-ninja", "--bots", f"{program},random",
-                           "--seed", "4", "--log-dir", str(tmp_path)],
+                           "--seed", "4", "--log-dir", str(tmp_path), "--json"],
                           cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
