@@ -143,8 +143,7 @@ class RayExecutor:
     of its pairing.
     """
 
-    def __init__(self, address: str | None = None, workers: int | None = None, chunk: int | None = None,
-                 eager: bool = True) -> None:
+    def __init__(self, address: str | None = None, workers: int | None = None, chunk: int | None = None) -> None:
         self._ray: Any = sys.modules.get("ray")  # imported here at once only if in use already (1.5 s)
         self._owns = False
         self._address = address or os.environ.get("RAY_ADDRESS") or None
@@ -158,7 +157,7 @@ class RayExecutor:
         self._error: TourneyError | None = None
         self._closing = threading.Event()
         self._keeper: threading.Thread | None = None
-        if (self._ray is not None and self._ray.is_initialized()) or not eager:
+        if self._ray is not None and self._ray.is_initialized():
             import ray
 
             self._ray = ray
