@@ -32,7 +32,7 @@ from engine.server.metrics import serve_metrics
 from engine.server.tokens import add_bot, default_path, load_tokens
 from tournament.cli import JsonOpt, app, err, guarded
 
-bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens.")
+bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens (add).")
 app.add_typer(bots_app, name="bots")
 
 ArenaOpt = Annotated[str, typer.Option("--arena", help="The arena's host:port.")]
