@@ -7,6 +7,7 @@ With --json, stdout carries exactly one JSON document and progress goes nowhere.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import time
@@ -53,6 +54,10 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from workers import Executor as PoolExecutor
+
+# gRPC's C core logs notices (e.g. about fork() while starting a bot program) straight to stderr;
+# a person at the terminal should see only tourney's own lines and real gRPC errors.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 hide_flag_placeholders()
 app = typer.Typer(add_completion=False, no_args_is_help=True,
