@@ -1,25 +1,208 @@
-"""Reliability under load: faulty and well-behaved bots together on one arena, then a table.
+"""Reliability under load: faulty, hostile and well-behaved bots together on one arena, then tables.
 
     python bench/reliability.py [--streams 200] [--seconds 60] [--faulty-pairs 20] [--fault-move-ms 500]
+                                [--hostile-streams 20] [--hostile-seconds 20] [--skip-soak] [--skip-hostile]
 
 The arena runs in its own process (its RSS is sampled); the bots are scripted gRPC streams in
-this one. Pairs of bots play Tiny Ninjas match after match. In `--faulty-pairs` of the pairs one
-bot misbehaves (never replies, answers out of range, sends garbage, drops its stream mid-match
-and reconnects, or answers after the deadline), at a short time limit; the others play at the
-arena's default time control. The table shows the faults injected, the matches they affected
-(and how many ended with the expected typed reason), results lost (must be 0: every RunMatch
-record reached the arena's storage) and the time losses of well-behaved bots at this load.
+this one. Pairs of bots play Tiny Ninjas match after match.
+
+Soak: in `--faulty-pairs` of the pairs one bot misbehaves (never replies, answers out of range,
+sends garbage, drops its stream mid-match and reconnects, or answers after the deadline), at a
+short time limit; the others play at the arena's default time control. The table shows the
+faults injected, the matches they affected (and how many ended with the expected typed reason),
+results lost (must be 0: every RunMatch record reached the arena's storage) and the time losses
+of well-behaved bots at this load.
+
+Hostile: `--hostile-streams` well-behaved bots play for `--hostile-seconds` on a fresh arena,
+first unattacked, then while attackers in other processes (started from this file with
+`--attack KIND`) run: a bot that never reads and floods 32 KB replies to unknown matches, four
+streams sending a 60 MB Hello.bot_name again and again, and 60 MB replies. Goals: the arena's
+peak RSS under 300 MB, the well-behaved bots keep at least 90% of their unattacked decisions/s,
+and none of them times out.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import itertools
+import os
+import subprocess
 import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import grpc
 
-from tests.soak.soaklib import soak, table  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.server.generated import arena_pb2 as pb  # noqa: E402
+from tests.soak.soaklib import SoakReport, _soak, soak, table  # noqa: E402
+
+PLAY = "/tourney.v1.Arena/Play"
+ATTACKS = ("flood", "big_hello", "huge_reply")
+ATTACK_NAMES = {"flood": "non-reading flood of 32 KB replies", "big_hello": "4 streams x 60 MB Hello.bot_name",
+                "huge_reply": "60 MB replies"}
+RSS_GOAL_MB, SPEED_GOAL = 300, 0.90
+
+
+# ---------------------------------------------------------------- attackers (child processes)
+
+def _attack_channel(address: str) -> grpc.Channel:
+    return grpc.insecure_channel(address, options=[("grpc.max_send_message_length", 128 << 20),
+                                                   ("grpc.max_receive_message_length", 128 << 20),
+                                                   ("grpc.http2.bdp_probe", 0)])
+
+
+def _hello(name: str) -> bytes:
+    return pb.BotMessage(hello=pb.Hello(bot_name=name)).SerializeToString()
+
+
+def _reply(match_id: str, request_id: int) -> bytes:
+    return pb.BotMessage(reply=pb.ActionReply(match_id=match_id, request_id=request_id)).SerializeToString()
+
+
+def _flood(address: str, until: float) -> None:
+    """Streams that never read, each sending 32 KB replies to unknown matches; a new one every 2 s."""
+    channel = _attack_channel(address)
+    junk = _reply("j" * (32 * 1024), 1)
+
+    def messages(name: str, stop: float) -> Iterator[bytes]:
+        yield _hello(name)
+        while time.monotonic() < stop:
+            yield junk
+
+    for i in itertools.count():
+        if time.monotonic() >= until:
+            break
+        call = channel.stream_stream(PLAY, request_serializer=lambda b: b, response_deserializer=lambda b: b)(
+            messages(f"flooder-{i}", min(until, time.monotonic() + 2.0)))
+        time.sleep(max(0.0, min(2.0, until - time.monotonic())))
+        call.cancel()
+    channel.close()
+
+
+def _big_hello(address: str, until: float) -> None:
+    """Four threads, each sending a Hello with a 60 MB bot_name over and over."""
+    channel = _attack_channel(address)
+    hello = _hello("h" * (60 << 20))
+
+    def one() -> None:
+        while time.monotonic() < until:
+            call = channel.stream_stream(PLAY, request_serializer=lambda b: b, response_deserializer=lambda b: b)(
+                iter([hello]))
+            with contextlib.suppress(grpc.RpcError):
+                for _ in call:
+                    pass
+
+    threads = [threading.Thread(target=one) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    channel.close()
+
+
+def _huge_reply(address: str, until: float) -> None:
+    """A bot that says Hello, then sends a 60 MB reply; again on a new stream when it is cut."""
+    channel = _attack_channel(address)
+    huge = _reply("m" * (60 << 20), 1)
+    for i in itertools.count():
+        if time.monotonic() >= until:
+            break
+        call = channel.stream_stream(PLAY, request_serializer=lambda b: b, response_deserializer=lambda b: b)(
+            iter([_hello(f"huge-{i}"), huge]))
+        with contextlib.suppress(grpc.RpcError):
+            for _ in call:
+                pass
+    channel.close()
+
+
+def attack(kind: str, address: str, seconds: float) -> None:
+    """Run one attacker for `seconds` (the body of a `--attack KIND` child process)."""
+    {"flood": _flood, "big_hello": _big_hello, "huge_reply": _huge_reply}[kind](address, time.monotonic() + seconds)
+
+
+# ---------------------------------------------------------------- one measured phase
+
+def _peak_rss_mb(pid: int) -> float:
+    """The process's peak resident memory so far (VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _start_arena(tmp: str, env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    arena = subprocess.Popen([sys.executable, "-m", "tests.soak.arena_process", str(Path(tmp) / "stored.txt")],
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    assert arena.stdout is not None
+    return arena, f"127.0.0.1:{int(arena.stdout.readline())}"
+
+
+def phase(streams: int, seconds: float, attacks: tuple[str, ...], elsewhere: bool = False
+          ) -> tuple[SoakReport, float]:
+    """Well-behaved bots on a fresh arena for `seconds` while `attacks` run; (their report, arena peak MB).
+
+    elsewhere: the attackers hit a second arena process instead, so only their cost to this
+    machine's CPUs (they run here too) touches the well-behaved bots: the control for the rest.
+    """
+    report = SoakReport(streams, seconds)
+    with tempfile.TemporaryDirectory(prefix="tourney-hostile-") as tmp:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        arenas = [_start_arena(tmp, env)]
+        if elsewhere:
+            arenas.append(_start_arena(tmp, env))
+        arena, address = arenas[0]
+        target = arenas[-1][1]
+        attackers: list[subprocess.Popen[bytes]] = []
+        try:
+            attackers = [subprocess.Popen([sys.executable, __file__, "--attack", kind, "--address", target,
+                                           "--seconds", str(seconds + 5)], cwd=ROOT, env=env,
+                                          stderr=subprocess.DEVNULL) for kind in attacks]
+            asyncio.run(_soak(address, streams, seconds, 0, 500, arena.pid, report))
+            peak = _peak_rss_mb(arenas[-1][0].pid)
+        finally:
+            for attacker in attackers:
+                attacker.kill()
+                attacker.wait(30)
+            for process, _ in arenas:
+                process.terminate()
+                process.wait(30)
+    return report, peak
+
+
+def hostile_table(streams: int, seconds: float, kinds: tuple[str, ...] = ATTACKS) -> str:
+    """Every hostile case beside the unattacked baseline, as a plain text table.
+
+    Each case has a control row: the same attackers against another arena, so the share of the
+    slowdown that is only the attackers' own CPU on this machine shows.
+    """
+    cases: list[tuple[str, tuple[str, ...], bool]] = [("unattacked", (), False)]
+    for kind in kinds:
+        cases += [(ATTACK_NAMES[kind], (kind,), False), ("  control: same, at another arena", (kind,), True)]
+    if len(kinds) > 1:
+        cases += [("all at once", kinds, False), ("  control: same, at another arena", kinds, True)]
+    rows = [("case", "attacked arena peak RSS MB", "good decisions/s", "vs unattacked", "good timeouts",
+             "matches")]
+    baseline = 0.0
+    for name, attacks, elsewhere in cases:
+        report, peak = phase(streams, seconds, attacks, elsewhere)
+        rate = report.decisions / seconds
+        baseline = baseline or rate
+        rows.append((name, f"{peak:.0f}", f"{rate:.0f}", f"{100 * rate / baseline:.0f}%",
+                     f"{report.good_timeouts}", f"{report.matches}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    goals = (f"goals: peak RSS < {RSS_GOAL_MB} MB, >= {SPEED_GOAL:.0%} of unattacked decisions/s, 0 timeouts "
+             f"({streams} well-behaved streams, {seconds:g} s per case)")
+    return "\n".join([*lines, goals])
 
 
 def main() -> None:
@@ -28,11 +211,30 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play")
     parser.add_argument("--faulty-pairs", type=int, default=20, help="pairs with a misbehaving bot")
     parser.add_argument("--fault-move-ms", type=int, default=500, help="time limit of matches with a faulty bot")
+    parser.add_argument("--hostile-streams", type=int, default=20, help="well-behaved streams in the hostile cases")
+    parser.add_argument("--hostile-seconds", type=float, default=20.0, help="seconds of each hostile case")
+    parser.add_argument("--skip-soak", action="store_true", help="only the hostile cases")
+    parser.add_argument("--skip-hostile", action="store_true", help="only the soak")
+    parser.add_argument("--cases", default=",".join(ATTACKS), help=f"hostile cases, of {', '.join(ATTACKS)}")
+    parser.add_argument("--attack", choices=ATTACKS, help=argparse.SUPPRESS)
+    parser.add_argument("--address", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    report = soak(streams=args.streams, seconds=args.seconds, faulty_pairs=args.faulty_pairs,
-                  fault_move_ms=args.fault_move_ms)
-    print(table(report))
-    if report.lost:
+    if args.attack:
+        attack(args.attack, args.address, args.seconds)
+        return
+    lost = 0
+    if not args.skip_soak:
+        report = soak(streams=args.streams, seconds=args.seconds, faulty_pairs=args.faulty_pairs,
+                      fault_move_ms=args.fault_move_ms)
+        print(table(report), flush=True)
+        lost = report.lost
+    if not args.skip_hostile:
+        kinds = tuple(k for k in args.cases.split(",") if k)
+        unknown = sorted(set(kinds) - set(ATTACKS))
+        if unknown:
+            parser.error(f"unknown --cases {', '.join(unknown)}: pick from {', '.join(ATTACKS)}")
+        print(hostile_table(args.hostile_streams, args.hostile_seconds, kinds), flush=True)
+    if lost:
         sys.exit(1)
 
 

@@ -58,3 +58,19 @@ def test_games_import_only_the_core_and_no_infrastructure(game):
 
 def test_bots_see_only_the_core():
     assert offenders("engine/bots", ("engine.games", "engine.referee", "engine.server")) == []
+
+
+def test_nothing_imports_web_but_the_two_cli_registrations():
+    """web/ is a leaf: only `tourney web` (tournament/cli.py) and `serve --web-port` (serve_cli.py) reach it."""
+    allowed = {"tournament/cli.py", "tournament/serve_cli.py"}
+    found = [o for pkg in ("engine", "workers", "tournament") for o in offenders(pkg, ("web",))]
+    assert [o for o in found if o.split(" imports ")[0] not in allowed] == []
+
+
+def test_web_reads_the_store_and_the_public_arena_api_only():
+    """The web app uses the store, tournament's reading functions and the arena's public gRPC stubs: never
+    the arena's internals, the workers, the bots or a game's rules directly."""
+    forbidden = ("workers", "engine.bots", "engine.games", "engine.server.arena", "engine.server.sessions",
+                 "engine.server.match_loop", "engine.server.local", "engine.server.remote", "ray")
+    internals = [o for o in offenders("web", forbidden) if not o.startswith("web/cli.py imports engine.server.arena")]
+    assert internals == []  # web/cli.py names the Arena type only to start beside it (serve --web-port)

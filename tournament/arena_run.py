@@ -3,21 +3,59 @@
 Each pairing becomes one RunMatch call; seats are built-in bot specs (the arena hosts them)
 or `remote:NAME` for bots connected to that arena. Results come back as the referee's
 MatchResult and are stored exactly like matches played on Ray workers.
+
+The arena's address is remembered with the tournament (its settings), never the admin token,
+so a plain `tourney resume` finishes it on the same arena after the arena or this process died:
+only matches whose results are stored count, so none is lost and none is played twice.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import grpc
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
 from tournament.round_robin import Pairing
-from tournament.runner import Played, TournamentPlan, bot_seed, match_record, match_seed
+from tournament.runner import Played, TournamentPlan, _guard, bot_seed, match_record
+from tournament.store import Tournament
+
+ARENA_SETTING = "arena"  # the key of the arena's address in Tournament.settings_json
+
+
+def remember_arena(engine: Engine, tournament_id: int, address: str) -> None:
+    """Store the arena's address with the tournament (the token stays with the organiser)."""
+    def write() -> None:
+        with Session(engine) as session:
+            row = session.get(Tournament, tournament_id)
+            if row is None:
+                return
+            settings = json.loads(row.settings_json or "{}")
+            if settings.get(ARENA_SETTING) == address:
+                return
+            settings[ARENA_SETTING] = address
+            row.settings_json = json.dumps(settings)
+            session.add(row)
+            session.commit()
+    _guard(write)
+
+
+def remembered_arena(engine: Engine, tournament_id: int) -> str | None:
+    """The address of the arena the tournament was played on, or None (played on workers)."""
+    def read() -> str | None:
+        with Session(engine) as session:
+            row = session.get(Tournament, tournament_id)
+            address = json.loads(row.settings_json or "{}").get(ARENA_SETTING) if row is not None else None
+            return address if isinstance(address, str) and address else None
+    found: str | None = _guard(read)
+    return found
 
 
 class RemoteArenaExecutor:
@@ -32,10 +70,15 @@ class RemoteArenaExecutor:
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         started = time.perf_counter()
         seats = [plan.entrants[e].spec for e in pairing.seats]
-        seed = match_seed(plan.seed, pairing.seed_offset)
+        seed = plan.match_seed(pairing.seed_offset)
         # The arena's built-in bots get the seeds workers would give them: same match, same result.
-        result = run_remote_match(self.address, plan.game, seats, seed, plan.config, plan.move_ms, self.admin_token,
-                                  bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
+        try:
+            result = run_remote_match(self.address, plan.game, seats, seed, plan.config, plan.move_ms,
+                                      self.admin_token,
+                                      bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
+        except ArenaUnavailable as exc:
+            raise ArenaUnavailable(f"{str(exc).rstrip('.')}: the results so far are stored; once the arena runs "
+                                   "again, `tourney resume` finishes the tournament there.") from None
         return pairing, match_record(plan, pairing, result), time.perf_counter() - started
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:

@@ -47,6 +47,7 @@ from tournament.runner import (
     stored_matches,
     unpack_replay,
 )
+from tournament.seeding import check_seed_key
 from tournament.standings import Standing
 from tournament.store import open_store
 
@@ -284,9 +285,13 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
+        if arena is None:  # a tournament played on an arena goes on there
+            from tournament.arena_run import remembered_arena
+
+            arena = remembered_arena(engine, tid)
     plan.spec()
     if arena is not None:
-        from tournament.arena_run import RemoteArenaExecutor
+        from tournament.arena_run import RemoteArenaExecutor, remember_arena
 
         # It plays only TournamentPlans, which is all this function hands it.
         executor = cast("PoolExecutor", RemoteArenaExecutor(arena, admin_token, workers or 4))
@@ -304,6 +309,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     try:
         def announce(t: int) -> None:
             print(f"tournament {t}", file=sys.stderr, flush=True)
+            if arena is not None:
+                remember_arena(engine, t, arena)
             if on_start is not None:
                 on_start(t)
 
@@ -380,6 +387,10 @@ def run(
     alpha: Annotated[float, typer.Option(help="SPRT false-positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate.")] = 0.05,
     seed: Annotated[int, typer.Option(help="Tournament seed.")] = 1,
+    seed_key: Annotated[str | None, typer.Option(envvar="TOURNEY_SEED_KEY", help="The secret that, with --seed, "
+                                                 "makes every match seed (default: a new random one, stored with "
+                                                 "the tournament); the same key replays the same tournament.")]
+    = None,
     db: DbOpt = "tourney.db",
     players: Annotated[int, typer.Option(help="Players per match (3-6: round robin in pods).")] = 2,
     mode: ModeOpt = None,
@@ -405,7 +416,8 @@ def run(
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
         if resume is not None:
-            _play(db, None, resume, local, address, workers, as_json, metrics_port=metrics_port)
+            _play(db, None, resume, local, address, workers, as_json, arena=arena, admin_token=admin_token,
+                  metrics_port=metrics_port)
             return
         g = get_game(game)
         check_move_ms(move_ms)
@@ -416,7 +428,8 @@ def run(
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,
-                              cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta))
+                              cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta),
+                              seed_key=None if seed_key is None else check_seed_key(seed_key))
         if not g.min_players <= players <= g.max_players:
             count = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
             raise ConfigError(f"{game} is played by {count} players, not {players}: fix --players.")
@@ -435,12 +448,16 @@ def resume(
     workers: WorkersOpt = None,
     local: LocalOpt = False,
     address: AddressOpt = None,
+    arena: Annotated[str | None, typer.Option(help="Play the missing matches on the arena at HOST:PORT (default: "
+                                                   "the arena the tournament was played on, if any).")] = None,
+    admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
+                                             help="The arena's admin token, for an arena tournament.")] = "",
     metrics_port: MetricsPortOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Finish a stored tournament: play exactly the matches still missing."""
+    """Finish a stored tournament: play exactly the matches still missing (on its arena, if it had one)."""
     guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None,
-                          metrics_port=metrics_port))
+                          arena=arena, admin_token=admin_token, metrics_port=metrics_port))
 
 
 @app.command()
@@ -534,8 +551,10 @@ def matches(
 def replay(
     match_id: Annotated[int, typer.Argument(help="Match id (see `tourney matches ID`).")],
     db: DbOpt = "tourney.db",
+    full: Annotated[bool, typer.Option("--full", help="Also show each decision and the seed: the organiser's "
+                                                      "view, which names hidden cards.")] = False,
 ) -> None:
-    """Replay a stored match move by move from its seed and recorded decisions."""
+    """Replay a stored match step by step: who acted and the public position (what the rules reveal)."""
     def body() -> None:
         engine = open_existing(db)
         found = stored_match(engine, match_id)
@@ -547,25 +566,31 @@ def replay(
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
         names = [s.alias for s in seats]
-        result = replay_match(record, play_by_play(get_game(record.game_id), names))
+        result = replay_match(record, play_by_play(get_game(record.game_id), names, labels=full))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
-        out.print(f"match {match_id} ({record.game_id}, seed {record.seed}): {places}; {result.reason}",
-                  highlight=False)
+        seed = f", seed {record.seed}" if full else ""
+        out.print(f"match {match_id} ({record.game_id}{seed}): {places}; {result.reason}", highlight=False)
     guarded(body)
 
 
-def play_by_play(g: Game, names: Sequence[str]) -> Callable[[State, list[tuple[int, Action]]], None]:
+def play_by_play(g: Game, names: Sequence[str], labels: bool = True
+                 ) -> Callable[[State, list[tuple[int, Action]]], None]:
     """A referee on_step that prints each step for a person: who did what, then the public position.
 
-    A simultaneous commitment can be secret (Maître Ninja's attack line): only who acted is
-    named, and the game's public rendering shows what was revealed.
+    A simultaneous commitment or a secret action (Maître Ninja's attack line, a parry laid face
+    down) is not named: only who acted is, and the game's public rendering shows what was revealed.
+    Without `labels` no action is named at all (a label can name a hidden card): only the public
+    rendering shows.
     """
     key = legend(g.id)
     if key is not None:
         out.print(key, highlight=False, markup=False, soft_wrap=True)
 
     def show(state: State, joint: list[tuple[int, Action]]) -> None:
-        if len(joint) == 1:
+        if not labels:
+            who = ", ".join(f"seat {seat} ({names[seat]})" for seat, _ in joint)
+            out.print(f"{who}: acted", highlight=False, markup=False)
+        elif len(joint) == 1 and not joint[0][1].secret:
             seat, action = joint[0]
             out.print(f"seat {seat} ({names[seat]}): {action.label}", highlight=False, markup=False)
         else:
@@ -619,6 +644,7 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
 
 import tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
 import tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
+import web.cli  # noqa: E402, F401  (registers web)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

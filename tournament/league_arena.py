@@ -22,7 +22,7 @@ from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from tournament.league import REMOTE, Clock, forfeit, run_due, utc_now
 from tournament.round_robin import Pairing
-from tournament.runner import MatchRecord, Played, SeatRecord, TournamentPlan, match_seed, pack_replay
+from tournament.runner import MatchRecord, Played, SeatRecord, TournamentPlan, pack_replay
 from tournament.store import dumps, open_store
 
 SEAT_WAIT_S = 30.0  # a connected bot busy with other matches gets this long to free a slot
@@ -79,7 +79,7 @@ class ArenaExecutor:
         return present
 
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
-        seed = match_seed(plan.seed, pairing.seed_offset)
+        seed = plan.match_seed(pairing.seed_offset)
         specs = [REMOTE_PREFIX + e.spec[len(REMOTE):] if e.spec.startswith(REMOTE) else e.spec
                  for e in (plan.entrants[i] for i in pairing.seats)]
         started = self.loop.time()
@@ -129,7 +129,7 @@ class RemoteLeagueExecutor:
 
         import grpc
 
-        seed = match_seed(plan.seed, pairing.seed_offset)
+        seed = plan.match_seed(pairing.seed_offset)
         specs = [plan.entrants[i].spec for i in pairing.seats]
         request = pb.RunMatchRequest(admin_token=self.admin_token, game=plan.game, seats=specs, seed=seed,
                                      config_json=json.dumps(plan.config), move_ms=plan.move_ms or 0,

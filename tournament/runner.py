@@ -33,6 +33,7 @@ from tournament.entrants import Entrant
 from tournament.formats import FORMATS, FormatSpec, PlayedGame, next_round, sprt_state, total_estimate
 from tournament.ratings import openskill_ratings
 from tournament.round_robin import Pairing
+from tournament.seeding import keyed_match_seed, new_seed_key
 from tournament.sprt import SprtState
 from tournament.standings import SeatResult, Standing, compute_standings
 from tournament.store import (
@@ -108,6 +109,15 @@ class TournamentPlan:
     cycles: int = 1
     rounds: int | None = None
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
+    # The organiser's secret behind every match seed (tournament.seeding); None until the
+    # tournament is stored, when create_tournament generates one if none was given.
+    seed_key: str | None = None
+
+    def match_seed(self, offset: int) -> int:
+        """The seed of the offset-th game: a keyed hash of (tournament seed, offset) under seed_key."""
+        if self.seed_key is None:
+            raise ValueError("a tournament's seed key is set when it is stored (create_tournament), before any match")
+        return keyed_match_seed(self.seed_key, self.seed, offset)
 
     def play(self, pairing: Pairing) -> Played:
         """Play one scheduled match and reduce it to its stored form (what executors call)."""
@@ -168,11 +178,6 @@ class TournamentReport:
     sprt: SprtState | None = None
 
 
-def match_seed(tournament_seed: int, offset: int) -> int:
-    """The seed of the offset-th game (duplicate pairs share one); kept below 2**62 for SQL."""
-    return stream_start(tournament_seed, f"match/{offset}") >> 2
-
-
 def bot_seed(match: int, alias: str) -> int:
     """The seed of entrant `alias`'s bot in the match seeded `match` (the same wherever it is played)."""
     return stream_start(match, f"bot/{alias}") >> 2
@@ -181,7 +186,7 @@ def bot_seed(match: int, alias: str) -> int:
 def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     """Play one scheduled match. Pure: the same plan and pairing give the same result."""
     game = get_game(plan.game)
-    seed = match_seed(plan.seed, pairing.seed_offset)
+    seed = plan.match_seed(pairing.seed_offset)
     specs = [plan.entrants[e].spec for e in pairing.seats]
     if any(is_command(spec) for spec in specs):
         from tournament.programs import play_with_programs  # only matches with programs need gRPC
@@ -287,11 +292,20 @@ def _guard(action: Callable[[], Any]) -> Any:
 
 
 def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
-    """Store a new tournament and its entrants; return its id."""
+    """Store a new tournament and its entrants; return its id.
+
+    A plan without a seed key gets a fresh secret one here, stored with the tournament so that
+    resume and replay reproduce its matches exactly.
+    """
+    if plan.seed_key is None:
+        plan.seed_key = new_seed_key()
+    key = plan.seed_key
+
     def write() -> int:
         with Session(engine) as session:
             t = Tournament(name=plan.name, game=plan.game, format=plan.format, players=plan.players,
-                           seed=plan.seed, config_json=dumps(plan.config), settings_json=dumps(plan.settings()))
+                           seed=plan.seed, seed_key=key, config_json=dumps(plan.config),
+                           settings_json=dumps(plan.settings()))
             session.add(t)
             session.flush()
             assert t.id is not None
@@ -535,7 +549,7 @@ def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, Tournamen
                                   format=settings.get("format", t.format), cycles=int(settings.get("cycles", 1)),
                                   rounds=settings.get("rounds"),
                                   sprt=(float(sprt[0]), float(sprt[1]), float(sprt[2]), float(sprt[3]))
-                                  if sprt else None)
+                                  if sprt else None, seed_key=t.seed_key)
             assert t.id is not None
             return t.id, plan
     result: tuple[int, TournamentPlan] = _guard(read)

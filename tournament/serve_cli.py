@@ -15,7 +15,7 @@ import signal
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import grpc
 import typer
@@ -31,6 +31,9 @@ from engine.server.local import LocalArena
 from engine.server.metrics import serve_metrics
 from engine.server.tokens import add_bot, default_path, load_tokens
 from tournament.cli import JsonOpt, app, err, guarded
+
+if TYPE_CHECKING:
+    from web.cli import WebBeside
 
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens (add).")
 app.add_typer(bots_app, name="bots")
@@ -56,6 +59,18 @@ def serve(
     metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics over HTTP on this port.")] = None,
     leagues: Annotated[bool, typer.Option("--leagues", help="Also play due league rounds here, where remote "
                                                             "bots connect (needs --db).")] = False,
+    web_port: Annotated[int | None, typer.Option(help="Also serve the web pages (`tourney web`) on this port, "
+                                                      "reading --db (default tourney.db).")] = None,
+    max_sessions: Annotated[int, typer.Option(help="Bot sessions held at once; more are refused "
+                                                   "(arena_full).")] = ArenaConfig.max_sessions,
+    max_matches_per_session: Annotated[int, typer.Option(help="Match slots one stream may ask for in "
+                                                              "Hello.")] = ArenaConfig.max_matches_per_session,
+    max_queued_messages: Annotated[int, typer.Option(help="Messages waiting for one bot before it is cut off "
+                                                          "(slow_reader).")] = ArenaConfig.max_queued_messages,
+    max_queued_mb: Annotated[int, typer.Option("--max-queued-mb", help="Megabytes waiting for one bot before it is "
+                                               "cut off (slow_reader).")] = ArenaConfig.max_queued_bytes >> 20,
+    max_receive_kb: Annotated[int, typer.Option("--max-receive-kb", help="Largest message a client may send, in "
+                                                "KB.")] = ArenaConfig.max_receive_bytes >> 10,
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
@@ -65,6 +80,12 @@ def serve(
             raise ConfigError("--tls-cert and --tls-key go together: give both or neither.")
         if leagues and not db:
             raise ConfigError("--leagues reads the leagues from the database: add --db.")
+        limits = {"--max-sessions": max_sessions, "--max-matches-per-session": max_matches_per_session,
+                  "--max-queued-messages": max_queued_messages, "--max-queued-mb": max_queued_mb,
+                  "--max-receive-kb": max_receive_kb}
+        for flag, value in limits.items():
+            if value < 1:
+                raise ConfigError(f"{flag} must be at least 1, not {value}.")
         tls = None
         if tls_cert is not None and tls_key is not None:
             tls = (tls_cert.read_bytes(), tls_key.read_bytes())
@@ -73,18 +94,26 @@ def serve(
             admin = secrets.token_urlsafe(18)
             err.print(f"admin token (for RunMatch / tourney arena-match): {admin}", highlight=False)
         config = ArenaConfig(admin_token=admin, allow_anonymous=allow_anonymous,
-                             tokens=load_tokens(tokens), default_move_ms=move_ms)
+                             tokens=load_tokens(tokens), default_move_ms=move_ms, max_sessions=max_sessions,
+                             max_matches_per_session=max_matches_per_session,
+                             max_queued_messages=max_queued_messages, max_queued_bytes=max_queued_mb << 20,
+                             max_receive_bytes=max_receive_kb << 10)
         if metrics_port is not None:
             bound = serve_metrics(metrics_port, host)
             err.print(f"metrics on http://{host}:{bound}/metrics", highlight=False)
+        web = None
+        if web_port is not None:
+            from web.cli import WebBeside
+
+            web = WebBeside(db or "tourney.db", host, web_port, admin)
         asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls,
-                           leagues_db=db if leagues else None))
+                           leagues_db=db if leagues else None, web=web))
 
     guarded(body)
 
 
 async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None,
-                 leagues_db: str | None = None) -> None:
+                 leagues_db: str | None = None, web: WebBeside | None = None) -> None:
     try:
         server, bound = await start_server(arena, host, port, tls)
     except RuntimeError as exc:
@@ -101,7 +130,10 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
         from tournament.league_arena import LeagueLoop
 
         league_loop = LeagueLoop(arena, loop, leagues_db).start()
+    stop_web = await web.start(arena, bound) if web is not None else None
     await stop.wait()
+    if stop_web is not None:
+        await stop_web()
     if league_loop is not None:
         await asyncio.to_thread(league_loop.stop)  # off the loop: its matches still need it to finish
     arena.shutdown()

@@ -19,6 +19,7 @@ from sqlalchemy import BigInteger, Column, UniqueConstraint, event, inspect
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, create_engine, select
+from sqlmodel.sql.sqltypes import AutoString
 
 from engine.core import TourneyError
 
@@ -44,6 +45,9 @@ class Tournament(SQLModel, table=True):
     format: str
     players: int
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # The organiser's secret behind every match seed (tournament.seeding); "" for tournaments
+    # stored before match seeds were keyed.
+    seed_key: str = Field(default="", sa_column=Column(AutoString, nullable=False, server_default=""))
     config_json: str = "{}"
     settings_json: str = "{}"
     status: str = "running"  # running | finished
@@ -56,7 +60,7 @@ class Entrant(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("tournament_id", "alias"),)
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: int = Field(foreign_key="tournament.id", index=True)
-    bot_id: int = Field(foreign_key="bot.id")
+    bot_id: int = Field(foreign_key="bot.id", index=True)  # a bot's page gathers its entries
     alias: str
     position: int
 
@@ -88,7 +92,7 @@ class MatchSeat(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True)
     seat: int
-    entrant_id: int | None = Field(default=None, foreign_key="entrant.id")
+    entrant_id: int | None = Field(default=None, foreign_key="entrant.id", index=True)  # a bot's page
     alias: str
     tier: int  # 0 = first place (shared within a tier)
     points: float  # 1 win, 0.5 draw, 0 loss (shares for more players)

@@ -21,9 +21,14 @@ Observation = dict[str, Any]
 
 
 class Action:
-    """Base of every game's actions: small frozen dataclasses with a short human label."""
+    """Base of every game's actions: small frozen dataclasses with a short human label.
+
+    A secret action (a face-down commitment) is named only to its own seat: a play-by-play
+    shows that the seat acted, not what it chose.
+    """
 
     __slots__ = ()
+    secret: ClassVar[bool] = False
 
     @property
     def label(self) -> str:

@@ -13,6 +13,7 @@ import concurrent.futures
 import hashlib
 import hmac
 import json
+import logging
 import threading
 import time
 import traceback
@@ -27,14 +28,17 @@ from google.protobuf.message import DecodeError
 
 from engine.bots import bot_names, make_bot
 from engine.core import Action, Seat, State, TourneyError, available_games, get_game
-from engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
+from engine.public_replay import public_frames
+from engine.referee import MatchResult, Replay, TimeControl, asks_together, drive, new_match, referee_steps
 from engine.server.codecs import codec_for, dumps
 from engine.server.generated import arena_pb2 as pb
+from engine.server.limits import hello_problem
 from engine.server.match_loop import LoopMatch
 from engine.server.metrics import MatchMetrics, MetricsInterceptor, arena_methods
 from engine.server.realtime import play_realtime, supports_realtime
-from engine.server.sessions import BotSession, RemoteSeat, error_message
+from engine.server.sessions import BotSession, RemoteSeat, error_message, shown
 
+logger = logging.getLogger(__name__)
 SERVER_VERSION = "tourney-arena/1"
 REMOTE_PREFIX = "remote:"
 ABORTED = "aborted"
@@ -51,7 +55,9 @@ class ArenaConfig:
     """What an arena allows and how long it waits.
 
     tokens: bot name -> SHA-256 of its token (see `token_hash`). With allow_anonymous any
-    name may connect with any token. admin_token None leaves RunMatch open (local play).
+    name may connect with any token. admin_token None leaves RunMatch open (local play), and
+    then full replays too; with an admin token, GetMatch and Watch give full replays only to
+    whoever sends it.
     """
 
     admin_token: str | None = None
@@ -70,6 +76,19 @@ class ArenaConfig:
     # max_sessions bot sessions at once: idle or surplus streams cannot pile up.
     hello_timeout_s: float = 10.0
     max_sessions: int = 10_000
+    # Per stream: messages waiting for a bot that does not read (past either cap it is cut off,
+    # `slow_reader`), and the match slots a Hello may ask for.
+    max_queued_messages: int = 4096
+    max_queued_bytes: int = 32 * 1024 * 1024
+    max_matches_per_session: int = 256
+    # Messages a stream may send that the arena can only answer with an ErrorReport (malformed,
+    # a second Hello, a reply to no pending request): bad_message_burst at once, then
+    # bad_messages_per_s; past that it is cut off (`rate_limited`). A flood costs little that way.
+    bad_message_burst: int = 64
+    bad_messages_per_s: float = 8.0
+    # The largest message any client may send (a reply or a Hello needs well under 1 KB; an
+    # organiser's RunMatch with its config fits too). gRPC cuts a stream that sends more.
+    max_receive_bytes: int = 64 * 1024
 
 
 class ArenaError(Exception):
@@ -92,7 +111,8 @@ class LiveMatch:
 
     match_id: str
     watchers: list[asyncio.Queue[pb.MatchEvent | None]] = field(default_factory=list)
-    record: pb.MatchRecord | None = None
+    record: pb.MatchRecord | None = None  # the full record (seed, replay): for the organiser
+    public: pb.MatchRecord | None = None  # the record as anyone may see it, made on first demand
     step: int = 0
     _latest: pb.MatchEvent | None = None
     _render: Callable[[], str] | None = None
@@ -155,7 +175,41 @@ def record_of(match_id: str, names: Sequence[str], result: MatchResult) -> pb.Ma
         forfeit_seat=-1 if result.forfeit_seat is None else result.forfeit_seat,
         replay_json=dumps(_replay_doc(result)),
         finished=True,
+        full_replay=True,
     )
+
+
+def without_replay(record: pb.MatchRecord) -> pb.MatchRecord:
+    """The record with neither seed nor replay: what the last Watch event carries for anyone."""
+    public = pb.MatchRecord()
+    public.CopyFrom(record)
+    public.seed = 0
+    public.replay_json = ""
+    public.full_replay = False
+    return public
+
+
+def public_record(record: pb.MatchRecord, final_view_json: str) -> pb.MatchRecord:
+    """The record as anyone may see it: no seed, and the public replay instead of the full one.
+
+    The public replay is `engine.public_replay.public_frames` of the full one; a real-time match
+    (replayed from its arrival log, not from steps) shows its final public view only, and a match
+    without a replay (aborted) none.
+    """
+    public = without_replay(record)
+    if not record.replay_json:
+        return public
+    doc = json.loads(record.replay_json)
+    if "realtime_log" in doc:
+        frames = [json.loads(final_view_json)] if final_view_json else []
+    else:
+        try:
+            frames = public_frames(Replay.from_dict(doc))
+        except Exception:  # a replay the game cannot play again: show no frames rather than fail
+            logger.exception("match %s: no public replay", record.match_id)
+            frames = []
+    public.replay_json = dumps({"game": record.game, "players": len(record.seat_names), "frames": frames})
+    return public
 
 
 class Arena:
@@ -187,7 +241,8 @@ class Arena:
             return None
         expected = self.config.tokens.get(hello.bot_name)
         if expected is None or not hmac.compare_digest(expected, token_hash(hello.token)):
-            return f"unknown bot or wrong token for '{hello.bot_name}': create one with `tourney bots add NAME`."
+            return (f"unknown bot or wrong token for '{shown(hello.bot_name)}': create one with "
+                    "`tourney bots add NAME`.")
         return None
 
     def add_session(self, session: BotSession) -> None:
@@ -225,7 +280,8 @@ class Arena:
                 return session
             if time.monotonic() >= deadline:
                 raise ArenaError(grpc.StatusCode.FAILED_PRECONDITION,
-                                 f"no bot named '{name}' playing {game_id} has a free match slot: connect it first.")
+                                 f"no bot named '{shown(name)}' playing {shown(game_id)} has a free match slot: "
+                                 "connect it first.")
             await asyncio.sleep(0.02)
 
     # ------------------------------------------------------------------ matches
@@ -346,7 +402,7 @@ class Arena:
             self.metrics.finished(game_id, None, time.perf_counter() - started)
             record = pb.MatchRecord(match_id=match_id, game=game_id, seat_names=names, seed=seed,
                                     termination=ABORTED, reason=f"aborted: {type(exc).__name__}: {exc}"[:500],
-                                    forfeit_seat=-1, finished=True)
+                                    forfeit_seat=-1, finished=True, full_replay=True)
         finally:
             for _, session in claimed:
                 self._release(session)
@@ -396,9 +452,11 @@ class Arena:
 
     def _finish(self, live: LiveMatch, record: pb.MatchRecord) -> None:
         latest = live.latest()
+        # Watchers see the record without seed or replay (they saw every public view already);
+        # an organiser's watch swaps the full record in (see ArenaServicer.Watch).
         final = pb.MatchEvent(match_id=live.match_id, step=live.step + 1,
                               public_view_json=latest.public_view_json if latest is not None else "",
-                              finished=True, record=record)
+                              finished=True, record=without_replay(record))
         live.record = record
         live.publish(final)
         self._live.pop(live.match_id, None)
@@ -407,9 +465,32 @@ class Arena:
             self._finished.popitem(last=False)
 
     def get_match(self, match_id: str) -> pb.MatchRecord | None:
-        """The record of a finished match still kept, else None."""
+        """The full record of a finished match still kept (seed and replay), else None."""
         live = self._finished.get(match_id)
         return None if live is None else live.record
+
+    def live_match_ids(self) -> list[str]:
+        """The ids of the matches being played now (for a spectator's index, e.g. the web app's live page)."""
+        return list(self._live)
+    async def get_public_match(self, match_id: str) -> pb.MatchRecord | None:
+        """The record of a finished match as anyone may see it (see `public_record`), else None.
+
+        Made in a pool thread on first demand (it replays the match), then kept with the match.
+        """
+        live = self._finished.get(match_id)
+        if live is None or live.record is None:
+            return None
+        if live.public is None:
+            latest = live.latest()
+            view = latest.public_view_json if latest is not None else ""
+            live.public = await asyncio.get_running_loop().run_in_executor(
+                self._pool, public_record, live.record, view)
+        return live.public
+
+    def is_admin(self, token: str) -> bool:
+        """True when `token` is the admin token, or when the arena has none (local play)."""
+        admin = self.config.admin_token
+        return admin is None or hmac.compare_digest(admin.encode(), token.encode())
 
     def find_live(self, match_id: str) -> LiveMatch | None:
         """A match being played or kept after its end."""
@@ -474,17 +555,20 @@ class ArenaServicer:
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                        ) -> pb.MatchRecord:
-        record = self.arena.get_match(request.match_id)
+        # Only the organiser gets the seed and the decisions: from them every hidden card follows.
+        if self.arena.is_admin(request.admin_token):
+            record = self.arena.get_match(request.match_id)
+        else:
+            record = await self.arena.get_public_match(request.match_id)
         if record is None:
             await context.abort(grpc.StatusCode.NOT_FOUND,
-                                f"no finished match '{request.match_id}' is kept here: check the id.")
+                                f"no finished match '{shown(request.match_id)}' is kept here: check the id.")
         assert record is not None
         return record
 
     async def RunMatch(self, request: pb.RunMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                        ) -> pb.MatchRecord:
-        admin = self.arena.config.admin_token
-        if admin is not None and not hmac.compare_digest(admin.encode(), request.admin_token.encode()):
+        if not self.arena.is_admin(request.admin_token):
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
         try:
             config = json.loads(request.config_json) if request.config_json else None
@@ -509,8 +593,9 @@ class ArenaServicer:
                     ) -> AsyncIterator[pb.MatchEvent]:
         live = self.arena.find_live(request.match_id)
         if live is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{request.match_id}': check the id.")
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{shown(request.match_id)}': check the id.")
             return
+        admin = self.arena.is_admin(request.admin_token)
         latest = live.latest()
         backlog = [] if latest is None else [latest]
         queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
@@ -518,7 +603,7 @@ class ArenaServicer:
             live.watchers.append(queue)
         try:
             for event in backlog:
-                yield event
+                yield self._for_watcher(event, live, admin)
                 if event.finished:
                     return
             while True:
@@ -528,12 +613,22 @@ class ArenaServicer:
                                         f"this watcher fell {MAX_WATCH_QUEUE} events behind: watch again to resume "
                                         "from the latest events.")
                     return
-                yield next_event
+                yield self._for_watcher(next_event, live, admin)
                 if next_event.finished:
                     return
         finally:
             if queue in live.watchers:
                 live.watchers.remove(queue)
+
+    @staticmethod
+    def _for_watcher(event: pb.MatchEvent, live: LiveMatch, admin: bool) -> pb.MatchEvent:
+        """The event as this watcher may see it: the organiser's last event carries the full record."""
+        if not (admin and event.finished and live.record is not None):
+            return event
+        full = pb.MatchEvent()
+        full.CopyFrom(event)
+        full.record.CopyFrom(live.record)
+        return full
 
     async def Play(self, request_iterator: AsyncIterator[bytes],
                    context: grpc.aio.ServicerContext[Any, Any]) -> None:
@@ -563,6 +658,11 @@ class ArenaServicer:
                                                       "the first message of a session must be Hello."))
                     continue
                 hello = first.hello
+                problem = hello_problem(hello)
+                if problem is not None:
+                    await context.write(error_message("bad_hello", problem))
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
+                    return
                 if not self.hellos.allow(context.peer()):
                     limit = (f"too many Hello messages on this connection (at most {self.arena.config.hello_burst} "
                              f"at once, then {self.arena.config.hello_per_s:g} a second): slow down.")
@@ -583,46 +683,68 @@ class ArenaServicer:
                 known = {g.id for g in available_games()}
                 wanted = list(hello.games)
                 unknown = [g for g in wanted if g not in known]
+                config = self.arena.config
+                slots = min(hello.max_concurrent_matches or 1, config.max_matches_per_session)
                 session = BotSession(uuid.uuid4().hex[:12], hello.bot_name, [g for g in wanted if g not in unknown],
-                                     hello.max_concurrent_matches or 1, loop)
+                                     slots, loop, config.max_queued_messages, config.max_queued_bytes)
                 if unknown:
                     await context.write(error_message(
-                        "unknown_game", f"games {', '.join(unknown)} are not hosted here: see ListGames."))
+                        "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
             self.arena.add_session(session)
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(
-                session_id=session.session_id, bot_name=session.name, games=sorted(session.games),
+                session_id=session.session_id, bot_name=session.name, games=sorted(session.games or known),
                 max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,
             )).SerializeToString())
             reader = asyncio.ensure_future(self._read(session, context))
+            writer = asyncio.ensure_future(self._write(session, context))
+            # A write stuck on a bot that does not read fails once the stream is cut: nothing to report.
+            writer.add_done_callback(lambda task: task.cancelled() or task.exception())
             try:
-                while True:
-                    message = await session.outbound.get()
-                    if message is None:
-                        return
-                    await context.write(message)
+                # The writer waits on the bot (flow control) when it stops reading; `cut` fires when
+                # its queue overflows, and the stream is ended without waiting for the writer.
+                await asyncio.wait((writer, session.cut), return_when=asyncio.FIRST_COMPLETED)
+                if session.cut.done():
+                    code, reason = session.cut.result()
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{code}: {reason}")
             finally:
                 reader.cancel()
+                writer.cancel()
         finally:
             if session is not None:
                 self.arena.remove_session(session)
 
+    @staticmethod
+    async def _write(session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """Write the session's queued messages until it closes."""
+        while (message := await session.outbound.get()) is not None:
+            await context.write(message)
+
     async def _read(self, session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         """Route the bot's messages until its side of the stream ends, then close the session."""
+        config = self.arena.config
+        bad = HelloLimiter(config.bad_message_burst, config.bad_messages_per_s)  # one bucket: this stream
         try:
             # context.read, not the request iterator: one generator hop less per message.
             while (data := await context.read()) is not grpc.aio.EOF:
                 message = _parse_bot_message(data)
                 kind = None if message is None else message.WhichOneof("kind")
+                if message is not None and kind == "reply" and session.resolve(message.reply):
+                    continue  # the common case: an answer to a pending request
+                if not bad.allow(""):
+                    session.cut_off("rate_limited", f"more than {config.bad_message_burst} messages the arena could "
+                                    f"not use, faster than {config.bad_messages_per_s:g} a second: answer only the "
+                                    "requests you were sent.")
+                    return
                 if message is None or kind is None:
                     session.send(error_message("malformed", "a BotMessage must hold a Hello or an ActionReply."))
                 elif kind == "hello":
                     session.send(error_message("bad_hello", "this session already said Hello."))
-                elif not session.resolve(message.reply):
+                else:
                     reply = message.reply
                     session.send(error_message(
                         "unknown_request",
-                        f"no pending request {reply.request_id} in match '{reply.match_id}' for this bot "
-                        "(late, answered already, or not yours).",
+                        f"no pending request {reply.request_id} in match '{shown(reply.match_id)}' for this bot "
+                        "(late, answered already, withdrawn, or not yours).",
                         reply.match_id, reply.request_id,
                     ))
         except (asyncio.CancelledError, grpc.aio.AioRpcError):
@@ -662,14 +784,22 @@ def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
     return grpc.method_handlers_generic_handler("tourney.v1.Arena", handlers)
 
 
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # a Maître Ninja defender's ~35,000 legal rows take ~3.5 MB
-SERVER_OPTIONS: list[tuple[str, Any]] = [
-    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-    ("grpc.keepalive_time_ms", 30_000),
-    ("grpc.keepalive_permit_without_calls", 1),
-    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
-]
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # what the arena may send: a Maître Ninja defender's request is large
+
+
+def server_options(max_receive_bytes: int) -> list[tuple[str, Any]]:
+    """gRPC server options: what clients may send is capped at `max_receive_bytes`."""
+    return [
+        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.max_receive_message_length", max_receive_bytes),
+        # No bandwidth probing of what clients send (they send small replies): with it gRPC widens a
+        # stream's receive window to take a whole oversized message in before refusing it (four
+        # 60 MB Hellos: +60 MB of peak memory); without it the window stays small.
+        ("grpc.http2.bdp_probe", 0),
+        ("grpc.keepalive_time_ms", 30_000),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ]
 
 
 async def start_server(
@@ -684,7 +814,8 @@ async def start_server(
     server reflection are enabled when their packages are installed.
     """
     available_games()  # import every game now, not during the first bot's Hello
-    server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=[MetricsInterceptor(arena_methods())])
+    server = grpc.aio.server(options=server_options(arena.config.max_receive_bytes),
+                             interceptors=[MetricsInterceptor(arena_methods())])
     server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena)),))
     service_names = ["tourney.v1.Arena"]
     try:

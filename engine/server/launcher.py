@@ -74,6 +74,11 @@ def group_members(pgid: int) -> list[int]:
     return out
 
 
+# Settings the SDKs read (clients/python/tourney_bot.py, clients/node/bot.js) that a bot program
+# may inherit; every other TOURNEY_* variable is the organiser's.
+BOT_SETTINGS = frozenset({"TOURNEY_GAMES", "TOURNEY_MATCHES", "TOURNEY_CONCURRENCY", "TOURNEY_PROTO"})
+
+
 class BotProcess:
     """One launched bot program; use as a context manager so it is always stopped."""
 
@@ -90,14 +95,18 @@ class BotProcess:
         self.log_start = 0  # where this start's lines begin in the (appended) log file
 
     def start(self) -> BotProcess:
-        """Start the program with the arena's address, its token and its name in the environment.
+        """Start the program with the arena's address, its token and its name in the environment
+        (and no other TOURNEY_* variable, and nothing about its matches: no seed reaches it).
 
         Starting a bot that runs already does nothing (a second copy would outlive stop()).
         """
         if self.alive():
             return self
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        env = {**os.environ, "TOURNEY_ARENA": self.address, "TOURNEY_TOKEN": self.token,
+        # The organiser's own TOURNEY_* settings (admin token, database URL, ...) stay with the
+        # organiser: a bot program gets what it needs to connect and the SDKs' own settings.
+        inherited = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_") or k in BOT_SETTINGS}
+        env = {**inherited, "TOURNEY_ARENA": self.address, "TOURNEY_TOKEN": self.token,
                "TOURNEY_BOT_NAME": self.name}
         log = self.log_path.open("ab")
         self.log_start = log.tell()

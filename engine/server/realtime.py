@@ -3,8 +3,9 @@
 A game with a real-time driver (Ninja Arena, §6) is played without turns: every seat is
 always offered what it may do now (an ActionRequest, renewed whenever its view or its legal
 actions change), and it answers whenever it likes. A reply to the seat's current offer is
-submitted to the driver at its arrival time; a reply to an offer that was superseded is
-answered with an ErrorReport ("unknown_request") and ignored. An out-of-range index is an
+submitted to the driver at its arrival time. An offer has no deadline (its deadline_ms is 0);
+when it is superseded the bot is sent a RequestWithdrawn for it, and a reply to it that crosses
+that message is answered with an ErrorReport ("unknown_request") and ignored. An out-of-range index is an
 `Illegal` action, which the game resolves itself (a Mistake). A seat whose stream closes
 forfeits by disconnection, like in a turn-based match.
 
@@ -32,7 +33,7 @@ REALTIME_DRIVERS: dict[str, str] = {
     "ninja-arena": "engine.games.ninja_arena.realtime:RealtimeDriver",
 }
 POLL_S = 0.05  # longest wait between clock checks when nothing arrives
-OFFER_DEADLINE_MS = 60_000  # an offer stays answerable until superseded; this only informs the bot
+OFFER_DEADLINE_MS = 60_000  # what a built-in bot is told it has; remote bots see 0: no deadline
 
 
 class Driver(Protocol):
@@ -97,7 +98,7 @@ def play_realtime(
                 elif not isinstance(outcome, SeatFault):
                     inbox.put((seat, oid, outcome))
 
-            seat_obj.offer(request, OFFER_DEADLINE_MS / 1000.0, answered)
+            seat_obj.offer(request, answered)
         else:
             with contextlib.suppress(Exception):  # a built-in bot's bug: it just does not act this time
                 inbox.put((seat, oid, seat_obj.act(request)))

@@ -28,10 +28,28 @@ from engine.server.wire import legal_encoder, observation_bytes, request_message
 _CLOSE = None
 
 
+SHOWN_CHARS = 64  # how much of a client-chosen name or id an error, a log line or an abort detail repeats
+
+
+def shown(text: str, limit: int = SHOWN_CHARS) -> str:
+    """`text` as an error may repeat it: at most `limit` characters, marked when shortened."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
 def error_message(code: str, message: str, match_id: str = "", request_id: int = 0) -> bytes:
-    """An ErrorReport wrapped for the stream, serialized."""
-    report = pb.ArenaMessage(error=pb.ErrorReport(match_id=match_id, request_id=request_id, code=code, message=message))
+    """An ErrorReport wrapped for the stream, serialized (a client-chosen match id is shortened)."""
+    report = pb.ArenaMessage(error=pb.ErrorReport(match_id=shown(match_id), request_id=request_id, code=code,
+                                                  message=message))
     data: bytes = report.SerializeToString()
+    return data
+
+
+def withdrawn_message(match_id: str, request_id: int) -> bytes:
+    """A RequestWithdrawn for the stream, serialized: a real-time request no longer stands."""
+    data: bytes = pb.ArenaMessage(withdrawn=pb.RequestWithdrawn(match_id=match_id, request_id=request_id)
+                                  ).SerializeToString()
     return data
 
 
@@ -49,18 +67,37 @@ Answered = Callable[[int | SeatFault], None]
 
 
 class Outbox:
-    """Messages waiting for one stream's writer (event-loop thread only).
+    """Messages waiting for one stream's writer (event-loop thread only), with a cap.
 
     What asyncio.Queue does for one reader, with less bookkeeping: it is used once per decision.
+    A bot that stops reading would make it grow without end, so past `max_messages` or
+    `max_bytes` waiting it drops everything, remembers it overflowed, and calls `on_overflow`.
     """
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, max_messages: int = 4096,
+                 max_bytes: int = 32 * 1024 * 1024, on_overflow: Callable[[], None] | None = None) -> None:
         self._loop = loop
         self._items: deque[Outbound] = deque()
+        self._bytes = 0
         self._waiter: asyncio.Future[None] | None = None
+        self.max_messages = max_messages
+        self.max_bytes = max_bytes
+        self.on_overflow = on_overflow
+        self.overflowed = False
 
     def put(self, item: Outbound) -> None:
-        """Add a message and wake the writer if it waits."""
+        """Add a message and wake the writer if it waits; past the cap, overflow instead."""
+        if self.overflowed:
+            return
+        if item is not None:
+            self._bytes += len(item)
+            if self._bytes > self.max_bytes or len(self._items) >= self.max_messages:
+                self.overflowed = True
+                self._items.clear()
+                self._bytes = 0
+                if self.on_overflow is not None:
+                    self.on_overflow()
+                item = _CLOSE
         self._items.append(item)
         waiter, self._waiter = self._waiter, None
         if waiter is not None and not waiter.done():
@@ -71,7 +108,10 @@ class Outbox:
         while not self._items:
             self._waiter = self._loop.create_future()
             await self._waiter
-        return self._items.popleft()
+        item = self._items.popleft()
+        if item is not None:
+            self._bytes -= len(item)
+        return item
 
 
 class BotSession:
@@ -84,14 +124,20 @@ class BotSession:
         games: Sequence[str],
         capacity: int,
         loop: asyncio.AbstractEventLoop,
+        max_queued: int = 4096,
+        max_queued_bytes: int = 32 * 1024 * 1024,
     ) -> None:
+        """Made on the event-loop thread that serves the stream (`send` relies on it)."""
         self.session_id = session_id
         self.name = name
         self.games = frozenset(games)
         self.capacity = max(1, capacity)
         self.active = 0  # match seats this stream holds now (guarded by the arena's lock)
         self.loop = loop
-        self.outbound = Outbox(loop)
+        self._loop_thread = threading.get_ident()
+        # (code, reason) once the arena cut this stream off (see `cut_off`); its writer stops then.
+        self.cut: asyncio.Future[tuple[str, str]] = loop.create_future()
+        self.outbound = Outbox(loop, max_queued, max_queued_bytes, self._overflowed)
         self._lock = threading.Lock()  # real-time offers are posted from match threads
         # (match id, request id) -> (callback, loop time it expires at, deadline told to the bot in ms,
         # number of legal actions: None for a real-time offer, where any index is the game's to judge)
@@ -106,15 +152,38 @@ class BotSession:
         return not self.games or game_id in self.games
 
     def send(self, message: pb.ArenaMessage | bytes) -> None:
-        """Queue a message for the bot; safe from any thread, a no-op once the stream is closed."""
+        """Queue a message for the bot; safe from any thread, a no-op once the stream is closed.
+
+        On the loop's own thread it is queued at once, so messages keep the order they were
+        sent in (a MatchStarted before the match's first ActionRequest).
+        """
         if self.closed:
             return
         if not isinstance(message, bytes):
             message = message.SerializeToString()
+        if threading.get_ident() == self._loop_thread:
+            self.outbound.put(message)
+            return
         try:
             self.loop.call_soon_threadsafe(self.outbound.put, message)
         except RuntimeError:  # the loop is gone: the server is shutting down
             self.closed = True
+
+    def cut_off(self, code: str, reason: str) -> None:
+        """End this stream for misbehaving (event-loop thread): its matches end as disconnections.
+
+        The Play handler ends the stream with RESOURCE_EXHAUSTED and details "code: reason".
+        """
+        if not self.cut.done():
+            self.cut.set_result((code, reason))
+        # Not at once: this may happen inside `request`, whose caller expects its answer later.
+        self.loop.call_soon(self.close)
+
+    def _overflowed(self) -> None:
+        """The bot stopped reading and its queue hit the cap."""
+        self.cut_off("slow_reader", f"bot {shown(self.name)} stopped reading: more than "
+                     f"{self.outbound.max_messages} messages or {self.outbound.max_bytes // 1024} KB waited for it; "
+                     "read the stream as it comes.")
 
     def request(self, match_id: str, seat: int, observation: bytes, legal: bytes, legal_count: int,
                 deadline_s: float, on_answer: Answered) -> None:
@@ -162,25 +231,29 @@ class BotSession:
         if following < self._alarm_at and not self.closed:  # the callbacks may have set a sooner one
             self._set_alarm(following)
 
-    def post(self, match_id: str, seat: int, observation: bytes, legal: bytes, deadline_s: float,
+    def post(self, match_id: str, seat: int, observation: bytes, legal: bytes,
              on_answer: Answered) -> tuple[str, int]:
-        """Send a real-time offer from any thread; it stands until answered or withdrawn (no deadline)."""
-        deadline_ms = _deadline_ms(deadline_s)
+        """Send a real-time offer from any thread; it stands until answered or withdrawn.
+
+        Its deadline_ms is 0: no deadline applies to it.
+        """
         with self._lock:
             key = (match_id, next(self._ids))
             closed = self.closed
             if not closed:
-                self._pending[key] = (on_answer, math.inf, deadline_ms, None)
+                self._pending[key] = (on_answer, math.inf, 0, None)
         if closed:
             on_answer(SeatDisconnected(f"bot {self.name} is not connected"))
             return key
-        self.send(request_message(match_id, key[1], seat, observation, deadline_ms, legal))
+        self.send(request_message(match_id, key[1], seat, observation, 0, legal))
         return key
 
     def withdraw(self, key: tuple[str, int]) -> None:
-        """Forget a request (superseded); a later reply to it is an unknown request."""
+        """Forget a request (superseded) and tell the bot: a later reply to it is an unknown request."""
         with self._lock:
-            self._pending.pop(key, None)
+            was_pending = self._pending.pop(key, None) is not None
+        if was_pending:
+            self.send(withdrawn_message(*key))
 
     def resolve(self, reply: pb.ActionReply) -> bool:
         """Hand a reply to the request waiting for it; False when no such request is pending."""
@@ -207,7 +280,7 @@ class BotSession:
             self._alarm.cancel()
             self._alarm = None
         for on_answer, *_ in pending:
-            on_answer(SeatDisconnected(f"bot {self.name} disconnected"))
+            on_answer(SeatDisconnected(f"bot {shown(self.name)} disconnected"))
         with contextlib.suppress(RuntimeError):
             self.loop.call_soon_threadsafe(self.outbound.put, _CLOSE)
 
@@ -233,12 +306,12 @@ class RemoteSeat:
         self.session.request(self.match_id, request.seat, observation_bytes(self.codec, request.observation),
                              self.encoder.encode(request.legal), len(request.legal), deadline, on_answer)
 
-    def offer(self, request: DecisionRequest, deadline_s: float, on_answer: Answered) -> None:
+    def offer(self, request: DecisionRequest, on_answer: Answered) -> None:
         """Real time: send the request without waiting (replacing this seat's open offer)."""
         self.withdraw()
         observation = observation_bytes(self.codec, request.observation)
         self._offer = self.session.post(self.match_id, request.seat, observation,
-                                        self.encoder.encode(request.legal), deadline_s, on_answer)
+                                        self.encoder.encode(request.legal), on_answer)
 
     def withdraw(self) -> None:
         """Real time: the open offer no longer stands."""

@@ -83,6 +83,8 @@ class RawBot:
         self.errors: list[pb.ErrorReport] = []
         self.ended: list[pb.MatchEnded] = []
         self.requests: list[pb.ActionRequest] = []
+        self.received: list[pb.ArenaMessage] = []  # every message, in the order it arrived
+        self.welcome = pb.Welcome()
         self.welcomed = threading.Event()
         self.finished = threading.Event()
         self.failure: BaseException | None = None
@@ -100,8 +102,10 @@ class RawBot:
     def _read(self) -> None:
         try:
             for message in self.call:
+                self.received.append(message)
                 kind = message.WhichOneof("kind")
                 if kind == "welcome":
+                    self.welcome = message.welcome
                     self.welcomed.set()
                 elif kind == "action_request":
                     self.requests.append(message.action_request)

@@ -79,6 +79,9 @@ def test_ninja_arena_turns_a_huge_index_into_a_mistake_not_a_forfeit(harness: Ar
 
 
 def test_replies_to_other_bots_requests_or_other_matches_change_nothing(harness: ArenaHarness) -> None:
+    # Seven strays per decision would get the intruder cut off (rate_limited, see test_hostile_clients):
+    # here the point is what a stray changes, so the budget is lifted.
+    harness.arena.config.bad_message_burst = 1_000_000
     victim = RecordingBot(seed=5, delay_s=0.02)
     harness.bot("victim", victim)
     victim_matches: list[str] = []

@@ -19,7 +19,7 @@ from tournament.store import _with_driver
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["run", "--game", "tiny-ninjas", "--bots", "random,greedy,random@r2,greedy@g2", "--games-per-pair", "8",
-        "--seed", "9", "--local", "--json"]
+        "--seed", "9", "--seed-key", "test-key-0123456789", "--local", "--json"]
 TOTAL = 48  # 6 pairs x 8 games
 
 

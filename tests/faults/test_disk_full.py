@@ -21,7 +21,7 @@ from tournament.cli import app
 from tournament.store import open_store
 
 ARGS = ["run", "--game", "tiny-ninjas", "--bots", "random,greedy,random@r2,greedy@g2", "--games-per-pair", "6",
-        "--seed", "5", "--local", "--json"]
+        "--seed", "5", "--seed-key", "test-key-0123456789", "--local", "--json"]
 TOTAL = 36  # 6 pairs x 6 games
 
 

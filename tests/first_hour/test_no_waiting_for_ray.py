@@ -29,7 +29,9 @@ def test_this_process_plays_until_ray_is_up_then_ray_takes_over():
 
 
 def test_a_ray_run_gives_the_standings_of_a_local_run(tmp_path):
-    args = [str(TOURNEY), "run", "--bots", "random,greedy", "--games-per-pair", "30", "--seed", "4", "--json"]
+    key = "first-hour-" + "k" * 32  # the same secret seed key: the same matches wherever they are played
+    args = [str(TOURNEY), "run", "--bots", "random,greedy", "--games-per-pair", "30", "--seed", "4", "--seed-key",
+            key, "--json"]
     ray_run = subprocess.run([*args, "--db", str(tmp_path / "ray.db")], cwd=tmp_path, env=ENV,
                              capture_output=True, text=True, timeout=900)
     local_run = subprocess.run([*args, "--db", str(tmp_path / "local.db"), "--local"], cwd=tmp_path, env=ENV,

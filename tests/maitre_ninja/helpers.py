@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.games.maitre_ninja import GAME, AttackLine, MaitreNinjaState, ParryRow
+from engine.games.maitre_ninja import GAME, AttackLine, MaitreNinjaState, Parry, ParryRow
 
 # One attack line per rank, plus a row that parries it and a row that lets it through.
 LINE = {
@@ -30,11 +30,17 @@ def new(players: int, first: int = 0, **config: object) -> MaitreNinjaState:
     return GAME.new_state(0, players=players, config={"first_player": first, **config})
 
 
+def lay(state: MaitreNinjaState, line: AttackLine, row: ParryRow) -> None:
+    """Play the current fight through `apply`: the line with the row's first parry, then parry by parry."""
+    state.apply({state.attacker: line, state.defender: Parry(row.row[0])})
+    for parry in row.row[1:]:
+        state.apply({state.defender: Parry(parry)})
+
+
 def play(state: MaitreNinjaState, attacker_wins: bool) -> None:
     """Play the current fight through `apply`, with the attacker winning or losing as asked."""
     rank = state.attacker_rank()
-    row = LOSING_ROW[rank] if attacker_wins else PARRYING_ROW[rank]
-    state.apply({state.attacker: LINE[rank], state.defender: row})
+    lay(state, LINE[rank], LOSING_ROW[rank] if attacker_wins else PARRYING_ROW[rank])
 
 
 def play_script(state: MaitreNinjaState, wins: str) -> None:

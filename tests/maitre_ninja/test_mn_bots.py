@@ -74,15 +74,21 @@ def request(state: MaitreNinjaState, seat: int) -> DecisionRequest:
     return DecisionRequest(GAME, seat, state.observe(seat), state.legal_actions(seat), None, state)
 
 
-def attacker_win_rate(rank: int, attacker: object, defender: object, fights: int) -> float:
+def attacker_wins_one_fight(rank: int, attacker: object, defender: object) -> bool:
+    """One fight played through the state: the line and first parry at once, then parry by parry."""
     state = fight_state(rank)
-    att_req, def_req = request(state, 0), request(state, 1)
-    wins = 0
-    for _ in range(fights):
-        line = att_req.legal[attacker.act(att_req)]  # type: ignore[attr-defined]
-        row = def_req.legal[defender.act(def_req)]  # type: ignore[attr-defined]
-        wins += resolve(codes_of(line), row.row).attacker_wins  # type: ignore[attr-defined]
-    return wins / fights
+    while not state.history:
+        joint = {}
+        for seat, bot in ((0, attacker), (1, defender)):
+            if seat in state.to_act():
+                req = request(state, seat)
+                joint[seat] = req.legal[bot.act(req)]  # type: ignore[attr-defined]
+        state.apply(joint)
+    return state.history[-1].resolution.attacker_wins
+
+
+def attacker_win_rate(rank: int, attacker: object, defender: object, fights: int) -> float:
+    return sum(attacker_wins_one_fight(rank, attacker, defender) for _ in range(fights)) / fights
 
 
 @pytest.mark.parametrize("rank", RANKS)

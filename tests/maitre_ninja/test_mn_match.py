@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import ConfigError, IllegalAction, Inject
-from engine.games.maitre_ninja import GAME, AttackLine, ParryRow
+from engine.games.maitre_ninja import GAME, AttackLine, Parry
 from engine.games.maitre_ninja.state import FINAL_ROUND, NORMAL, OVER
 from tests.maitre_ninja.helpers import LINE, PARRYING_ROW, new, play, play_script
 
@@ -35,12 +35,17 @@ def test_to_act_is_both_fighters_at_once() -> None:
     with pytest.raises(IllegalAction):
         state.apply({1: LINE[1]})
     with pytest.raises(IllegalAction):
-        state.apply({1: LINE[2], 2: PARRYING_ROW[1]})  # a Junior line from an Apprenti
+        state.apply({1: LINE[2], 2: Parry("BL")})  # a Junior line from an Apprenti
     with pytest.raises(IllegalAction):
-        state.apply({1: LINE[1], 2: ParryRow(("BL", "BL", "BL"))})  # 3 parries against rank 1
+        state.apply({1: LINE[1], 2: PARRYING_ROW[1]})  # a whole row: the defender lays one parry at a time
     with pytest.raises(IllegalAction):
-        state.apply({1: PARRYING_ROW[1], 2: LINE[1]})  # roles swapped
-    assert state.fights == 0
+        state.apply({1: Parry("BL"), 2: LINE[1]})  # roles swapped
+    state.apply({1: LINE[1], 2: Parry("BL")})
+    assert list(state.to_act()) == [2] and state.legal_actions(1) == ()  # the defender lays the rest alone
+    with pytest.raises(IllegalAction):
+        state.apply({1: LINE[1], 2: Parry("BL")})  # the line is already laid
+    state.apply({2: Parry("BL")})
+    assert state.fights == 1 and list(state.to_act()) == [2, 3]
 
 
 def test_promotion_only_for_the_attacker() -> None:
@@ -214,7 +219,7 @@ def test_config_from_json_with_string_rank_keys() -> None:
     state = GAME.new_state(0, players=2, config={"parries_by_rank": {"1": 3, "2": 5, "3": 9, "4": 12}})
     state.attacker = 0
     assert state.row_length() == 3
-    assert len(state.legal_actions(state.defender)) == 27
+    assert len(state.legal_actions(state.defender)) == 3  # DO, BL or JU first, three times
     assert GAME.new_state(0, config={"n_players": 3}).num_players == 3
     assert GAME.new_state(0).num_players == 2
 
@@ -225,7 +230,7 @@ def test_outcome_before_the_end_is_an_error() -> None:
     with pytest.raises(IllegalAction):
         state = new(2, 0, fight_cap=1)
         play(state, False)
-        state.apply({0: LINE[1], 1: PARRYING_ROW[1]})
+        state.apply({0: LINE[1], 1: Parry("BL")})
 
 
 def test_evaluate_prefers_the_higher_rank() -> None:

@@ -15,6 +15,7 @@ from engine.games.maitre_ninja.bots import code_levels, defender_wins_mask
 from engine.games.maitre_ninja.data import ATTACK_LEVELS, FIGHT_CAP, MAITRE, PARRIES_BY_RANK, PARRY_TYPES
 from engine.games.maitre_ninja.state import FINAL_ROUND, NORMAL
 from engine.referee import play_match
+from tests.maitre_ninja.helpers import lay
 
 _LETTER = {"DO": "D", "BL": "B", "JU": "J"}
 
@@ -30,11 +31,13 @@ def play_random_game(seed: int, players: int) -> MaitreNinjaState:
         assert list(state.to_act()) == [att, dfn] and dfn == (att + 1) % players
         rank = state.ranks[att]
         assert 1 <= rank <= 4
-        joint = {}
-        for seat in (att, dfn):
-            legal = state.legal_actions(seat)
-            joint[seat] = legal[rng.randrange(len(legal))]
-        state.apply(joint)
+        fights = state.fights
+        while state.fights == fights:  # the line with the first parry, then the defender alone
+            joint = {}
+            for seat in state.to_act():
+                legal = state.legal_actions(seat)
+                joint[seat] = legal[rng.randrange(len(legal))]
+            state.apply(joint)
         rec = state.history[-1]
         res = rec.resolution
         m = PARRIES_BY_RANK[rank]
@@ -167,14 +170,16 @@ def test_clone_is_independent() -> None:
     twin = state.clone()
     legal = {s: state.legal_actions(s)[0] for s in state.to_act()}
     twin.apply(legal)
-    assert state.fights == 0 and twin.fights == 1 and state.history == []
+    assert state.pending is None and state.laid == () and state.history == []
+    assert twin.pending == legal[state.attacker] and twin.laid == (legal[state.defender].parry,)
 
 
 def test_render_follows_a_verbose_match() -> None:
     frames: list[str] = []
     seats = [make_bot(s, GAME, i) for i, s in enumerate(["random", "nash", "nash", "random"])]
     result = play_match("maitre-ninja", seats, seed=7, on_step=lambda state, _: frames.append(GAME.render(state)))
-    assert len(frames) == result.details["fights"]
+    assert sum("=>" in frame for frame in frames) == result.details["fights"]  # each fight told once
+    assert any("parries" in frame and "=>" not in frame for frame in frames)  # rows being laid, no cards
     text = "\n".join(frames)
     for needle in ("Fight 1:", "parry row :", "flip ", "Ranks:", "Next:", "Game over (maitre)"):
         assert needle in text
@@ -185,7 +190,7 @@ def test_render_follows_a_verbose_match() -> None:
 def test_render_hides_face_down_cards() -> None:
     state = GAME.new_state(0, players=2, config={"first_player": 0})
     state.ranks[0] = 2
-    state.apply({0: AttackLine(("Fi", "Ku")), 1: ParryRow(("DO",) * 4 + ("JU",))})
+    lay(state, AttackLine(("Fi", "Ku")), ParryRow(("DO",) * 4 + ("JU",)))
     text = GAME.render(state)
     assert "flip Fi [BL]: burned 0-4; defender exhausted" in text
     assert "never flipped: ??" in text

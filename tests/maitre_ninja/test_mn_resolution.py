@@ -7,14 +7,14 @@ import pytest
 from engine.games.maitre_ninja import AttackLine, ParryRow
 from engine.games.maitre_ninja.rules import CardResult, codes_of, resolve
 from engine.games.maitre_ninja.state import OVER
-from tests.maitre_ninja.helpers import new
+from tests.maitre_ninja.helpers import lay, new
 
 
 def fight(rank: int, line: AttackLine, row: tuple[str, ...], players: int = 2):  # type: ignore[no-untyped-def]
     """Play one fight at `rank` through the state API; return the state and the fight's record."""
     state = new(players)
     state.ranks[0] = rank
-    state.apply({0: line, 1: ParryRow(row)})
+    lay(state, line, ParryRow(row))
     return state, state.history[-1]
 
 

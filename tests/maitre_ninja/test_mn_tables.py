@@ -13,6 +13,7 @@ from engine.games.maitre_ninja.actions import (
     attack_lines,
     count_rows,
     iter_rows,
+    next_parries,
     parry_rows,
 )
 from tests.maitre_ninja.helpers import new
@@ -46,9 +47,25 @@ def test_legal_counts_by_rank(rank: int, lines: int, length: int, rows: int) -> 
     state = new(2, parries_by_rank={1: 2, 2: 5, 3: 9, 4: 12})
     state.ranks[0] = rank
     assert len(state.legal_actions(0)) == lines
-    assert len(state.legal_actions(1)) == rows
+    assert [p.parry for p in state.legal_actions(1)] == list(data.PARRY_TYPES)  # one parry at a time
     assert data.PARRIES_BY_RANK[rank] == length
     assert len(set(state.legal_actions(0))) == lines
+    assert reachable_rows(length) == set(iter_rows(length, SUPPLY)) and len(reachable_rows(length)) == rows
+
+
+def reachable_rows(length: int) -> set[tuple[str, ...]]:
+    """Every whole row the defender can lay parry by parry: the legal rows, no more, no fewer (§3.1)."""
+    out: set[tuple[str, ...]] = set()
+
+    def walk(laid: tuple[str, ...]) -> None:
+        if len(laid) == length:
+            out.add(laid)
+            return
+        for parry in next_parries(laid, length, SUPPLY):
+            walk((*laid, parry.parry))
+
+    walk(())
+    return out
 
 
 def test_lines_are_in_level_order_and_katana_orders_are_free() -> None:
@@ -95,6 +112,13 @@ def test_legal_list_is_the_same_object_every_query() -> None:
     state.ranks[0] = 4
     assert state.legal_actions(1) is state.legal_actions(1)
     assert state.legal_actions(0) is state.legal_actions(0)
+
+
+def test_m9_a_fifth_ju_is_never_offered_and_a_short_supply_forces_the_rest() -> None:
+    assert [p.parry for p in next_parries(("JU",) * 4, 12, SUPPLY)] == ["DO", "BL"]
+    assert [p.parry for p in next_parries(("JU",) * 4 + ("DO",) * 4, 12, SUPPLY)] == ["BL"]
+    # Two piles of one card each and a row of two: after DO, only BL can complete it.
+    assert [p.parry for p in next_parries(("DO",), 2, (1, 1, 0))] == ["BL"]
 
 
 def test_m9_five_ju_is_illegal_any_444_permutation_is_legal() -> None:

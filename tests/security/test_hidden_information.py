@@ -12,7 +12,9 @@ from collections import Counter
 
 import pytest
 
-from engine.games.tiny_ninjas.state import _event_dict
+from engine.games.maitre_ninja.state import HISTORY_SHOWN
+from engine.games.tiny_ninjas.data import INSTANCE_NAME
+from engine.games.tiny_ninjas.state import EVENTS_SHOWN, _event_dict, shown_ids
 from tests.security.hidden import (
     invariant_under_determinization,
     jsonable,
@@ -33,18 +35,19 @@ def test_tiny_ninjas_never_shows_the_opponents_hand(seed: int) -> None:
         obs, state, me = shown.observation, shown.state, shown.seat
         opp = 1 - me
         mine, theirs = state.hands[me], state.hands[opp]  # type: ignore[attr-defined]
-        assert obs["hand_ids"] == list(mine)
-        # Card ids appear only in the seat's own hand_ids: no other id-carrying field exists...
+        # A hand is shown by type and copy rank, never by physical card: a physical id would
+        # let the seat follow a copy through the opponent's hidden hand.
+        assert obs["hand_ids"] == shown_ids(mine)
+        assert [INSTANCE_NAME[c] for c in obs["hand_ids"]] == obs["hand"]
+        # Card ids appear only in the seat's own hand_ids: no other id-carrying field exists.
         assert {k for k in keys(obs) if k.endswith(("_id", "_ids"))} == {"hand_ids"}
-        # ...and none of the opponent's card ids is among them.
-        assert not set(obs["hand_ids"]) & set(theirs)
         opp_cards_seen += len(theirs)
         # Only the opponent's hand size is public; its card names only where revealed or known.
         assert obs["hand_sizes"][opp] == len(theirs)
         assert str(opp) not in obs["revealed_hands"]
         # The opponent's private events (its draws, its mulligan marks) never reach this seat.
         log_events = [_event_dict(ev) for ev in state.log if ev[0] in (-1, me)]  # type: ignore[attr-defined]
-        assert obs["events"] == jsonable(log_events)
+        assert obs["events"] == jsonable(log_events)[-EVENTS_SHOWN:] and obs["events_total"] == len(log_events)
         assert "mulligan_marked" not in obs or Counter(obs["mulligan_marked"]) <= Counter(obs["hand"])
         assert invariant_under_determinization(shown)
         assert public_invariant(state, 2, shown.step)
@@ -59,7 +62,9 @@ def test_maitre_ninja_never_shows_other_seats_unflipped_attack_cards(players: in
         assert log
         for shown in log:
             obs, state, me = shown.observation, shown.state, shown.seat
-            for rec, public in zip(state.history, obs["history"], strict=True):  # type: ignore[attr-defined]
+            history = state.history  # type: ignore[attr-defined]
+            assert len(obs["history"]) == min(len(history), HISTORY_SHOWN)  # the latest fights
+            for rec, public in zip(history[len(history) - len(obs["history"]):], obs["history"], strict=True):
                 shown_cards = list(rec.line.cards[: len(rec.line.cards) - rec.face_down])
                 assert public["attack"] == shown_cards and public["face_down"] == rec.face_down
                 if rec.attacker != me and rec.face_down:

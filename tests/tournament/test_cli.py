@@ -38,8 +38,9 @@ def test_run_stores_every_match_and_prints_json_only(tmp_path):
         assert con.execute("select status from tournament").fetchone()[0] == "finished"
 
 
-def test_the_same_seed_gives_the_same_standings(tmp_path):
-    args = ["run", "--game", "sticks", "--bots", "random,greedy", "--games-per-pair", "4", "--json", "--seed", "9"]
+def test_the_same_seed_and_seed_key_give_the_same_standings(tmp_path):
+    args = ["run", "--game", "sticks", "--bots", "random,greedy", "--games-per-pair", "4", "--json", "--seed", "9",
+            "--seed-key", "test-key-0123456789"]
     a = json.loads(run(*args, "--db", str(tmp_path / "a.db")).stdout)
     b = json.loads(run(*args, "--db", str(tmp_path / "b.db")).stdout)
     assert a["standings"] == b["standings"]

@@ -17,6 +17,9 @@ def test_simultaneous_commitments_are_not_printed():
     # and only the game's public rendering (cards as they are flipped) shows what happened.
     assert all(line.endswith(": committed") for line in seat_lines)
     assert "Fight 1" in result.stdout
+    # The defender lays its row alone, parry by parry: those steps stay unnamed too.
+    assert any(line.count("seat ") == 1 for line in seat_lines)
+    assert "parry DO" not in result.stdout and "parry JU" not in result.stdout
 
 
 def test_sequential_moves_are_printed_with_their_labels():

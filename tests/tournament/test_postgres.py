@@ -11,7 +11,8 @@ from tournament.cli import app
 from tournament.store import open_store
 
 SWISS = ["run", "--game", "sticks", "--bots", "random,greedy,random@r2,greedy@g2,random@r3", "--format", "swiss",
-         "--rounds", "4", "--games-per-pair", "2", "--seed", "11", "--local", "--json"]
+         "--rounds", "4", "--games-per-pair", "2", "--seed", "11",
+         "--seed-key", "test-key-0123456789", "--local", "--json"]
 
 
 def test_postgres_and_sqlite_give_identical_standings(postgres_url, tmp_path):

@@ -17,7 +17,7 @@ from tournament.cli import app
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = "random,greedy,ismcts:iterations=200@i1,ismcts:iterations=100@i2,greedy@g2,random@r2"
 SWISS = ["run", "--game", "sticks", "--bots", BOTS, "--format", "swiss", "--rounds", "5",
-         "--games-per-pair", "4", "--seed", "7", "--local"]
+         "--games-per-pair", "4", "--seed", "7", "--seed-key", "test-key-0123456789", "--local"]
 TOTAL = 60  # 3 pairings x 4 games x 5 rounds
 
 
@@ -66,7 +66,8 @@ def test_a_killed_swiss_resumes_to_the_uninterrupted_standings(tmp_path):
 
 
 def test_resume_with_an_id_finishes_a_killed_round_robin(tmp_path):
-    args = ["run", "--game", "sticks", "--bots", BOTS, "--games-per-pair", "4", "--seed", "3", "--local"]
+    args = ["run", "--game", "sticks", "--bots", BOTS, "--games-per-pair", "4", "--seed", "3",
+            "--seed-key", "test-key-0123456789", "--local"]
     runner = CliRunner()
     whole = json.loads(runner.invoke(app, [*args, "--db", str(tmp_path / "whole.db"), "--json"]).stdout)
     db = tmp_path / "killed.db"
@@ -79,7 +80,8 @@ def test_resume_with_an_id_finishes_a_killed_round_robin(tmp_path):
 def test_a_killed_ray_driver_loses_nothing_that_finished(tmp_path):
     # The driver writes each chunk as Ray hands it back: kill it mid-run, and whatever was
     # stored stays stored; the resumed run (here in-process) ends with the same standings.
-    args = ["run", "--game", "sticks", "--bots", BOTS, "--games-per-pair", "4", "--seed", "5", "--workers", "2"]
+    args = ["run", "--game", "sticks", "--bots", BOTS, "--games-per-pair", "4", "--seed", "5",
+            "--seed-key", "test-key-0123456789", "--workers", "2"]
     runner = CliRunner()
     whole = json.loads(runner.invoke(app, [*args, "--local", "--db", str(tmp_path / "whole.db"), "--json"]).stdout)
     db = tmp_path / "killed.db"

@@ -3,10 +3,10 @@
 Spec: shared/rules/maitre-ninja.md. The package exposes GAME for the registry.
 """
 
-from engine.games.maitre_ninja.actions import AttackLine, ParryRow
+from engine.games.maitre_ninja.actions import AttackLine, Parry, ParryRow
 from engine.games.maitre_ninja.game import MaitreNinja
 from engine.games.maitre_ninja.state import MaitreNinjaState
 
 GAME = MaitreNinja()
 
-__all__ = ["GAME", "AttackLine", "MaitreNinja", "MaitreNinjaState", "ParryRow"]
+__all__ = ["GAME", "AttackLine", "MaitreNinja", "MaitreNinjaState", "Parry", "ParryRow"]

@@ -1,5 +1,7 @@
 """The two commitments of a fight and their legal lists (spec §3.1).
 
+The defender lays its row card by card (§3.1 allows it): each decision is one `Parry` among
+the types still in supply, at most 3 options, so no request lists the 34,650 rows of rank 4.
 An attacker's legal list is small (at most 162 lines) and kept as a tuple per rank. A
 defender's list reaches 34,650 rows at rank 4, so `RowList` is a lazy sequence: row number i is
 computed by counting (the same lexicographic order as listing them all), and `index(row)` is
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 from math import factorial
-from typing import overload
+from typing import ClassVar, overload
 
 from engine.core import Action
 from engine.games.maitre_ninja.data import ATTACK_LEVELS, KATANA, KATANA_ORDERS, PARRY_TYPES, line_size
@@ -23,6 +25,7 @@ from engine.games.maitre_ninja.data import ATTACK_LEVELS, KATANA, KATANA_ORDERS,
 class AttackLine(Action):
     """A face-down attack line in level order; `ka_order` is the Katana's attack-parries (rank 4)."""
 
+    secret: ClassVar[bool] = True
     cards: tuple[str, ...]
     ka_order: tuple[str, ...] = ()
 
@@ -51,6 +54,36 @@ class ParryRow(Action):
     def to_json(self) -> dict[str, list[str]]:
         """The spec's encoding: {"row": [...]}."""
         return {"row": list(self.row)}
+
+
+@dataclass(frozen=True, slots=True)
+class Parry(Action):
+    """The next card of the defender's row, laid left to right (nothing is shown until the row is complete)."""
+
+    secret: ClassVar[bool] = True
+    parry: str
+
+    @property
+    def label(self) -> str:
+        return f"parry {self.parry}"
+
+    def to_json(self) -> dict[str, list[str]]:
+        """The row's next card, as a one-card row: {"row": ["DO"]}."""
+        return {"row": [self.parry]}
+
+
+PARRIES: tuple[Parry, ...] = tuple(Parry(t) for t in PARRY_TYPES)
+
+
+@cache
+def next_parries(laid: tuple[str, ...], length: int, caps: tuple[int, ...]) -> tuple[Parry, ...]:
+    """The parries that may follow `laid` in a row of `length` under supply `caps` (DO, BL, JU).
+
+    A type is offered while its pile lasts and the row can still be completed after it.
+    """
+    left = [cap - laid.count(t) for t, cap in zip(PARRY_TYPES, caps, strict=True)]
+    after = length - len(laid) - 1
+    return tuple(p for t, p in enumerate(PARRIES) if left[t] > 0 and sum(left) - 1 >= after)
 
 
 @cache

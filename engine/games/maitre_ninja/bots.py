@@ -3,7 +3,9 @@
 A fight is a zero-sum matrix game between the attacker's lines and the defender's rows, and
 it depends only on the attacker's rank (and the configured row length and supply). The game
 is solved once per such key by linear programming and cached; the nash bot then samples its
-side's equilibrium mix with its own seeded RNG. `best_response` plays the pure strategy that
+side's equilibrium mix with its own seeded RNG. The defender lays its row card by card, so
+nash draws each card from the mix conditioned on the cards it already laid: card by card,
+that is the same distribution over whole rows. `best_response` plays the pure strategy that
 does best against nash's mix: the probe used by the exploitability test and the ladder.
 
 The matrix is built by string search: with the greedy leftmost matching of §3.2, the defender
@@ -20,7 +22,7 @@ from functools import cache
 from itertools import accumulate
 
 from engine.core import DecisionRequest
-from engine.games.maitre_ninja.actions import attack_lines, iter_rows, parry_rows
+from engine.games.maitre_ninja.actions import PARRIES, attack_lines, iter_rows, parry_rows
 from engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
     KATANA,
@@ -184,6 +186,29 @@ def solve_fight(rank: int, length: int, caps: tuple[int, ...]) -> FightSolution:
     )
 
 
+@cache
+def defender_mix(rank: int, length: int, caps: tuple[int, ...]) -> tuple[tuple[tuple[str, ...], float], ...]:
+    """Nash's defensive mix as (row, probability) pairs."""
+    sol = solve_fight(rank, length, caps)
+    rows = parry_rows(length, caps)
+    return tuple((rows[r].row, p) for r, p in zip(sol.rows, sol.defender_probs, strict=True))
+
+
+def next_parry_weights(mix: tuple[tuple[tuple[str, ...], float], ...], laid: tuple[str, ...]) -> list[float]:
+    """Per parry type (DO, BL, JU), the mix's probability of it coming next after `laid`."""
+    k = len(laid)
+    weights = [0.0] * len(PARRY_TYPES)
+    for row, p in mix:
+        if row[:k] == laid:
+            weights[PARRY_TYPES.index(row[k])] += p
+    return weights
+
+
+def laid_so_far(request: DecisionRequest) -> tuple[str, ...]:
+    """The defender's own parries already laid in this fight."""
+    return tuple(request.observation.get("row_so_far", ()))
+
+
 def fight_key(request: DecisionRequest) -> tuple[str, int, int, tuple[int, ...]]:
     """(role, attacker rank, row length, supply) read from the observation."""
     obs = request.observation
@@ -207,15 +232,16 @@ class NashBot:
             warm_up()
 
     def act(self, request: DecisionRequest) -> int:
-        """Sample a line (attacker) or a row (defender) from the cached equilibrium mix."""
+        """Sample a line (attacker) or the row's next parry (defender) from the cached equilibrium mix."""
         role, rank, length, caps = fight_key(request)
-        sol = solve_fight(rank, length, caps)
         if role == "attacker":
-            pick = _sample(self.rng, sol.attacker_probs)
+            pick = _sample(self.rng, solve_fight(rank, length, caps).attacker_probs)
             return request.legal.index(attack_lines(rank)[pick])
         if role == "defender":
-            pick = sol.rows[_sample(self.rng, sol.defender_probs)]
-            return request.legal.index(parry_rows(length, caps)[pick])
+            weights = next_parry_weights(defender_mix(rank, length, caps), laid_so_far(request))
+            if not sum(weights):  # a row the mix never lays (another bot began it): any legal parry
+                return self.rng.randrange(len(request.legal))
+            return request.legal.index(PARRIES[_sample(self.rng, tuple(weights))])
         raise ValueError(f"nash bot asked to act with role {role!r}")
 
 
@@ -263,7 +289,10 @@ class BestResponseBot:
         if role == "attacker":
             return request.legal.index(attack_lines(rank)[best_line])
         if role == "defender":
-            return request.legal.index(parry_rows(length, caps)[best_row])
+            row = parry_rows(length, caps)[best_row].row
+            laid = laid_so_far(request)
+            nxt = PARRIES[PARRY_TYPES.index(row[len(laid)])]
+            return request.legal.index(nxt) if row[: len(laid)] == laid else 0
         raise ValueError(f"best_response bot asked to act with role {role!r}")
 
 

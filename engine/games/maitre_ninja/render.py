@@ -61,7 +61,10 @@ def fight_lines(state: MaitreNinjaState, rec: FightRecord) -> list[str]:
 def render(state: MaitreNinjaState) -> str:
     """Last fight, then ranks and what comes next."""
     lines: list[str] = []
-    if state.history:
+    if state.pending is not None:  # a row being laid: how far, never which cards
+        lines.append(f"Fight {state.fights + 1}: {_player(state, state.attacker)} has laid a face-down line; "
+                     f"{_player(state, state.defender)} has laid {len(state.laid)} of {state.row_length()} parries")
+    elif state.history:
         lines.extend(fight_lines(state, state.history[-1]))
     lines.append("Ranks:")
     for seat, rank in enumerate(state.ranks):

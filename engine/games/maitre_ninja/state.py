@@ -1,9 +1,11 @@
 """A Maître Ninja match in progress (spec §2): small flat fields, cheap to clone.
 
-Each fight is one simultaneous decision: the attacker commits a face-down line while the
-defender, knowing only the attacker's rank, commits a face-up parry row (§3.1 allows this
-because the defender learns nothing from the attacker's commitment). `apply` then resolves the
-fight, promotes, and moves to the next fight or the final round.
+In each fight the attacker commits a face-down line while the defender, knowing only the
+attacker's rank, lays the first card of its parry row (§3.1 allows the two commitments at once,
+since the defender learns nothing from the line); the defender then lays the rest of the row
+card by card, seeing only its own cards so far, and nobody else sees them until the row is
+complete (§3.1 allows this too: every reachable row and result is the same). The last card
+resolves the fight, promotes, and moves to the next fight or the final round.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from engine.core import Action, Chance, IllegalAction, Observation, Outcome, Sta
 from engine.core.game import Game
 from engine.games.maitre_ninja.actions import (
     AttackLine,
+    Parry,
     ParryRow,
     attack_line_index,
     attack_lines,
-    parry_rows,
+    next_parries,
 )
 from engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
@@ -33,6 +36,7 @@ from engine.games.maitre_ninja.data import (
 from engine.games.maitre_ninja.rules import Resolution, codes_of, final_queue, left_of, ranking, resolve
 
 NORMAL, FINAL_ROUND, OVER = "NORMAL", "FINAL_ROUND", "OVER"
+HISTORY_SHOWN = 40  # the latest fights a seat's observation carries (observe)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +111,8 @@ class MaitreNinjaState(State):
         "first_master",
         "queue",
         "history",
+        "pending",
+        "laid",
     )
 
     def __init__(self, game: Game, setup: Setup, chance: Chance) -> None:
@@ -123,14 +129,18 @@ class MaitreNinjaState(State):
         self.first_master: int | None = None
         self.queue: list[int] = []  # last-chance attackers still to fight (after the current one)
         self.history: list[FightRecord] = []
+        self.pending: AttackLine | None = None  # the current fight's line, once committed
+        self.laid: tuple[str, ...] = ()  # the defender's row so far
 
     # --- whose decision, and what may they do ---------------------------------------------
 
     def to_act(self) -> Sequence[int]:
-        """Attacker and defender commit at once; nobody acts once the match is over."""
+        """Attacker and defender commit at once, then the defender alone lays the rest of its row."""
         if self.phase == OVER:
             return []
-        return [self.attacker, self.defender]
+        if self.pending is None:
+            return [self.attacker, self.defender]
+        return [self.defender]
 
     def attacker_rank(self) -> int:
         """The rank of the current attacker, which sets the line length and the row length."""
@@ -141,37 +151,44 @@ class MaitreNinjaState(State):
         return self.setup.parries_by_rank[self.attacker_rank()]
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
-        """Every line for the attacker, every parry row for the defender (shared, lazy lists)."""
+        """Every line for the attacker (once per fight), the possible next parries for the defender."""
         if self.phase == OVER:
             return ()
-        if seat == self.attacker:
+        if seat == self.attacker and self.pending is None:
             return attack_lines(self.attacker_rank())
         if seat == self.defender:
-            return parry_rows(self.row_length(), self.setup.parry_supply)
+            return next_parries(self.laid, self.row_length(), self.setup.parry_supply)
         return ()
 
     # --- one fight ------------------------------------------------------------------------
 
     def apply(self, actions: Mapping[int, Action]) -> None:
-        """Resolve the fight the two commitments describe, then move on (§3.1 F3-F5, §4)."""
+        """Take the line and the next parry; the row's last parry resolves the fight (§3.1 F3-F5, §4)."""
         if self.phase == OVER:
             raise IllegalAction("the match is over: no more actions can be applied.")
-        if set(actions) != {self.attacker, self.defender}:
+        seats = self.to_act()
+        if set(actions) != set(seats):
+            raise IllegalAction(f"this step needs exactly one action from seats {list(seats)}, "
+                                f"got seats {sorted(actions)}.")
+        parry = actions[self.defender]
+        legal = next_parries(self.laid, self.row_length(), self.setup.parry_supply)
+        if not isinstance(parry, Parry) or parry not in legal:
             raise IllegalAction(
-                f"fight needs exactly one action from seats {self.attacker} and {self.defender}, "
-                f"got seats {sorted(actions)}."
+                f"seat {self.defender} sent {parry!r}, which cannot follow {list(self.laid)} in a row of "
+                f"{self.row_length()} parries within the supply "
+                f"{dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True))}."
             )
-        line = actions[self.attacker]
-        row = actions[self.defender]
-        rank = self.attacker_rank()
-        if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
-            raise IllegalAction(f"seat {self.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
-        if not isinstance(row, ParryRow) or row not in parry_rows(self.row_length(), self.setup.parry_supply):
-            raise IllegalAction(
-                f"seat {self.defender} sent {row!r}, which is not a row of {self.row_length()} parries "
-                f"within the supply {dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True))}."
-            )
-        self.fight(line, row)
+        if self.pending is None:
+            line = actions[self.attacker]
+            rank = self.attacker_rank()
+            if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
+                raise IllegalAction(f"seat {self.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
+            self.pending = line
+        self.laid += (parry.parry,)
+        if len(self.laid) == self.row_length():
+            line, row = self.pending, ParryRow(self.laid)
+            self.pending, self.laid = None, ()
+            self.fight(line, row)
 
     def fight(self, line: AttackLine, row: ParryRow) -> Resolution:
         """Resolve one fight (already validated), record it, promote, and set up the next one."""
@@ -232,8 +249,11 @@ class MaitreNinjaState(State):
         }
 
     def observe(self, seat: int) -> Observation:
-        """The public view plus this seat's role and its own never-flipped attack cards."""
+        """The public view, with only the latest HISTORY_SHOWN fights (each names its fight number,
+        and a bot may keep the earlier ones), plus this seat's role and its own never-flipped cards.
+        The window keeps every request small up to the fight cap."""
         obs = self.public_view()
+        obs["history"] = obs["history"][-HISTORY_SHOWN:]
         obs["seat"] = seat
         if self.phase == OVER:
             obs["role"] = "none"
@@ -243,6 +263,8 @@ class MaitreNinjaState(State):
             obs["role"] = "defender"
         else:
             obs["role"] = "watcher"
+        if seat == self.defender and self.phase != OVER:
+            obs["row_so_far"] = list(self.laid)  # the defender's own cards, unseen by anyone else yet
         obs["my_hidden"] = [
             {"fight": rec.number, "line": list(rec.line.cards), "ka_order": list(rec.line.ka_order)}
             for rec in self.history
@@ -287,16 +309,25 @@ class MaitreNinjaState(State):
         twin.first_master = self.first_master
         twin.queue = list(self.queue)
         twin.history = list(self.history)  # records are immutable, so sharing them is safe
+        twin.pending = self.pending
+        twin.laid = self.laid
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> MaitreNinjaState:
-        """A clone whose other players' never-flipped attack cards are redrawn at random.
-
-        Nothing else is hidden: a fight's two commitments are simultaneous, so no face-down
-        line is ever pending between decisions, and the game has no chance after setup.
+        """A clone whose hidden parts, as `seat` sees them, are redrawn at random: other players'
+        never-flipped attack cards, the current fight's committed line (unless `seat` laid it)
+        and the defender's row so far (unless `seat` is the defender). The game has no chance
+        after setup.
         """
         twin = self.clone()
         twin.chance.reseed(rng.getrandbits(63))
+        if twin.pending is not None and seat != twin.attacker:
+            twin.pending = rng.choice(attack_lines(twin.attacker_rank()))
+        if twin.laid and seat != twin.defender:
+            laid: tuple[str, ...] = ()
+            while len(laid) < len(twin.laid):
+                laid += (rng.choice(next_parries(laid, twin.row_length(), twin.setup.parry_supply)).parry,)
+            twin.laid = laid
         for k, rec in enumerate(twin.history):
             if rec.attacker == seat or not rec.face_down:
                 continue

@@ -260,6 +260,13 @@ BASE_INSTANCES: Final = tuple(i for i, t in enumerate(INSTANCE_TYPE) if not CARD
 EXPANSION_INSTANCES: Final = tuple(i for i, t in enumerate(INSTANCE_TYPE) if CARDS[t].expansion)
 INSTANCE_NAME: Final = tuple(TYPE_NAMES[t] for t in INSTANCE_TYPE)
 
+# Copies of a type are interchangeable, so what a seat is shown names a copy by its type and
+# its rank among that type's copies, never by which physical card it is: physical identity
+# would let a seat follow a copy through hidden hands (§2.2). The k-th copy of type t in a
+# hand is shown as TYPE_INSTANCES[t][k]; an action on the first copy of t carries SHOWN_ID.
+TYPE_INSTANCES: Final = tuple(tuple(i for i, u in enumerate(INSTANCE_TYPE) if u == t) for t in range(len(CARDS)))
+SHOWN_ID: Final = tuple(TYPE_INSTANCES[t][0] for t in INSTANCE_TYPE)
+
 T_PIRATE: Final = TYPE_BY_NAME["Pirate"]
 T_WOLF: Final = TYPE_BY_NAME["Wolf"]
 T_GRIM: Final = TYPE_BY_NAME["Grim"]

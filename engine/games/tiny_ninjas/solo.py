@@ -42,6 +42,7 @@ from engine.games.tiny_ninjas.data import (
     KW_SNEAK,
     NON_DAMAGE_TYPES,
     SHELL_ALL,
+    SHOWN_ID,
     SNEAK_LOSS,
     T_ANGEL,
     T_MEDIC,
@@ -110,14 +111,14 @@ def legal(s: TinyNinjasState) -> list[Action]:
         if seen & (1 << t) or t in NON_DAMAGE_TYPES:
             continue
         seen |= 1 << t
-        row = A.PLAY_MODE[0][c] if t == T_PRINCESS else A.PLAY[c]
+        row = A.PLAY_MODE[0][SHOWN_ID[c]] if t == T_PRINCESS else A.PLAY[SHOWN_ID[c]]
         out.extend(row[m] for m in subsets)
     return out
 
 
 def apply(s: TinyNinjasState, action: Action) -> None:
     """A human H1/H2 action."""
-    from engine.games.tiny_ninjas.state import P_SOLO_H2
+    from engine.games.tiny_ninjas.state import P_SOLO_H2, first_copy
 
     if action is A.DECLARE_ATTACK:
         card = _ai_draw(s)
@@ -129,7 +130,7 @@ def apply(s: TinyNinjasState, action: Action) -> None:
         _end_human_round(s)
     else:
         assert isinstance(action, A.Play)
-        s._play(action.card, A.TOKEN_MASK[action.tokens], action.mode)
+        s._play(first_copy(s.hands[HUMAN], action.card), A.TOKEN_MASK[action.tokens], action.mode)
 
 
 def _ai_draw(s: TinyNinjasState) -> int:

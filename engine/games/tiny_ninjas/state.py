@@ -54,6 +54,7 @@ from engine.games.tiny_ninjas.data import (
     KW_SNEAK,
     RED,
     SHELL_ALL,
+    SHOWN_ID,
     SNEAK_LOSS,
     T_ANGEL,
     T_LEGEND,
@@ -64,6 +65,7 @@ from engine.games.tiny_ninjas.data import (
     TOKEN_RED,
     TOKEN_YELLOW,
     TYPE_BY_NAME,
+    TYPE_INSTANCES,
     YELLOW,
 )
 
@@ -110,21 +112,46 @@ _SUBSETS: Final = ((0,), (0, TOKEN_RED), (0, TOKEN_BLUE), (0, TOKEN_RED, TOKEN_B
 
 
 def _play_rows() -> tuple[tuple[tuple[Action, ...], ...], ...]:
-    """PLAY_ROWS[card][red_blue_mask]: every PLAY of one card, in stable order."""
+    """PLAY_ROWS[card][red_blue_mask]: every PLAY of one card's type, in stable order."""
     rows = []
     for c in range(len(INSTANCE_TYPE)):
         per_mask = []
+        shown = SHOWN_ID[c]
         for mask in range(4):
             subs = _SUBSETS[mask]
             if INSTANCE_TYPE[c] == T_PRINCESS:
-                per_mask.append(tuple(A.PLAY_MODE[mi][c][m] for mi in (0, 1) for m in subs))
+                per_mask.append(tuple(A.PLAY_MODE[mi][shown][m] for mi in (0, 1) for m in subs))
             else:
-                per_mask.append(tuple(A.PLAY[c][m] for m in subs))
+                per_mask.append(tuple(A.PLAY[shown][m] for m in subs))
         rows.append(tuple(per_mask))
     return tuple(rows)
 
 
 PLAY_ROWS: Final = _play_rows()
+
+EVENTS_SHOWN: Final = 256  # the latest events a seat's observation carries (observe)
+
+
+def first_copy(cards: Sequence[int], shown: int, skip: Sequence[int] = ()) -> int:
+    """The card an action on `shown` moves: the first copy of its type in `cards` (§3.1),
+    passing over the cards in `skip`."""
+    kind = INSTANCE_TYPE[shown]
+    for c in cards:
+        if INSTANCE_TYPE[c] == kind and c not in skip:
+            return c
+    raise IllegalAction(f"there is no {INSTANCE_NAME[shown]} to move.")
+
+
+def shown_ids(hand: Sequence[int]) -> list[int]:
+    """The ids a hand is shown with: the k-th copy of a type gets that type's k-th id."""
+    ranks: dict[int, int] = {}
+    out = []
+    for c in hand:
+        kind = INSTANCE_TYPE[c]
+        k = ranks.get(kind, 0)
+        ranks[kind] = k + 1
+        out.append(TYPE_INSTANCES[kind][k])
+    return out
 
 # Event formats: kind -> field names. Fields named in _CARD_FIELDS hold instance ids.
 EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -371,10 +398,22 @@ class TinyNinjasState(State):
         self.known[p].append(card)
 
     def _lose(self, p: int, card: int) -> None:
+        """A card leaves p's hand face up; the opponent's knowledge of p's hand follows (§2.2)."""
         self.hands[p].remove(card)
         k = self.known[p]
-        if k and card in k:
+        if not k:
+            return
+        if card in k:
             k.remove(card)
+            return
+        # Copies of a type look alike from outside (§3.1 plays the first in hand order): when a
+        # hidden copy leaves, the opponent cannot tell it from the known one, so that one stops
+        # being known; keeping it would tell the opponent a second copy was in the hand.
+        kind = INSTANCE_TYPE[card]
+        for i, c in enumerate(k):
+            if INSTANCE_TYPE[c] == kind:
+                del k[i]
+                return
 
     def _roll(self, stream: str, seat: int | str) -> int:
         face: int = self.chance.roll(stream, 6)
@@ -436,7 +475,7 @@ class TinyNinjasState(State):
                 bit = 1 << INSTANCE_TYPE[c]
                 if not seen & bit:
                     seen |= bit
-                    pair = A.DEFEND[c]
+                    pair = A.DEFEND[SHOWN_ID[c]]
                     out.append(pair[0])
                     if yellow:
                         out.append(pair[1])
@@ -448,7 +487,7 @@ class TinyNinjasState(State):
                 bit = 1 << t
                 if t != T_ANGEL and not seen & bit:
                     seen |= bit
-                    out.append(A.REVIVE[c])
+                    out.append(A.REVIVE[SHOWN_ID[c]])
         elif phase == P_CHOOSE:
             out = [A.CHOOSE_ATTACK, A.CHOOSE_DEFEND]
         elif phase == P_DISCARD:
@@ -457,7 +496,7 @@ class TinyNinjasState(State):
                 bit = 1 << INSTANCE_TYPE[c]
                 if not seen & bit:
                     seen |= bit
-                    out.append(A.DISCARD[c])
+                    out.append(A.DISCARD[SHOWN_ID[c]])
         elif phase == P_SURVIVOR:
             out = [A.SURVIVOR_DOOM, A.SURVIVOR_HEAL, A.SURVIVOR_PASS]
         elif phase in (P_SOLO_H1, P_SOLO_H2):
@@ -478,7 +517,7 @@ class TinyNinjasState(State):
             bit = 1 << INSTANCE_TYPE[c]
             if not seen & bit:
                 seen |= bit
-                out.append(A.MULLIGAN[c])
+                out.append(A.MULLIGAN[SHOWN_ID[c]])
         return out
 
     def apply(self, actions: Mapping[int, Action]) -> None:
@@ -509,24 +548,25 @@ class TinyNinjasState(State):
                 self._end_round()
             else:
                 assert isinstance(action, A.Play)
-                self._play(action.card, A.TOKEN_MASK[action.tokens], action.mode)
+                self._play(first_copy(self.hands[seat], action.card), A.TOKEN_MASK[action.tokens], action.mode)
         elif phase == P_DEFEND:
             if action is A.NO_DEFEND or not isinstance(action, A.Defend):
                 self.log.append((-1, "no_defend", seat))
                 self._resolve(0, 0, -1)
             else:
-                self._defend(action.card, action.yellow)
+                self._defend(first_copy(self.hands[seat], action.card), action.yellow)
         elif phase == P_REVIVE:
             assert isinstance(action, A.Revive)
-            self._revive(action.card)
+            self._revive(first_copy(self.discard, action.card))
         elif phase == P_CHOOSE:
             assert isinstance(action, A.ChooseRole)
             self._choose(seat, action.attack_first)
         elif phase == P_DISCARD:
             assert isinstance(action, A.Discard)
-            self._lose(seat, action.card)
-            self.discard.append(action.card)
-            self.log.append((-1, "discard", seat, action.card))
+            card = first_copy(self.hands[seat], action.card)
+            self._lose(seat, card)
+            self.discard.append(card)
+            self.log.append((-1, "discard", seat, card))
             self._start_round()
         elif phase == P_SURVIVOR:
             assert isinstance(action, A.SurvivorOption)
@@ -557,7 +597,7 @@ class TinyNinjasState(State):
         for seat in (0, 1):
             action = actions[seat]
             if isinstance(action, A.Mulligan):
-                self.mull[seat].append(action.card)
+                self.mull[seat].append(first_copy(self.hands[seat], action.card, self.mull[seat]))
                 if len(self.mull[seat]) >= self.cfg["mulligan"]:
                     self.mull_done[seat] = True
             else:
@@ -992,13 +1032,18 @@ class TinyNinjasState(State):
         return obs
 
     def observe(self, seat: int) -> Observation:
-        """Own hand, public facts and the public log plus this seat's private events (§2.2)."""
+        """Own hand, public facts and the latest EVENTS_SHOWN events of the public log plus this
+        seat's private ones (§2.2); `events_total` counts them all, so a bot that keeps the
+        events of earlier requests knows where this window starts. The window keeps every
+        request small however long a Champion series runs."""
         obs = self._view(seat)
         obs["hand"] = [INSTANCE_NAME[c] for c in self.hands[seat]]
-        obs["hand_ids"] = list(self.hands[seat])
+        obs["hand_ids"] = shown_ids(self.hands[seat])
         if self.phase == P_MULLIGAN:
             obs["mulligan_marked"] = [INSTANCE_NAME[c] for c in self.mull[seat]]
-        obs["events"] = self._events(seat)
+        events = self._events(seat)
+        obs["events"] = events[-EVENTS_SHOWN:]
+        obs["events_total"] = len(events)
         return obs
 
     def public_view(self) -> Observation:

@@ -1,4 +1,4 @@
-"""Maître Ninja: observation (ranks, roles, own hidden lines) and attack lines / parry rows."""
+"""Maître Ninja: observation (ranks, roles, own hidden lines) and attack lines / the row's next parry."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class MaitreNinjaCodec:
             kind=type(action).__name__,
             line=str_list(fields.get("line", fields.get("cards"))),
             ka_order=str_list(fields.get("ka_order")),
+            # A Parry (the defender's row is laid card by card) is kind "Parry" with its one card in row.
             row=str_list(fields.get("row")),
-            # No `json`: the typed fields are the whole action, and a defender may have
-            # ~35,000 legal rows, so every byte per action counts.
+            # No `json`: the typed fields are the whole action.
         ))

@@ -68,18 +68,28 @@ class ActionReply(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[int] = ..., action_index: _Optional[int] = ...) -> None: ...
 
 class ArenaMessage(_message.Message):
-    __slots__ = ("welcome", "match_started", "action_request", "match_ended", "error")
+    __slots__ = ("welcome", "match_started", "action_request", "match_ended", "error", "withdrawn")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     MATCH_STARTED_FIELD_NUMBER: _ClassVar[int]
     ACTION_REQUEST_FIELD_NUMBER: _ClassVar[int]
     MATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAWN_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     match_started: MatchStarted
     action_request: ActionRequest
     match_ended: MatchEnded
     error: ErrorReport
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., match_started: _Optional[_Union[MatchStarted, _Mapping]] = ..., action_request: _Optional[_Union[ActionRequest, _Mapping]] = ..., match_ended: _Optional[_Union[MatchEnded, _Mapping]] = ..., error: _Optional[_Union[ErrorReport, _Mapping]] = ...) -> None: ...
+    withdrawn: RequestWithdrawn
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., match_started: _Optional[_Union[MatchStarted, _Mapping]] = ..., action_request: _Optional[_Union[ActionRequest, _Mapping]] = ..., match_ended: _Optional[_Union[MatchEnded, _Mapping]] = ..., error: _Optional[_Union[ErrorReport, _Mapping]] = ..., withdrawn: _Optional[_Union[RequestWithdrawn, _Mapping]] = ...) -> None: ...
+
+class RequestWithdrawn(_message.Message):
+    __slots__ = ("match_id", "request_id")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    request_id: int
+    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[int] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("session_id", "bot_name", "games", "max_concurrent_matches", "server_version")
@@ -463,10 +473,12 @@ class NinjaArenaAllocation(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., tokens: _Optional[int] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "admin_token")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    admin_token: str
+    def __init__(self, match_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
     __slots__ = ("match_id", "step", "public_view_json", "finished", "record")
@@ -483,10 +495,12 @@ class MatchEvent(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., step: _Optional[int] = ..., public_view_json: _Optional[str] = ..., finished: _Optional[bool] = ..., record: _Optional[_Union[MatchRecord, _Mapping]] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "admin_token")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    admin_token: str
+    def __init__(self, match_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class RunMatchRequest(_message.Message):
     __slots__ = ("admin_token", "game", "seats", "seed", "config_json", "move_ms", "wait_s", "match_id", "realtime", "bot_seeds")
@@ -513,7 +527,7 @@ class RunMatchRequest(_message.Message):
     def __init__(self, admin_token: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., config_json: _Optional[str] = ..., move_ms: _Optional[int] = ..., wait_s: _Optional[int] = ..., match_id: _Optional[str] = ..., realtime: _Optional[bool] = ..., bot_seeds: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class MatchRecord(_message.Message):
-    __slots__ = ("match_id", "game", "seat_names", "seed", "ranks", "scores", "termination", "reason", "forfeit_seat", "replay_json", "finished")
+    __slots__ = ("match_id", "game", "seat_names", "seed", "ranks", "scores", "termination", "reason", "forfeit_seat", "replay_json", "finished", "full_replay")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
@@ -525,6 +539,7 @@ class MatchRecord(_message.Message):
     FORFEIT_SEAT_FIELD_NUMBER: _ClassVar[int]
     REPLAY_JSON_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
+    FULL_REPLAY_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     seat_names: _containers.RepeatedScalarFieldContainer[str]
@@ -536,4 +551,5 @@ class MatchRecord(_message.Message):
     forfeit_seat: int
     replay_json: str
     finished: bool
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[float]] = ..., termination: _Optional[str] = ..., reason: _Optional[str] = ..., forfeit_seat: _Optional[int] = ..., replay_json: _Optional[str] = ..., finished: _Optional[bool] = ...) -> None: ...
+    full_replay: bool
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[float]] = ..., termination: _Optional[str] = ..., reason: _Optional[str] = ..., forfeit_seat: _Optional[int] = ..., replay_json: _Optional[str] = ..., finished: _Optional[bool] = ..., full_replay: _Optional[bool] = ...) -> None: ...

@@ -87,7 +87,8 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetMatch(self, request, context):
-        """A finished match with its replay.
+        """A finished match: its public replay for anyone, the full replay (seed, decisions) with the
+        admin token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,51 @@
+"""`tourney serve`'s limits: flags reach the running arena, and a nonsense value is one sentence, exit 2."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+
+import grpc
+
+from engine.server.generated import arena_pb2 as pb
+from tests.faults.faultlib import hello_bytes
+from tests.server.test_cli import ENV, ROOT, TOURNEY
+
+PLAY = "/tourney.v1.Arena/Play"
+
+
+def _first_reply(address: str, hello: bytes) -> tuple[pb.ArenaMessage | None, grpc.StatusCode | None]:
+    with grpc.insecure_channel(address, options=[("grpc.max_send_message_length", 1 << 20)]) as channel:
+        call = channel.stream_stream(PLAY, request_serializer=lambda b: b,
+                                     response_deserializer=pb.ArenaMessage.FromString)(iter([hello]))
+        first = None
+        with contextlib.suppress(grpc.RpcError, StopIteration):
+            first = next(call)
+        call.cancel()
+        return first, None if first is not None else call.code()
+
+
+def test_serve_flags_set_the_receive_limit_and_the_slots_cap() -> None:
+    proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--max-receive-kb", "2",
+                             "--max-matches-per-session", "3"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("arena listening on "), line
+        address = line.rsplit(" ", 1)[1].strip()
+        welcome, _ = _first_reply(address, hello_bytes("slots", slots=100))
+        assert welcome is not None and welcome.welcome.max_concurrent_matches == 3
+        # 4 KB of games is over the 2 KB limit: cut before the arena reads it.
+        refused, code = _first_reply(address, hello_bytes("big", games=["g" * 60] * 70))
+        assert refused is None and code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def test_a_limit_below_one_is_refused_in_one_sentence() -> None:
+    done = subprocess.run([*TOURNEY, "serve", "--port", "0", "--max-queued-mb", "0"], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--max-queued-mb must be at least 1" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,54 @@
+"""The live relay: only public views and the result leave it, and the number of streams is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from fastapi.testclient import TestClient
+
+from tests.server.harness import ArenaHarness
+from tests.web.conftest import Filled
+from web.app import create_app
+from web.live import WatchLimit, watch_events
+
+
+def _events(text: str) -> list[tuple[str, dict[str, object]]]:
+    out = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
+        out.append((fields["event"], json.loads(fields["data"])))
+    return out
+
+
+def test_a_finished_arena_match_relays_its_last_view_and_result_only(filled: Filled) -> None:
+    harness = ArenaHarness()
+    try:
+        harness.bot("b", max_concurrent_matches=2)
+        record = harness.run_match("tiny-ninjas", ["remote:b", "remote:b"], seed=424_242_424, match_id="done")
+        client = TestClient(create_app(filled.engine, arena=harness.address))
+        text = client.get("/api/live/done/events").text
+        events = _events(text)
+        assert [kind for kind, _ in events] == ["frame", "end"]
+        assert events[0][1]["view"]["phase"] == "over"  # type: ignore[index]
+        assert set(events[1][1]) == {"seat_names", "ranks", "scores", "termination", "reason"}
+        assert events[1][1]["reason"] == record.reason and events[1][1]["seat_names"] == ["b", "b"]
+        assert "424242424" not in text and "steps" not in text and "replay" not in text
+        missing = _events(client.get("/api/live/nothing-here/events").text)
+        assert [kind for kind, _ in missing] == ["missing"]
+        assert client.get("/api/live/bad%20id/events").status_code == 404
+    finally:
+        harness.close()
+
+
+def test_live_streams_are_bounded() -> None:
+    limit = WatchLimit(1)
+    assert limit.take()  # one stream is open: the next is refused without calling the arena
+
+    async def collect() -> list[str]:
+        return [e async for e in watch_events("127.0.0.1:1", "x", limit)]
+
+    events = asyncio.run(collect())
+    assert len(events) == 1 and events[0].startswith("event: busy") and limit.open == 1
+    limit.give()
+    assert limit.open == 0

@@ -1,0 +1,181 @@
+"""The ASGI app: every page as HTML (Jinja2, autoescaped) and the same data as JSON under /api/.
+
+Read-only for everyone: there is no route that writes, and the organiser's view of a replay
+(every seat's observations) needs the admin token, compared in constant time.
+
+Handlers are `async def` and make the short indexed reads on the event loop (on a busy
+machine a thread hop costs more than such a query); the reads that may compute on a first view
+(standings, a bot's totals, a league, a replay) run in the thread pool, so server-sent live
+streams never wait for them.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from web import reads
+from web.live import MAX_ID_LENGTH, WatchLimit, watch_events
+from web.replays import full_match_frames, public_match_frames
+
+HERE = Path(__file__).resolve().parent
+MAX_NAME = 200  # a bot name or filter longer than this names nothing stored
+LIVE_ID = re.compile(rf"^[A-Za-z0-9_.:-]{{1,{MAX_ID_LENGTH}}}$")
+
+LiveIds = Callable[[], Sequence[str]]
+
+
+def create_app(engine: Engine, arena: str | None = None, admin_token: str | None = None,
+               live_ids: LiveIds | None = None) -> FastAPI:
+    """The web app on a store; `arena` (host:port) enables live pages, `live_ids` lists matches in progress."""
+    app = FastAPI(title="tourney", description="Tournaments, matches, replays and live games (read-only).")
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    watchers = WatchLimit()
+
+    def is_admin(token: str | None) -> bool:
+        if not admin_token or token is None:
+            return False
+        return hmac.compare_digest(token.encode(), admin_token.encode())
+
+    def page(request: Request, template: str, data: dict[str, Any], status: int = 200) -> HTMLResponse:
+        return templates.TemplateResponse(request, template, {"data": data}, status_code=status)
+
+    def found(make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        try:
+            return make()
+        except reads.NotFound as exc:
+            raise HTTPException(404, f"{exc}.") from None
+
+    async def computed(make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """A read that may compute (a first view: standings, a replay) runs off the loop, so live streams
+        are never held up by it."""
+        return await run_in_threadpool(found, make)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        return page(request, "error.html", {"status": exc.status_code, "detail": exc.detail}, exc.status_code)
+
+    # ------------------------------------------------------------------ JSON
+
+    @app.get("/api/tournaments", summary="Tournaments (a page, newest first) and leagues")
+    async def api_home(page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1) -> dict[str, Any]:
+        return reads.home(engine, page_)
+
+    @app.get("/api/tournaments/{tournament_id}", summary="Standings, crosstable, SPRT, achievements, faults")
+    async def api_tournament(tournament_id: int) -> dict[str, Any]:
+        return await computed(lambda: reads.tournament(engine, tournament_id))
+
+    @app.get("/api/tournaments/{tournament_id}/matches", summary="A page of matches, filtered")
+    async def api_matches(tournament_id: int, page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
+                    bot: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
+                    termination: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
+                    seat: Annotated[int | None, Query(ge=0, le=64)] = None) -> dict[str, Any]:
+        return found(lambda: reads.match_list(engine, tournament_id, page_, bot or None, termination or None, seat))
+
+    @app.get("/api/matches/{match_id}", summary="A match's public facts and result")
+    async def api_match(match_id: int) -> dict[str, Any]:
+        return found(lambda: reads.match_head(engine, match_id))
+
+    @app.get("/api/matches/{match_id}/frames", summary="The public replay: the public view per step")
+    async def api_frames(match_id: int) -> dict[str, Any]:
+        return await computed(lambda: {"id": match_id, "full": False, "frames": public_match_frames(engine, match_id)})
+
+    @app.get("/api/matches/{match_id}/full", summary="The full replay, every seat's view (admin token)")
+    async def api_full(match_id: int, x_admin_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        if not is_admin(x_admin_token):
+            raise HTTPException(403, "the full replay needs the admin token (header X-Admin-Token).")
+        return await computed(lambda: {"id": match_id, "full": True, "frames": full_match_frames(engine, match_id)})
+
+    @app.get("/api/bots/{name}", summary="A bot's rating history, results by opponent and game, faults")
+    async def api_bot(name: Annotated[str, reads_name()]) -> dict[str, Any]:
+        return await computed(lambda: reads.bot(engine, name))
+
+    @app.get("/api/leagues/{league_id}", summary="A league season: divisions, moves, next round")
+    async def api_league(league_id: int, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
+                   ) -> dict[str, Any]:
+        return await computed(lambda: reads.league(engine, league_id, season))
+
+    @app.get("/api/live", summary="Matches in progress on the arena")
+    async def api_live() -> dict[str, Any]:
+        ids = sorted(live_ids())[:reads.PAGE_SIZE] if live_ids is not None else []
+        return {"arena": arena, "matches": ids}
+
+    @app.get("/api/live/{match_id}/events", summary="A live match as server-sent events (public views only)")
+    async def api_live_events(match_id: str) -> StreamingResponse:
+        if arena is None:
+            raise HTTPException(404, "this web app is not connected to an arena: start it with --arena.")
+        if not LIVE_ID.match(match_id):
+            raise HTTPException(404, "a match id is letters, digits and _.:- only.")
+        return StreamingResponse(watch_events(arena, match_id, watchers), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    # ------------------------------------------------------------------ HTML
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def home(request: Request, page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1
+             ) -> HTMLResponse:
+        return page(request, "home.html", await api_home(page_))
+
+    @app.get("/tournaments/{tournament_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def tournament(request: Request, tournament_id: int,
+                   page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
+                   bot: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
+                   termination: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
+                   seat: Annotated[str | None, Query(max_length=3)] = None) -> HTMLResponse:
+        seat_no = int(seat) if seat and seat.isdigit() else None  # the form sends "" for any seat
+        data = await api_tournament(tournament_id)
+        data["match_list"] = await api_matches(tournament_id, page_, bot, termination, seat_no)
+        return page(request, "tournament.html", data)
+
+    @app.get("/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def match(request: Request, match_id: int, token: Annotated[str | None, Query(max_length=MAX_NAME)] = None
+              ) -> HTMLResponse:
+        data = await api_match(match_id)
+        data["full"] = is_admin(token)
+        if token is not None and not data["full"]:
+            raise HTTPException(403, "that admin token is wrong: drop ?token= for the public replay.")
+        return page(request, "match.html", data)
+
+    @app.get("/bots/{name}", response_class=HTMLResponse, include_in_schema=False)
+    async def bot(request: Request, name: Annotated[str, reads_name()]) -> HTMLResponse:
+        return page(request, "bot.html", await api_bot(name))
+
+    @app.get("/leagues/{league_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def league(request: Request, league_id: int, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
+               ) -> HTMLResponse:
+        return page(request, "league.html", await api_league(league_id, season))
+
+    @app.get("/live", response_class=HTMLResponse, include_in_schema=False)
+    async def live_index(request: Request) -> HTMLResponse:
+        return page(request, "live_index.html", await api_live())
+
+    @app.get("/live/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def live(request: Request, match_id: str) -> HTMLResponse:
+        if arena is None:
+            raise HTTPException(404, "this web app is not connected to an arena: start it with --arena.")
+        if not LIVE_ID.match(match_id):
+            raise HTTPException(404, "a match id is letters, digits and _.:- only.")
+        return page(request, "live.html", {"match_id": match_id})
+
+    return app
+
+
+def reads_name() -> Any:
+    """A path parameter bounded like every other client input."""
+    from fastapi import Path as PathParam
+
+    return PathParam(max_length=MAX_NAME)

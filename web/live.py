@@ -1,0 +1,75 @@
+"""Live matches: the arena's public `Watch` stream, relayed to the browser as server-sent events.
+
+Only each event's public view goes out. The record on the last event carries the replay (the
+seed and every decision), so of it only the result is relayed: seat names, ranks, scores and
+how the match ended.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from engine.server.generated import arena_pb2 as pb
+from engine.server.generated import arena_pb2_grpc as pb_grpc
+
+MAX_WATCHERS = 64  # SSE streams open at once; more get a clear refusal
+MAX_ID_LENGTH = 64
+RETRY_MS = 1000  # how soon the browser asks again when the match is not (yet) known
+
+
+class WatchLimit:
+    """Counts open streams so a crowd of spectators cannot open unbounded gRPC calls."""
+
+    def __init__(self, limit: int = MAX_WATCHERS) -> None:
+        self.limit = limit
+        self.open = 0
+
+    def take(self) -> bool:
+        if self.open >= self.limit:
+            return False
+        self.open += 1
+        return True
+
+    def give(self) -> None:
+        self.open -= 1
+
+
+def public_result(record: pb.MatchRecord) -> dict[str, Any]:
+    """What a finished match's record may show anyone: never its seed or replay."""
+    return {"seat_names": list(record.seat_names), "ranks": list(record.ranks), "scores": list(record.scores),
+            "termination": record.termination, "reason": record.reason}
+
+
+def _sse(event: str, data: dict[str, Any]) -> str:
+    return f"event: {event}\nretry: {RETRY_MS}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+async def watch_events(arena: str, match_id: str, limit: WatchLimit) -> AsyncIterator[str]:
+    """The SSE text of one match: `frame` events (step, public view), then `end` with the result.
+
+    An unknown match gives one `missing` event; the browser retries after RETRY_MS, so a page
+    opened just before its match starts picks it up.
+    """
+    if not limit.take():
+        yield _sse("busy", {"message": f"{limit.limit} live streams are open already: try again shortly."})
+        return
+    try:
+        async with grpc.aio.insecure_channel(arena) as channel:
+            stub = pb_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
+            try:
+                async for event in stub.Watch(pb.WatchRequest(match_id=match_id)):
+                    yield _sse("frame", {"step": event.step, "view": json.loads(event.public_view_json or "{}")})
+                    if event.finished:
+                        yield _sse("end", public_result(event.record))
+                        return
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() == grpc.StatusCode.NOT_FOUND:
+                    yield _sse("missing", {"message": f"no live match {match_id!r} on the arena yet."})
+                else:
+                    yield _sse("missing", {"message": f"the arena stopped the stream ({exc.code().name})."})
+    finally:  # also when the browser goes away (the stream is cancelled): the gRPC call closes with it
+        limit.give()

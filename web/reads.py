@@ -1,0 +1,471 @@
+"""The store reads behind each page: paged, column-only (no replay text), a fixed number of queries per page.
+
+Anything derived from a tournament's whole history (standings, crosstable, SPRT curve) is
+computed by tournament's own public functions and kept in a small cache keyed by the
+tournament, its status and what is stored of it, so a finished tournament is computed once
+and a running one again only when a match has landed.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import case, func
+from sqlalchemy import select as _sa_select
+from sqlalchemy.engine import Engine
+from sqlalchemy.sql import Executable
+from sqlmodel import Session, col, select
+
+from tournament.formats import FormatSpec, PlayedGame, sprt_state, total_estimate
+from tournament.league import League, LeagueDivision, LeagueRound, league_standings
+from tournament.ratings import openskill_ratings
+from tournament.runner import BYE, load_plan
+from tournament.standings import SeatResult, Standing, compute_standings, likelihood_of_superiority
+from tournament.store import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament
+
+PAGE_SIZE = 50
+MAX_PAGE = 100_000  # a client-chosen page number is bounded like every other input
+SPRT_POINTS = 60  # the LLR chart samples at most this many moments of the run
+
+T = TypeVar("T")
+# Many-column selects, untyped: the typing of select() stops at a handful of columns.
+sa_select: Callable[..., Any] = _sa_select
+
+
+class NotFound(Exception):
+    """The id names nothing in the store."""
+
+
+class LruCache:
+    """A small thread-safe LRU of computed page parts."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], T]) -> T:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                value: T = self._items[key]
+                return value
+        value = make()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+
+_derived = LruCache(256)
+
+
+def store_key(engine: Engine) -> tuple[str, int]:
+    """Which store a cached value came from: two apps on two stores never share an entry."""
+    return str(engine.url), id(engine)
+
+
+def _run(session: Session, query: Executable) -> Any:
+    """Run a many-column query (SQLModel's select is typed for at most four columns)."""
+    return session.connection().execute(query)
+
+
+def _loads(text: str) -> Any:
+    return json.loads(text) if text else {}
+
+
+def _fault_count(faults_json: str) -> int:
+    return sum(int(v) for v in _loads(faults_json).values()) if faults_json and faults_json != "{}" else 0
+
+
+def page_bounds(page: int) -> tuple[int, int]:
+    """(offset, limit) of a 1-based page, the page clamped to [1, MAX_PAGE]."""
+    page = min(max(page, 1), MAX_PAGE)
+    return (page - 1) * PAGE_SIZE, PAGE_SIZE
+
+
+# ------------------------------------------------------------------------------------------ home
+
+
+def home(engine: Engine, page: int = 1) -> dict[str, Any]:
+    """Tournaments newest first (a page of them) with their progress, and every league."""
+    offset, limit = page_bounds(page)
+    with Session(engine) as session:
+        rows = _run(session, sa_select(Tournament.id, Tournament.name, Tournament.game, Tournament.format,
+                                   Tournament.status, Tournament.settings_json, Tournament.created_at,
+                                   Tournament.players)
+                            .order_by(col(Tournament.id).desc()).offset(offset).limit(limit)).all()
+        ids = [r[0] for r in rows]
+        counts = dict(session.exec(select(Match.tournament_id, func.count(col(Match.id)))
+                                   .where(col(Match.tournament_id).in_(ids))
+                                   .group_by(col(Match.tournament_id))).all()) if ids else {}
+        total = session.exec(select(func.count(col(Tournament.id)))).one()
+        leagues = session.exec(select(League).order_by(col(League.id))).all()
+    tournaments = []
+    for tid, name, game, fmt, status, settings_json, created, players in rows:
+        played = int(counts.get(tid, 0))
+        expected = _expected(settings_json, players) if status != "finished" else played
+        tournaments.append({"id": tid, "name": name, "game": game, "format": fmt, "status": status,
+                            "played": played, "expected": expected, "created_at": created.isoformat()})
+    return {"tournaments": tournaments, "page": min(max(page, 1), MAX_PAGE), "total": int(total),
+            "page_size": PAGE_SIZE,
+            "leagues": [{"id": lg.id, "name": lg.name, "game": lg.game, "format": lg.format,
+                         "schedule": lg.schedule, "divisions": lg.divisions} for lg in leagues]}
+
+
+def _expected(settings_json: str, players: int) -> int | None:
+    """The planned number of matches of a running tournament, when its format fixes one."""
+    settings = _loads(settings_json)
+    if settings.get("sprt"):
+        return None
+    spec = FormatSpec(settings.get("format", "round-robin"), players,
+                      int(settings.get("games_per_pair", 2)), int(settings.get("cycles", 1)), settings.get("rounds"))
+    try:
+        return total_estimate(spec, len(settings.get("entrants", [])))
+    except Exception:  # an old or odd settings document: progress shows the count alone
+        return None
+
+
+# ------------------------------------------------------------------------------------ tournament
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One stored match, reduced to what standings need."""
+
+    id: int
+    number: int
+    round: int
+    seed: int
+    termination: str
+    seats: tuple[tuple[str, int, float, int], ...]  # alias, tier, points, faults
+
+
+def _result_rows(session: Session, tournament_id: int) -> list[_Row]:
+    """Every match of a tournament as (alias, tier, points, faults) per seat, in schedule order: one query."""
+    rows = _run(session,
+        sa_select(Match.id, Match.number, Match.round, Match.seed, Match.termination,
+               MatchSeat.seat, MatchSeat.alias, MatchSeat.tier, MatchSeat.points, MatchSeat.faults_json)
+        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+        .where(Match.tournament_id == tournament_id)
+        .order_by(col(Match.number), col(MatchSeat.seat))).all()
+    out: list[_Row] = []
+    for mid, number, rnd, seed, term, _seat, alias, tier, points, faults in rows:
+        seat = (alias, tier, points, _fault_count(faults))
+        if out and out[-1].id == mid:
+            last = out[-1]
+            out[-1] = _Row(last.id, last.number, last.round, last.seed, last.termination, (*last.seats, seat))
+        else:
+            out.append(_Row(mid or 0, number, rnd, seed, term, (seat,)))
+    return out
+
+
+def _seat_results(row: _Row) -> list[SeatResult]:
+    tiers = [s[1] for s in row.seats]
+    return [SeatResult(a, t, tiers.count(t), p, f, bye=row.termination == BYE) for a, t, p, f in row.seats]
+
+
+def _standing_doc(s: Standing) -> dict[str, Any]:
+    doc = {k: v for k, v in asdict(s).items() if not k.startswith("_")}
+    doc["score_pct"] = round(s.score_pct, 1)
+    doc["conservative"] = s.mu - 3.0 * s.sigma
+    return doc
+
+
+def tournament(engine: Engine, tournament_id: int) -> dict[str, Any]:
+    """Standings with intervals and OpenSkill, crosstable and LOS matrix, SPRT curve, achievements, faults."""
+    with Session(engine) as session:
+        t = session.get(Tournament, tournament_id)
+        if t is None:
+            raise NotFound(f"there is no tournament {tournament_id}")
+        stored = session.exec(select(func.count(col(Match.id)), func.max(col(Match.id)))
+                              .where(Match.tournament_id == tournament_id)).one()
+        # Streaks and final ratings are written after the last match: they are part of the key too.
+        earned = session.exec(select(func.max(col(Achievement.id))).where(Achievement.tournament_id == tournament_id)
+                              ).one()
+        head = {"id": t.id, "name": t.name, "game": t.game, "format": t.format, "status": t.status,
+                "players": t.players, "created_at": t.created_at.isoformat()}
+    key = (store_key(engine), "tournament", tournament_id, stored[0], stored[1], earned, t.status)
+    derived = _derived.get(key, lambda: _tournament_derived(engine, tournament_id))
+    return {**head, **derived, "played": int(stored[0])}
+
+
+def _tournament_derived(engine: Engine, tournament_id: int) -> dict[str, Any]:
+    _, plan = load_plan(engine, tournament_id)
+    aliases = [e.alias for e in plan.entrants]
+    with Session(engine) as session:
+        rows = _result_rows(session, tournament_id)
+        earned = session.exec(select(Achievement.alias, Achievement.name, Achievement.opponent)
+                              .where(Achievement.tournament_id == tournament_id)
+                              .order_by(col(Achievement.id))).all()
+        terminations = session.exec(select(Match.termination, func.count(col(Match.id)))
+                                    .where(Match.tournament_id == tournament_id)
+                                    .group_by(col(Match.termination))).all()
+        faults = session.exec(select(MatchSeat.alias, MatchSeat.faults_json)
+                              .join(Match, col(Match.id) == col(MatchSeat.match_id))
+                              .where(Match.tournament_id == tournament_id)
+                              .where(MatchSeat.faults_json != "{}")).all()
+        finished = session.exec(select(Tournament.status).where(Tournament.id == tournament_id)).one() == "finished"
+        stored_skill = {r.alias: (r.mu, r.sigma) for r in session.exec(
+            select(SkillRating).where(SkillRating.tournament_id == tournament_id))} if finished else {}
+    results = [_seat_results(r) for r in rows]
+    table = compute_standings(aliases, results)
+    # A finished tournament stored its final OpenSkill ratings; replaying every match through
+    # OpenSkill again would cost most of the page.
+    skills = stored_skill if set(aliases) <= set(stored_skill) else {
+        a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(aliases, results).items()}
+    for s in table:
+        s.mu, s.sigma = skills[s.alias]
+    fault_kinds: dict[str, dict[str, int]] = {}
+    for alias, text in faults:
+        for kind, n in _loads(text).items():
+            per = fault_kinds.setdefault(alias, {})
+            per[kind] = per.get(kind, 0) + int(n)
+    achievements: dict[str, dict[str, int]] = {}
+    for alias, name, opponent in earned:
+        label = name if opponent is None else f"{name} ({opponent})"
+        per_bot = achievements.setdefault(alias, {})
+        per_bot[label] = per_bot.get(label, 0) + 1
+    return {"entrants": aliases, "expected": plan.expected_matches(),
+            "standings": [_standing_doc(s) for s in table],
+            "crosstable": _crosstable([s.alias for s in table], rows),
+            "sprt": _sprt_curve(plan.spec(), aliases, rows) if plan.sprt else None,
+            "achievements": achievements, "faults": fault_kinds,
+            "terminations": {term: int(n) for term, n in terminations}}
+
+
+def _crosstable(order: list[str], rows: list[_Row]) -> dict[str, Any]:
+    """Points each entrant took from each other (two-player games) and the LOS of each over each."""
+    points: dict[str, dict[str, float]] = {a: {} for a in order}
+    games: dict[str, dict[str, int]] = {a: {} for a in order}
+    wins: dict[tuple[str, str], int] = {}
+    for r in rows:
+        if len(r.seats) != 2:
+            continue
+        (a, ta, pa, _), (b, tb, pb, _) = r.seats
+        for me, other, p in ((a, b, pa), (b, a, pb)):
+            points.setdefault(me, {})[other] = points.get(me, {}).get(other, 0.0) + p
+            games.setdefault(me, {})[other] = games.get(me, {}).get(other, 0) + 1
+        if ta != tb:
+            key = (a, b) if ta < tb else (b, a)
+            wins[key] = wins.get(key, 0) + 1
+    los = {a: {b: likelihood_of_superiority(wins.get((a, b), 0), wins.get((b, a), 0))
+               for b in order if b != a and (wins.get((a, b), 0) + wins.get((b, a), 0))} for a in order}
+    return {"order": order, "points": points, "games": games, "los": los}
+
+
+def _sprt_curve(spec: FormatSpec, aliases: list[str], rows: list[_Row]) -> dict[str, Any]:
+    """The SPRT state now and its LLR after each of (at most SPRT_POINTS) moments of the run."""
+    index = {a: i for i, a in enumerate(aliases)}
+    history = [PlayedGame(r.number, r.round, tuple(index[s[0]] for s in r.seats), tuple(s[2] for s in r.seats),
+                          r.seed) for r in rows if all(s[0] in index for s in r.seats)]
+    step = max(1, len(history) // SPRT_POINTS)
+    cuts = list(range(step, len(history), step)) + [len(history)]
+    curve = []
+    for n in cuts:
+        state = sprt_state(spec, history[:n])
+        curve.append({"matches": n, "pairs": state.pairs, "llr": state.llr})
+    final = sprt_state(spec, history)
+    assert spec.sprt is not None
+    return {"llr": final.llr, "lower": final.lower, "upper": final.upper, "pairs": final.pairs,
+            "pentanomial": list(final.pentanomial), "verdict": final.verdict, "elo0": spec.sprt[0],
+            "elo1": spec.sprt[1], "curve": curve}
+
+
+def match_list(engine: Engine, tournament_id: int, page: int = 1, bot: str | None = None,
+               termination: str | None = None, seat: int | None = None) -> dict[str, Any]:
+    """A page of a tournament's matches, filtered by bot (and the seat it sat in) and termination."""
+    offset, limit = page_bounds(page)
+    with Session(engine) as session:
+        if session.get(Tournament, tournament_id) is None:
+            raise NotFound(f"there is no tournament {tournament_id}")
+        query = sa_select(Match.id, Match.number, Match.round, Match.termination, Match.reason, Match.plies,
+                       Match.duration_s).where(Match.tournament_id == tournament_id)
+        counting = select(func.count(col(Match.id))).where(Match.tournament_id == tournament_id)
+        if termination:
+            query = query.where(Match.termination == termination)
+            counting = counting.where(Match.termination == termination)
+        if bot or seat is not None:
+            # EXISTS per match of this tournament (the match_id index), not the bot's seats everywhere.
+            sub = select(MatchSeat.id).where(col(MatchSeat.match_id) == col(Match.id))
+            if bot:
+                sub = sub.where(MatchSeat.alias == bot)
+            if seat is not None:
+                sub = sub.where(MatchSeat.seat == seat)
+            query = query.where(sub.exists())
+            counting = counting.where(sub.exists())
+        rows = _run(session, query.order_by(col(Match.number)).offset(offset).limit(limit)).all()
+        total = session.exec(counting).one()
+        seats = _seats_of(session, [r[0] for r in rows])
+    matches = [{"id": mid, "number": number, "round": rnd, "termination": term, "reason": reason, "plies": plies,
+                "seconds": round(secs, 4), "seats": seats.get(mid or 0, [])}
+               for mid, number, rnd, term, reason, plies, secs in rows]
+    return {"tournament_id": tournament_id, "matches": matches, "page": min(max(page, 1), MAX_PAGE),
+            "total": int(total), "page_size": PAGE_SIZE,
+            "filters": {"bot": bot, "termination": termination, "seat": seat}}
+
+
+def _seats_of(session: Session, match_ids: list[Any]) -> dict[int, list[dict[str, Any]]]:
+    """The seats of several matches in one query."""
+    if not match_ids:
+        return {}
+    out: dict[int, list[dict[str, Any]]] = {}
+    for st in session.exec(select(MatchSeat).where(col(MatchSeat.match_id).in_(match_ids))
+                           .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))):
+        out.setdefault(st.match_id, []).append(
+            {"seat": st.seat, "bot": st.alias, "tier": st.tier, "points": st.points, "score": st.score,
+             "decisions": st.decisions, "think_s": round(st.think_s, 4), "faults": _loads(st.faults_json)})
+    return out
+
+
+# ------------------------------------------------------------------------------------------ match
+
+
+def match_head(engine: Engine, match_id: int) -> dict[str, Any]:
+    """A stored match's public facts: tournament, game, seats, result. Never its seed or decisions."""
+    with Session(engine) as session:
+        row = _run(session, sa_select(Match.id, Match.tournament_id, Match.number, Match.round, Match.game,
+                                  Match.players, Match.termination, Match.reason, Match.plies, Match.duration_s,
+                                  Match.finished_at).where(Match.id == match_id)).first()
+        if row is None:
+            raise NotFound(f"there is no match {match_id}")
+        seats = _seats_of(session, [match_id]).get(match_id, [])
+    mid, tid, number, rnd, game, players, term, reason, plies, secs, finished = row
+    return {"id": mid, "tournament_id": tid, "number": number, "round": rnd, "game": game, "players": players,
+            "termination": term, "reason": reason, "plies": plies, "seconds": round(secs, 4),
+            "finished_at": finished.isoformat(), "seats": seats}
+
+
+def match_replay_text(engine: Engine, match_id: int) -> str:
+    """The stored replay (organiser-only material: the seed and every decision)."""
+    with Session(engine) as session:
+        text = session.exec(select(Match.replay_json).where(Match.id == match_id)).first()
+    if text is None:
+        raise NotFound(f"there is no match {match_id}")
+    return text
+
+
+# -------------------------------------------------------------------------------------------- bot
+
+
+def bot(engine: Engine, name: str) -> dict[str, Any]:
+    """A bot across tournaments: rating history, results by opponent and game, faults, achievements.
+
+    Cached until a match or a rating is stored anywhere (the newest ids are the key).
+    """
+    with Session(engine) as session:
+        b = session.exec(select(Bot).where(Bot.name == name)).first()
+        if b is None:
+            raise NotFound(f"there is no bot named {name!r}")
+        newest = (session.exec(select(func.max(col(Match.id)))).one(),
+                  session.exec(select(func.max(col(Rating.id)))).one(),
+                  session.exec(select(func.max(col(Achievement.id)))).one())
+    return _derived.get((store_key(engine), "bot", b.id, newest), lambda: _bot_derived(engine, b))
+
+
+def _bot_derived(engine: Engine, b: Bot) -> dict[str, Any]:
+    with Session(engine) as session:
+        entries = session.exec(select(Entrant.id, Entrant.tournament_id, Entrant.alias)
+                               .where(Entrant.bot_id == b.id)).all()
+        ratings = _run(session,
+            sa_select(Rating.tournament_id, Rating.alias, Rating.rating, Rating.low, Rating.high, Rating.games,
+                   Tournament.game, Tournament.created_at)
+            .join(Entrant, (col(Entrant.tournament_id) == col(Rating.tournament_id))
+                  & (col(Entrant.alias) == col(Rating.alias)))
+            .join(Tournament, col(Tournament.id) == col(Rating.tournament_id))
+            .where(Entrant.bot_id == b.id).order_by(col(Rating.tournament_id))).all()
+        # The game comes from the entry's tournament (a small table), so the match rows with their
+        # replays are never read.
+        mine = sa_select(MatchSeat.id, MatchSeat.match_id, MatchSeat.seat, MatchSeat.tier, MatchSeat.points,
+                         MatchSeat.faults_json, Tournament.game) \
+            .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id)) \
+            .join(Tournament, col(Tournament.id) == col(Entrant.tournament_id)) \
+            .where(Entrant.bot_id == b.id).subquery()
+        opponent_entrant = Entrant.__table__.alias("oe")  # type: ignore[attr-defined]
+        opponent_bot = Bot.__table__.alias("ob")  # type: ignore[attr-defined]
+        other = MatchSeat.__table__.alias("o")  # type: ignore[attr-defined]
+        by_opponent = _run(session,
+            sa_select(opponent_bot.c.name, mine.c.game, func.count(), func.sum(mine.c.points),
+                      func.sum(case((mine.c.tier < other.c.tier, 1), else_=0)),
+                      func.sum(case((mine.c.tier > other.c.tier, 1), else_=0)))
+            .select_from(mine)
+            .join(other, (other.c.match_id == mine.c.match_id) & (other.c.seat != mine.c.seat))
+            .join(opponent_entrant, opponent_entrant.c.id == other.c.entrant_id)
+            .join(opponent_bot, opponent_bot.c.id == opponent_entrant.c.bot_id)
+            .group_by(opponent_bot.c.name, mine.c.game)).all()
+        by_game = _run(session, sa_select(mine.c.game, func.count(), func.sum(mine.c.points))
+                       .group_by(mine.c.game)).all()
+        faulty = session.exec(select(mine.c.faults_json).where(mine.c.faults_json != "{}")).all()
+        tids = sorted({e[1] for e in entries})
+        earned = session.exec(
+            select(Achievement.name, func.count())
+            .join(Entrant, (col(Entrant.tournament_id) == col(Achievement.tournament_id))
+                  & (col(Entrant.alias) == col(Achievement.alias)))
+            .where(Entrant.bot_id == b.id).group_by(col(Achievement.name))).all()
+    faults: dict[str, int] = {}
+    for text in faulty:
+        for kind, n in _loads(text).items():
+            faults[kind] = faults.get(kind, 0) + int(n)
+    return {
+        "name": b.name, "spec": b.spec, "tournaments": tids[-PAGE_SIZE:],
+        "rating_history": [{"tournament_id": tid, "alias": alias, "rating": r, "low": lo, "high": hi, "games": g,
+                            "game": game, "at": at.isoformat()} for tid, alias, r, lo, hi, g, game, at in ratings],
+        "by_opponent": [{"opponent": o, "game": g, "games": int(n), "points": float(p or 0), "wins": int(w or 0),
+                         "losses": int(lo or 0)} for o, g, n, p, w, lo in by_opponent],
+        "by_game": [{"game": g, "games": int(n), "points": float(p or 0)} for g, n, p in by_game],
+        "faults": faults, "achievements": {name_: int(n) for name_, n in earned},
+    }
+
+
+# ----------------------------------------------------------------------------------------- league
+
+
+def league(engine: Engine, league_id: int, season: int | None = None) -> dict[str, Any]:
+    """A league's season: divisions with standings, promotions and relegations, the next round's due time."""
+    with Session(engine) as session:
+        lg = session.get(League, league_id)
+        if lg is None:
+            raise NotFound(f"there is no league {league_id}")
+        name = lg.name
+        divisions = session.exec(select(LeagueDivision.season, LeagueDivision.division, LeagueDivision.tournament_id)
+                                 .where(LeagueDivision.league_id == league_id)).all()
+        rounds = _run(session, sa_select(LeagueRound.slot, LeagueRound.season, LeagueRound.round, LeagueRound.status,
+                                     LeagueRound.matches, LeagueRound.forfeits, LeagueRound.due_ts)
+                              .where(LeagueRound.league_id == league_id)
+                              .order_by(col(LeagueRound.slot).desc()).limit(PAGE_SIZE)).all()
+        members_by_tid: dict[int, list[str]] = {}
+        tids = [d[2] for d in divisions]
+        if tids:
+            for tid, alias in session.exec(select(Entrant.tournament_id, Entrant.alias)
+                                           .where(col(Entrant.tournament_id).in_(tids))):
+                members_by_tid.setdefault(tid, []).append(alias)
+    seasons = sorted({d[0] for d in divisions})
+    if season is not None and season not in seasons:
+        raise NotFound(f"league {league_id} has no season {season}")
+    # The standings change only when a round is played: the recent rounds are the cache key.
+    table = _derived.get((store_key(engine), "league", league_id, season, tuple(tuple(r) for r in rounds)),
+                         lambda: league_standings(engine, name, season))
+    placed: dict[int, dict[str, int]] = {}
+    for s, division, tid in divisions:
+        for alias in members_by_tid.get(tid, []):
+            placed.setdefault(s, {})[alias] = division
+    moves = []
+    before, now = placed.get(table.season - 1, {}), placed.get(table.season, {})
+    for alias, division in sorted(now.items()):
+        if alias in before and before[alias] != division:
+            moves.append({"bot": alias, "from": before[alias], "to": division,
+                          "move": "promoted" if division < before[alias] else "relegated"})
+    return {"id": league_id, "name": table.league, "game": table.game, "season": table.season, "seasons": seasons,
+            "divisions": [{"division": d, "tournament_id": next((t for s, dv, t in divisions
+                                                                  if s == table.season and dv == d), None),
+                           "standings": [_standing_doc(s) for s in st]} for d, st in table.divisions],
+            "ratings": {a: {"mu": mu, "sigma": sg} for a, (mu, sg) in table.ratings.items()},
+            "moves": moves, "next_due": table.next_due.isoformat() if table.next_due else None,
+            "rounds": [{"slot": sl, "season": se, "round": r, "status": st, "matches": m, "forfeits": f,
+                        "due_ts": d} for sl, se, r, st, m, f, d in rounds]}
