@@ -5,7 +5,8 @@
 (a) matches/s with 1 and 2 Ray workers and the scaling efficiency (2-worker rate / 2x 1-worker rate);
 (b) Ray overhead per match: 1 Ray worker against the same matches played in-process;
 (c) Swiss pairing time per round at 100, 1,000 and 10,000 players (fast pairer; FIDE Dutch at 100);
-(d) result writes/s to SQLite and PostgreSQL (a private PG 15 cluster if --pg is not given).
+(d) result writes/s to SQLite and PostgreSQL (a private PG 15 cluster if --pg is not given);
+(e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local.
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
 """
 
@@ -22,7 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Run as a script, Python puts bench/ first on the path, and Ray gives its workers the driver's
+# script folder too, where bench/engine.py would shadow the `engine` package: the repository
+# root takes its place (Ray adds the script folder only when it is on the driver's path).
+sys.path[0] = str(Path(__file__).resolve().parents[1])
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from engine.core import get_game  # noqa: E402
@@ -186,6 +190,45 @@ def bench_db(pg: str | None) -> None:
             shutil.rmtree(started[1], ignore_errors=True)
 
 
+def first_result_s(extra: list[str], timeout_s: float = 120.0) -> float:
+    """Seconds from starting `tourney run` to the first match row in its database (then it is stopped)."""
+    import signal
+    import sqlite3
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "first.db"
+        tourney = Path(sys.executable).parent / "tourney"
+        start = time.perf_counter()
+        proc = subprocess.Popen([str(tourney), "run", "--bots", "random,greedy", "--games-per-pair", "400",
+                                 "--db", str(db), *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        found = float("nan")
+        try:
+            while time.perf_counter() - start < timeout_s and proc.poll() is None:
+                try:
+                    with sqlite3.connect(db, timeout=0.1) as con:
+                        if con.execute("select count(*) from match").fetchone()[0]:
+                            found = time.perf_counter() - start
+                            break
+                except sqlite3.Error:
+                    pass  # not created yet
+                time.sleep(0.02)
+        finally:
+            proc.send_signal(signal.SIGINT)  # Ctrl-C: what is stored stays, Ray is shut down
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        return found
+
+
+def bench_first_result() -> None:
+    print("\n(e) first stored result after `tourney run` (Tiny Ninjas, random vs greedy; goal <= 2 s)")
+    print(f"{'command':<34}{'seconds':>10}")
+    for name, extra in (("tourney run (Ray)", []), ("tourney run --local", ["--local"])):
+        print(f"{name:<34}{first_result_s(extra):>10.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="tiny-ninjas")
@@ -193,6 +236,7 @@ def main() -> None:
     parser.add_argument("--pg", default=None, help="PostgreSQL URL (default: start a private cluster)")
     args = parser.parse_args()
     bench_ray(args.game, args.matches)
+    bench_first_result()
     bench_swiss()
     bench_db(args.pg)
 

@@ -13,3 +13,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/python -m pip install -q -e ".[dev]"
   echo "$want" > "$stamp"
 fi
+# The Python bot SDK (clients/python/tourney_bot.py) importable by this Python from anywhere, so a
+# bot of your own (`import tourney_bot`) runs with .venv/bin/python or as `cmd:python3 mybot.py`.
+site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+echo "$PWD/clients/python" > "$site/tourney_sdk.pth"

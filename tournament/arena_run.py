@@ -16,10 +16,13 @@ import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
+import grpc
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from engine.server.remote import ArenaUnavailable, run_remote_match
+from engine.server.client import rpc_detail
+from engine.server.generated import arena_pb2 as pb
+from engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
 from tournament.round_robin import Pairing
 from tournament.runner import Played, TournamentPlan, _guard, bot_seed, match_record
 from tournament.store import Tournament
@@ -62,6 +65,7 @@ class RemoteArenaExecutor:
         self.address = address
         self.admin_token = admin_token
         self.workers = workers
+        check_arena(address, admin_token)
 
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         started = time.perf_counter()
@@ -87,3 +91,28 @@ class RemoteArenaExecutor:
 
     def close(self) -> None:
         pass
+
+
+REFUSALS = (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.UNAVAILABLE,
+            grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+def check_arena(address: str, admin_token: str, timeout_s: float = 10.0) -> None:
+    """Fail with one sentence, before any tournament is stored, when the arena is unreachable or
+    refuses the admin token.
+
+    It asks for a match of no game: an arena that accepts the token answers that the request
+    is invalid, one that does not says so first. Nothing is played.
+    """
+    with grpc.insecure_channel(address) as channel:
+        call = channel.unary_unary(RUN_MATCH, request_serializer=pb.RunMatchRequest.SerializeToString,
+                                   response_deserializer=pb.MatchRecord.FromString)
+        try:
+            call(pb.RunMatchRequest(admin_token=admin_token), timeout=timeout_s)
+        except grpc.RpcError as exc:
+            code = exc.code() if isinstance(exc, grpc.Call) else None
+            if code in REFUSALS:
+                hint = ("pass the token `tourney serve` printed with --admin-token or TOURNEY_ADMIN_TOKEN"
+                        if code in REFUSALS[:2] else "start it with `tourney serve` or fix --arena")
+                raise ArenaUnavailable(f"the arena at {address} cannot run this tournament "
+                                       f"({rpc_detail(exc).rstrip('.')}): {hint}.") from None

@@ -7,10 +7,12 @@ With --json, stdout carries exactly one JSON document and progress goes nowhere.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
@@ -31,6 +33,10 @@ from engine.referee import Replay, TimeControl, play_match, replay_match
 from engine.server.launcher import is_command
 from tournament.achievements import Earned
 from tournament.entrants import parse_entrants
+from tournament.fault_notes import ProgramFaultNotes
+from tournament.help_style import hide_flag_placeholders
+from tournament.legends import legend
+from tournament.progress import ProgressLines
 from tournament.runner import (
     TournamentPlan,
     load_achievements,
@@ -46,8 +52,15 @@ from tournament.standings import Standing
 from tournament.store import open_store
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from workers import Executor as PoolExecutor
 
+# gRPC's C core logs notices (e.g. about fork() while starting a bot program) straight to stderr;
+# a person at the terminal should see only tourney's own lines and real gRPC errors.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+hide_flag_placeholders()
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Tournaments and matches between game bots, for four ninja games.")
 out = Console()
@@ -55,7 +68,13 @@ err = Console(stderr=True)
 
 DEFAULT_GAME = "tiny-ninjas"
 DEFAULT_BOTS = "random,greedy,ismcts"
-TABLE_WIDTH = 110  # the standings never fold, even when stdout is a pipe (rich assumes 80 columns then)
+# Where the generic ismcts is slow and weak, the game's own strongest bot takes its place: in
+# Ninja Arena one ismcts match takes minutes and loses to greedy, tactician beats both in seconds.
+GAME_DEFAULT_BOTS = {"ninja-arena": "random,greedy,tactician"}
+SOLO_AI = "Solo AI"  # the name a solo match gives the seats the game plays itself
+# Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
+# pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
+TABLE_WIDTH = 400
 
 
 def fail(message: str) -> NoReturn:
@@ -70,7 +89,7 @@ def guarded(body: Callable[[], None]) -> None:
     except TourneyError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
-        fail("interrupted: finished matches are stored; run the same command with --resume to go on.")
+        fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
 
 
 def _value(raw: str) -> Any:
@@ -115,6 +134,15 @@ def parse_settings(pairs: list[str] | None, mode: str | None, difficulty: str | 
     return config
 
 
+def open_existing(db: str) -> Engine:
+    """The store of a command that reads what `run` stored: a SQLite file that is not there is a
+    typo in --db, never a new empty database."""
+    path = db.removeprefix("sqlite:///") if db.startswith("sqlite:///") else (None if "://" in db else db)
+    if path is not None and path != ":memory:" and not Path(path).exists():
+        raise ConfigError(f"there is no database {path}: check --db (`tourney run` creates it).")
+    return open_store(db)
+
+
 def check_move_ms(move_ms: int | None) -> None:
     if move_ms is not None and move_ms <= 0:
         raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
@@ -154,7 +182,7 @@ def games(as_json: JsonOpt = False) -> None:
         lo, hi = g.min_players, g.max_players
         table.add_row(g.id, g.name, f"{lo}" if lo == hi else f"{lo}-{hi}", ", ".join(g.modes),
                       ", ".join(bot_names(g)))
-    out.print(table)
+    Console(width=TABLE_WIDTH).print(table)
 
 
 @app.command()
@@ -179,34 +207,51 @@ def match(
         check_move_ms(move_ms)
         config = parse_settings(settings, mode, difficulty, handicap, genin_pack, characters)
         entrants = parse_entrants(bots, g, unique=False)
-        n = players if players is not None else len(entrants)
-        if n != len(entrants):
-            raise ConfigError(f"{len(entrants)} bots given for {n} players: name one bot per seat.")
+        names, specs = [e.alias for e in entrants], [e.spec for e in entrants]
+        if str(config.get("mode", "")).lower() == "solo":
+            if len(entrants) != 1:
+                raise ConfigError(f"solo mode seats one bot against {g.name}' own AI, not {len(entrants)}: "
+                                  f"pass one bot, e.g. --bots {entrants[0].alias}.")
+            # The game plays the other seats itself and never asks them: any bot holds them.
+            ai_seats = (players if players is not None else g.min_players) - 1
+            names += [SOLO_AI] * ai_seats
+            specs += ["random"] * ai_seats
+        n = players if players is not None else len(specs)
+        if n != len(specs):
+            raise ConfigError(f"{len(specs)} bots given for {n} players: name one bot per seat.")
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-        show = play_by_play(g, [e.alias for e in entrants]) if verbose and not as_json else None
+        show = play_by_play(g, names) if verbose and not as_json else None
         started = time.perf_counter()
-        if any(is_command(e.spec) for e in entrants):
-            from tournament.programs import play_with_programs  # starts a private loopback arena
+        # A long match (a deep search) says it is alive: a line on stderr every few seconds.
+        with ProgressLines(f"{game} seed {s}", unit="decisions", enabled=not as_json,
+                           final=False) as lines:
+            def step(state: State, joint: list[tuple[int, Action]]) -> None:
+                lines.update(lines.done + 1)
+                if show is not None:
+                    show(state, joint)
 
-            result = play_with_programs(game, [e.spec for e in entrants], s, config, move_ms)
-            if show is not None:  # the programs played over the network: show it from the replay
-                replay_match(result.replay, show)
-        else:
-            seats = [make_bot(e.spec, g, s * 31 + i) for i, e in enumerate(entrants)]
-            result = play_match(game, seats, s, config=config, players=n,
-                                time_control=TimeControl.from_ms(move_ms), on_step=show)
+            if any(is_command(spec) for spec in specs):
+                from tournament.programs import play_with_programs  # starts a private loopback arena
+
+                result = play_with_programs(game, specs, s, config, move_ms)
+                if show is not None:  # the programs played over the network: show it from the replay
+                    replay_match(result.replay, show)
+            else:
+                seats = [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)]
+                result = play_match(game, seats, s, config=config, players=n,
+                                    time_control=TimeControl.from_ms(move_ms), on_step=step)
         doc = {
             "game": game, "seed": s, "ranking": [list(t) for t in result.ranking], "scores": list(result.scores),
             "termination": result.termination, "reason": result.reason, "plies": len(result.replay.steps),
-            "seats": [{"seat": i, "bot": e.alias, "points": result.points(i)} for i, e in enumerate(entrants)],
+            "seats": [{"seat": i, "bot": name, "points": result.points(i)} for i, name in enumerate(names)],
             "seconds": round(time.perf_counter() - started, 3),
         }
         if as_json:
             print(json.dumps(doc))
             return
-        places = " > ".join(" = ".join(f"{entrants[s_].alias} (seat {s_})" for s_ in tier) for tier in result.ranking)
+        places = " > ".join(" = ".join(f"{names[s_]} (seat {s_})" for s_ in tier) for tier in result.ranking)
         out.print(f"{game}, seed {s}: {places}; {result.reason} after {doc['plies']} decisions; "
-                  f"scores {list(result.scores)}", highlight=False)
+                  f"scores {list(result.scores)}", highlight=False, markup=False, soft_wrap=True)
     guarded(body)
 
 
@@ -236,7 +281,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
     from workers import make_executor
 
-    engine = open_store(db)
+    engine = open_store(db) if plan is not None else open_existing(db)
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
@@ -256,7 +301,10 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 
     # --metrics-port: matches counted as their results arrive here, and the remaining-matches gauge.
     metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None)
-    executor = cast("PoolExecutor", metered)
+    # A bot program that did not play says why on stderr as it happens, not only in bot-logs/.
+    executor = cast("PoolExecutor", ProgramFaultNotes(metered, lambda note: err.print(note, markup=False,
+                                                                                       highlight=False,
+                                                                                       soft_wrap=True)))
     started = time.perf_counter()
     try:
         def announce(t: int) -> None:
@@ -269,6 +317,15 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         if as_json:
             report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_start=announce,
                                     on_match=on_match)
+        elif not err.is_terminal:  # a pipe or a log: a line every few seconds instead of a bar
+            with ProgressLines(plan.game, plan.expected_matches()) as lines:
+                def note(done: int, total: int) -> None:
+                    lines.update(done, total)
+                    if on_match is not None:
+                        on_match(done, total)
+
+                report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=note,
+                                        on_start=announce)
         else:
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
@@ -315,9 +372,12 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 def run(
     game: GameOpt = DEFAULT_GAME,
     bots: Annotated[str, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
-                                           "In a gauntlet the first is the challenger.")] = DEFAULT_BOTS,
+                                           "In a gauntlet the first is the challenger. Default: "
+                                                  f"{DEFAULT_BOTS} (Ninja Arena: "
+                                                  f"{GAME_DEFAULT_BOTS['ninja-arena']}).")] = "",
     format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
-                                                         "against Tiny Ninjas' Solo AI).")] = "round-robin",
+                                                         "against Tiny Ninjas' Solo AI; --mode solo picks "
+                                                         "it).")] = "round-robin",
     games_per_pair: Annotated[int, typer.Option(help="Games each pair plays; even = duplicate pairs.")] = 4,
     cycles: Annotated[int, typer.Option(help="Repeat the schedule; odd cycles swap who starts.")] = 1,
     rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 n)+1); pod rounds; "
@@ -364,16 +424,16 @@ def run(
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
         config = parse_settings(settings, mode, difficulty, handicap, genin_pack, characters)
-        entrants = parse_entrants(bots, g, remote_ok=arena is not None)
+        entrants = parse_entrants(bots or GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS), g, remote_ok=arena is not None)
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,
                               cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta),
                               seed_key=None if seed_key is None else check_seed_key(seed_key))
-        plan.spec()
         if not g.min_players <= players <= g.max_players:
-            raise ConfigError(f"{game} is played by {g.min_players}-{g.max_players} players, not {players}: "
-                              "fix --players.")
+            count = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
+            raise ConfigError(f"{game} is played by {count} players, not {players}: fix --players.")
+        plan.spec()
         g.new_state(0, players=players, config=plan.config)  # a bad config fails before anything is stored
         _play(db, plan, None, local, address, workers, as_json, arena=arena, admin_token=admin_token,
               metrics_port=metrics_port)
@@ -408,7 +468,7 @@ def standings(
 ) -> None:
     """Print a stored tournament's standings (from the matches stored so far)."""
     def body() -> None:
-        engine = open_store(db)
+        engine = open_existing(db)
         tid, plan = load_plan(engine, tournament_id)
         table = load_standings(engine, tid, [e.alias for e in plan.entrants])
         if as_json:
@@ -463,7 +523,7 @@ def matches(
 ) -> None:
     """List a stored tournament's matches: id, round, seats, result."""
     def body() -> None:
-        engine = open_store(db)
+        engine = open_existing(db)
         load_plan(engine, tournament_id)  # one sentence if there is no such tournament
         rows = stored_matches(engine, tournament_id)
         docs: list[dict[str, Any]] = [
@@ -496,7 +556,7 @@ def replay(
 ) -> None:
     """Replay a stored match step by step: who acted and the public position (what the rules reveal)."""
     def body() -> None:
-        engine = open_store(db)
+        engine = open_existing(db)
         found = stored_match(engine, match_id)
         if found is None:
             raise ConfigError(f"there is no match {match_id} in {db}: list them with `tourney matches ID`.")
@@ -522,6 +582,10 @@ def play_by_play(g: Game, names: Sequence[str], labels: bool = True
     Without `labels` no action is named at all (a label can name a hidden card): only the public
     rendering shows.
     """
+    key = legend(g.id)
+    if key is not None:
+        out.print(key, highlight=False, markup=False, soft_wrap=True)
+
     def show(state: State, joint: list[tuple[int, Action]]) -> None:
         if not labels:
             who = ", ".join(f"seat {seat} ({names[seat]})" for seat, _ in joint)
@@ -548,11 +612,21 @@ def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:
 
 def _standing_doc(s: Standing) -> dict[str, Any]:
     return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
-            "points": s.points, "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
+            "points": exact(s.points), "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
             "rating_low": round(s.low, 1), "rating_high": round(s.high, 1), "faults": s.faults, "byes": s.byes,
             "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
-            "direct": s.direct, "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger,
+            "direct": exact(s.direct), "buchholz": exact(s.buchholz), "sonneborn_berger": exact(s.sonneborn_berger),
             "los_next": None if s.los_next is None else round(s.los_next, 4)}
+
+
+def exact(points: float) -> float:
+    """Points for JSON: sums of thirds and quarters without float noise (8, not 7.999999999999999)."""
+    return round(points, 6) + 0.0
+
+
+def short(points: float) -> str:
+    """Points for a table: at most two decimals, none when whole (7.17, 5.5, 8)."""
+    return f"{round(points, 2):g}"
 
 
 def _standings_table(standings: list[Standing], title: str) -> Table:
@@ -562,9 +636,9 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
     for i, s in enumerate(standings, 1):
         wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes}bye" if s.byes else "")
         los = "" if s.los_next is None else f"{100 * s.los_next:.0f}%"
-        table.add_row(str(i), s.alias, str(s.games), wdl, f"{s.points:g}",
+        table.add_row(str(i), s.alias, str(s.games), wdl, short(s.points),
                       f"{s.rating:.0f} [{s.low:.0f},{s.high:.0f}]", los, f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
-                      f"{s.direct:g}", f"{s.buchholz:g}", f"{s.sonneborn_berger:g}", str(s.faults))
+                      short(s.direct), short(s.buchholz), short(s.sonneborn_berger), str(s.faults))
     return table
 
 

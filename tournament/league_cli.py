@@ -35,7 +35,7 @@ from tournament.runner import Executor, Played, TournamentPlan
 from tournament.store import open_store
 
 league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, seasons, divisions with promotion "
-                                                    "and relegation.")
+                                                    "and relegation (create, join, run-due, standings).")
 app.add_typer(league_app, name="league")
 
 DbOpt = Annotated[str, typer.Option(help="Database: a SQLite path or SQLAlchemy URL.")]
@@ -90,9 +90,22 @@ def join(
 ) -> None:
     """Enter a bot; it plays from the next season on (in the lowest division once seasons have begun)."""
     def body() -> None:
-        who = join_league(open_store(db), name, bot, alias, parse_when(now))
+        spec, at, named = bot.rpartition("@") if "@" in bot else (bot, "", "")
+        if at and alias is not None and alias != named:
+            raise ConfigError(f"'{bot}' names the alias {named} and --alias {alias}: give the alias once.")
+        who = join_league(open_store(db), name, spec, alias or named or None, parse_when(now))
         print(f"{who} joined league {name}")
     guarded(body)
+
+
+def round_line(r: RoundReport) -> str:
+    """One line per round run: what was played, or why nothing was (a season needs 2 bots a division)."""
+    due = f"due {r.due:%Y-%m-%d %H:%M}"
+    if r.status == "skipped":
+        return (f"{r.league}: round {r.slot} ({due}) skipped: too few bots for its divisions (each needs two); "
+                "add bots with `tourney league join` or create the league with fewer --divisions.")
+    return (f"{r.league}: season {r.season} round {r.round} ({due}) {r.status}, {r.matches} matches, "
+            f"{r.forfeits} forfeits")
 
 
 class LazyExecutor:
@@ -176,8 +189,7 @@ def run_due_command(
                 reports.extend(done)
                 if not as_json:
                     for r in done:
-                        print(f"{r.league}: season {r.season} round {r.round} (due {r.due:%Y-%m-%d %H:%M}) "
-                              f"{r.status}, {r.matches} matches, {r.forfeits} forfeits", flush=True)
+                        print(round_line(r), flush=True)
                 if watch is None:
                     break
                 time.sleep(watch)

@@ -10,19 +10,27 @@ connects forfeits the match as a crash; it cannot stall the tournament.
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.core import ConfigError
 from engine.referee import CRASH, MatchResult, Replay, SeatStats
 from engine.server.arena import REMOTE_PREFIX, ArenaConfig
 from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
 from engine.server.remote import ArenaUnavailable, run_remote_match
+from tournament.fault_notes import NOT_PLAYED
 
-CONNECT_WAIT_S = 30.0  # how long a started program has to say Hello
+CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello
+POLL_S = 0.05  # how often the wait looks for a program that exited or connected
+LOG_TAIL_LINES = 3  # lines of a failed program's log quoted in the forfeit's reason
+LOG_TAIL_CHARS = 400  # ... and at most this many characters of them
 LOG_DIR = Path("bot-logs")
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mapping[str, Any],
@@ -40,17 +48,63 @@ def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mappi
         for i, spec in enumerate(specs):
             if is_command(spec):
                 name = command_name(spec, i)
-                processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, "", log_dir))
+                try:
+                    processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, "", log_dir))
+                except ConfigError as exc:  # no such program here: the seat forfeits, the tournament goes on
+                    return _forfeit(game, len(specs), seed, dict(config), i, str(exc))
                 seats.append(REMOTE_PREFIX + name)
             else:
                 seats.append(spec)
+        silent = _await_connections(arena, processes)
+        if silent is not None:
+            return _forfeit(game, len(specs), seed, dict(config), *silent)
         try:
             return run_remote_match(arena.address, game, seats, seed, config, move_ms, token, bot_seeds=bot_seeds)
         except ArenaUnavailable as exc:
-            # A program that never connected (crashed at start, wrong game, ...) forfeits.
+            # Connected, but not for this game (or gone meanwhile): that program forfeits.
             dead = [i for i, p in processes.items() if not p.alive()]
             culprit = dead[0] if dead else min(processes)
-            return _forfeit(game, len(specs), seed, dict(config), culprit, str(exc))
+            return _forfeit(game, len(specs), seed, dict(config), culprit, _why(processes[culprit], str(exc)))
+
+
+def _await_connections(arena: LocalArena, processes: Mapping[int, BotProcess]) -> tuple[int, str] | None:
+    """Wait until every program has connected; else (seat, why) for the first that exited or stayed silent."""
+    deadline = time.monotonic() + CONNECT_WAIT_S
+    while True:
+        waiting = [i for i, p in processes.items() if not arena.arena.connected(p.name)]
+        if not waiting:
+            return None
+        for i in waiting:
+            process = processes[i]
+            if not process.alive():
+                return i, _why(process, "it exited before connecting")
+        if time.monotonic() >= deadline:
+            return waiting[0], _why(processes[waiting[0]], f"it did not connect within {CONNECT_WAIT_S:g} s")
+        time.sleep(POLL_S)
+
+
+def _why(process: BotProcess, what: str) -> str:
+    """What happened to a program, its exit status and the tail of its log, in one line."""
+    code = process.process.poll() if process.process is not None else None
+    status = "" if code is None else (f", killed by signal {-code}" if code < 0 else f", exit status {code}")
+    tail = log_tail(process.log_path, process.log_start)
+    return f"{what}{status}" + (f"; its log {process.log_path} ends: {tail}" if tail else "")
+
+
+def log_tail(path: Path, start: int = 0) -> str:
+    """The last few non-blank lines of a log after byte `start`, colour codes removed, joined with ' | '
+    and bounded."""
+    try:
+        with path.open("rb") as log:
+            log.seek(0, 2)
+            size = log.tell()
+            log.seek(max(start, size - 8192))
+            text = log.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    lines = [ANSI_ESCAPE.sub("", line).strip() for line in text.splitlines()]
+    joined = " | ".join([line for line in lines if line][-LOG_TAIL_LINES:])
+    return joined if len(joined) <= LOG_TAIL_CHARS else "..." + joined[-LOG_TAIL_CHARS:]
 
 
 def _forfeit(game: str, players: int, seed: int, config: dict[str, Any], seat: int, why: str) -> MatchResult:
@@ -58,5 +112,5 @@ def _forfeit(game: str, players: int, seed: int, config: dict[str, Any], seat: i
     stats = [SeatStats() for _ in range(players)]
     stats[seat].faults[CRASH] = 1
     return MatchResult(game, seed, players, (others, (seat,)), tuple(float(s != seat) for s in range(players)),
-                       CRASH, f"seat {seat} crash (the program did not play: {why})", stats,
+                       CRASH, f"seat {seat} crash ({NOT_PLAYED}: {why})", stats,
                        Replay(game, players, config, seed), {}, forfeit_seat=seat)

@@ -30,15 +30,15 @@ from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
 from engine.server.metrics import serve_metrics
 from engine.server.tokens import add_bot, default_path, load_tokens
-from tournament.cli import app, err, guarded
+from tournament.cli import JsonOpt, app, err, guarded
 
 if TYPE_CHECKING:
     from web.cli import WebBeside
 
-bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens.")
+bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens (add).")
 app.add_typer(bots_app, name="bots")
 
-AddressOpt = Annotated[str, typer.Option("--address", "--arena", help="The arena's host:port.")]
+ArenaOpt = Annotated[str, typer.Option("--arena", help="The arena's host:port.")]
 TokensOpt = Annotated[Path | None, typer.Option("--tokens", help="Token file (default $TOURNEY_TOKENS or "
                                                                   "~/.config/tourney/bots.json).")]
 
@@ -230,7 +230,7 @@ class BuiltinOverNetwork(Bot):
 def connect(
     game: Annotated[str, typer.Option("--game", "-g", help="Game to play (see `tourney games`).")],
     bot: Annotated[str, typer.Option(help="Built-in bot that plays, e.g. random.")] = "random",
-    address: AddressOpt = "127.0.0.1:50051",
+    address: ArenaOpt = "127.0.0.1:50051",
     name: Annotated[str | None, typer.Option(help="Name to connect as (default: the bot spec).")] = None,
     token: Annotated[str | None, typer.Option(help="Bot token (default $TOURNEY_TOKEN).")] = None,
     matches: Annotated[int | None, typer.Option(help="Leave after this many matches (default: stay).")] = None,
@@ -250,7 +250,7 @@ def connect(
         except SessionRefused as exc:
             raise ConfigError(f"the arena refused the bot ({exc})") from None
         except grpc.RpcError as exc:
-            raise ConfigError(f"lost the arena at {address} ({rpc_detail(exc)}): check the address and that it runs."
+            raise ConfigError(f"lost the arena at {address} ({rpc_detail(exc)}): check --arena and that the arena runs."
                               ) from None
         print(json.dumps({"matches": len(client.ended), "points": sum(e.points for e in client.ended),
                           "errors": [e.code for e in client.errors]}))
@@ -263,7 +263,7 @@ def arena_match(
     bots: Annotated[str, typer.Option(help="Seats, comma-separated: remote:NAME, \"cmd:PROGRAM ARGS\" or a "
                                            "built-in bot.")],
     game: Annotated[str, typer.Option("--game", "-g", help="Game id.")],
-    address: Annotated[str | None, typer.Option("--arena", "--address", help="The arena's host:port (default: "
+    address: Annotated[str | None, typer.Option("--arena", help="The arena's host:port (default: "
                                                 "a private arena on a free loopback port).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the match.")] = None,
     move_ms: Annotated[int, typer.Option("--move-ms", help="Per-move limit (0: the arena's default).")] = 0,
@@ -272,8 +272,9 @@ def arena_match(
     log_dir: Annotated[Path, typer.Option(help="Where bot programs' logs go (one file per bot).")] = Path("bot-logs"),
     realtime: Annotated[bool, typer.Option("--realtime", help="Real-time mode (Ninja Arena): actions apply as "
                                                               "they arrive.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Play one match through an arena (RunMatch) and print its record as JSON.
+    """Play one match through an arena (RunMatch) and print its result (--json: the whole record).
 
     A `cmd:` seat is a bot program: it is started with TOURNEY_ARENA, TOURNEY_TOKEN and
     TOURNEY_BOT_NAME set, plays, and is stopped when the match is over.
@@ -300,6 +301,12 @@ def arena_match(
             request = pb.RunMatchRequest(admin_token=token, game=game, seats=seats, seed=s, move_ms=move_ms,
                                          config_json=settings_json, wait_s=30, realtime=realtime)
             record = _run_remote(target, request)
+        if not as_json:  # a person reads the result; the replay JSON is for programs (--json)
+            places = sorted(range(len(record.seat_names)), key=lambda i: record.ranks[i])
+            order = " > ".join(f"{record.seat_names[i]} (seat {i})" for i in places)
+            print(f"{record.game} match {record.match_id}, seed {record.seed}: {order}; {record.reason}; "
+                  f"scores {list(record.scores)}")
+            return
         print(json.dumps({
             "match_id": record.match_id, "game": record.game, "seats": list(record.seat_names), "seed": record.seed,
             "ranks": list(record.ranks), "scores": list(record.scores), "termination": record.termination,

@@ -12,9 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import math
 import os
+import re
+import sys
+import threading
+from collections import deque
 from collections.abc import Iterator, Sequence
+from queue import Empty, SimpleQueue
 from typing import Any, Protocol
 
 from engine.core import TourneyError
@@ -40,6 +46,8 @@ CHUNKS_PER_WORKER = 4
 MAX_CHUNK = 64
 TARGET_CHUNK_S = 0.5
 TASK_RETRIES = 4
+IN_FLIGHT_PER_WORKER = 2
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # Ray colours its error texts
 
 
 class ClusterUnreachable(TourneyError):
@@ -125,84 +133,217 @@ class LocalExecutor:
 
 
 class RayExecutor:
-    """Plays chunks of matches as Ray tasks, at most `workers` at a time.
+    """Plays chunks of matches as Ray tasks, at most `workers` at a time, with no wait for Ray.
 
     Starts a local Ray instance unless `address` (or RAY_ADDRESS) names a cluster to join. If
     Ray is already initialised in this process (tests, notebooks), that instance is used and
-    left running on close.
+    left running on close. Otherwise Ray starts in the background (5-17 s here) while this
+    process plays the first matches itself, one after another; once Ray is up its workers take
+    the rest in chunks. Who plays a match never changes its result: a match is a pure function
+    of its pairing.
     """
 
     def __init__(self, address: str | None = None, workers: int | None = None, chunk: int | None = None) -> None:
+        self._ray: Any = sys.modules.get("ray")  # imported here at once only if in use already (1.5 s)
+        self._owns = False
+        self._address = address or os.environ.get("RAY_ADDRESS") or None
+        if self._address is not None and self._address != "auto":
+            _probe(self._address)  # a wrong address fails at once, before anything is stored
+        self._requested = workers
+        self.workers = max(1, workers or os.cpu_count() or 1)  # the cluster's CPUs once Ray is up
+        self._chunk = chunk
+        self._task: Any = None
+        self._ready = threading.Event()
+        self._error: TourneyError | None = None
+        self._closing = threading.Event()
+        self._keeper: threading.Thread | None = None
+        if self._ray is not None and self._ray.is_initialized():
+            import ray
+
+            self._ray = ray
+            self._start()
+            if self._error is not None:
+                raise self._error
+        else:
+            # Linux kills the processes ray.init starts when the *thread* that started them ends
+            # (their parent-death signal), so this thread lives until close() and shuts Ray down.
+            self._keeper = threading.Thread(target=self._keep_ray, name="ray-keeper", daemon=True)
+            self._keeper.start()
+
+    def _keep_ray(self) -> None:
+        """Start Ray, keep it for the executor's life, shut it down on close()."""
         import ray
 
         self._ray = ray
-        self._owns = False
-        address = address or os.environ.get("RAY_ADDRESS") or None
-        if address is not None and address != "auto":
-            _probe(address)
-        if not ray.is_initialized():
-            os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                      "configure_logging": False}
-            if address is None and workers is not None:
-                kwargs["num_cpus"] = workers
-            try:
-                ray.init(address=address, **kwargs)
-            except Exception as exc:  # Ray raises ConnectionError, RuntimeError or its own types
-                where = address or "a local Ray instance"
-                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160].rstrip(".")
-                raise ClusterUnreachable(
-                    f"cannot join the Ray cluster at {where} ({first}): start it with `ray start --head`, "
-                    "fix --address/RAY_ADDRESS, or pass --local to play in this process."
-                ) from None
-            self._owns = True
-        cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
-        self.workers = max(1, min(workers, cpus) if workers else cpus)
-        self._chunk = chunk
-        self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
+        logging.getLogger("ray._private.worker").addFilter(_not_main_thread_notice)
+        self._start()
+        self._closing.wait()
+        if self._owns:
+            self._ray.shutdown()
+            self._owns = False
+
+    def _start(self) -> None:
+        """Join or start Ray; failures are kept for run() to raise (one sentence)."""
+        ray = self._ray
+        try:
+            if not ray.is_initialized():
+                os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+                kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                          "configure_logging": False}
+                if self._address is None and self._requested is not None:
+                    kwargs["num_cpus"] = self._requested
+                try:
+                    ray.init(address=self._address, **kwargs)
+                except Exception as exc:  # Ray raises ConnectionError, RuntimeError or its own types
+                    where = self._address or "a local Ray instance"
+                    raise ClusterUnreachable(
+                        f"cannot join the Ray cluster at {where} ({first_line(exc, 160)}): start it with "
+                        "`ray start --head`, fix --address/RAY_ADDRESS, or pass --local to play in this process."
+                    ) from None
+                self._owns = True
+            cpus = int(ray.cluster_resources().get("CPU", 1))
+            self.workers = max(1, min(self._requested, cpus) if self._requested else cpus)
+            self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
+        except TourneyError as exc:
+            self._error = exc
+        finally:
+            self._ready.set()
 
     def run(self, plan: MatchPlan, pairings: Sequence[Any]) -> Iterator[list[Played]]:
         if not pairings:
             return
-        ray = self._ray
-        plan_ref = ray.put(plan)
-        module = GAME_MODULES.get(plan.game)
-        queue = list(pairings)
-        queue.reverse()  # pop() from the end = schedule order
+        queue = deque(pairings)  # popleft() = schedule order
         timing = ChunkTiming()
-        # Keep `workers` tasks in flight: that caps parallelism without a placement group,
-        # and what is submitted but unfinished is all a dying driver can lose.
+        here = LocalPlayer(plan, queue, self._ready) if not self._ready.is_set() else None
+        # Keep two tasks per worker in flight: one running, one queued behind it, so a worker
+        # never idles while the driver stores a chunk and submits the next. Tasks ask for a
+        # whole CPU, so that still caps parallelism at `workers`, and what is submitted but
+        # unfinished is all a dying driver can lose.
         in_flight: list[Any] = []
+        plan_ref: Any = None
         try:
-            while queue or in_flight:
-                while queue and len(in_flight) < self.workers:
-                    size = self._chunk or timing.size(len(queue), self.workers)
-                    chunk = [queue.pop() for _ in range(min(size, len(queue)))]
-                    in_flight.append(self._task.remote(plan_ref, chunk, module))
-                done, in_flight = ray.wait(in_flight, num_returns=1)
+            while queue or in_flight or (here is not None and here.busy()):
+                if self._error is not None:
+                    raise self._error
+                if self._ready.is_set():
+                    if plan_ref is None:
+                        plan_ref = self._ray.put(plan)
+                    while len(in_flight) < IN_FLIGHT_PER_WORKER * self.workers and (chunk := here_or_queue_take(
+                            queue, here, self._chunk or timing.size(len(queue), self.workers))):
+                        in_flight.append(self._task.remote(plan_ref, chunk, GAME_MODULES.get(plan.game)))
+                for played in self._collect(here, in_flight):
+                    timing.add(played)
+                    yield played
+        finally:
+            if here is not None:
+                here.stop()
+            self._cancel(in_flight)
+
+    def _collect(self, here: LocalPlayer | None, in_flight: list[Any]) -> list[list[Played]]:
+        """What finished since the last look: this process's matches and Ray's chunks (waits briefly)."""
+        found = here.take(timeout_s=0.0 if in_flight else 0.1) if here is not None else []
+        if in_flight:
+            done, rest = self._ray.wait(in_flight, num_returns=1, timeout=None if here is None or not here.busy()
+                                        else 0.05)
+            in_flight[:] = rest
+            for ref in done:
                 try:
-                    played: list[Played] = ray.get(done[0])
-                except ray.exceptions.RayError as exc:
-                    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200].rstrip(".")
+                    found.append(self._ray.get(ref))
+                except self._ray.exceptions.RayError as exc:
                     raise MatchFailed(
-                        f"a match failed on a Ray worker ({first}): finished matches are stored; "
+                        f"a match failed on a Ray worker ({first_line(exc, 200)}): finished matches are stored; "
                         "rerun with --local to see the full traceback."
                     ) from None
-                timing.add(played)
-                yield played
-        finally:
-            for ref in in_flight:
-                ray.cancel(ref)
-            for ref in in_flight:
-                # Collect what already failed, so Ray does not report it as unhandled later;
-                # cancelled, failed or still running are all fine here.
-                with contextlib.suppress(Exception):
-                    ray.get(ref, timeout=0)
+        return found
+
+    def _cancel(self, in_flight: list[Any]) -> None:
+        for ref in in_flight:
+            self._ray.cancel(ref)
+        for ref in in_flight:
+            # Collect what already failed, so Ray does not report it as unhandled later;
+            # cancelled, failed or still running are all fine here.
+            with contextlib.suppress(Exception):
+                self._ray.get(ref, timeout=0)
 
     def close(self) -> None:
+        """Shut down the Ray this executor started. One still starting is not waited for: if this
+        process ends first, its processes die with it (Ray ties them to their starter)."""
+        if self._keeper is not None:
+            self._closing.set()
+            if self._ready.is_set():
+                self._keeper.join()
+            return
         if self._owns:
             self._ray.shutdown()
             self._owns = False
+
+
+def here_or_queue_take(queue: deque[Any], here: LocalPlayer | None, size: int) -> list[Any]:
+    """The next chunk for Ray, taken under the local player's lock (it takes from the same queue)."""
+    if here is None:
+        return [queue.popleft() for _ in range(min(size, len(queue)))]
+    with here.lock:
+        return [queue.popleft() for _ in range(min(size, len(queue)))]
+
+
+class LocalPlayer:
+    """Plays matches from the shared queue in a thread of this process until Ray is ready.
+
+    It takes one match at a time, so when Ray comes up the rest of the queue is Ray's; a
+    match it has begun it finishes and hands back.
+    """
+
+    def __init__(self, plan: MatchPlan, queue: deque[Any], ray_ready: threading.Event) -> None:
+        self.plan = plan
+        self.queue = queue
+        self.lock = threading.Lock()
+        self._ray_ready = ray_ready
+        self._stopping = threading.Event()
+        self._results: SimpleQueue[list[Played] | BaseException] = SimpleQueue()
+        self._thread = threading.Thread(target=self._play, name="play-while-ray-starts", daemon=True)
+        self._thread.start()
+
+    def _play(self) -> None:
+        try:
+            while not (self._stopping.is_set() or self._ray_ready.is_set()):
+                with self.lock:
+                    if not self.queue:
+                        return
+                    pairing = self.queue.popleft()
+                self._results.put([self.plan.play(pairing)])
+        except BaseException as exc:  # handed to the driver, which raises it where the user sees it
+            self._results.put(exc)
+
+    def busy(self) -> bool:
+        """True while the thread plays or has results not yet taken."""
+        return self._thread.is_alive() or not self._results.empty()
+
+    def take(self, timeout_s: float) -> list[list[Played]]:
+        """Finished matches, waiting up to timeout_s for the first; raises what the thread raised."""
+        found: list[list[Played]] = []
+        with contextlib.suppress(Empty):
+            item = self._results.get(timeout=timeout_s) if timeout_s > 0 else self._results.get_nowait()
+            while True:
+                if isinstance(item, BaseException):
+                    raise item
+                found.append(item)
+                item = self._results.get_nowait()
+        return found
+
+    def stop(self) -> None:
+        """Take no further match (the one in play, if any, finishes in the background)."""
+        self._stopping.set()
+
+
+def _not_main_thread_notice(record: logging.LogRecord) -> bool:
+    """Drop Ray's notice that a thread other than the main one started it (that is on purpose)."""
+    return "not the main thread" not in record.getMessage()
+
+
+def first_line(exc: BaseException, limit: int) -> str:
+    """The first line of an error's text, colour codes removed, bounded, without a final period."""
+    text = ANSI_ESCAPE.sub("", str(exc)).strip()
+    return (text.splitlines() or [type(exc).__name__])[0][:limit].rstrip(".")
 
 
 def _probe(address: str) -> None:

@@ -5,7 +5,8 @@ A bot spec is `name` or `name:key=value:key=value` (e.g. `ismcts:iterations=400`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.bots.greedy import GreedyBot
@@ -55,8 +56,23 @@ def make_bot(spec: str, game: Game, seed: int) -> Seat:
     if factory is None:
         known = ", ".join(bot_names(game))
         raise ConfigError(f"unknown bot '{name}' for {game.id}: choose one of {known}.")
+    _check_numbers(spec, factory, options)
     try:
         bot: Seat = factory(seed=seed, **options)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"bot '{spec}' cannot be built ({exc}): check its options.") from None
     return bot
+
+
+def _check_numbers(spec: str, factory: Callable[..., Any], options: Mapping[str, Any]) -> None:
+    """An option whose default is a number must be given as one: say so, naming the option."""
+    try:
+        defaults = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a factory without a readable signature checks its own options
+        return
+    for key, value in options.items():
+        param = defaults.get(key)
+        default = None if param is None else param.default
+        if isinstance(default, (int, float)) and not isinstance(default, bool) and isinstance(value, str):
+            raise ConfigError(f"bot option {key}={value} in '{spec}' is not a number: write e.g. "
+                              f"{spec.split(':')[0]}:{key}={default}.")

@@ -1,5 +1,8 @@
 """Bot programs as seats: `cmd:python3 mybot.py` starts a process that connects to the arena.
 
+A leading `python3` or `python` means the Python running tourney (sys.executable): that one
+has grpc and the SDK installed, the system's usually has not.
+
 The program gets TOURNEY_ARENA=host:port, TOURNEY_TOKEN and TOURNEY_BOT_NAME in its
 environment, connects, plays its matches and, when they are done, is asked to stop
 (SIGTERM), then killed if it lingers. Its stderr (and stdout) go to one log file per bot.
@@ -13,6 +16,7 @@ import re
 import shlex
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from types import TracebackType
@@ -20,6 +24,7 @@ from types import TracebackType
 from engine.core import ConfigError
 
 CMD_PREFIX = "cmd:"
+PYTHON_NAMES = ("python", "python3")  # a program started with these runs on tourney's own Python
 
 
 def is_command(spec: str) -> bool:
@@ -34,6 +39,16 @@ def command_name(spec: str, seat: int) -> str:
         raise ConfigError(f"'{spec}' names no program: write e.g. cmd:python3 mybot.py.")
     stem = Path(words[-1]).stem or Path(words[0]).name
     return f"{re.sub(r'[^A-Za-z0-9_.-]', '_', stem)[:40]}-{seat}"
+
+
+def program_argv(spec: str) -> list[str]:
+    """The argv a `cmd:` spec starts, with a leading python/python3 made tourney's own Python."""
+    argv = shlex.split(spec[len(CMD_PREFIX):] if is_command(spec) else spec)
+    if not argv:
+        raise ConfigError(f"'{spec}' names no program: write e.g. cmd:python3 mybot.py.")
+    if argv[0] in PYTHON_NAMES:
+        argv[0] = sys.executable
+    return argv
 
 
 def group_members(pgid: int) -> list[int]:
@@ -71,14 +86,13 @@ class BotProcess:
                  stop_grace_s: float = 5.0) -> None:
         self.spec = spec
         self.name = name
-        self.argv = shlex.split(spec[len(CMD_PREFIX):] if is_command(spec) else spec)
-        if not self.argv:
-            raise ConfigError(f"'{spec}' names no program: write e.g. cmd:python3 mybot.py.")
+        self.argv = program_argv(spec)
         self.address = address
         self.token = token
         self.log_path = (log_dir or Path("bot-logs")) / f"{name}.log"
         self.stop_grace_s = stop_grace_s
         self.process: subprocess.Popen[bytes] | None = None
+        self.log_start = 0  # where this start's lines begin in the (appended) log file
 
     def start(self) -> BotProcess:
         """Start the program with the arena's address, its token and its name in the environment
@@ -95,6 +109,7 @@ class BotProcess:
         env = {**inherited, "TOURNEY_ARENA": self.address, "TOURNEY_TOKEN": self.token,
                "TOURNEY_BOT_NAME": self.name}
         log = self.log_path.open("ab")
+        self.log_start = log.tell()
         try:
             # Its own session (and process group): stop() then reaches every process the bot forked,
             # even after the program itself has exited.

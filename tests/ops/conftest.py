@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 import tests.sticks  # noqa: F401
+from tests.ray_start import start_ray
 
 
 @pytest.fixture(scope="session")
@@ -17,7 +18,7 @@ def ray_ops() -> Iterator[object]:
 
     owned = not ray.is_initialized()
     if owned:
-        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        start_ray(address="local", num_cpus=2)
     yield ray
     if owned:
         ray.shutdown()

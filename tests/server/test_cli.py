@@ -38,7 +38,7 @@ def served() -> Iterator[str]:
 
 def test_connect_and_arena_match_play_over_the_network(served: str) -> None:
     game = "ninja-versus-ninja"
-    bot = subprocess.Popen([*TOURNEY, "connect", "--game", game, "--bot", "random", "--address", served,
+    bot = subprocess.Popen([*TOURNEY, "connect", "--game", game, "--bot", "random", "--arena", served,
                             "--name", "netrand", "--matches", "1", "--seed", "3"],
                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -49,7 +49,7 @@ def test_connect_and_arena_match_play_over_the_network(served: str) -> None:
         # RunMatch waits for the bot to connect; the wrong (empty) admin token is refused first.
         assert done.returncode == 2 and "admin token" in done.stderr
         done = subprocess.run([*TOURNEY, "arena-match", "--arena", served, "--game", game,
-                               "--bots", "remote:netrand,random", "--seed", "5", "--move-ms", "5000"],
+                               "--bots", "remote:netrand,random", "--seed", "5", "--move-ms", "5000", "--json"],
                               cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         record = json.loads(done.stdout)
@@ -80,7 +80,7 @@ def test_bots_add_prints_a_token_and_stores_its_hash(tmp_path: Path) -> None:
 def test_arena_match_launches_bot_programs_on_a_private_arena(tmp_path: Path) -> None:
     program = f"cmd:{sys.executable} {ROOT / 'clients' / 'python' / 'examples' / 'random_bot.py'}"
     done = subprocess.run([*TOURNEY, "arena-match", "--game", "ninja-versus-ninja", "--bots", f"{program},random",
-                           "--seed", "4", "--log-dir", str(tmp_path)],
+                           "--seed", "4", "--log-dir", str(tmp_path), "--json"],
                           cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
@@ -123,9 +123,9 @@ def test_connect_to_an_arena_that_is_not_there_says_so_in_one_line() -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     done = subprocess.run([*TOURNEY, "connect", "--game", "tiny-ninjas", "--bot", "random",
-                           "--address", f"127.0.0.1:{port}"],
+                           "--arena", f"127.0.0.1:{port}"],
                           cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "check the address" in lines[0], done.stderr
+    assert len(lines) == 1 and "check --arena" in lines[0], done.stderr
     assert "Traceback" not in done.stderr and "AioRpcError" not in done.stderr

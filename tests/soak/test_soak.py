@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tests.soak.soaklib import soak, table
+
+pytestmark = pytest.mark.slow  # ./test.sh leaves it to CI (.ci/run runs every test)
 
 
 def test_two_hundred_streams_lose_no_match() -> None:

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
 from tournament.cli import app
+from tournament.store import open_store
 
 runner = CliRunner()
 
@@ -139,6 +140,8 @@ def test_format_errors_are_one_sentence(tmp_path):
                            "random,greedy,random@r", "--db", db), "two players")
     one_sentence_error(run("run", "--game", "sticks", "--players", "4", "--bots", "random,greedy,random@r,greedy@g",
                            "--db", db), "players")
+    one_sentence_error(run("resume", "99", "--db", db), "there is no database")  # never created by a typo
+    open_store(db)
     one_sentence_error(run("resume", "99", "--db", db), "no tournament 99")
     one_sentence_error(run("run", "--game", "sticks", "--bots", "random,greedy", "--workers", "0", "--db", db),
                        "--workers")

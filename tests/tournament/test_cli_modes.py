@@ -34,7 +34,7 @@ def test_match_plays_every_mode(mode):
 
 
 def test_solo_with_difficulty_and_a_handicap():
-    result = runner.invoke(app, ["match", "--bots", "greedy,random", "--mode", "solo", "--difficulty", "hard",
+    result = runner.invoke(app, ["match", "--bots", "greedy", "--mode", "solo", "--difficulty", "hard",
                                  "--handicap", "0:start_health=6", "--seed", "2", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["reason"]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 import tests.sticks  # noqa: F401
+from tests.ray_start import start_ray
 
 
 @pytest.fixture(scope="session")
@@ -16,6 +17,6 @@ def ray_session() -> Iterator[object]:
     import ray
 
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        start_ray(num_cpus=2)
     yield ray
     ray.shutdown()

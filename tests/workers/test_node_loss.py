@@ -7,9 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tournament.entrants import Entrant
 from tournament.runner import InProcess, TournamentPlan, load_history, run_tournament
 from tournament.store import open_store
+
+pytestmark = pytest.mark.slow  # a Ray cluster of its own: ./test.sh leaves it to CI (.ci/run)
 
 ROOT = Path(__file__).resolve().parents[2]
 

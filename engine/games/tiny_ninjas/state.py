@@ -384,7 +384,7 @@ class TinyNinjasState(State):
 def check_players(players: int | None) -> None:
     """Tiny Ninjas is a 2-seat game (Solo keeps 2 seats: seat 1 is the engine's AI)."""
     if players is not None and players != 2:
-        raise ConfigError(f"Tiny Ninjas is played by 2 seats, not {players}: use players=2.")
+        raise ConfigError(f"Tiny Ninjas is played by 2 seats, not {players}: pass --players 2.")
 
 
 __all__ = ["TinyNinjasState", "check_players", "shown_ids"]

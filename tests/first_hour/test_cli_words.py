@@ -1,0 +1,156 @@
+"""Items 2, 4, 5, 7, 8: solo matches, readable standings, progress in a pipe, clear messages, one vocabulary."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+import typer
+from typer.main import get_command
+from typer.testing import CliRunner
+
+import tests.sticks  # noqa: F401
+from tournament.cli import app, guarded
+
+runner = CliRunner()
+
+
+def one_error(result) -> str:
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in result.output, result.output
+    return lines[0]
+
+
+def test_solo_match_seats_one_bot_against_the_rulebook_ai():
+    result = runner.invoke(app, ["match", "--mode", "solo", "--bots", "greedy", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert [s["bot"] for s in doc["seats"]] == ["greedy", "Solo AI"]
+    text = runner.invoke(app, ["match", "--mode", "solo", "--bots", "greedy", "--seed", "3"]).stdout
+    assert "Solo AI (seat 1)" in text and "greedy (seat 0)" in text and "random" not in text
+
+
+def test_solo_match_with_two_bots_says_to_pass_one():
+    line = one_error(runner.invoke(app, ["match", "--mode", "solo", "--bots", "greedy,random"]))
+    assert "pass one bot" in line
+
+
+def test_tiny_ninjas_seat_count_names_the_flag():
+    assert "--players 2" in one_error(runner.invoke(app, ["match", "--bots", "greedy,random,random"]))
+
+
+def test_too_many_players_talks_about_players_not_pods(tmp_path):
+    line = one_error(runner.invoke(app, ["run", "--local", "--bots", "random,greedy,random@r2", "--players", "9",
+                                         "--db", str(tmp_path / "t.db")]))
+    assert "tiny-ninjas is played by 2 players, not 9: fix --players." in line and "pod" not in line
+    assert not (tmp_path / "t.db").exists() or "tournament" not in str(
+        sqlite3.connect(tmp_path / "t.db").execute("select name from sqlite_master").fetchall())
+
+
+def test_a_bot_option_that_is_not_a_number_says_so():
+    line = one_error(runner.invoke(app, ["match", "--bots", "ismcts:iterations=abc,greedy"]))
+    assert "iterations=abc" in line and "is not a number" in line and "'<'" not in line
+
+
+def test_reading_commands_never_create_a_database(tmp_path):
+    for command in (["standings", "1"], ["matches", "1"], ["replay", "1"], ["resume"]):
+        typo = tmp_path / "typo.db"
+        line = one_error(runner.invoke(app, [*command, "--db", str(typo)]))
+        assert f"there is no database {typo}" in line
+        assert not typo.exists()
+
+
+def test_multi_player_standings_are_whole_and_points_exact(tmp_path):
+    db = str(tmp_path / "mp.db")
+    bots = "random,random@r2,random@a_rather_long_bot_name,random@another_long_name,random@r5"
+    ran = runner.invoke(app, ["run", "--local", "--game", "maitre-ninja", "--players", "4", "--bots", bots,
+                              "--games-per-pair", "1", "--db", db, "--json"])
+    assert ran.exit_code == 0, ran.output
+    tid = json.loads(ran.stdout)["tournament_id"]
+    table = runner.invoke(app, ["standings", str(tid), "--db", db]).stdout
+    assert "…" not in table and "a_rather_long_bot_name" in table and "faults" in table
+    assert all(f"│ {rank} │" in table for rank in range(1, 6))
+    doc = json.loads(runner.invoke(app, ["standings", str(tid), "--db", db, "--json"]).stdout)
+    for s in doc["standings"]:
+        assert s["points"] == round(s["points"], 6) and s["buchholz"] == round(s["buchholz"], 6)
+
+
+def test_run_in_a_pipe_prints_progress_lines_on_stderr(tmp_path, monkeypatch):
+    monkeypatch.setattr("tournament.progress.PERIOD_S", 0.001)
+    result = runner.invoke(app, ["run", "--local", "--game", "sticks", "--bots", "random,greedy", "--games-per-pair",
+                                 "6", "--db", str(tmp_path / "t.db")])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("sticks: ")]
+    assert lines and lines[-1].startswith("sticks: 6/6 matches")
+
+
+def test_match_in_a_pipe_prints_progress_lines_on_stderr(monkeypatch):
+    monkeypatch.setattr("tournament.progress.PERIOD_S", 0.001)
+    result = runner.invoke(app, ["match", "--game", "tiny-ninjas", "--bots", "ismcts:iterations=20,greedy", "--seed",
+                                 "2"])
+    assert result.exit_code == 0, result.output
+    assert "tiny-ninjas seed 2: " in result.stderr and " decisions" in result.stderr
+
+
+def test_ninja_arena_defaults_put_tactician_in_place_of_ismcts(tmp_path):
+    result = runner.invoke(app, ["run", "--local", "--game", "ninja-arena", "--games-per-pair", "2", "--db",
+                                 str(tmp_path / "t.db"), "--json"])
+    assert result.exit_code == 0, result.output
+    assert {s["bot"] for s in json.loads(result.stdout)["standings"]} == {"random", "greedy", "tactician"}
+
+
+def _help(*path: str) -> str:
+    result = runner.invoke(app, [*path, "--help"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _commands(group=None, prefix=()):  # every (sub)command path of the real app
+    group = group or get_command(app)
+    for name, command in group.commands.items():
+        yield (*prefix, name)
+        if hasattr(command, "commands"):
+            yield from _commands(command, (*prefix, name))
+
+
+def test_help_has_one_vocabulary_and_no_bool_placeholders():
+    paths = list(_commands())
+    assert {("league",), ("bots",), ("serve",), ("connect",), ("arena-match",)} <= set(paths)
+    top = _help()
+    for path in paths:
+        assert path[-1] in top  # `tourney --help` names every command, subcommands included
+    for path in paths:
+        text = _help(*path)
+        assert "<bool>" not in text
+        if path in (("connect",), ("arena-match",)):
+            assert "--arena" in text and "--address" not in text
+        if path in (("run",), ("resume",), ("sprt",)):
+            assert "--address" in text and "Ray cluster" in text
+
+
+def test_ctrl_c_names_the_resume_command(capsys):
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(typer.Exit) as stopped:
+        guarded(interrupted)
+    assert stopped.value.exit_code == 2
+    assert "tourney resume" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game, short", [("tiny-ninjas", "[RBY]"), ("maitre-ninja", "BL = block"),
+                                         ("ninja-arena", "F = fist")])
+def test_verbose_play_by_play_explains_its_short_forms(game, short):
+    result = runner.invoke(app, ["match", "--game", game, "--bots", "random,random", "--seed", "1", "--verbose"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("key: ") and short in result.stdout.splitlines()[0]
+
+
+def test_arena_match_prints_a_line_for_a_person_and_the_record_with_json():
+    line = runner.invoke(app, ["arena-match", "--game", "sticks", "--bots", "random,greedy", "--seed", "1"])
+    assert line.exit_code == 0, line.output
+    assert len(line.stdout.strip().splitlines()) == 1 and "seed 1: " in line.stdout and "replay" not in line.stdout
+    record = runner.invoke(app, ["arena-match", "--game", "sticks", "--bots", "random,greedy", "--seed", "1", "--json"])
+    assert json.loads(record.stdout)["replay"]["seed"] == 1
