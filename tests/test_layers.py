@@ -137,5 +137,6 @@ def test_web_reads_the_store_and_the_public_arena_api_only():
     the arena's internals, the workers, the bots or a game's rules directly."""
     internals_of = ("workers", "engine.bots", "engine.games", "engine.server.arena", "engine.server.sessions",
                     "engine.server.match_loop", "engine.server.local", "engine.server.remote", "ray")
-    internals = [o for o in forbidden("web", internals_of) if not o.startswith("web/cli.py imports engine.server.arena")]
+    internals = [o for o in forbidden("web", internals_of)
+                 if not o.startswith("web/cli.py imports engine.server.arena")]
     assert internals == []  # web/cli.py names the Arena type only to start beside it (serve --web-port)
