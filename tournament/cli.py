@@ -7,6 +7,7 @@ With --json, stdout carries exactly one JSON document and progress goes nowhere.
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 import time
@@ -41,7 +42,7 @@ from tournament.runner import (
     stored_matches,
     unpack_replay,
 )
-from tournament.standings import Standing
+from tournament.standings import Standing, legend_lines
 from tournament.store import open_store
 
 if TYPE_CHECKING:
@@ -383,13 +384,13 @@ def resume(
                           metrics_port=metrics_port))
 
 
-@app.command()
+@app.command(help="Print a stored tournament's standings (from the matches stored so far).\n\n"
+             + "\n\n".join(legend_lines()))
 def standings(
     tournament_id: Annotated[int, typer.Argument(help="Tournament id.")],
     db: DbOpt = "tourney.db",
     as_json: JsonOpt = False,
 ) -> None:
-    """Print a stored tournament's standings (from the matches stored so far)."""
     def body() -> None:
         engine = open_store(db)
         tid, plan = load_plan(engine, tournament_id)
@@ -524,21 +525,31 @@ def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:
 def _standing_doc(s: Standing) -> dict[str, Any]:
     return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
             "points": s.points, "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
-            "rating_low": round(s.low, 1), "rating_high": round(s.high, 1), "faults": s.faults, "byes": s.byes,
+            "rating_low": _finite(s.low), "rating_high": _finite(s.high), "faults": s.faults, "byes": s.byes,
             "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
             "direct": s.direct, "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger,
             "los_next": None if s.los_next is None else round(s.los_next, 4)}
 
 
+def _finite(x: float) -> float | None:
+    """A bound for JSON: rounded, or null when the interval is open (no Infinity in JSON)."""
+    return round(x, 1) if math.isfinite(x) else None
+
+
+def _elo_text(x: float) -> str:
+    return f"{x:.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
 def _standings_table(standings: list[Standing], title: str) -> Table:
-    table = Table(title=title)
+    table = Table(title=title, caption="\n".join(legend_lines()), caption_justify="left")
     for col in ("#", "bot", "games", "W-D-L", "pts", "Elo [95%]", "LOS", "μ (μ-3σ)", "DE", "Buch", "SB", "faults"):
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for i, s in enumerate(standings, 1):
         wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes}bye" if s.byes else "")
         los = "" if s.los_next is None else f"{100 * s.los_next:.0f}%"
         table.add_row(str(i), s.alias, str(s.games), wdl, f"{s.points:g}",
-                      f"{s.rating:.0f} [{s.low:.0f},{s.high:.0f}]", los, f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
+                      f"{s.rating:.0f} [{_elo_text(s.low)},{_elo_text(s.high)}]", los,
+                      f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
                       f"{s.direct:g}", f"{s.buchholz:g}", f"{s.sonneborn_berger:g}", str(s.faults))
     return table
 
