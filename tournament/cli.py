@@ -42,6 +42,7 @@ from tournament.runner import (
     stored_matches,
     unpack_replay,
 )
+from tournament.sprt import explain as explain_sprt
 from tournament.standings import Standing, legend_lines
 from tournament.store import open_store
 
@@ -219,6 +220,10 @@ MetricsPortOpt = Annotated[int | None, typer.Option(help="Serve Prometheus metri
                                                         "tournament runs.")]
 
 
+SprtEloOpt = Annotated[str, typer.Option("--sprt-elo", help="The SPRT's Elo scale, as fishtest offers: logistic "
+                                          "(expected score) or normalized (t-value, independent of the draw rate).")]
+
+
 def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, float, float, float] | None:
     """`--sprt elo0,elo1` plus --alpha/--beta."""
     if text is None:
@@ -283,7 +288,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     if report.sprt is not None:
         v = report.sprt
         verdict = {"verdict": v.verdict, "llr": round(v.llr, 3), "lower": round(v.lower, 3),
-                   "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial)}
+                   "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial),
+                   "elo_scale": v.scale}
     earned = _achievement_counts(load_achievements(engine, report.tournament_id))
     if as_json:
         print(json.dumps({"tournament_id": report.tournament_id, "game": plan.game, "format": plan.format,
@@ -320,6 +326,7 @@ def run(
                                                             "decides.")] = None,
     alpha: Annotated[float, typer.Option(help="SPRT false-positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate.")] = 0.05,
+    sprt_elo: SprtEloOpt = "logistic",
     seed: Annotated[int, typer.Option(help="Tournament seed.")] = 1,
     db: DbOpt = "tourney.db",
     players: Annotated[int, typer.Option(help="Players per match (3-6: round robin in pods).")] = 2,
@@ -357,7 +364,8 @@ def run(
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,
-                              cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta))
+                              cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta),
+                              sprt_elo=sprt_elo)
         plan.spec()
         if not g.min_players <= players <= g.max_players:
             raise ConfigError(f"{game} is played by {g.min_players}-{g.max_players} players, not {players}: "
@@ -403,7 +411,11 @@ def standings(
     guarded(body)
 
 
-@app.command("sprt")
+@app.command("sprt", help="Play duplicate pairs of new vs old until the pentanomial SPRT decides, and print "
+             "the verdict.\n\nH0 says the new bot is at most elo0 better than the old one, H1 that it is at least "
+             "elo1 better. After each batch of pairs the log-likelihood ratio (LLR) weighs the results: reaching "
+             "log((1-beta)/alpha) accepts H1 (a false 'better' at most alpha of the time), reaching "
+             "log(beta/(1-alpha)) accepts H0 (a missed improvement at most beta of the time); in between, play on.")
 def sprt_command(
     bots: Annotated[str, typer.Option(help="The new bot and the old one, e.g. ismcts,greedy.")],
     game: GameOpt = DEFAULT_GAME,
@@ -412,6 +424,7 @@ def sprt_command(
     = 5.0,
     alpha: Annotated[float, typer.Option(help="False-positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option(help="False-negative rate.")] = 0.05,
+    sprt_elo: SprtEloOpt = "logistic",
     rounds: Annotated[int | None, typer.Option(help="Give up after this many batches of duplicate pairs.")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 1,
     db: DbOpt = "tourney.db",
@@ -423,7 +436,6 @@ def sprt_command(
     address: AddressOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play duplicate pairs of new vs old until the pentanomial SPRT decides, and print the verdict."""
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
@@ -432,9 +444,11 @@ def sprt_command(
             raise ConfigError(f"sprt compares two bots, not {len(entrants)}: pass --bots new,old.")
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=2, players=2,
                               config=parse_settings(settings, mode), move_ms=move_ms, name="sprt",
-                              format="gauntlet", rounds=rounds, sprt=(elo0, elo1, alpha, beta))
+                              format="gauntlet", rounds=rounds, sprt=(elo0, elo1, alpha, beta), sprt_elo=sprt_elo)
         plan.spec()
         g.new_state(0, players=2, config=plan.config)
+        if not as_json:
+            out.print(explain_sprt(elo0, elo1, alpha, beta, sprt_elo), highlight=False)
         _play(db, plan, None, local, address, workers, as_json)
     guarded(body)
 

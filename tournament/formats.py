@@ -43,6 +43,7 @@ class FormatSpec:
     challenger: int = 0
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
     seed: int = 1
+    sprt_elo: str = "logistic"  # the scale of elo0, elo1
 
 
 @dataclass(frozen=True)
@@ -163,4 +164,4 @@ def sprt_state(spec: FormatSpec, history: Sequence[PlayedGame]) -> SprtState:
         opponent = next(s for s in g.seats if s != spec.challenger)
         by_seed.setdefault((g.seed, opponent), []).append(g.points[g.seats.index(spec.challenger)])
     pairs = [sum(v) for v in by_seed.values() if len(v) == 2]
-    return sprt(pentanomial(pairs), elo0, elo1, alpha, beta)
+    return sprt(pentanomial(pairs), elo0, elo1, alpha, beta, spec.sprt_elo)
