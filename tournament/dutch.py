@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,9 +47,9 @@ logger = logging.getLogger(__name__)
 WHITE, BLACK, NONE = 1, -1, 0
 MILD, STRONG, ABSOLUTE = 1, 2, 3
 DOWN, UP = -1, 1
-FULL_GRAPH_MAX = 400  # brackets (with the next group) up to this size get every legal edge; larger a window
-EXACT_ORDER_MAX = 400  # up to this size the Dutch generation order is followed exactly (one solve per choice)
-FIRST_WINDOW = 24
+FULL_GRAPH_MAX = 200  # brackets (with the next group) up to this size get every legal edge; larger a window
+EXACT_ORDER_MAX = 200  # up to this size the Dutch generation order is followed exactly (one solve per choice)
+FIRST_WINDOW = 8
 
 
 class DutchUnavailable(Exception):
@@ -68,22 +68,22 @@ class Entrant:
     float1: int = 0  # DOWN/UP/0 one round back
     float2: int = 0  # two rounds back
     topscorer: bool = False
+    preference: tuple[int, int] = (NONE, 0)  # colour side and strength, set by settle()
 
     @property
     def colour_diff(self) -> int:
         return sum(self.colours)
 
-    @property
-    def preference(self) -> tuple[int, int]:
-        """(side, strength) of the colour preference (FIDE A.6)."""
+    def settle(self) -> None:
+        """Work out the colour preference once the history is in (FIDE A.6): (side, strength)."""
         if not self.colours:
-            return NONE, 0
+            self.preference = (NONE, 0)
+            return
         diff = self.colour_diff
         double = len(self.colours) > 1 and self.colours[-1] == self.colours[-2]
         side = BLACK if diff > 0 else WHITE if diff < 0 else -self.colours[-1]
-        if abs(diff) > 1 or double:
-            return side, ABSOLUTE
-        return side, STRONG if abs(diff) == 1 else MILD
+        strength = ABSOLUTE if abs(diff) > 1 or double else STRONG if abs(diff) == 1 else MILD
+        self.preference = (side, strength)
 
 
 def entrants_from_rounds(n: int, rounds: Sequence[Sequence[Game]], total_rounds: int | None) -> list[Entrant]:
@@ -117,9 +117,10 @@ def entrants_from_rounds(n: int, rounds: Sequence[Sequence[Game]], total_rounds:
                 people[g.seats[0]].score += 2
         for p in people:
             p.float2, p.float1 = p.float1, floats[p.index]
-    if total_rounds is not None and len(rounds) + 1 >= total_rounds:
-        for p in people:  # A.7: over half the maximum score when the last round is paired
-            p.topscorer = p.score > len(rounds)
+    for p in people:
+        p.settle()
+        # A.7: topscorers have over half the maximum score when the last round is paired.
+        p.topscorer = total_rounds is not None and len(rounds) + 1 >= total_rounds and p.score > len(rounds)
     return people
 
 
@@ -162,6 +163,7 @@ class Matcher:
         self.graph = rx.PyGraph(multigraph=False)
         self.graph.add_nodes_from(range(size))
         self.weight: dict[tuple[int, int], int] = {}
+        self.fixed: dict[int, int] = {}
 
     def set(self, u: int, v: int, w: int) -> None:
         key = (u, v) if u < v else (v, u)
@@ -181,22 +183,23 @@ class Matcher:
         if key in self.weight:
             self.set(u, v, self.weight[key] + delta)
 
+    def has(self, u: int, v: int) -> bool:
+        return ((u, v) if u < v else (v, u)) in self.weight
+
     def drop(self, u: int, others: Sequence[int]) -> None:
         for v in others:
             self.set(u, v, 0)
 
     def fix(self, u: int, v: int) -> None:
-        """Keep only the edge u-v for both: they will be matched together."""
-        key = (u, v) if u < v else (v, u)
-        keep = self.weight[key]
+        """Decide that u and v meet: both leave the graph (so later solves are smaller) and are matched."""
         for x in (u, v):
             for y in list(self.graph.neighbors(x)):
                 self.set(x, y, 0)
-        self.set(u, v, keep)
+        self.fixed[u], self.fixed[v] = v, u
 
     def solve(self) -> dict[int, int]:
         """Each matched node's partner."""
-        mate: dict[int, int] = {}
+        mate = dict(self.fixed)
         for u, v in rx.max_weight_matching(self.graph, weight_fn=lambda w: w):
             mate[u], mate[v] = v, u
         return mate
@@ -223,15 +226,18 @@ class BracketSolver:
         return u < self.nb
 
     def edges(self, window: int | None) -> list[tuple[int, int]]:
-        """Legal pairs of node positions; with a window, residents only see candidates near their natural opponent."""
+        """Legal pairs of node positions; with a window, residents only see candidates near their natural opponent
+        (the next few below them, and the few around the player half a bracket down); MDPs see everyone."""
         half = max(1, len(self.residents) // 2)
+        size = len(self.nodes)
         out = []
         for u, a in enumerate(self.nodes):
-            for v in range(u + 1, len(self.nodes)):
-                if window is not None and u >= self.nm and abs(v - u - half) > window and v - u > window:
-                    continue
-                if legal(a, self.nodes[v]):
-                    out.append((u, v))
+            if window is None or u < self.nm:
+                near: Iterable[int] = range(u + 1, size)
+            else:
+                near = sorted(set(range(u + 1, min(size, u + window + 1)))
+                              | set(range(max(u + 1, u + half - window), min(size, u + half + window + 1))))
+            out.extend((u, v) for v in near if legal(a, self.nodes[v]))
         return out
 
     def _sd(self, p: Entrant) -> int:
@@ -264,7 +270,8 @@ class BracketSolver:
         def field(values: list[Any]) -> None:
             # A field that is equal on every pair inside the bracket and zero elsewhere decides nothing once
             # C.5 has fixed how many pairs inside the bracket there are.
-            inner = {repr(x) for k, x in zip(kinds, values, strict=True) if k}
+            inner = {x if isinstance(x, int) else tuple(sorted(x.items())) for k, x in zip(kinds, values, strict=True)
+                     if k}
             outer = any(x for k, x in zip(kinds, values, strict=True) if not k)
             if fields and len(inner) <= 1 and not outer:
                 return
@@ -284,24 +291,31 @@ class BracketSolver:
             if diff:
                 out[diff] = out.get(diff, 0) - 1
             return out
-        field([psd(a, b) if both else {} for a, b, both, _, _ in pairs])
+        if self.mdps or len({p.score for p in self.residents}) > 1:
+            field([psd(a, b) if both else {} for a, b, both, _, _ in pairs])
         if not self.final and self.lower:  # C.7: pairs in the next bracket, then the scores floating into it
             field([0 if both else 1 for _, _, both, _, _ in pairs])
             field([{} if both else {sd(a) if ia else sd(b): 1} for a, b, both, ia, _ in pairs])
+        # Fields that cannot tell two matchings apart here are skipped without being computed: C.8-C.9 without
+        # topscorers; in a bracket of one score nobody floats, so only who downfloats out of it (C.12/C.14) counts.
         colour = [colour_conflicts(a, b) if both else (0, 0, 0, 0) for a, b, both, _, _ in pairs]
-        for c in range(4):  # C.8-C.11
+        tops = any(p.topscorer for p in self.bracket)
+        for c in range(0 if tops else 2, 4):  # C.8-C.11
             field([1 - colour[e][c] if pairs[e][2] else 0 for e in range(len(pairs))])
-        if self.rounds_played >= 1:
-            for back in (1, 2):  # C.12-C.15: repeated down- and upfloats, one and two rounds back
-                if back == 2 and self.rounds_played < 2:
-                    continue
+        one_score = not self.mdps and len({p.score for p in self.residents}) == 1
+        backs = [b for b in (1, 2) if self.rounds_played >= b]
+
+        def floated(back: int, way: int) -> bool:
+            return any((p.float1 if back == 1 else p.float2) == way for p in self.bracket)
+        for back in backs:  # C.12-C.15: repeated down- and upfloats, one and two rounds back
+            if floated(back, DOWN):
                 field([repeated_downfloats_avoided(a, b, back) if both else 0 for a, b, both, _, _ in pairs])
-                if self.rounds_played >= 2:
-                    field([1 - repeated_upfloat(a, b, back) if both else 0 for a, b, both, _, _ in pairs])
-            for back in (1, 2):  # C.16-C.19: the score differences of those repeated floats
-                if back == 2 and self.rounds_played < 2:
-                    continue
+            if self.rounds_played >= 2 and not one_score and floated(back, UP):
+                field([1 - repeated_upfloat(a, b, back) if both else 0 for a, b, both, _, _ in pairs])
+        for back in backs if not one_score else []:  # C.16-C.19: the score differences of those floats
+            if floated(back, DOWN):
                 field([self._repeated_down_sd(a, b, back) if both else {} for a, b, both, _, _ in pairs])
+            if floated(back, UP):
                 field([{sd(_higher(a, b)[0]): -1} if both and repeated_upfloat(a, b, back) else {}
                        for a, b, both, _, _ in pairs])
         while sum(bits for bits, _ in fields) > MAX_BITS - MIN_ORDER_BITS and len(fields) > 1:
@@ -320,42 +334,69 @@ class BracketSolver:
 
     def solve(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
         """The bracket's pairs and its unpaired players (downfloaters, or the bye in the last bracket)."""
-        windows: list[int | None] = [None] if len(self.nodes) <= FULL_GRAPH_MAX else [FIRST_WINDOW, 4 * FIRST_WINDOW,
-                                                                                      None]
-        result: tuple[list[tuple[int, int]], dict[int, int]] | None = None
-        for window in windows:
-            edges = self.edges(window)
-            weights, width = self.criteria_weights(edges)
-            m = len(self.nodes)
-            order_bits = 2 * self.nb.bit_length() + m.bit_length() + 3
-            shift = max(0, min(order_bits, MAX_BITS - width))
-            matcher = Matcher(m)
-            exact = shift >= order_bits and len(self.nodes) <= EXACT_ORDER_MAX
-            half = max(1, len(self.residents) // 2)
-            for (u, v), w in weights.items():
-                # Without the exact order, a soft preference for the natural S1-S2 opponent fills the low bits.
-                soft = 0 if exact or not shift else max(0, m - abs(v - u - half)) >> max(0, m.bit_length() - shift)
-                matcher.set(u, v, (w << shift) + soft + 1)
-            mate = matcher.solve()
-            # A narrow window is enough if it pairs the bracket without a colour clash.
-            if window is not None and not self._as_good_as_full(mate, weights, window):
-                continue
-            if exact:
-                mate = DutchOrder(self, matcher, mate).run()
-            result = (edges, mate)
-            break
-        assert result is not None
-        mate = result[1]
+        natural = self._natural_if_perfect()
+        if natural is not None:
+            return natural, []
+        m = len(self.nodes)
+        if m <= FULL_GRAPH_MAX:
+            mate = self._match(self.edges(None), exact=True)
+        else:
+            # Large brackets: candidates near the natural opponent, widened once if that leaves players unpaired
+            # or more colour clashes than the bracket's preferences force.
+            for window in (FIRST_WINDOW, 4 * FIRST_WINDOW):
+                mate = self._match(self.edges(window), exact=False)
+                if self._as_good_as_it_gets(mate, colours=window == FIRST_WINDOW):
+                    break
         pairs = [(self.nodes[u], self.nodes[v]) for u, v in mate.items() if u < v and self.inside(u) and self.inside(v)]
         paired = {p.index for pr in pairs for p in pr}
         return pairs, [p for p in self.bracket if p.index not in paired]
 
-    def _as_good_as_full(self, mate: dict[int, int], weights: dict[tuple[int, int], int], window: int) -> bool:
-        """True when the windowed matching pairs the whole bracket (or all but the one a parity leaves)."""
+    def _match(self, edges: list[tuple[int, int]], exact: bool) -> dict[int, int]:
+        weights, width = self.criteria_weights(edges)
+        m = len(self.nodes)
+        order_bits = 2 * self.nb.bit_length() + 2 * m.bit_length() + 3
+        shift = max(0, min(order_bits, MAX_BITS - width))
+        exact = exact and shift >= order_bits
+        half = max(1, len(self.residents) // 2)
+        matcher = Matcher(m)
+        soft_bits = m.bit_length()
+        for (u, v), w in weights.items():
+            # Lowest bits: a slight preference for the natural S1-S2 opponent. The exact order below decides
+            # by larger bonuses; this only makes its first guesses right more often (fewer solves).
+            natural = max(0, m - abs(v - u - half)) if u >= self.nm else m - v
+            soft = natural >> max(0, soft_bits - shift + (soft_bits if not exact else 0)) if shift else 0
+            matcher.set(u, v, (w << shift) + (soft if exact or shift >= soft_bits else 0) + 1)
+        mate = matcher.solve()
+        if exact:
+            mate = DutchOrder(self, matcher, mate, 1 << soft_bits).run()
+        return mate
+
+    def _natural_if_perfect(self) -> list[tuple[Entrant, Entrant]] | None:
+        """The first candidate of the Dutch order (S1[i] against S2[i]) when it breaks no criterion at all: a
+        homogeneous, even bracket in which every natural pair is legal and gets both colour preferences.
+        Nothing can beat it, and it comes first (round one of any field is such a bracket)."""
+        if self.mdps or len(self.residents) % 2 or self.final and self.lower:
+            return None
+        half = len(self.residents) // 2
+        pairs = list(zip(self.residents[:half], self.residents[half:], strict=True))
+        # Nobody floats in such a pairing, so the float criteria hold too; C.7 has no downfloaters to judge.
+        if all(legal(a, b) and not colour_conflicts(a, b)[2] for a, b in pairs):
+            return pairs
+        return None
+
+    def _as_good_as_it_gets(self, mate: dict[int, int], colours: bool) -> bool:
+        """The windowed matching pairs the whole bracket (but for parity) with no more colour clashes than the
+        preferences force (the surplus of one colour over the other, less the players without a preference)."""
         unpaired = sum(1 for u in range(self.nb) if u not in mate or not self.inside(mate[u]))
-        return unpaired <= (self.nb % 2) and not any(colour_conflicts(self.nodes[u], self.nodes[v])[2]
-                                                     for u, v in mate.items() if u < v and self.inside(v)) \
-            or window > len(self.nodes)
+        if unpaired > self.nb % 2:
+            return False
+        if not colours:
+            return True
+        clashes = sum(colour_conflicts(self.nodes[u], self.nodes[v])[2] for u, v in mate.items()
+                      if u < v and self.inside(v))
+        sides = [p.preference[0] for p in self.bracket]
+        forced = max(0, abs(sides.count(WHITE) - sides.count(BLACK)) - sides.count(NONE) - self.nb % 2) // 2
+        return clashes <= forced
 
 
 def _pack(values: list[Any], most_pairs: int) -> tuple[int, list[int]]:
@@ -422,8 +463,9 @@ class DutchOrder:
     below the criteria's bits, so every solve stays optimal for the criteria.
     """
 
-    def __init__(self, solver: BracketSolver, matcher: Matcher, mate: dict[int, int]) -> None:
+    def __init__(self, solver: BracketSolver, matcher: Matcher, mate: dict[int, int], unit: int) -> None:
         self.s, self.m, self.mate = solver, matcher, mate
+        self.unit = unit  # the bonuses sit above the soft natural-order preference in the lowest bits
 
     def resolve(self) -> None:
         self.mate = self.m.solve()
@@ -439,7 +481,7 @@ class DutchOrder:
 
     def bump(self, u: int, others: Sequence[int], value: int, step: int = 0) -> None:
         for v in others:
-            self.m.add(u, v, value)
+            self.m.add(u, v, value * self.unit)
             value += step
 
     def run(self) -> dict[int, int]:
@@ -458,8 +500,10 @@ class DutchOrder:
         # D.1 for MDPs: each paired MDP, in rank order, meets the highest-ranked resident it can.
         fixed: set[int] = set()
         for u in chosen:
-            self.bump(u, residents[::-1], 0, 1)
-            self.resolve()
+            first = next((v for v in residents if v not in fixed and self.m.has(u, v)), None)
+            if self.mate.get(u) != first:  # else no solve can give it a higher-ranked resident
+                self.bump(u, residents[::-1], 0, 1)
+                self.resolve()
             v = self.mate[u]
             self.m.fix(u, v)
             fixed |= {u, v}
@@ -508,13 +552,18 @@ class DutchOrder:
         for group in (leaders, followers):
             for i, u in enumerate(group):
                 self.m.drop(u, group[i + 1:])
-        # D.1: each S1 player, in rank order, meets the highest-ranked S2 player it can.
+        # D.1: each S1 player, in rank order, meets the highest-ranked S2 player it can. When the current best
+        # matching already gives it the highest-ranked free S2 player it has an edge to, no solve can do better.
+        taken: set[int] = set()
         for u in leaders:
-            self.bump(u, followers[::-1], 0, 1)
-            self.resolve()
+            first = next((v for v in followers if v not in taken and self.m.has(u, v)), None)
+            if self.mate.get(u) != first:
+                self.bump(u, followers[::-1], 0, 1)
+                self.resolve()
             v = self.mate.get(u)
             if v is not None:
                 self.m.fix(u, v)
+                taken.add(v)
         self.resolve()
         return self.mate
 

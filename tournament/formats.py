@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tournament import swiss
-from tournament.dutch import DUTCH_MAX_PLAYERS, DutchUnavailable, dutch_round
+from tournament.dutch import DutchUnavailable, dutch_round
 from tournament.gauntlet import gauntlet
 from tournament.pods import pod_schedule
 from tournament.round_robin import Pairing, round_robin
@@ -114,16 +114,11 @@ def swiss_pairings(spec: FormatSpec, n: int, earlier: Sequence[PlayedGame], r: i
     """A Swiss round: each pair plays games_per_pair games (seats alternate, duplicate seeds); a bye is one entry."""
     if spec.players != 2:
         return swiss_pod_pairings(spec, n, earlier, r)
-    games = [swiss.Game(g.seats, g.points) for g in earlier]
-    pairs, bye = None, None
-    if n <= DUTCH_MAX_PLAYERS:
-        by_round = [[swiss.Game(g.seats, g.points) for g in earlier if g.round == k] for k in range(r)]
-        try:
-            pairs, bye = dutch_round(n, by_round, spec.rounds or default_swiss_rounds(n))
-        except DutchUnavailable:
-            pairs = None  # no legal Dutch pairing (too many rounds): the fast pairer relaxes rematches
-    if pairs is None:
-        pairs, bye = swiss.swiss_round(n, games)
+    by_round = [[swiss.Game(g.seats, g.points) for g in earlier if g.round == k] for k in range(r)]
+    try:
+        pairs, bye = dutch_round(n, by_round, spec.rounds or default_swiss_rounds(n))
+    except DutchUnavailable:  # no legal pairing left (more rounds than the field allows): rematches, fewest first
+        pairs, bye = swiss.relaxed_round(n, [swiss.Game(g.seats, g.points) for g in earlier])
     first = r * round_stride(spec, n)
     out: list[Pairing] = []
     for i, (a, b) in enumerate(pairs):

@@ -1,14 +1,10 @@
-"""Swiss pairing for two-player games: score groups, no rematches, seat balance, one bye each.
+"""Swiss pairing for two-player games, and the multiplayer Swiss pods.
 
-Dutch-style: players are sorted by score, then by starting rank; within each score group the
-top half meets the bottom half (1st vs (g/2+1)-th, ...), swapping partners only to avoid a
-rematch. Whoever cannot be paired in a group floats down to the next. This is linear in the
-field apart from the rare swaps, so 10,000 players pair in well under a second.
-
-If the last players cannot be paired without a rematch, the tail is re-paired with a small
-backtracking search, growing the tail until it works; only when no rematch-free pairing
-exists at all (more rounds than the field allows) are repeat games allowed, fewest first.
-The pairing is a pure function of its inputs: the same history gives the same round.
+`swiss_round` pairs by the FIDE Dutch rules (tournament.dutch) at every field size. Only
+when no pairing satisfies the absolute criteria at all (more rounds than the field allows)
+does it fall back to the relaxed pairer here: score groups, top half against bottom half,
+and rematches allowed, fewest first. The pairing is a pure function of its inputs: the
+same history gives the same round.
 """
 
 from __future__ import annotations
@@ -60,13 +56,43 @@ def player_states(n: int, history: Sequence[Game]) -> list[PlayerState]:
 MAX_TAIL = 32  # pairs re-paired by backtracking when the greedy pass leaves players over
 
 
-def swiss_round(n: int, history: Sequence[Game]) -> tuple[list[tuple[int, int]], int | None]:
-    """Pair the next round of an n-player Swiss: (seat-0, seat-1) pairs and the bye, if any.
+def rounds_of(history: Sequence[Game]) -> list[list[Game]]:
+    """Split a flat history into rounds: a round ends where a player turns up in a second, different pairing
+    (the several games of one pairing stay together)."""
+    rounds: list[list[Game]] = []
+    current: list[Game] = []
+    table_of: dict[int, frozenset[int]] = {}
+    for g in history:
+        table = frozenset(g.seats)
+        if any(table_of.get(p, table) != table for p in g.seats):
+            rounds.append(current)
+            current, table_of = [], {}
+        current.append(g)
+        table_of.update(dict.fromkeys(g.seats, table))
+    if current:
+        rounds.append(current)
+    return rounds
 
-    Entrants are numbered by starting rank (0 = top seed).
+
+def swiss_round(n: int, history: Sequence[Game], total_rounds: int | None = None
+                ) -> tuple[list[tuple[int, int]], int | None]:
+    """Pair the next round of an n-player Swiss by the FIDE Dutch rules: (white/seat-0, seat-1) pairs and the bye.
+
+    Entrants are numbered by starting rank (0 = top seed). `total_rounds`, when known, lets the
+    last round treat topscorers as the rules do.
     """
     if n < 2:
         raise ValueError("a Swiss round needs at least two players")
+    from tournament.dutch import DutchUnavailable, dutch_round  # dutch.py builds on this module's Game
+
+    try:
+        return dutch_round(n, rounds_of(history), total_rounds)
+    except DutchUnavailable:
+        return relaxed_round(n, history)
+
+
+def relaxed_round(n: int, history: Sequence[Game]) -> tuple[list[tuple[int, int]], int | None]:
+    """A round when every legal pairing is exhausted: rematches allowed, as few as the search finds."""
     states = player_states(n, history)
     order = sorted(range(n), key=lambda i: (-states[i].score, i))
     if n % 2 == 0:
