@@ -569,6 +569,7 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
 
 
 import tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
+import tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)
 import tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
 
 if __name__ == "__main__":  # pragma: no cover

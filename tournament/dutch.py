@@ -86,10 +86,15 @@ class Entrant:
         self.preference = (side, strength)
 
 
-def entrants_from_rounds(n: int, rounds: Sequence[Sequence[Game]], total_rounds: int | None) -> list[Entrant]:
-    """Scores, opponents, colours, byes and floats of every entrant after the rounds played."""
+def entrants_from_rounds(n: int, rounds: Sequence[Sequence[Game]], total_rounds: int | None,
+                         extra: Sequence[Sequence[float]] | None = None) -> list[Entrant]:
+    """Scores, opponents, colours, byes and floats of every entrant after the rounds played.
+
+    `extra[r][i]` adds points entrant i got in round r without a game or a pairing-allocated bye
+    (a requested half- or full-point bye in a TRF).
+    """
     people = [Entrant(i) for i in range(n)]
-    for games in rounds:
+    for r, games in enumerate(rounds):
         before = [p.score for p in people]
         played: set[int] = set()
         totals: dict[tuple[int, int], list[float]] = {}
@@ -115,6 +120,9 @@ def entrants_from_rounds(n: int, rounds: Sequence[Sequence[Game]], total_rounds:
         for g in games:
             if len(g.seats) == 1:
                 people[g.seats[0]].score += 2
+        if extra is not None:
+            for p in people:
+                p.score += round(2 * extra[r][p.index])
         for p in people:
             p.float2, p.float1 = p.float1, floats[p.index]
     for p in people:
@@ -230,7 +238,7 @@ class BracketSolver:
         (the next few below them, and the few around the player half a bracket down); MDPs see everyone."""
         half = max(1, len(self.residents) // 2)
         size = len(self.nodes)
-        out = []
+        out: list[tuple[int, int]] = []
         for u, a in enumerate(self.nodes):
             if window is None or u < self.nm:
                 near: Iterable[int] = range(u + 1, size)
@@ -246,13 +254,12 @@ class BracketSolver:
 
     def _repeated_down_sd(self, a: Entrant, b: Entrant, back: int) -> dict[int, int]:
         """C.16/C.18: score differences of repeated downfloats avoided, less the one this pair causes."""
-        was = (lambda p: p.float1 == DOWN) if back == 1 else (lambda p: p.float2 == DOWN)
         hi, lo = _higher(a, b)
         out: dict[int, int] = {}
         for p in (a, b):
-            if was(p):
+            if _floated(p, back, DOWN):
                 out[self._sd(p)] = out.get(self._sd(p), 0) + 1
-        if was(hi) and hi.score > lo.score:
+        if _floated(hi, back, DOWN) and hi.score > lo.score:
             out[hi.score - lo.score] = out.get(hi.score - lo.score, 0) - 1
         return out
 
@@ -444,8 +451,12 @@ def _higher(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
 def repeated_downfloats_avoided(a: Entrant, b: Entrant, back: int) -> int:
     """C.12/C.14: players who downfloated `back` rounds ago and do not downfloat again in this pair."""
     hi, lo = _higher(a, b)
-    was = (lambda p: p.float1 == DOWN) if back == 1 else (lambda p: p.float2 == DOWN)
-    return int(was(hi) and hi.score <= lo.score) + int(was(lo))
+    return int(_floated(hi, back, DOWN) and hi.score <= lo.score) + int(_floated(lo, back, DOWN))
+
+
+def _floated(p: Entrant, back: int, way: int) -> bool:
+    """Did p float `way` (DOWN/UP) `back` rounds ago?"""
+    return (p.float1 if back == 1 else p.float2) == way
 
 
 def repeated_upfloat(a: Entrant, b: Entrant, back: int) -> int:
@@ -560,10 +571,10 @@ class DutchOrder:
             if self.mate.get(u) != first:
                 self.bump(u, followers[::-1], 0, 1)
                 self.resolve()
-            v = self.mate.get(u)
-            if v is not None:
-                self.m.fix(u, v)
-                taken.add(v)
+            partner = self.mate.get(u)
+            if partner is not None:
+                self.m.fix(u, partner)
+                taken.add(partner)
         self.resolve()
         return self.mate
 
@@ -596,8 +607,10 @@ def completes(players: list[Entrant]) -> bool:
     return len(rx.max_weight_matching(g, max_cardinality=True, weight_fn=lambda x: x)) >= need
 
 
-def pair_entrants(people: list[Entrant], rounds_played: int) -> tuple[list[tuple[int, int]], int | None]:
-    """Pair one round: (white, black) pairs in publishing order, and the bye."""
+def pair_entrants(people: list[Entrant], rounds_played: int, first_white: bool = True
+                  ) -> tuple[list[tuple[int, int]], int | None]:
+    """Pair one round: (white, black) pairs in publishing order, and the bye. `first_white`: the initial
+    colour of E.5 (white for the top seed in round one)."""
     if not completes(people):
         raise DutchUnavailable("no pairing avoids a rematch, a second bye and an absolute colour clash")
     order = sorted(people, key=lambda p: (-p.score, p.index))
@@ -627,7 +640,7 @@ def pair_entrants(people: list[Entrant], rounds_played: int) -> tuple[list[tuple
     bye = None
     if mdps:
         bye = mdps[0].index
-    out = [allocate_colours(a, b) for a, b in pairs]
+    out = [allocate_colours(a, b, first_white) for a, b in pairs]
     rank = {p.index: (p.score, -p.index) for p in people}
 
     def publish(pair: tuple[int, int]) -> tuple[tuple[int, int], int, int]:

@@ -94,8 +94,7 @@ def test_the_bye_goes_to_the_lowest_player_without_one(n, seed):
     # FIDE C.2/C.4: the lowest player without a bye gets it, unless the others could then not all be
     # paired; then the Dutch rules move it up, exactly as the reference pairer (py4swiss) does.
     history, played = simulate(n, min(n, 9), seed)
-    done = 0
-    for before, _, bye in played:
+    for done, (before, _, bye) in enumerate(played):
         assert bye is not None
         eligible = [s for s in before if s.byes == 0]
         if eligible:
@@ -103,7 +102,6 @@ def test_the_bye_goes_to_the_lowest_player_without_one(n, seed):
             if before[bye].score != min(s.score for s in eligible):
                 so_far = rounds_of(history)[:done]
                 assert py4swiss_round(n, so_far, 99)[1] == bye
-        done += 1
 
 
 @pytest.mark.parametrize("n,seed", [(n, s) for n in (8, 9, 40, 101) for s in range(4)])
