@@ -7,8 +7,8 @@ exactly the rounds the interrupted one would have, and skips what is already sto
 
 - round-robin: all rounds at once (Berger tables, or pods for 3-6 players).
 - gauntlet: the challenger (first entrant) against every other, all at once.
-- swiss: one round at a time from the standings after the previous rounds (FIDE Dutch via
-  py4swiss up to 64 players, the fast pairer of swiss.py above).
+- swiss: one round at a time from the standings after the previous rounds (FIDE Dutch,
+  tournament/dutch.py, at every size; pods for 3-6 players).
 - SPRT runs (gauntlet with --sprt): batches of duplicate pairs until the test decides.
 - solo: each entrant alone against the game itself (Tiny Ninjas' Solo AI), every entrant on
   the same seeds, so all face the same decks and the same AI dice.
