@@ -47,8 +47,8 @@ logger = logging.getLogger(__name__)
 WHITE, BLACK, NONE = 1, -1, 0
 MILD, STRONG, ABSOLUTE = 1, 2, 3
 DOWN, UP = -1, 1
-FULL_GRAPH_MAX = 200  # brackets (with the next group) up to this size get every legal edge; larger a window
-EXACT_ORDER_MAX = 200  # up to this size the Dutch generation order is followed exactly (one solve per choice)
+FULL_GRAPH_MAX = 320  # brackets (with the next group) up to this size get every legal edge; larger a window
+EXACT_ORDER_MAX = 320  # up to this size the Dutch generation order is followed exactly (one solve per choice)
 FIRST_WINDOW = 8
 
 
@@ -343,7 +343,7 @@ class BracketSolver:
         """The bracket's pairs and its unpaired players (downfloaters, or the bye in the last bracket)."""
         natural = self._natural_if_perfect()
         if natural is not None:
-            return natural, []
+            return natural
         m = len(self.nodes)
         if m <= FULL_GRAPH_MAX:
             mate = self._match(self.edges(None), exact=True)
@@ -361,34 +361,48 @@ class BracketSolver:
     def _match(self, edges: list[tuple[int, int]], exact: bool) -> dict[int, int]:
         weights, width = self.criteria_weights(edges)
         m = len(self.nodes)
-        order_bits = 2 * self.nb.bit_length() + 2 * m.bit_length() + 3
+        soft_bits, pair_bits = 2 * m.bit_length(), (m // 2 + 1).bit_length()
+        # Below the criteria: the Dutch order's bonuses (exact), each worth more than any matching's total soft
+        # preference, which sits in the lowest bits (at most m * m an edge).
+        order_bits = 2 * self.nb.bit_length() + 3 + soft_bits + 2 * pair_bits + 1
         shift = max(0, min(order_bits, MAX_BITS - width))
         exact = exact and shift >= order_bits
         half = max(1, len(self.residents) // 2)
         matcher = Matcher(m)
-        soft_bits = m.bit_length()
+        softs: dict[tuple[int, int], int] = {}
         for (u, v), w in weights.items():
-            # Lowest bits: a slight preference for the natural S1-S2 opponent. The exact order below decides
-            # by larger bonuses; this only makes its first guesses right more often (fewer solves).
+            # A preference for the natural S1-S2 opponent (an MDP: the top resident). In the exact order it
+            # only makes first guesses right more often (fewer solves); otherwise it is the order, with
+            # higher-ranked players paired first so the lowest is the one left over.
             natural = max(0, m - abs(v - u - half)) if u >= self.nm else m - v
-            soft = natural >> max(0, soft_bits - shift + (soft_bits if not exact else 0)) if shift else 0
-            matcher.set(u, v, (w << shift) + (soft if exact or shift >= soft_bits else 0) + 1)
+            if exact:
+                soft = natural
+            else:
+                soft = (natural << (m.bit_length() + 1)) + (2 * m - u - v)
+                room = shift - pair_bits
+                soft = soft >> max(0, soft.bit_length() - room) if room > 0 else 0
+            softs[(u, v)] = soft
+            matcher.set(u, v, (w << shift) + soft + 1)
         mate = matcher.solve()
         if exact:
-            mate = DutchOrder(self, matcher, mate, 1 << soft_bits).run()
+            mate = DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits), softs).run()
         return mate
 
-    def _natural_if_perfect(self) -> list[tuple[Entrant, Entrant]] | None:
+    def _natural_if_perfect(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]] | None:
         """The first candidate of the Dutch order (S1[i] against S2[i]) when it breaks no criterion at all: a
-        homogeneous, even bracket in which every natural pair is legal and gets both colour preferences.
-        Nothing can beat it, and it comes first (round one of any field is such a bracket)."""
-        if self.mdps or len(self.residents) % 2 or self.final and self.lower:
+        homogeneous bracket in which every natural pair is legal and gets both colour preferences, even, or odd
+        as the last bracket whose lowest player may take the bye without a repeated downfloat. Nothing can beat
+        it, and it comes first (round one of any field is such a bracket)."""
+        if self.mdps or self.final and self.lower:
             return None
         half = len(self.residents) // 2
-        pairs = list(zip(self.residents[:half], self.residents[half:], strict=True))
+        left = self.residents[2 * half:]
+        if left and (self.lower or left[0].had_bye or left[0].float1 == DOWN or left[0].float2 == DOWN):
+            return None
+        pairs = list(zip(self.residents[:half], self.residents[half:2 * half], strict=True))
         # Nobody floats in such a pairing, so the float criteria hold too; C.7 has no downfloaters to judge.
         if all(legal(a, b) and not colour_conflicts(a, b)[2] for a, b in pairs):
-            return pairs
+            return pairs, left
         return None
 
     def _as_good_as_it_gets(self, mate: dict[int, int], colours: bool) -> bool:
@@ -474,8 +488,9 @@ class DutchOrder:
     below the criteria's bits, so every solve stays optimal for the criteria.
     """
 
-    def __init__(self, solver: BracketSolver, matcher: Matcher, mate: dict[int, int], unit: int) -> None:
-        self.s, self.m, self.mate = solver, matcher, mate
+    def __init__(self, solver: BracketSolver, matcher: Matcher, mate: dict[int, int], unit: int,
+                 soft: dict[tuple[int, int], int]) -> None:
+        self.s, self.m, self.mate, self.soft = solver, matcher, mate, soft
         self.unit = unit  # the bonuses sit above the soft natural-order preference in the lowest bits
 
     def resolve(self) -> None:
@@ -565,6 +580,13 @@ class DutchOrder:
                 self.m.drop(u, group[i + 1:])
         # D.1: each S1 player, in rank order, meets the highest-ranked S2 player it can. When the current best
         # matching already gives it the highest-ranked free S2 player it has an edge to, no solve can do better.
+        # The soft preference is reset to (|S1| - i)(|S2| - j) for S1[i]-S2[j]: a matching that maximises it
+        # pairs early S1 players with early S2 players, so the current matching is usually already that one.
+        for i, u in enumerate(leaders):
+            for j, v in enumerate(followers):
+                if self.m.has(u, v):
+                    self.m.add(u, v, (len(leaders) - i) * (len(followers) - j) - self.soft.get((u, v), 0))
+        self.resolve()
         taken: set[int] = set()
         for u in leaders:
             first = next((v for v in followers if v not in taken and self.m.has(u, v)), None)
