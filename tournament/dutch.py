@@ -50,6 +50,7 @@ DOWN, UP = -1, 1
 FULL_GRAPH_MAX = 320  # brackets (with the next group) up to this size get every legal edge; larger a window
 EXACT_ORDER_MAX = 320  # up to this size the Dutch generation order is followed exactly (one solve per choice)
 FIRST_WINDOW = 8
+CHUNK = 60  # S1 players per slice of a very large bracket
 
 
 class DutchUnavailable(Exception):
@@ -221,7 +222,7 @@ class BracketSolver:
     """One bracket (MDPs + residents) and the next score group, paired by the criteria and then the Dutch order."""
 
     def __init__(self, mdps: list[Entrant], residents: list[Entrant], lower: list[Entrant], final: bool,
-                 rounds_played: int) -> None:
+                 rounds_played: int, exact: bool = True) -> None:
         self.mdps, self.residents, self.lower = mdps, residents, lower
         self.final = final  # the penultimate (collapsed) or last bracket: pair everyone who can be
         self.bracket = mdps + residents
@@ -229,6 +230,7 @@ class BracketSolver:
         self.nm, self.nb = len(mdps), len(self.bracket)
         self.rounds_played = rounds_played
         self.low_score = residents[-1].score
+        self.exact = exact  # follow the Dutch generation order exactly (one solve per choice), or softly
 
     def inside(self, u: int) -> bool:
         return u < self.nb
@@ -345,8 +347,10 @@ class BracketSolver:
         if natural is not None:
             return natural
         m = len(self.nodes)
+        if m > FULL_GRAPH_MAX and len(self.residents) > 2 * CHUNK:
+            return self._in_chunks()
         if m <= FULL_GRAPH_MAX:
-            mate = self._match(self.edges(None), exact=True)
+            mate = self._match(self.edges(None), exact=self.exact)
         else:
             # Large brackets: candidates near the natural opponent, widened once if that leaves players unpaired
             # or more colour clashes than the bracket's preferences force.
@@ -357,6 +361,32 @@ class BracketSolver:
         pairs = [(self.nodes[u], self.nodes[v]) for u, v in mate.items() if u < v and self.inside(u) and self.inside(v)]
         paired = {p.index for pr in pairs for p in pr}
         return pairs, [p for p in self.bracket if p.index not in paired]
+
+    def _in_chunks(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
+        """A very large bracket, paired slice by slice: the natural pairing meets S1[i] with S2[i], so the i-th
+        CHUNK of S1 and the i-th CHUNK of S2 form a sub-bracket (the MDPs join the first one). Whoever a slice
+        leaves unpaired joins the next; the last slice sees the next score group (C.7) and, in the last
+        bracket, pairs everyone it can. The rules hold in every slice; the generation order holds inside it."""
+        res = self.residents
+        half = len(res) // 2
+        pairs: list[tuple[Entrant, Entrant]] = []
+        carry = list(self.mdps)
+        starts = list(range(0, half, CHUNK))
+        for n_slice, start in enumerate(starts):
+            last = n_slice == len(starts) - 1
+            top = res[start:start + CHUNK] if not last else res[start:half]
+            bottom = res[half + start:half + start + CHUNK] if not last else res[half + start:]
+            members = sorted(carry + top + bottom, key=lambda p: (-p.score, p.index))
+            mdps = [p for p in members if p.score > self.low_score]
+            # The next group's top few are enough to judge a slice's downfloaters (C.7); a collapsed group
+            # below the penultimate bracket stays whole, as all of it must be paired.
+            below = self.lower if self.final else self.lower[:2 * CHUNK]
+            sub = BracketSolver(mdps, [p for p in members if p.score == self.low_score],
+                                below if last else [], self.final if last else False,
+                                self.rounds_played, exact=False)
+            got, carry = sub.solve()
+            pairs.extend(got)
+        return pairs, carry
 
     def _match(self, edges: list[tuple[int, int]], exact: bool) -> dict[int, int]:
         weights, width = self.criteria_weights(edges)
