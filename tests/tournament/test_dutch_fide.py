@@ -139,4 +139,4 @@ def test_fide_rules_hold_at_1000_players():
 
 @pytest.mark.slow
 def test_fide_rules_hold_at_10000_players():
-    check_rules(10_000, 4, 3)
+    check_rules(10_000, 3, 3)
