@@ -25,9 +25,13 @@ Entrant i is starting number i+1 (starting rank = entry order). A pairing of sev
 counts as one game, won, drawn or lost by the points over those games, with the colour of
 its first game (seat 0 = white); scores are counted in half points.
 
-py4swiss is the reference the tests compare with; this pairer is its own code, fast enough
-for 10,000 players: for large brackets each player is offered only the candidates near its
-natural opponent (the window widens until the bracket pairs as well as the full graph would).
+py4swiss is the reference the tests compare with; this pairer is its own code. Size limits:
+the generation order is followed exactly for brackets of up to EXACT_ORDER_MAX nodes (every
+field of up to 300 players); larger brackets are paired in slices of the natural S1/S2
+order (CHUNK players of S1 at a time, one solve each, the order kept softly), and a bracket
+too large for the full graph offers each player only candidates near its natural opponent.
+The absolute criteria hold at every size; beyond those limits the choice among equally good
+pairings may differ from the Dutch order.
 """
 
 from __future__ import annotations
