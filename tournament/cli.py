@@ -7,6 +7,7 @@ With --json, stdout carries exactly one JSON document and progress goes nowhere.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import sys
@@ -48,7 +49,8 @@ from tournament.runner import (
     unpack_replay,
 )
 from tournament.seeding import check_seed_key
-from tournament.standings import Standing
+from tournament.sprt import explain as explain_sprt
+from tournament.standings import Standing, legend_lines
 from tournament.store import open_store
 
 if TYPE_CHECKING:
@@ -264,6 +266,10 @@ MetricsPortOpt = Annotated[int | None, typer.Option(help="Serve Prometheus metri
                                                         "tournament runs.")]
 
 
+SprtEloOpt = Annotated[str, typer.Option("--sprt-elo", help="The SPRT's Elo scale, as fishtest offers: logistic "
+                                          "(expected score) or normalized (t-value, independent of the draw rate).")]
+
+
 def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, float, float, float] | None:
     """`--sprt elo0,elo1` plus --alpha/--beta."""
     if text is None:
@@ -346,7 +352,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     if report.sprt is not None:
         v = report.sprt
         verdict = {"verdict": v.verdict, "llr": round(v.llr, 3), "lower": round(v.lower, 3),
-                   "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial)}
+                   "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial),
+                   "elo_scale": v.scale}
     earned = _achievement_counts(load_achievements(engine, report.tournament_id))
     if as_json:
         print(json.dumps({"tournament_id": report.tournament_id, "game": plan.game, "format": plan.format,
@@ -386,6 +393,7 @@ def run(
                                                             "decides.")] = None,
     alpha: Annotated[float, typer.Option(help="SPRT false-positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate.")] = 0.05,
+    sprt_elo: SprtEloOpt = "logistic",
     seed: Annotated[int, typer.Option(help="Tournament seed.")] = 1,
     seed_key: Annotated[str | None, typer.Option(envvar="TOURNEY_SEED_KEY", help="The secret that, with --seed, "
                                                  "makes every match seed (default: a new random one, stored with "
@@ -429,7 +437,8 @@ def run(
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,
                               cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta),
-                              seed_key=None if seed_key is None else check_seed_key(seed_key))
+                              seed_key=None if seed_key is None else check_seed_key(seed_key),
+                              sprt_elo=sprt_elo)
         if not g.min_players <= players <= g.max_players:
             count = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
             raise ConfigError(f"{game} is played by {count} players, not {players}: fix --players.")
@@ -460,13 +469,13 @@ def resume(
                           arena=arena, admin_token=admin_token, metrics_port=metrics_port))
 
 
-@app.command()
+@app.command(help="Print a stored tournament's standings (from the matches stored so far).\n\n"
+             + "\n\n".join(legend_lines()))
 def standings(
     tournament_id: Annotated[int, typer.Argument(help="Tournament id.")],
     db: DbOpt = "tourney.db",
     as_json: JsonOpt = False,
 ) -> None:
-    """Print a stored tournament's standings (from the matches stored so far)."""
     def body() -> None:
         engine = open_existing(db)
         tid, plan = load_plan(engine, tournament_id)
@@ -479,7 +488,11 @@ def standings(
     guarded(body)
 
 
-@app.command("sprt")
+@app.command("sprt", help="Play duplicate pairs of new vs old until the pentanomial SPRT decides, and print "
+             "the verdict.\n\nH0 says the new bot is at most elo0 better than the old one, H1 that it is at least "
+             "elo1 better. After each batch of pairs the log-likelihood ratio (LLR) weighs the results: reaching "
+             "log((1-beta)/alpha) accepts H1 (a false 'better' at most alpha of the time), reaching "
+             "log(beta/(1-alpha)) accepts H0 (a missed improvement at most beta of the time); in between, play on.")
 def sprt_command(
     bots: Annotated[str, typer.Option(help="The new bot and the old one, e.g. ismcts,greedy.")],
     game: GameOpt = DEFAULT_GAME,
@@ -488,6 +501,7 @@ def sprt_command(
     = 5.0,
     alpha: Annotated[float, typer.Option(help="False-positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option(help="False-negative rate.")] = 0.05,
+    sprt_elo: SprtEloOpt = "logistic",
     rounds: Annotated[int | None, typer.Option(help="Give up after this many batches of duplicate pairs.")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 1,
     db: DbOpt = "tourney.db",
@@ -499,7 +513,6 @@ def sprt_command(
     address: AddressOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play duplicate pairs of new vs old until the pentanomial SPRT decides, and print the verdict."""
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
@@ -508,9 +521,11 @@ def sprt_command(
             raise ConfigError(f"sprt compares two bots, not {len(entrants)}: pass --bots new,old.")
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=2, players=2,
                               config=parse_settings(settings, mode), move_ms=move_ms, name="sprt",
-                              format="gauntlet", rounds=rounds, sprt=(elo0, elo1, alpha, beta))
+                              format="gauntlet", rounds=rounds, sprt=(elo0, elo1, alpha, beta), sprt_elo=sprt_elo)
         plan.spec()
         g.new_state(0, players=2, config=plan.config)
+        if not as_json:
+            out.print(explain_sprt(elo0, elo1, alpha, beta, sprt_elo), highlight=False)
         _play(db, plan, None, local, address, workers, as_json)
     guarded(body)
 
@@ -613,7 +628,7 @@ def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:
 def _standing_doc(s: Standing) -> dict[str, Any]:
     return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
             "points": exact(s.points), "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
-            "rating_low": round(s.low, 1), "rating_high": round(s.high, 1), "faults": s.faults, "byes": s.byes,
+            "rating_low": _finite(s.low), "rating_high": _finite(s.high), "faults": s.faults, "byes": s.byes,
             "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
             "direct": exact(s.direct), "buchholz": exact(s.buchholz), "sonneborn_berger": exact(s.sonneborn_berger),
             "los_next": None if s.los_next is None else round(s.los_next, 4)}
@@ -629,20 +644,31 @@ def short(points: float) -> str:
     return f"{round(points, 2):g}"
 
 
+def _finite(x: float) -> float | None:
+    """A bound for JSON: rounded, or null when the interval is open (no Infinity in JSON)."""
+    return round(x, 1) if math.isfinite(x) else None
+
+
+def _elo_text(x: float) -> str:
+    return f"{x:.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
 def _standings_table(standings: list[Standing], title: str) -> Table:
-    table = Table(title=title)
+    table = Table(title=title, caption="\n".join(legend_lines()), caption_justify="left")
     for col in ("#", "bot", "games", "W-D-L", "pts", "Elo [95%]", "LOS", "μ (μ-3σ)", "DE", "Buch", "SB", "faults"):
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for i, s in enumerate(standings, 1):
         wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes}bye" if s.byes else "")
         los = "" if s.los_next is None else f"{100 * s.los_next:.0f}%"
         table.add_row(str(i), s.alias, str(s.games), wdl, short(s.points),
-                      f"{s.rating:.0f} [{s.low:.0f},{s.high:.0f}]", los, f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
+                      f"{s.rating:.0f} [{_elo_text(s.low)},{_elo_text(s.high)}]", los,
+                      f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
                       short(s.direct), short(s.buchholz), short(s.sonneborn_berger), str(s.faults))
     return table
 
 
 import tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
+import tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)
 import tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
 import web.cli  # noqa: E402, F401  (registers web)
 
