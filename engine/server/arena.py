@@ -784,7 +784,11 @@ def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
     return grpc.method_handlers_generic_handler("tourney.v1.Arena", handlers)
 
 
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # what the arena may send: a Maître Ninja defender's request is large
+# What the arena may send. Bots need none of it (no ActionRequest is over 64 KB, so gRPC's default
+# 4 MiB receive limit plays every game); the public GetMatch record of a long match does: its
+# replay is one public view per step (a 388-step Tiny Ninjas champion series: 10.6 MB, while the
+# admin's full record of it, seed and decisions, is 7.5 KB).
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
 
 def server_options(max_receive_bytes: int) -> list[tuple[str, Any]]:

@@ -38,9 +38,8 @@ from engine.server.generated import arena_pb2 as pb
 
 PLAY_METHOD = "/tourney.v1.Arena/Play"
 
+# gRPC's default size limits (4 MiB received) suffice: no ActionRequest is over 64 KB in any game.
 CHANNEL_OPTIONS: list[tuple[str, Any]] = [
-    ("grpc.max_send_message_length", 64 * 1024 * 1024),
-    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
     # Each bot its own connection: gRPC would otherwise share one between every client of a
     # process, and the arena rate-limits Hello per connection.
     ("grpc.use_local_subchannel_pool", 1),
