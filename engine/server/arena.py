@@ -27,7 +27,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from engine.bots import bot_names, make_bot
-from engine.core import Action, Seat, State, TourneyError, available_games, get_game
+from engine.core import Action, ReplayMismatch, Seat, State, TourneyError, available_games, get_game
 from engine.public_replay import public_frames
 from engine.referee import MatchResult, Replay, TimeControl, asks_together, drive, new_match, referee_steps
 from engine.server.codecs import codec_for, dumps
@@ -194,21 +194,29 @@ def public_record(record: pb.MatchRecord, final_view_json: str) -> pb.MatchRecor
 
     The public replay is `engine.public_replay.public_frames` of the full one; a real-time match
     (replayed from its arrival log, not from steps) shows its final public view only, and a match
-    without a replay (aborted) none.
+    without a replay (aborted) none. A replay the game cannot play again (stored by an earlier
+    version of it) has no frames and says why in `unavailable`; the result fields stay as played.
     """
     public = without_replay(record)
     if not record.replay_json:
         return public
     doc = json.loads(record.replay_json)
+    unavailable = None
     if "realtime_log" in doc:
         frames = [json.loads(final_view_json)] if final_view_json else []
     else:
         try:
             frames = public_frames(Replay.from_dict(doc))
+        except ReplayMismatch as exc:
+            logger.warning("match %s: %s", shown(record.match_id), exc)
+            frames, unavailable = [], str(exc)
         except Exception:  # a replay the game cannot play again: show no frames rather than fail
             logger.exception("match %s: no public replay", record.match_id)
-            frames = []
-    public.replay_json = dumps({"game": record.game, "players": len(record.seat_names), "frames": frames})
+            frames, unavailable = [], "this replay cannot be played again; its stored result is unchanged."
+    replay: dict[str, Any] = {"game": record.game, "players": len(record.seat_names), "frames": frames}
+    if unavailable is not None:
+        replay["unavailable"] = unavailable
+    public.replay_json = dumps(replay)
     return public
 
 

@@ -271,7 +271,7 @@
     if (cfg.full && token) headers["X-Admin-Token"] = token;
     fetch(cfg.frames_url, {headers}).then(r => r.json()).then(doc => {
       frames = doc.frames || [];
-      if (!frames.length) { status("no replay (a bye)"); svg.setAttribute("data-ply", "none"); return; }
+      if (!frames.length) { status(doc.unavailable || "no replay (a bye)"); svg.setAttribute("data-ply", "none"); return; }
       const m = /ply=(\d+)/.exec(location.hash);
       show(m ? +m[1] : 0);
       status("ready");
