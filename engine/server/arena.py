@@ -110,6 +110,7 @@ class LiveMatch:
     """
 
     match_id: str
+    seat_names: list[str] = field(default_factory=list)  # public: every event names the players
     watchers: list[asyncio.Queue[pb.MatchEvent | None]] = field(default_factory=list)
     record: pb.MatchRecord | None = None  # the full record (seed, replay): for the organiser
     public: pb.MatchRecord | None = None  # the record as anyone may see it, made on first demand
@@ -128,17 +129,22 @@ class LiveMatch:
             else:
                 queue.put_nowait(event)
 
+    def event(self, step: int, public_view_json: str) -> pb.MatchEvent:
+        """An event of this match (any thread): its step, public view and seat names."""
+        return pb.MatchEvent(match_id=self.match_id, step=step, public_view_json=public_view_json,
+                             seat_names=self.seat_names)
+
     def advance(self, step: int, render: Callable[[], str]) -> None:
         """Step `step` was played (event-loop thread): published if watched, else rendered on demand."""
         if self.watchers:
-            self.publish(pb.MatchEvent(match_id=self.match_id, step=step, public_view_json=render()))
+            self.publish(self.event(step, render()))
         else:
             self._latest, self._render, self.step = None, render, step
 
     def latest(self) -> pb.MatchEvent | None:
         """The newest event (rendered now if it was deferred), None before the first."""
         if self._latest is None and self._render is not None:
-            self._latest = pb.MatchEvent(match_id=self.match_id, step=self.step, public_view_json=self._render())
+            self._latest = self.event(self.step, self._render())
             self._render = None
         return self._latest
 
@@ -356,9 +362,9 @@ class Arena:
                 self._release(session)
             raise
 
-        live = LiveMatch(match_id)
+        live = LiveMatch(match_id, seat_names=list(names))
         self._live[match_id] = live
-        live.publish(pb.MatchEvent(match_id=match_id, step=0, public_view_json=dumps(first.public_view())))
+        live.publish(live.event(0, dumps(first.public_view())))
         config_json = dumps(dict(config or {}))
         for seat, session in claimed:
             # No seed while the match runs: it decides every hidden card and future roll, so a bot
@@ -383,7 +389,7 @@ class Arena:
             if on_loop:
                 live.advance(steps[0], render)
             else:
-                event = pb.MatchEvent(match_id=match_id, step=steps[0], public_view_json=dumps(state.public_view()))
+                event = live.event(steps[0], dumps(state.public_view()))
                 loop.call_soon_threadsafe(live.publish, event)
 
         started = time.perf_counter()
@@ -462,9 +468,9 @@ class Arena:
         latest = live.latest()
         # Watchers see the record without seed or replay (they saw every public view already);
         # an organiser's watch swaps the full record in (see ArenaServicer.Watch).
-        final = pb.MatchEvent(match_id=live.match_id, step=live.step + 1,
-                              public_view_json=latest.public_view_json if latest is not None else "",
-                              finished=True, record=without_replay(record))
+        final = live.event(live.step + 1, latest.public_view_json if latest is not None else "")
+        final.finished = True
+        final.record.CopyFrom(without_replay(record))
         live.record = record
         live.publish(final)
         self._live.pop(live.match_id, None)

@@ -281,6 +281,7 @@
     source.addEventListener("frame", e => {
       const d = JSON.parse(e.data);
       if (frames.length && d.step <= (frames.lastStep || -1)) return;  // a reconnect repeats the latest event
+      if (d.seat_names && d.seat_names.length) seatNames = d.seat_names;  // names while it runs, not "seat N"
       frames.push(d.view); frames.lastStep = d.step;
       if (follow) show(frames.length - 1); else { $("plies").textContent = frames.length - 1; $("scrub").max = frames.length - 1; }
       status("live · step " + d.step);
