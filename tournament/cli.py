@@ -581,6 +581,7 @@ def replay(
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
         names = [s.alias for s in seats]
+        replay_match(record)  # first without printing: a replay of an older game version stops here (exit 2)
         result = replay_match(record, play_by_play(get_game(record.game_id), names, labels=full))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
         seed = f", seed {record.seed}" if full else ""

@@ -71,6 +71,12 @@ def serve(
                                                "cut off (slow_reader).")] = ArenaConfig.max_queued_bytes >> 20,
     max_receive_kb: Annotated[int, typer.Option("--max-receive-kb", help="Largest message a client may send, in "
                                                 "KB.")] = ArenaConfig.max_receive_bytes >> 10,
+    bad_message_burst: Annotated[int, typer.Option(help="Unusable messages (malformed, unknown replies) one stream "
+                                                        "may send at once before it is cut off (rate_limited).")
+                                 ] = ArenaConfig.bad_message_burst,
+    bad_messages_per_s: Annotated[float, typer.Option("--bad-messages-per-s", help="Unusable messages a second one "
+                                                      "stream may send after its burst.")
+                                  ] = ArenaConfig.bad_messages_per_s,
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
@@ -82,10 +88,12 @@ def serve(
             raise ConfigError("--leagues reads the leagues from the database: add --db.")
         limits = {"--max-sessions": max_sessions, "--max-matches-per-session": max_matches_per_session,
                   "--max-queued-messages": max_queued_messages, "--max-queued-mb": max_queued_mb,
-                  "--max-receive-kb": max_receive_kb}
+                  "--max-receive-kb": max_receive_kb, "--bad-message-burst": bad_message_burst}
         for flag, value in limits.items():
             if value < 1:
                 raise ConfigError(f"{flag} must be at least 1, not {value}.")
+        if not bad_messages_per_s > 0:
+            raise ConfigError(f"--bad-messages-per-s must be above 0, not {bad_messages_per_s:g}.")
         tls = None
         if tls_cert is not None and tls_key is not None:
             tls = (tls_cert.read_bytes(), tls_key.read_bytes())
@@ -97,7 +105,8 @@ def serve(
                              tokens=load_tokens(tokens), default_move_ms=move_ms, max_sessions=max_sessions,
                              max_matches_per_session=max_matches_per_session,
                              max_queued_messages=max_queued_messages, max_queued_bytes=max_queued_mb << 20,
-                             max_receive_bytes=max_receive_kb << 10)
+                             max_receive_bytes=max_receive_kb << 10, bad_message_burst=bad_message_burst,
+                             bad_messages_per_s=bad_messages_per_s)
         if metrics_port is not None:
             bound = serve_metrics(metrics_port, host)
             err.print(f"metrics on http://{host}:{bound}/metrics", highlight=False)

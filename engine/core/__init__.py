@@ -2,7 +2,7 @@
 
 from engine.core.chance import Chance, Inject
 from engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
-from engine.core.errors import ConfigError, IllegalAction, TourneyError, UnknownGame
+from engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
 from engine.core.game import Action, Game, Illegal, Observation, Outcome, State
 from engine.core.registry import available_games, game_ids, get_game, register
 
@@ -17,6 +17,7 @@ __all__ = [
     "Inject",
     "Observation",
     "Outcome",
+    "ReplayMismatch",
     "Seat",
     "SeatDisconnected",
     "SeatFault",
