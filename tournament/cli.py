@@ -213,9 +213,12 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Cap on matche
 LocalOpt = Annotated[bool, typer.Option("--local", help="Play in this process without Ray (debugging).")]
 AddressOpt = Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
                                                 "else a local Ray instance).")]
-DbOpt = Annotated[str, typer.Option(help="Results database: a SQLite path or SQLAlchemy URL.")]
-MetricsPortOpt = Annotated[int | None, typer.Option(help="Serve Prometheus metrics on this port while the "
-                                                        "tournament runs.")]
+DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Results database: a SQLite path or SQLAlchemy URL "
+                                                                "(default $TOURNEY_DB, else tourney.db).")]
+MetricsPortOpt = Annotated[int | None, typer.Option(envvar="TOURNEY_METRICS_PORT", help="Serve Prometheus metrics "
+                                                        "on this port while the tournament runs.")]
+MetricsHostOpt = Annotated[str, typer.Option(envvar="TOURNEY_METRICS_HOST", help="Interface the metrics listen on "
+                                                                                  "(0.0.0.0: every interface).")]
 
 
 def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, float, float, float] | None:
@@ -231,7 +234,7 @@ def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, floa
 
 def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool, address: str | None,
           workers: int | None, as_json: bool, latest: bool = False, arena: str | None = None,
-          admin_token: str = "", metrics_port: int | None = None) -> None:
+          admin_token: str = "", metrics_port: int | None = None, metrics_host: str = "127.0.0.1") -> None:
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
     from workers import make_executor
 
@@ -250,7 +253,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     from tournament.metrics import instrument
 
     # --metrics-port: matches counted as their results arrive here, and the remaining-matches gauge.
-    metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None)
+    metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None,
+                                             metrics_host=metrics_host)
     executor = cast("PoolExecutor", metered)
     started = time.perf_counter()
     try:
@@ -340,12 +344,14 @@ def run(
     admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
                                              help="The arena's admin token, for --arena.")] = "",
     metrics_port: MetricsPortOpt = None,
+    metrics_host: MetricsHostOpt = "127.0.0.1",
     as_json: JsonOpt = False,
 ) -> None:
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
         if resume is not None:
-            _play(db, None, resume, local, address, workers, as_json, metrics_port=metrics_port)
+            _play(db, None, resume, local, address, workers, as_json, metrics_port=metrics_port,
+                  metrics_host=metrics_host)
             return
         g = get_game(game)
         check_move_ms(move_ms)
@@ -363,7 +369,7 @@ def run(
                               "fix --players.")
         g.new_state(0, players=players, config=plan.config)  # a bad config fails before anything is stored
         _play(db, plan, None, local, address, workers, as_json, arena=arena, admin_token=admin_token,
-              metrics_port=metrics_port)
+              metrics_port=metrics_port, metrics_host=metrics_host)
     guarded(body)
 
 
@@ -376,11 +382,12 @@ def resume(
     local: LocalOpt = False,
     address: AddressOpt = None,
     metrics_port: MetricsPortOpt = None,
+    metrics_host: MetricsHostOpt = "127.0.0.1",
     as_json: JsonOpt = False,
 ) -> None:
     """Finish a stored tournament: play exactly the matches still missing."""
     guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None,
-                          metrics_port=metrics_port))
+                          metrics_port=metrics_port, metrics_host=metrics_host))
 
 
 @app.command()

@@ -43,6 +43,7 @@ from sqlmodel import Field, Session, SQLModel, select
 from engine.core import ConfigError, Outcome, get_game
 from engine.core.chance import stream_start
 from engine.server.launcher import command_name, is_command
+from engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
 from tournament.entrants import Entrant
 from tournament.formats import default_swiss_rounds, next_round
 from tournament.round_robin import Pairing, berger_rounds
@@ -434,11 +435,19 @@ def run_due(
             if report is None:
                 break
             played.append(report)
+            count_round(report)
             if on_round is not None:
                 on_round(report)
             if report.status == "released":
                 return played
     return played
+
+
+def count_round(report: RoundReport) -> None:
+    """The league series of the metrics registry (served by whichever process plays the rounds)."""
+    LEAGUE_ROUNDS.labels(report.status).inc()
+    LEAGUE_MATCHES.labels("played").inc(report.matches)
+    LEAGUE_MATCHES.labels("forfeit").inc(report.forfeits)
 
 
 def _builtin_only(spec: str) -> bool:

@@ -30,6 +30,7 @@ from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
 from engine.server.metrics import serve_metrics
 from engine.server.tokens import add_bot, default_path, load_tokens
+from tournament.admin_token import check_admin_token
 from tournament.cli import app, err, guarded
 
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens.")
@@ -51,9 +52,11 @@ def serve(
     move_ms: Annotated[int, typer.Option("--move-ms", help="Default per-move limit in milliseconds.")] = 10_000,
     tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate chain (PEM).")] = None,
     tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
-    db: Annotated[str | None, typer.Option(help="Store every finished match in this database (URL or "
-                                                "SQLite path).")] = None,
+    db: Annotated[str | None, typer.Option(envvar="TOURNEY_DB", help="Store every finished match in this database "
+                                                "(URL or SQLite path; default $TOURNEY_DB).")] = None,
     metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics over HTTP on this port.")] = None,
+    metrics_host: Annotated[str, typer.Option(help="Interface the metrics listen on (0.0.0.0: every "
+                                                   "interface).")] = "127.0.0.1",
     leagues: Annotated[bool, typer.Option("--leagues", help="Also play due league rounds here, where remote "
                                                             "bots connect (needs --db).")] = False,
 ) -> None:
@@ -69,14 +72,16 @@ def serve(
         if tls_cert is not None and tls_key is not None:
             tls = (tls_cert.read_bytes(), tls_key.read_bytes())
         admin = admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN")
-        if not admin:
+        if admin:
+            check_admin_token(admin)
+        else:
             admin = secrets.token_urlsafe(18)
             err.print(f"admin token (for RunMatch / tourney arena-match): {admin}", highlight=False)
         config = ArenaConfig(admin_token=admin, allow_anonymous=allow_anonymous,
                              tokens=load_tokens(tokens), default_move_ms=move_ms)
         if metrics_port is not None:
-            bound = serve_metrics(metrics_port, host)
-            err.print(f"metrics on http://{host}:{bound}/metrics", highlight=False)
+            bound = serve_metrics(metrics_port, metrics_host)
+            err.print(f"metrics on http://{metrics_host}:{bound}/metrics", highlight=False)
         asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls,
                            leagues_db=db if leagues else None))
 
@@ -100,7 +105,10 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
     if leagues_db is not None:
         from tournament.league_arena import LeagueLoop
 
-        league_loop = LeagueLoop(arena, loop, leagues_db).start()
+        # Programs of cmd: members connect back here; each round handled is one printed line.
+        here = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        league_loop = LeagueLoop(arena, loop, leagues_db, address=f"{here}:{bound}",
+                                 on_round=lambda r: print(r.line(), flush=True)).start()
     await stop.wait()
     if league_loop is not None:
         await asyncio.to_thread(league_loop.stop)  # off the loop: its matches still need it to finish

@@ -153,7 +153,7 @@ class RayExecutor:
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160].rstrip(".")
                 raise ClusterUnreachable(
                     f"cannot join the Ray cluster at {where} ({first}): start it with `ray start --head`, "
-                    "fix --address/RAY_ADDRESS, or pass --local to play in this process."
+                    f"fix --address/RAY_ADDRESS, or pass --local to play in this process.{client_hint(address)}"
                 ) from None
             self._owns = True
         cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
@@ -203,6 +203,20 @@ class RayExecutor:
         if self._owns:
             self._ray.shutdown()
             self._owns = False
+
+
+def client_hint(address: str | None) -> str:
+    """Why HOST:6379 fails from a machine with no Ray node, and what to use instead.
+
+    A GCS address (HOST:6379) attaches a driver through the raylet of its own machine, so it
+    works only where `ray start` ran; a driver elsewhere (a container, a CronJob, a laptop)
+    goes through Ray Client on the head's port 10001.
+    """
+    if address is None or address == "auto" or address.startswith("ray://"):
+        return ""
+    host = address.split("://", 1)[-1].rsplit(":", 1)[0]
+    return (f" HOST:6379 works only on a machine that runs a Ray node (`ray start`); from anywhere else "
+            f"use Ray Client: --address ray://{host}:10001.")
 
 
 def _probe(address: str) -> None:
