@@ -59,6 +59,10 @@ def serve(
                                                    "interface).")] = "127.0.0.1",
     leagues: Annotated[bool, typer.Option("--leagues", help="Also play due league rounds here, where remote "
                                                             "bots connect (needs --db).")] = False,
+    league_lease: Annotated[float, typer.Option(help="With --leagues: seconds a round's claim lasts without "
+                                                     "renewal.")] = 300.0,
+    league_catch_up: Annotated[str, typer.Option(help="With --leagues: due rounds played after downtime (all, "
+                                                      "latest or N).")] = "3",
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
@@ -68,6 +72,11 @@ def serve(
             raise ConfigError("--tls-cert and --tls-key go together: give both or neither.")
         if leagues and not db:
             raise ConfigError("--leagues reads the leagues from the database: add --db.")
+        if league_lease <= 0:
+            raise ConfigError(f"--league-lease must be a positive number of seconds, not {league_lease}.")
+        from tournament.league import parse_catch_up
+
+        catch_up = parse_catch_up(league_catch_up)
         tls = None
         if tls_cert is not None and tls_key is not None:
             tls = (tls_cert.read_bytes(), tls_key.read_bytes())
@@ -83,13 +92,13 @@ def serve(
             bound = serve_metrics(metrics_port, metrics_host)
             err.print(f"metrics on http://{metrics_host}:{bound}/metrics", highlight=False)
         asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls,
-                           leagues_db=db if leagues else None))
+                           leagues_db=db if leagues else None, league_lease=league_lease, catch_up=catch_up))
 
     guarded(body)
 
 
 async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None,
-                 leagues_db: str | None = None) -> None:
+                 leagues_db: str | None = None, league_lease: float = 300.0, catch_up: int | None = 3) -> None:
     try:
         server, bound = await start_server(arena, host, port, tls)
     except RuntimeError as exc:
@@ -107,8 +116,8 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
 
         # Programs of cmd: members connect back here; each round handled is one printed line.
         here = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-        league_loop = LeagueLoop(arena, loop, leagues_db, address=f"{here}:{bound}",
-                                 on_round=lambda r: print(r.line(), flush=True)).start()
+        league_loop = LeagueLoop(arena, loop, leagues_db, address=f"{here}:{bound}", lease_s=league_lease,
+                                 catch_up=catch_up, on_round=lambda r: print(r.line(), flush=True)).start()
     await stop.wait()
     if league_loop is not None:
         await asyncio.to_thread(league_loop.stop)  # off the loop: its matches still need it to finish

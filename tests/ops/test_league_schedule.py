@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from engine.core import ConfigError
 import tests.ops.slow_bot  # noqa: F401  (registers the slowpoke bot here too)
+from engine.core import ConfigError
 from tests.ops.test_league import START, FakeClock, make_league
 from tournament.league import (
     MISSED,
@@ -25,8 +25,8 @@ from tournament.league import (
     LeagueSettings,
     create_league,
     join_league,
-    leave_league,
     league_standings,
+    leave_league,
     list_leagues,
     parse_catch_up,
     run_due,
