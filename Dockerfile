@@ -31,11 +31,15 @@ RUN pip install $PIP_OPTIONS setuptools wheel \
     && touch engine/__init__.py tournament/__init__.py workers/__init__.py \
     && pip install $PIP_OPTIONS --no-build-isolation . \
     && pip uninstall -y tourney \
-    && rm -rf /build/*.whl /build/engine /build/tournament /build/workers
+    && rm -rf /build/*.whl /build/engine /build/tournament /build/workers /build/build /build/*.egg-info
 COPY engine engine
 COPY tournament tournament
 COPY workers workers
-RUN pip install --no-deps --no-build-isolation . && rm -rf /build/build && tourney games --json > /dev/null
+# The stubs' build directory is gone, so none of them can shadow the real sources (a copied file keeps
+# its older time); the last line proves the real packages are installed.
+RUN pip install --no-deps --no-build-isolation . && rm -rf /build/build /build/*.egg-info \
+    && tourney games --json > /dev/null \
+    && python -c "from workers import make_executor; from tournament.league_arena import LeagueLoop"
 
 # Not root; Ray keeps its session files under /tmp/ray.
 RUN useradd --create-home --uid 10001 tourney

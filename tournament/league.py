@@ -785,6 +785,8 @@ def _play_round(engine: Engine, league: League, season: int, rnd: int, executor:
                 forfeits += absent_now
                 if stop is not None and stop.is_set():
                     raise RoundStopped
+            if stop is not None and stop.is_set():  # the executor stopped handing out matches early
+                raise RoundStopped
         finally:
             close = getattr(chunks, "close", None)
             if close is not None:

@@ -247,3 +247,31 @@ def test_a_program_can_join_and_play_a_league(tmp_path, monkeypatch) -> None:
         seats = session.exec(select(MatchSeat).where(MatchSeat.alias == "prog")).all()
     assert len(seats) == 2 and all(s.decisions > 0 for s in seats)  # it played over gRPC
     assert (tmp_path / "bot-logs").is_dir()
+
+
+def test_stopping_the_arenas_scheduler_gives_its_round_back(tmp_path, monkeypatch) -> None:
+    """`tourney serve --leagues` on SIGTERM stops its LeagueLoop: the round in play is released at once."""
+    from engine.server.arena import ArenaConfig
+    from engine.server.local import LocalArena
+    from tournament.league_arena import LeagueLoop
+
+    monkeypatch.setenv("TOURNEY_SLOWPOKE_S", "0.2")
+    db = str(tmp_path / "l.db")
+    engine = open_store(db)
+    create_league(engine, LeagueSettings(name="slow", game="sticks", format="round-robin", schedule="0 20 * * *",
+                                         games_per_pair=2), now=START)
+    for alias in ("a", "b", "c", "d"):
+        join_league(engine, "slow", "slowpoke", alias=alias, now=START)
+    lines: list[str] = []
+    with LocalArena(ArenaConfig(allow_anonymous=True)) as local:
+        loop = LeagueLoop(local.arena, local._loop, db, interval_s=0.05, clock=FakeClock(START + timedelta(hours=21)),
+                          lease_s=3600, on_round=lambda r: lines.append(r.line())).start()
+        try:
+            deadline = time.monotonic() + WAIT_S
+            while not rounds(engine) and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            loop.stop()
+    (claim,) = rounds(engine)
+    assert claim.status == "running" and claim.claimed_ts == 0.0
+    assert lines == ["slow: season 0 round 0 (due 2026-01-01 20:00) stopped; claim released"]
