@@ -125,6 +125,10 @@ HOST_RAY=$("$VENV/python" -c "import ray; print(ray.__version__)")
 step "image built: Ray $IMAGE_RAY, $("$DOCKER" image inspect tourney:latest --format '{{.Size}}' | awk '{printf "%d MB", $1/1e6}')"
 
 # ------------------------------------------------------------------------------------ secrets and bots
+# Free loopback ports for what the stack publishes (another process here may hold 50051 or 9090).
+free_port() { "$VENV/python" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"; }
+ARENA_PORT=$(free_port)
+PROMETHEUS_PORT=$(free_port)
 mkdir -p "$WORK/config"
 ALPHA_TOKEN=$("$VENV/tourney" bots add alpha --tokens "$WORK/config/bots.json" 2>/dev/null)
 BETA_TOKEN=$("$VENV/tourney" bots add beta --tokens "$WORK/config/bots.json" 2>/dev/null)
@@ -136,6 +140,8 @@ POSTGRES_PASSWORD=$("$VENV/python" -c "import secrets; print(secrets.token_hex(1
 TOURNEY_ADMIN_TOKEN=$ADMIN_TOKEN
 GRAFANA_ADMIN_PASSWORD=$("$VENV/python" -c "import secrets; print(secrets.token_hex(16))")
 PUBLISH_HOST=127.0.0.1
+ARENA_PORT=$ARENA_PORT
+PROMETHEUS_PORT=$PROMETHEUS_PORT
 EOF
 umask 022
 
@@ -148,23 +154,23 @@ wait_until() {  # $1 what, $2 seconds, rest: the command
   for _ in $(seq 1 "$limit"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
   fail "timed out waiting for $what"
 }
-wait_until "the arena on 127.0.0.1:50051" 180 "$VENV/python" -c "
+wait_until "the arena on 127.0.0.1:$ARENA_PORT" 180 "$VENV/python" -c "
 import grpc, sys
-grpc.channel_ready_future(grpc.insecure_channel('127.0.0.1:50051')).result(timeout=2)"
+grpc.channel_ready_future(grpc.insecure_channel('127.0.0.1:$ARENA_PORT')).result(timeout=2)"
 ray_nodes() { [ "$(compose exec -T ray-head ray status 2>/dev/null | grep -c ' node_')" = 2 ]; }
 wait_until "two Ray nodes" 180 ray_nodes
-wait_until "Prometheus on 127.0.0.1:9090" 120 curl -sf http://127.0.0.1:9090/-/ready
+wait_until "Prometheus on 127.0.0.1:$PROMETHEUS_PORT" 120 curl -sf http://127.0.0.1:$PROMETHEUS_PORT/-/ready
 step "stack up: arena answers, Ray has a head and a worker, Prometheus is ready"
 
-PROM_FIRST=$(curl -s 'http://127.0.0.1:9090/api/v1/query' --data-urlencode \
+PROM_FIRST=$(curl -s "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/query" --data-urlencode \
   "query=count(tourney_bot_faults_total{job=\"arena\",game=\"$GAME\"})" | "$VENV/python" -c "
 import json, sys
 r = json.load(sys.stdin)['data']['result']; print(r[0]['value'][1] if r else 0)")
 
 step "connecting two remote bots from the host (alpha, beta)"
-"$VENV/tourney" connect --game "$GAME" --bot random --address 127.0.0.1:50051 --name alpha \
+"$VENV/tourney" connect --game "$GAME" --bot random --address 127.0.0.1:$ARENA_PORT --name alpha \
   --token "$ALPHA_TOKEN" --concurrency 4 > "$WORK/alpha.log" 2>&1 & BOT_PIDS+=($!)
-"$VENV/tourney" connect --game "$GAME" --bot random --address 127.0.0.1:50051 --name beta \
+"$VENV/tourney" connect --game "$GAME" --bot random --address 127.0.0.1:$ARENA_PORT --name beta \
   --token "$BETA_TOKEN" --concurrency 4 > "$WORK/beta.log" 2>&1 & BOT_PIDS+=($!)
 sleep 3
 for pid in "${BOT_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a bot could not connect (see $WORK/*.log)"; done
@@ -222,7 +228,7 @@ echo "  check-ray: $RAY_MATCHES matches (expected 6); check-arena: $ARENA_MATCHE
 
 # ------------------------------------------------------------------------------------ Prometheus
 prom() {
-  curl -s 'http://127.0.0.1:9090/api/v1/query' --data-urlencode "query=$1" | "$VENV/python" -c "
+  curl -s "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/query" --data-urlencode "query=$1" | "$VENV/python" -c "
 import json, sys
 r = json.load(sys.stdin)['data']['result']; print(sum(float(x['value'][1]) for x in r) if r else 'none')"
 }
@@ -239,7 +245,8 @@ echo "  arena matches_total{game=$GAME} = $ARENA_COUNT (6 tournament + 4 league)
 [ "$DRIVER_COUNT" = 6.0 ] || fail "Prometheus counted $DRIVER_COUNT matches of the Ray driver, not 6"
 [ "$PROM_FIRST" != 0 ] || fail "no fault series existed before the first match (counters are not primed)"
 step "every dashboard query against this Prometheus"
-"$VENV/python" - "$DEPLOY/grafana/dashboards/tourney.json" <<'EOF' || fail "a dashboard query returned no data"
+"$VENV/python" - "$DEPLOY/grafana/dashboards/tourney.json" "$PROMETHEUS_PORT" <<'EOF' \
+  || fail "a dashboard query returned no data"
 import json, sys, urllib.parse, urllib.request
 dashboard = json.load(open(sys.argv[1]))
 missing = 0
@@ -248,7 +255,7 @@ for panel in dashboard["panels"]:
         expr = target["expr"].replace("$game", ".*").replace("$__rate_interval", "2m").replace("$__range", "10m")
         # Over the whole check: an ad-hoc driver's series ended with its container.
         expr = f"last_over_time(({expr})[15m:15s])"
-        url = "http://127.0.0.1:9090/api/v1/query?" + urllib.parse.urlencode({"query": expr})
+        url = f"http://127.0.0.1:{sys.argv[2]}/api/v1/query?" + urllib.parse.urlencode({"query": expr})
         result = json.load(urllib.request.urlopen(url, timeout=10))["data"]["result"]
         print(f"  {'ok  ' if result else 'NONE'} {panel['title']}: {len(result)} series")
         missing += not result

@@ -37,6 +37,7 @@ from tournament.league import (
     Clock,
     RoundHook,
     RoundReport,
+    RoundStopped,
     forfeit,
     run_due,
     utc_now,
@@ -157,7 +158,7 @@ class ArenaExecutor:
                 future = asyncio.run_coroutine_threadsafe(
                     self.arena.run_match(plan.game, specs, seed, plan.config, plan.move_ms or 0, SEAT_WAIT_S,
                                          store=False), self.loop)
-                record = future.result()
+                record = self._wait(future)
             except (ArenaError, TourneyError):
                 # A remote bot left (or stayed busy), or a program did not start or connect: it forfeits.
                 present = self.presence_for(plan.game)
@@ -170,6 +171,17 @@ class ArenaExecutor:
 
                 return forfeit(plan, pairing, {e: there(e) for e in pairing.seats})
         return pairing, record_from_arena(plan, pairing, record), self.loop.time() - started
+
+    def _wait(self, future: concurrent.futures.Future[pb.MatchRecord]) -> pb.MatchRecord:
+        """The match's record; when the round is stopped, give up on it (the arena may be shutting down,
+        and a pool thread blocked on it would keep the process from exiting)."""
+        while True:
+            try:
+                return future.result(timeout=POLL_S)
+            except concurrent.futures.TimeoutError:
+                if self.stop.is_set():
+                    future.cancel()
+                    raise RoundStopped from None
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
         if not pairings:
@@ -207,6 +219,7 @@ class RemoteLeagueExecutor:
         self.admin_token = admin_token
         self.workers = workers
         self.wait_s = wait_s
+        self._closing = threading.Event()  # set by close(): calls still waiting are cancelled
 
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         import time
@@ -243,8 +256,9 @@ class RemoteLeagueExecutor:
             call = channel.unary_unary("/tourney.v1.Arena/RunMatch",
                                        request_serializer=pb.RunMatchRequest.SerializeToString,
                                        response_deserializer=pb.MatchRecord.FromString)
+            pending = call.future(request, timeout=3600)
             try:
-                record = call(request, timeout=3600)
+                record = _wait_call(pending, self._closing)
             except grpc.RpcError as exc:
                 code = exc.code() if isinstance(exc, grpc.Call) else None
                 detail = rpc_detail(exc)
@@ -257,17 +271,32 @@ class RemoteLeagueExecutor:
         return pairing, record_from_arena(plan, pairing, record), time.perf_counter() - started
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        from concurrent.futures import ThreadPoolExecutor, as_completed
-
         if not pairings:
             return
-        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="league-remote") as pool:
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="league-remote")
+        try:
             futures = [pool.submit(self._play, plan, p) for p in pairings]
-            for done in as_completed(futures):
+            for done in concurrent.futures.as_completed(futures):
                 yield [done.result()]
+        finally:
+            # Left early (SIGTERM, a failure): matches not started are dropped, the round is replayed later.
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        pass
+        """Cancel the RunMatch calls still waiting, so their threads end and the process can exit."""
+        self._closing.set()
+
+
+def _wait_call(pending: Any, closing: threading.Event) -> pb.MatchRecord:
+    """The RunMatch result, polled so that closing the executor cancels a call still in flight."""
+    while True:
+        try:
+            result: pb.MatchRecord = pending.result(timeout=POLL_S)
+            return result
+        except grpc.FutureTimeoutError:
+            if closing.is_set():
+                pending.cancel()
+                raise RoundStopped from None
 
 
 class ArenaUnreachable(TourneyError):
