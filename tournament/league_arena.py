@@ -173,14 +173,14 @@ class ArenaExecutor:
         return pairing, record_from_arena(plan, pairing, record), self.loop.time() - started
 
     def _wait(self, future: concurrent.futures.Future[pb.MatchRecord]) -> pb.MatchRecord:
-        """The match's record; when the round is stopped, give up on it (the arena may be shutting down,
-        and a pool thread blocked on it would keep the process from exiting)."""
+        """The match's record; when the round is stopped, stop waiting for it (the arena may be shutting
+        down, and a pool thread blocked on it would keep the process from exiting). The match itself
+        is not cancelled: it ends on the arena as usual, its bots told, and is replayed with the round."""
         while True:
             try:
                 return future.result(timeout=POLL_S)
             except concurrent.futures.TimeoutError:
                 if self.stop.is_set():
-                    future.cancel()
                     raise RoundStopped from None
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:

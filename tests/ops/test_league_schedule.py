@@ -17,6 +17,7 @@ from sqlmodel import Session, select
 
 import tests.ops.slow_bot  # noqa: F401  (registers the slowpoke bot here too)
 from engine.core import ConfigError
+from engine.server import metrics as m
 from tests.ops.test_league import START, FakeClock, make_league
 from tournament.league import (
     MISSED,
@@ -263,6 +264,7 @@ def test_stopping_the_arenas_scheduler_gives_its_round_back(tmp_path, monkeypatc
     for alias in ("a", "b", "c", "d"):
         join_league(engine, "slow", "slowpoke", alias=alias, now=START)
     lines: list[str] = []
+    active = m.REGISTRY.get_sample_value("tourney_active_matches", {"game": "sticks"}) or 0.0
     with LocalArena(ArenaConfig(allow_anonymous=True)) as local:
         loop = LeagueLoop(local.arena, local._loop, db, interval_s=0.05, clock=FakeClock(START + timedelta(hours=21)),
                           lease_s=3600, on_round=lambda r: lines.append(r.line())).start()
@@ -272,6 +274,11 @@ def test_stopping_the_arenas_scheduler_gives_its_round_back(tmp_path, monkeypatc
                 time.sleep(0.05)
         finally:
             loop.stop()
+            # The matches already started on the arena finish there (their results are dropped).
+            deadline = time.monotonic() + WAIT_S
+            while (m.REGISTRY.get_sample_value("tourney_active_matches", {"game": "sticks"}) or 0.0) > active \
+                    and time.monotonic() < deadline:
+                time.sleep(0.05)
     (claim,) = rounds(engine)
     assert claim.status == "running" and claim.claimed_ts == 0.0
     assert lines == ["slow: season 0 round 0 (due 2026-01-01 20:00) stopped; claim released"]
