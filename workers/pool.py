@@ -233,6 +233,7 @@ def _probe(address: str) -> None:
         raise ClusterUnreachable(
             f"cannot join the Ray cluster at {address} ({exc.strerror or type(exc).__name__}): start it with "
             "`ray start --head`, fix --address/RAY_ADDRESS, or pass --local to play in this process."
+            + client_hint(address)
         ) from None
 
 
