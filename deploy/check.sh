@@ -178,7 +178,8 @@ for pid in "${BOT_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a bot could 
 # ------------------------------------------------------------------------------------ tournaments
 step "tournament on Ray through Ray Client (driver: ray://ray-head:10001)"
 ray_run() {
-  compose run --rm -T driver tourney run --game "$GAME" --bots random,greedy,random@r2 --games-per-pair 2 \
+  compose run --rm -T --use-aliases driver tourney run --game "$GAME" --bots random,greedy,random@r2 \
+    --games-per-pair 2 \
     --name check-ray --json > "$WORK/ray-run.json" 2>> "$WORK/ray-run.log"
 }
 # On a loaded machine the head's Ray Client server can time out starting a driver's session: once more.
