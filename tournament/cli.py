@@ -261,9 +261,12 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Cap on matche
 LocalOpt = Annotated[bool, typer.Option("--local", help="Play in this process without Ray (debugging).")]
 AddressOpt = Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
                                                 "else a local Ray instance).")]
-DbOpt = Annotated[str, typer.Option(help="Results database: a SQLite path or SQLAlchemy URL.")]
-MetricsPortOpt = Annotated[int | None, typer.Option(help="Serve Prometheus metrics on this port while the "
-                                                        "tournament runs.")]
+DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Results database: a SQLite path or SQLAlchemy URL "
+                                                                "(default $TOURNEY_DB, else tourney.db).")]
+MetricsPortOpt = Annotated[int | None, typer.Option(envvar="TOURNEY_METRICS_PORT", help="Serve Prometheus metrics "
+                                                        "on this port while the tournament runs.")]
+MetricsHostOpt = Annotated[str, typer.Option(envvar="TOURNEY_METRICS_HOST", help="Interface the metrics listen on "
+                                                                                  "(0.0.0.0: every interface).")]
 
 
 SprtEloOpt = Annotated[str, typer.Option("--sprt-elo", help="The SPRT's Elo scale, as fishtest offers: logistic "
@@ -283,7 +286,7 @@ def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, floa
 
 def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool, address: str | None,
           workers: int | None, as_json: bool, latest: bool = False, arena: str | None = None,
-          admin_token: str = "", metrics_port: int | None = None) -> None:
+          admin_token: str = "", metrics_port: int | None = None, metrics_host: str = "127.0.0.1") -> None:
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
     from workers import make_executor
 
@@ -306,7 +309,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     from tournament.metrics import instrument
 
     # --metrics-port: matches counted as their results arrive here, and the remaining-matches gauge.
-    metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None)
+    metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None,
+                                             metrics_host=metrics_host)
     # A bot program that did not play says why on stderr as it happens, not only in bot-logs/.
     executor = cast("PoolExecutor", ProgramFaultNotes(metered, lambda note: err.print(note, markup=False,
                                                                                        highlight=False,
@@ -419,13 +423,14 @@ def run(
     admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
                                              help="The arena's admin token, for --arena.")] = "",
     metrics_port: MetricsPortOpt = None,
+    metrics_host: MetricsHostOpt = "127.0.0.1",
     as_json: JsonOpt = False,
 ) -> None:
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
         if resume is not None:
             _play(db, None, resume, local, address, workers, as_json, arena=arena, admin_token=admin_token,
-                  metrics_port=metrics_port)
+                  metrics_port=metrics_port, metrics_host=metrics_host)
             return
         g = get_game(game)
         check_move_ms(move_ms)
@@ -445,7 +450,7 @@ def run(
         plan.spec()
         g.new_state(0, players=players, config=plan.config)  # a bad config fails before anything is stored
         _play(db, plan, None, local, address, workers, as_json, arena=arena, admin_token=admin_token,
-              metrics_port=metrics_port)
+              metrics_port=metrics_port, metrics_host=metrics_host)
     guarded(body)
 
 
@@ -462,11 +467,13 @@ def resume(
     admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
                                              help="The arena's admin token, for an arena tournament.")] = "",
     metrics_port: MetricsPortOpt = None,
+    metrics_host: MetricsHostOpt = "127.0.0.1",
     as_json: JsonOpt = False,
 ) -> None:
     """Finish a stored tournament: play exactly the matches still missing (on its arena, if it had one)."""
     guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None,
-                          arena=arena, admin_token=admin_token, metrics_port=metrics_port))
+                          arena=arena, admin_token=admin_token, metrics_port=metrics_port,
+                          metrics_host=metrics_host))
 
 
 @app.command(help="Print a stored tournament's standings (from the matches stored so far).\n\n"

@@ -311,10 +311,13 @@ class Arena:
         match_id: str | None = None,
         realtime: bool = False,
         bot_seeds: Sequence[int] = (),
+        store: bool = True,
     ) -> pb.MatchRecord:
         """Play one match between `seat_specs` and return its record (also kept for GetMatch).
 
         bot_seeds[i] seeds seat i's built-in bot; missing entries are derived from `seed`.
+        store=False skips on_result: the caller stores the match itself (a league round records
+        it in its tournament, so it is stored once).
         """
         try:
             game = get_game(game_id)
@@ -408,7 +411,7 @@ class Arena:
                     result = await loop.run_in_executor(self._pool, drive, referee, in_process)
             # Real-time matches have no per-decision hook: their decisions are counted from the result.
             self.metrics.finished(game_id, result, time.perf_counter() - started, live=not realtime)
-            if self.on_result is not None:
+            if self.on_result is not None and store:
                 await loop.run_in_executor(self._pool, self._store, match_id, names, result,
                                            time.perf_counter() - started)
             record = record_of(match_id, names, result)
