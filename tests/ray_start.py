@@ -19,7 +19,10 @@ def start_ray(**kwargs: Any) -> Any:
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     import ray
 
-    options = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False, **kwargs}
+    # address "local": a new instance of this process's own, never another test's cluster that
+    # ray.init() would find on the machine and join (xdist runs the cluster tests beside these).
+    options = {"address": "local", "include_dashboard": False, "log_to_driver": False, "configure_logging": False,
+               **kwargs}
     for attempt in range(1, ATTEMPTS + 1):
         try:
             ray.init(**options)

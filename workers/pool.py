@@ -193,7 +193,9 @@ class RayExecutor:
                 if self._address is None and self._requested is not None:
                     kwargs["num_cpus"] = self._requested
                 try:
-                    ray.init(address=self._address, **kwargs)
+                    # No address: a fresh local instance of our own ("local"), never a cluster that
+                    # `ray start` left running on this machine, which ray.init() would otherwise join.
+                    ray.init(address=self._address or "local", **kwargs)
                 except Exception as exc:  # Ray raises ConnectionError, RuntimeError or its own types
                     where = self._address or "a local Ray instance"
                     raise ClusterUnreachable(

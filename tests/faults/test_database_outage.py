@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -18,8 +19,9 @@ from tournament.cli import app
 from tournament.store import _with_driver
 
 ROOT = Path(__file__).resolve().parents[2]
-ARGS = ["run", "--game", "tiny-ninjas", "--bots", "random,greedy,random@r2,greedy@g2", "--games-per-pair", "8",
-        "--seed", "9", "--seed-key", "test-key-0123456789", "--local", "--json"]
+# A small search bot makes each match take a little while, so the outage lands mid-tournament.
+ARGS = ["run", "--game", "tiny-ninjas", "--bots", "random,greedy,ismcts:iterations=8@s1,greedy@g2",
+        "--games-per-pair", "8", "--seed", "9", "--seed-key", "test-key-0123456789", "--local", "--json"]
 TOTAL = 48  # 6 pairs x 8 games
 
 
@@ -46,10 +48,13 @@ def test_postgres_restarted_mid_tournament_loses_nothing(restartable_postgres: P
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
-        while _stored(pg.url) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        while _stored(pg.url) < 1 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
+        # Frozen while the database goes down, so the outage surely lands before the last match.
+        proc.send_signal(signal.SIGSTOP)
         assert proc.poll() is None, "the tournament ended before the database could be stopped"
         pg.stop()  # every connection is cut; the driver goes on playing and retries its writes
+        proc.send_signal(signal.SIGCONT)
         time.sleep(3.0)
         assert proc.poll() is None, "the driver gave up while the database was down"
         pg.start()

@@ -111,7 +111,7 @@ def test_a_command_bot_gets_neither_the_seed_nor_the_organisers_secrets(tmp_path
     script.write_text(DUMP_AND_PLAY)
     seen = tmp_path / "seen.json"
     program = f"cmd:{sys.executable} {script} {seen} {ROOT / 'clients/python/examples/random_bot.py'}"
-    result = CliRunner().invoke(app, ["arena-match", "--game", "tiny-ninjas", "--seed", str(seed), "--bots",
+    result = CliRunner().invoke(app, ["arena-match", "--json", "--game", "tiny-ninjas", "--seed", str(seed), "--bots",
                                       f"{program},random"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["termination"] in ("normal", "adjudication")

@@ -32,7 +32,7 @@ def main(db: str) -> None:
     cluster.wait_for_nodes()
     bots = [Entrant("random", "random"), Entrant("i1", "ismcts:iterations=150"), Entrant("greedy", "greedy"),
             Entrant("i2", "ismcts:iterations=100")]
-    plan = TournamentPlan(game="sticks", entrants=bots, seed=21, games_per_pair=8)
+    plan = TournamentPlan(game="sticks", entrants=bots, seed=21, games_per_pair=8, seed_key="node-loss-0123456789")
     engine = open_store(db)
     state = {"chunks": 0, "killed_at": None}
 

@@ -30,7 +30,7 @@ def test_killing_a_node_loses_no_match_and_changes_no_result(tmp_path):
 
     bots = [Entrant("random", "random"), Entrant("i1", "ismcts:iterations=150"), Entrant("greedy", "greedy"),
             Entrant("i2", "ismcts:iterations=100")]
-    plan = TournamentPlan(game="sticks", entrants=bots, seed=21, games_per_pair=8)
+    plan = TournamentPlan(game="sticks", entrants=bots, seed=21, games_per_pair=8, seed_key="node-loss-0123456789")
     engine = open_store(str(tmp_path / "local.db"))
     report = run_tournament(engine, plan, executor=InProcess())
     expected = [[g.number, list(g.seats), list(g.points)]
