@@ -177,9 +177,12 @@ for pid in "${BOT_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a bot could 
 
 # ------------------------------------------------------------------------------------ tournaments
 step "tournament on Ray through Ray Client (driver: ray://ray-head:10001)"
+# 3 pairs x 30 games: enough that the driver lives through a few 2 s scrapes, so its
+# remaining-matches gauge (the dashboard's progress panel) is seen while it runs.
+RAY_GAMES=90
 ray_run() {
   compose run --rm -T --use-aliases driver tourney run --game "$GAME" --bots random,greedy,random@r2 \
-    --games-per-pair 2 \
+    --games-per-pair 30 \
     --name check-ray --json > "$WORK/ray-run.json" 2>> "$WORK/ray-run.log"
 }
 # On a loaded machine the head's Ray Client server can time out starting a driver's session: once more.
@@ -223,9 +226,9 @@ LEAGUE_DOUBLES=$(psql_q "select count(*) from match s join match l
                          join tournament t on t.id = l.tournament_id
                          where s.tournament_id is null and t.name like 'check season 0%'")
 PROG_SEATS=$(psql_q "select count(*) from matchseat where alias = 'prog'")
-echo "  check-ray: $RAY_MATCHES matches (expected 6); check-arena: $ARENA_MATCHES (expected 6);" \
+echo "  check-ray: $RAY_MATCHES matches (expected $RAY_GAMES); check-arena: $ARENA_MATCHES (expected 6);" \
      "league round: $LEAGUE_MATCHES played, $LEAGUE_DOUBLES stored twice, prog seated $PROG_SEATS times"
-[ "$RAY_MATCHES" = 6 ] || fail "the Ray tournament stored $RAY_MATCHES matches, not 6"
+[ "$RAY_MATCHES" = "$RAY_GAMES" ] || fail "the Ray tournament stored $RAY_MATCHES matches, not $RAY_GAMES"
 [ "$ARENA_MATCHES" = 6 ] || fail "the arena tournament stored $ARENA_MATCHES matches, not 6"
 [ "$LEAGUE_MATCHES" = 4 ] || fail "the league round stored $LEAGUE_MATCHES played matches, not 4"
 [ "$LEAGUE_DOUBLES" = 0 ] || fail "$LEAGUE_DOUBLES league matches were stored twice"
