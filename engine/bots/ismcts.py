@@ -10,6 +10,10 @@ own statistics at the node and chooses by its own UCB, so no seat sees another's
 Seats with very wide action lists (Maître Ninja's parry rows) are sampled uniformly below
 the root instead of being searched: UCB over tens of thousands of arms cannot converge.
 
+The search is anytime: it stops when its `ms` budget (default 50) or the request's deadline
+is spent, checked between iterations and between rollout steps, or after exactly
+`iterations` (then it never reads the clock, so a seed fixes every choice).
+
 Rollouts are epsilon-greedy over `Game.evaluate` by default: purely random rollouts make
 every seat play like the random bot, which misjudges positions badly enough that the
 search lost to plain one-ply greedy (measured on Tiny Ninjas: about 45-57% against greedy
