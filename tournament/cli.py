@@ -28,7 +28,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from engine.bots import bot_names, make_bot
+from engine.bots import bot_infos, bot_names, make_bot, option_usage
 from engine.core import Action, ConfigError, Game, State, TourneyError, available_games, get_game
 from engine.referee import Replay, TimeControl, play_match, replay_match
 from engine.server.launcher import is_command
@@ -168,10 +168,10 @@ HandicapOpt = Annotated[list[str] | None, typer.Option("--handicap", help="Per-s
 
 @app.command()
 def games(as_json: JsonOpt = False) -> None:
-    """List the games, their player counts, modes and bots."""
+    """List the games, their player counts, modes and bots (each with its description and options)."""
     rows = [
         {"id": g.id, "name": g.name, "players": [g.min_players, g.max_players], "modes": list(g.modes),
-         "bots": bot_names(g)}
+         "bots": bot_names(g), "bot_details": [b.as_json() for b in bot_infos(g)]}
         for g in available_games()
     ]
     if as_json:
@@ -185,6 +185,11 @@ def games(as_json: JsonOpt = False) -> None:
         table.add_row(g.id, g.name, f"{lo}" if lo == hi else f"{lo}-{hi}", ", ".join(g.modes),
                       ", ".join(bot_names(g)))
     Console(width=TABLE_WIDTH).print(table)
+    for g in available_games():
+        out.print(f"\n[bold]{g.id}[/bold] bots:", highlight=False)
+        for b in bot_infos(g):
+            options = ", ".join(option_usage(o) for o in b.options) or "no options"
+            out.print(f"  {b.name}: {b.description}\n      options: {options}", highlight=False, markup=False)
 
 
 @app.command()

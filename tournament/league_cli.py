@@ -47,7 +47,8 @@ from tournament.runner import Executor, Played, TournamentPlan
 from tournament.store import open_store
 
 league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, seasons, divisions with promotion "
-                                                    "and relegation (create, join, run-due, standings).")
+                                                    "and relegation (create, join, leave, list, pause, resume, "
+                                                    "run-due, standings).")
 app.add_typer(league_app, name="league")
 
 DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Database: a SQLite path or SQLAlchemy URL "

@@ -7,12 +7,19 @@ simultaneous decision act at random, and averages `Game.evaluate` over the sampl
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine.bots.seeding import bot_rng
-from engine.core import Action, DecisionRequest
+from engine.core import Action, BotOption, DecisionRequest
 
 
 class GreedyBot:
     """Chooses the action whose immediate result evaluates best for its seat."""
+
+    DESCRIPTION: ClassVar[str] = "one-ply look-ahead over the game's evaluation, averaged over sampled hidden states"
+    OPTIONS: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("samples", int, 3, "hidden-state samples per action", minimum=1),
+    )
 
     def __init__(self, seed: int = 0, samples: int = 3) -> None:
         if samples < 1:

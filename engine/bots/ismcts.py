@@ -10,6 +10,10 @@ own statistics at the node and chooses by its own UCB, so no seat sees another's
 Seats with very wide action lists (Maître Ninja's parry rows) are sampled uniformly below
 the root instead of being searched: UCB over tens of thousands of arms cannot converge.
 
+The search is anytime: it stops after exactly `iterations` (default 150; then it never reads
+the clock, so a seed fixes every choice), or when its `ms` budget is spent; the request's
+deadline always stops it, checked between iterations and between rollout steps.
+
 Rollouts are epsilon-greedy over `Game.evaluate` by default: purely random rollouts make
 every seat play like the random bot, which misjudges positions badly enough that the
 search lost to plain one-ply greedy (measured on Tiny Ninjas: about 45-57% against greedy
@@ -19,14 +23,17 @@ with random rollouts).
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
+from typing import ClassVar
 
 from engine.bots.seeding import bot_rng
-from engine.core import Action, DecisionRequest, Game, State
+from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, Game, State, default_clock
 
 WIDE = 64  # an action list longer than this is sampled, not searched
 ROLLOUT_CANDIDATES = 12  # a greedy rollout step looks at most at this many actions
+# With no budget in the spec a fixed count: a match stays a pure function of its seed (a Ray retry,
+# a resume or a rerun with the same seed key gives the same result); `ms=` trades that for time.
+DEFAULT_ITERATIONS = 150
 
 
 class _Node:
@@ -39,60 +46,67 @@ class _Node:
 
 
 class IsmctsBot:
-    """Searches a per-move budget of iterations (or milliseconds) and plays the most-visited action."""
+    """Searches each decision for `ms` milliseconds (or exactly `iterations`) and plays the most-visited action."""
+
+    DESCRIPTION: ClassVar[str] = "information-set MCTS with greedy rollouts; anytime, stops on `ms` or `iterations`"
+    OPTIONS: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("ms", float, None, "think this many milliseconds a decision instead of a fixed count (not "
+                  "reproducible run to run)", minimum=1, example=50),
+        BotOption("iterations", int, DEFAULT_ITERATIONS, "iterations per decision: deterministic for a seed",
+                  minimum=1),
+        BotOption("rollout_depth", int, 10, "moves played out after the tree", minimum=0),
+        BotOption("exploration", float, 0.7, "UCB exploration constant", minimum=0),
+        BotOption("rollout", str, "greedy", "rollout policy", choices=("greedy", "random")),
+        BotOption("epsilon", float, 0.2, "share of random moves in greedy rollouts", minimum=0),
+    )
 
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = 150,
-        time_ms: float | None = None,
+        ms: float | None = None,
+        iterations: int | None = None,
         rollout_depth: int = 10,
         exploration: float = 0.7,
         rollout: str = "greedy",
         epsilon: float = 0.2,
+        clock: Clock = default_clock,
     ) -> None:
-        if iterations < 1:
+        if iterations is not None and iterations < 1:
             raise ValueError("ismcts needs iterations >= 1")
+        if ms is not None and ms <= 0:
+            raise ValueError("ismcts needs ms > 0")
         if rollout not in ("greedy", "random"):
             raise ValueError("ismcts rollout must be greedy or random")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError("ismcts epsilon must be between 0 and 1")
         self.rng = bot_rng(seed, "ismcts")
-        self.iterations = iterations
-        self.time_ms = time_ms
+        # A count is a fixed, reproducible budget; `ms` alone means time decides.
+        self.iterations = DEFAULT_ITERATIONS if iterations is None and ms is None else iterations
+        self.ms = ms
+        self.clock = clock
         self.rollout_depth = rollout_depth
         self.c = exploration
         self.greedy_rollouts = rollout == "greedy"
         self.epsilon = epsilon
 
     def act(self, request: DecisionRequest) -> int:
+        """Search until the budget (own `ms`, `iterations`, or the request's deadline) runs out."""
         legal = request.legal
         if len(legal) == 1:
             return 0
+        budget = Budget(self.clock, self.ms, request.deadline_s)
         candidates = list(range(len(legal)))
         if len(legal) > WIDE:
             candidates = self.rng.sample(candidates, WIDE)
         root_choices = [legal[i] for i in candidates]
-        stop_at = self._stop_time(request)
         root = _Node()
         done = 0
-        while done < self.iterations or (stop_at is not None and self.time_ms is not None):
-            if stop_at is not None and time.perf_counter() >= stop_at:
-                break
-            self._iterate(request.game, root, request.determinize(self.rng), request.seat, root_choices)
+        while (self.iterations is None or done < self.iterations) and not budget.spent():
+            self._iterate(request.game, root, request.determinize(self.rng), request.seat, root_choices, budget)
             done += 1
         table = root.stats.get(request.seat, {})
         best = max(range(len(root_choices)), key=lambda k: table.get(root_choices[k], (0.0,))[0])
         return candidates[best]
-
-    def _stop_time(self, request: DecisionRequest) -> float | None:
-        budgets = []
-        if self.time_ms is not None:
-            budgets.append(self.time_ms / 1000.0)
-        if request.deadline_s is not None:
-            # Leave a margin for the round trip: a bot that overruns forfeits.
-            budgets.append(request.deadline_s * 0.7)
-        return time.perf_counter() + min(budgets) if budgets else None
 
     def _choose(self, node: _Node, seat: int, legal: Sequence[Action]) -> Action:
         table = node.stats.setdefault(seat, {})
@@ -109,7 +123,8 @@ class IsmctsBot:
         c = self.c
         return max(legal, key=lambda a: _ucb(table[a], c))
 
-    def _iterate(self, game: Game, root: _Node, state: State, me: int, root_choices: list[Action]) -> None:
+    def _iterate(self, game: Game, root: _Node, state: State, me: int, root_choices: list[Action],
+                 budget: Budget) -> None:
         path: list[tuple[_Node, dict[int, Action]]] = []
         node = root
         while not state.is_over():
@@ -132,7 +147,8 @@ class IsmctsBot:
                 break
             node = child
         depth = 0
-        while not state.is_over() and depth < self.rollout_depth:
+        # A long rollout is cut short when time is up: its evaluation still counts.
+        while not state.is_over() and depth < self.rollout_depth and not budget.spent():
             rollout: dict[int, Action] = {}
             for s in state.to_act():
                 rollout[s] = self._rollout_action(game, state, s)

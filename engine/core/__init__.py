@@ -1,5 +1,7 @@
 """The game interface shared by every game, bot and layer above them."""
 
+from engine.core.bot_options import BotOption
+from engine.core.budget import Budget, Clock, OutOfTime, default_clock
 from engine.core.chance import Chance, Inject
 from engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
 from engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
@@ -8,6 +10,9 @@ from engine.core.registry import available_games, game_ids, get_game, register
 
 __all__ = [
     "Action",
+    "BotOption",
+    "Budget",
+    "Clock",
     "Chance",
     "ConfigError",
     "DecisionRequest",
@@ -16,6 +21,7 @@ __all__ = [
     "IllegalAction",
     "Inject",
     "Observation",
+    "OutOfTime",
     "Outcome",
     "ReplayMismatch",
     "Seat",
@@ -26,6 +32,7 @@ __all__ = [
     "TourneyError",
     "UnknownGame",
     "available_games",
+    "default_clock",
     "game_ids",
     "get_game",
     "register",

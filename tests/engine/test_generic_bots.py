@@ -39,8 +39,10 @@ def test_bot_specs_carry_typed_options():
 def test_unknown_bots_and_bad_options_are_one_clear_sentence():
     with pytest.raises(ConfigError, match="unknown bot 'nope' for sticks: choose one of random, greedy, ismcts"):
         make_bot("nope", GAME, 1)
-    with pytest.raises(ConfigError, match="cannot be built"):
+    with pytest.raises(ConfigError, match="ismcts:iterations=0 is below 1"):
         make_bot("ismcts:iterations=0", GAME, 1)
+    with pytest.raises(ConfigError, match="cannot be built"):
+        make_bot("ismcts:epsilon=2", GAME, 1)
     with pytest.raises(ConfigError, match="not key=value"):
         make_bot("ismcts:fast", GAME, 1)
     assert bot_names(GAME) == ["random", "greedy", "ismcts"]

@@ -51,7 +51,7 @@ def test_too_many_players_talks_about_players_not_pods(tmp_path):
 
 def test_a_bot_option_that_is_not_a_number_says_so():
     line = one_error(runner.invoke(app, ["match", "--bots", "ismcts:iterations=abc,greedy"]))
-    assert "iterations=abc" in line and "is not a number" in line and "'<'" not in line
+    assert "iterations=abc" in line and "is not a whole number" in line and "'<'" not in line
 
 
 def test_reading_commands_never_create_a_database(tmp_path):

@@ -131,7 +131,7 @@ def test_expectimax_takes_the_dash_and_the_capture() -> None:
     assert cap.legal_moves()[bot.act(_request(cap))].to == "b6"
     deep = ExpectimaxBot(seed=2, depth=3, beam=2)
     assert dash.legal_moves()[deep.act(_request(dash))].label == "b4⤴b8→b4 (+1)"
-    values = deep.move_values(cap, 0)
+    values = deep.move_values(cap, 0, 3)
     assert len(values) == len(cap.legal_moves()) and sum(v >= -1 for v in values) == 2  # the beam
 
 

@@ -20,8 +20,9 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
+from typing import ClassVar
 
-from engine.core import DecisionRequest
+from engine.core import BotOption, DecisionRequest
 from engine.games.maitre_ninja.actions import PARRIES, attack_lines, iter_rows, parry_rows
 from engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
@@ -226,6 +227,11 @@ def warm_up() -> None:
 class NashBot:
     """Plays every fight by the equilibrium mixed strategy of its matrix game."""
 
+    DESCRIPTION: ClassVar[str] = "plays each fight by its Nash equilibrium mix (optimal, no search)"
+    OPTIONS: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("warm", bool, True, "solve every fight before the first move"),
+    )
+
     def __init__(self, seed: int = 0, warm: bool = True) -> None:
         self.rng = random.Random(seed)
         if warm:
@@ -276,6 +282,11 @@ def best_responses(rank: int, length: int, caps: tuple[int, ...]) -> tuple[int, 
 
 class BestResponseBot:
     """Plays the pure best response to nash's mix in every fight (deterministic; seed unused)."""
+
+    DESCRIPTION: ClassVar[str] = "the pure best response to nash's mix in every fight (deterministic)"
+    OPTIONS: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("warm", bool, True, "solve every fight before the first move"),
+    )
 
     def __init__(self, seed: int = 0, warm: bool = True) -> None:
         self.seed = seed

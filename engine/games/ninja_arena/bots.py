@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from itertools import combinations
+from typing import ClassVar
 
-from engine.core import Action, DecisionRequest
+from engine.core import Action, BotOption, DecisionRequest
 from engine.games.ninja_arena import data as D
 from engine.games.ninja_arena import rules
 from engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, WAIT, Activate, Roll, Switch
@@ -137,6 +138,9 @@ class GreedyArenaBot:
     """Rolls toward the cheapest reachable technique, fires at the most damaging target,
     claims its Power (or Recovery) as soon as it can, never hits bare."""
 
+    DESCRIPTION: ClassVar[str] = "rolls toward the cheapest technique, hits the most damaging target, claims its Power"
+    OPTIONS: ClassVar[tuple[BotOption, ...]] = ()
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(f"ninja-arena/greedy/{seed}")
 
@@ -174,6 +178,8 @@ class TacticianBot(GreedyArenaBot):
     """Greedy plus: hits early when another seat shows a claim (so it is never last), values
     damage by the wounds it causes at the next tally, rolls toward the Power when the table's
     pools make a tally pay, and re-claims its own Power when that tallies big pools."""
+
+    DESCRIPTION: ClassVar[str] = "greedy plus timing: hits early against claims, values wounds at the next tally"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(f"ninja-arena/tactician/{seed}")

@@ -14,14 +14,17 @@ below the root a side considers only its `beam` best moves by the static evaluat
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
-from engine.core import DecisionRequest
+from engine.core import BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
 from engine.core.chance import stream_start
 from engine.games.ninja_versus_ninja import rules
 from engine.games.ninja_versus_ninja.data import ROLL_OUTCOMES, ROLL_WEIGHTS
 from engine.games.ninja_versus_ninja.evaluate import evaluate
 from engine.games.ninja_versus_ninja.state import NvnState
 
+DEFAULT_DEPTH = 3  # with no budget in the spec: fixed, so a match stays a pure function of its seed
+MAX_DEPTH = 6  # the deepest a timed search goes; the beam keeps each level finite
 _ROLLS = tuple((n, w / ROLL_OUTCOMES) for n, w in ROLL_WEIGHTS.items())
 
 
@@ -30,20 +33,38 @@ def _dice(n: int) -> tuple[int, int]:
 
 
 class ExpectimaxBot:
-    """Depth-limited expectimax; depth counts moves (2 = its move and every reply to every roll).
+    """Expectimax deepened one move at a time until `ms` is spent, or to a fixed `depth`.
 
-    The default, depth 3 with a beam of 4, takes a tenth to a quarter of a second a move on
-    one core; `expectimax:depth=2` searches the full two-move tree in a few milliseconds.
+    Depth counts moves (2 = its move and every reply to every roll). Without `ms` it searches
+    exactly `depth` deep (default 3; reproducible, bounded only by the request's deadline);
+    with `ms` it deepens up to `depth` (default MAX_DEPTH) and plays the deepest search that
+    finished in time. `expectimax:depth=2` searches the full two-move tree in a
+    few milliseconds; depth 3 with a beam of 4 takes a tenth to a quarter of a second.
     """
 
-    def __init__(self, seed: int = 0, depth: int = 3, beam: int = 4) -> None:
-        if depth < 1:
+    DESCRIPTION: ClassVar[str] = "expectimax over the 2d4 rolls, deepened until `ms` is spent or to a fixed `depth`"
+    OPTIONS: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("ms", float, None, "deepen for this many milliseconds a move instead of a fixed depth (not "
+                  "reproducible run to run)", minimum=1, example=50),
+        BotOption("depth", int, DEFAULT_DEPTH, "search depth in moves: deterministic for a seed", minimum=1),
+        BotOption("beam", int, 4, "moves kept per side below depth 2", minimum=1),
+    )
+
+    def __init__(self, seed: int = 0, depth: int | None = None, beam: int = 4, ms: float | None = None,
+                 clock: Clock = default_clock) -> None:
+        if depth is not None and depth < 1:
             raise ValueError("expectimax needs depth >= 1")
         if beam < 1:
             raise ValueError("expectimax needs beam >= 1")
+        if ms is not None and ms <= 0:
+            raise ValueError("expectimax needs ms > 0")
         self.rng = random.Random(stream_start(seed, "bot/expectimax"))
-        self.depth = depth
+        # A depth is a fixed, reproducible budget; `ms` alone means time decides how deep (up to MAX_DEPTH).
+        self.depth = depth if depth is not None else DEFAULT_DEPTH if ms is None else MAX_DEPTH
+        self.ms = ms
         self.beam = beam
+        self.clock = clock
+        self._budget = Budget(clock, None, None)
 
     def act(self, request: DecisionRequest) -> int:
         """The index of the move with the best expected value (ties broken at random)."""
@@ -52,30 +73,39 @@ class ExpectimaxBot:
         state = request.determinize(self.rng)
         if not isinstance(state, NvnState):
             raise TypeError("the expectimax bot plays Ninja Versus Ninja only")
-        values = self.move_values(state, request.seat)
+        self._budget = Budget(self.clock, self.ms, request.deadline_s)
+        # Depth 1 is one static evaluation per move, always finished, so there is an answer.
+        values = self.move_values(state, request.seat, 1)
+        for depth in range(2, self.depth + 1):
+            try:
+                values = self.move_values(state, request.seat, depth)
+            except OutOfTime:
+                break
         best = max(values)
         return self.rng.choice([i for i, v in enumerate(values) if v >= best - 1e-12])
 
-    def move_values(self, state: NvnState, seat: int) -> list[float]:
-        """The value, for `seat`, of each legal move; moves outside the deep beam score below the rest."""
+    def move_values(self, state: NvnState, seat: int, depth: int) -> list[float]:
+        """The value, for `seat`, of each legal move searched `depth` moves deep; moves outside
+        the deep beam score below the rest."""
         children = []
         for group, move in zip(state.legal_groups(), state.legal_moves(), strict=True):
             child = state.clone()
             rules.play(child, group, move)
             children.append(child)
-        shallow = [self._chance(c, seat, min(self.depth, 2) - 1) for c in children]
-        if self.depth <= 2:
+        shallow = [self._chance(c, seat, min(depth, 2) - 1) for c in children]
+        if depth <= 2:
             return shallow
         order = sorted(range(len(children)), key=lambda i: shallow[i], reverse=True)[: self.beam]
         out = [v - 4.0 for v in shallow]  # below every deep value (all in [-1, 1])
         for i in order:
-            out[i] = self._chance(children[i], seat, self.depth - 1)
+            out[i] = self._chance(children[i], seat, depth - 1)
         return out
 
     def _chance(self, state: NvnState, root: int, depth: int) -> float:
         """Expected value over the next roll of the seat to move in `state`."""
         if depth <= 0 or state.is_over():
             return evaluate(state, root)
+        self._budget.check()
         total = 0.0
         for n, p in _ROLLS:
             node = state.clone()

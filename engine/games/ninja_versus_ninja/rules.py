@@ -58,19 +58,22 @@ def begin_turn(state: NvnState) -> None:
     """Steps 1-2 for the seat to move: roll, list the moves, pass while there are none."""
     while state.winner is None and not state.reason:
         set_roll(state, roll_dice(state, state.to_move))
-        if state.moves:
+        # Only whether a move exists decides a pass; the full list waits until someone asks
+        # for it (a search that only evaluates this position never does).
+        if list_moves(state, sum(state.roll), first_only=True)[0]:
             return
         pass_turn(state)
 
 
 def set_roll(state: NvnState, dice: tuple[int, int]) -> None:
-    """Make `dice` the current roll of the seat to move and list its legal moves (§4)."""
+    """Make `dice` the current roll of the seat to move; its legal moves (§4) are listed on demand."""
     state.roll = dice
-    generate_moves(state, dice[0] + dice[1])
+    state.forget_moves()
 
 
-def generate_moves(state: NvnState, n: int) -> None:
-    """Every legal move for a total of `n` (§4): shapes from paths.CANDIDATES, then the §4.2 constraints."""
+def list_moves(state: NvnState, n: int, first_only: bool = False) -> tuple[list[Move], list[Group]]:
+    """Every legal move for a total of `n` (§4), with its group: shapes from paths.CANDIDATES, then
+    the §4.2 constraints. With `first_only`, stops at the first legal move (enough to decide a pass)."""
     p = state.to_move
     own = state.occ[p]
     everyone = own | state.occ[1 - p]
@@ -105,14 +108,17 @@ def generate_moves(state: NvnState, n: int) -> None:
                     continue
                 legal.append(g.paths[0])
                 groups.append(g)
+                if first_only:
+                    return legal, groups
                 continue
             for i, m in enumerate(g.masks):
                 if not m & others:
                     legal.append(g.paths[i])
                     groups.append(g)
                     break
-    state.moves = legal
-    state.groups = groups
+            if first_only and legal:
+                return legal, groups
+    return legal, groups
 
 
 def play(state: NvnState, group: Group, move: Move) -> None:
@@ -175,8 +181,7 @@ def end_turn(state: NvnState) -> None:
     state.turn_number += 1
     if state.winner is None and not state.reason and state.turn_number >= state.cap:
         end_at_cap(state)
-    state.moves = []
-    state.groups = []
+    state.set_moves([], [])
 
 
 def check_wins(state: NvnState, p: int) -> None:

@@ -55,8 +55,33 @@ class NvnState(State):
         self.reason = ""
         self.first_player = 0
         self.history: tuple[Any, ...] | None = None  # the move log: cons list (previous, entry), newest first
-        self.moves: list[Move] = []  # the legal moves of the seat to move (replaced, never mutated)
-        self.groups: list[Group] = []  # the candidate group behind each legal move
+        # The legal moves of the seat to move and the candidate group behind each (replaced,
+        # never mutated); None until first asked for after a roll, since search often never asks.
+        self._moves: list[Move] | None = []
+        self._groups: list[Group] = []
+
+    def _listed(self) -> tuple[list[Move], list[Group]]:
+        if self._moves is None:
+            self._moves, self._groups = R.list_moves(self, self.roll[0] + self.roll[1])
+        return self._moves, self._groups
+
+    @property
+    def moves(self) -> list[Move]:
+        """The legal moves of the seat to move, listed on first use after each roll."""
+        return self._listed()[0]
+
+    @property
+    def groups(self) -> list[Group]:
+        """The candidate group behind each legal move (same order as `moves`)."""
+        return self._listed()[1]
+
+    def set_moves(self, moves: list[Move], groups: list[Group]) -> None:
+        """Fix the legal list (the rules clear it when a turn ends)."""
+        self._moves, self._groups = moves, groups
+
+    def forget_moves(self) -> None:
+        """The position or roll changed: list the moves again when next asked."""
+        self._moves, self._groups = None, []
 
     # ----------------------------------------------------------------- the State interface
 
@@ -152,8 +177,8 @@ class NvnState(State):
         twin.reason = self.reason
         twin.first_player = self.first_player
         twin.history = self.history
-        twin.moves = self.moves  # replaced, never mutated, so sharing is safe
-        twin.groups = self.groups
+        twin._moves = self._moves  # replaced, never mutated, so sharing is safe
+        twin._groups = self._groups
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> NvnState:
