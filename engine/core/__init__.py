@@ -4,6 +4,7 @@ from engine.core.chance import Chance, Inject
 from engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
 from engine.core.errors import ConfigError, IllegalAction, TourneyError, UnknownGame
 from engine.core.game import Action, Game, Illegal, Observation, Outcome, State
+from engine.core.options import Option, Options
 from engine.core.registry import available_games, game_ids, get_game, register
 
 __all__ = [
@@ -16,6 +17,8 @@ __all__ = [
     "IllegalAction",
     "Inject",
     "Observation",
+    "Option",
+    "Options",
     "Outcome",
     "Seat",
     "SeatDisconnected",
