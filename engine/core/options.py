@@ -133,7 +133,7 @@ class Options:
                 return option
         raise KeyError(key)
 
-    def keys(self) -> tuple[str, ...]:
+    def valid_keys(self) -> tuple[str, ...]:
         """The valid keys, in declaration order."""
         return tuple(o.key for o in self.items)
 
@@ -143,7 +143,7 @@ class Options:
 
     def refuse_unknown(self, config: Mapping[str, Any] | None) -> None:
         """ConfigError naming the first unknown key and every valid one."""
-        valid = self.keys()
+        valid = self.valid_keys()
         for key in config or {}:
             if key not in valid:
                 listed = ", ".join(valid) if valid else "none (this game has no options)"
