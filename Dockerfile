@@ -1,29 +1,52 @@
 # One image for every tourney process: the arena, the tournament/league driver and the Ray nodes
-# (head and workers must run the same Ray and Python versions, so they share this image).
-FROM python:3.11-slim
+# (head and workers must run the same Ray and Python versions, so they share this image; Ray is
+# pinned in pyproject.toml to the version deploy/k8s/raycluster.yaml names).
+#
+# BASE: any Debian-like image with python3 (3.11+) and its venv module. The default is the official
+# Python image; deploy/check.sh passes a base made from Debian packages where no registry is reachable.
+# PIP_OPTIONS: extra pip options, e.g. "--no-index --find-links /build" to install from wheels that
+# were downloaded into deploy/wheels/ beforehand (a build without access to the package index).
+ARG BASE=python:3.11-slim
+FROM ${BASE}
+ARG PIP_OPTIONS=""
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    RAY_AUTH_MODE=disabled
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    RAY_AUTH_MODE=disabled \
+    PATH=/opt/tourney/bin:$PATH
 
-WORKDIR /app
+# A virtual environment of its own: the same on the official image and on a Debian base (whose
+# system Python refuses pip installs).
+RUN python3 -m venv /opt/tourney
+
+WORKDIR /build
 # Dependencies first, so a code change does not reinstall them (health and reflection: the
-# Kubernetes gRPC probes ask the standard health service).
-COPY pyproject.toml README.md ./
-RUN mkdir -p engine tournament workers \
+# Kubernetes gRPC probes ask the standard health service). deploy/wheel[s] copies the downloaded
+# wheels when there are any, and nothing otherwise.
+COPY pyproject.toml README.md deploy/wheel[s] /build/
+RUN pip install $PIP_OPTIONS setuptools wheel \
+    && mkdir -p engine tournament workers \
     && touch engine/__init__.py tournament/__init__.py workers/__init__.py \
-    && pip install . grpcio-health-checking grpcio-reflection \
-    && pip uninstall -y tourney
+    && pip install $PIP_OPTIONS --no-build-isolation . \
+    && pip uninstall -y tourney \
+    && rm -rf /build/*.whl /build/engine /build/tournament /build/workers /build/build /build/*.egg-info
 COPY engine engine
 COPY tournament tournament
 COPY workers workers
-RUN pip install --no-deps . && tourney games --json > /dev/null
+# The stubs' build directory is gone, so none of them can shadow the real sources (a copied file keeps
+# its older time); the last line proves the real packages are installed.
+RUN pip install --no-deps --no-build-isolation . && rm -rf /build/build /build/*.egg-info \
+    && tourney games --json > /dev/null \
+    && python -c "from workers import make_executor; from tournament.league_arena import LeagueLoop"
 
 # Not root; Ray keeps its session files under /tmp/ray.
 RUN useradd --create-home --uid 10001 tourney
 USER tourney
+WORKDIR /home/tourney
 
-# 50051 arena gRPC, 9464 arena metrics, 9465 driver metrics, 6379 Ray GCS, 8080 Ray metrics, 8265 Ray dashboard
-EXPOSE 50051 9464 9465 6379 8080 8265
+# 50051 arena gRPC, 9464 arena metrics, 9465 driver metrics, 6379 Ray GCS, 10001 Ray Client,
+# 8080 Ray metrics, 8265 Ray dashboard
+EXPOSE 50051 9464 9465 6379 10001 8080 8265
 CMD ["tourney", "--help"]

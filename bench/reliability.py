@@ -18,7 +18,9 @@ first unattacked, then while attackers in other processes (started from this fil
 `--attack KIND`) run: a bot that never reads and floods 32 KB replies to unknown matches, four
 streams sending a 60 MB Hello.bot_name again and again, and 60 MB replies. Goals: the arena's
 peak RSS under 300 MB, the well-behaved bots keep at least 90% of their unattacked decisions/s,
-and none of them times out.
+and none of them times out. "attacked arena CPU s" is what the attacked arena spent (in the
+control rows: what the attackers' target spent), "attackers CPU s" what the attacking processes
+spent on this same machine; with 2 cores the latter alone slows the well-behaved bots.
 """
 
 from __future__ import annotations
@@ -138,6 +140,12 @@ def _peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _start_arena(tmp: str, env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
     arena = subprocess.Popen([sys.executable, "-m", "tests.soak.arena_process", str(Path(tmp) / "stored.txt")],
                              cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
@@ -146,8 +154,9 @@ def _start_arena(tmp: str, env: dict[str, str]) -> tuple[subprocess.Popen[str], 
 
 
 def phase(streams: int, seconds: float, attacks: tuple[str, ...], elsewhere: bool = False
-          ) -> tuple[SoakReport, float]:
-    """Well-behaved bots on a fresh arena for `seconds` while `attacks` run; (their report, arena peak MB).
+          ) -> tuple[SoakReport, float, float, float]:
+    """Well-behaved bots on a fresh arena for `seconds` while `attacks` run: their report, the attacked
+    arena's peak MB, the CPU seconds the attacked arena used, and the attackers' CPU seconds.
 
     elsewhere: the attackers hit a second arena process instead, so only their cost to this
     machine's CPUs (they run here too) touches the well-behaved bots: the control for the rest.
@@ -165,8 +174,11 @@ def phase(streams: int, seconds: float, attacks: tuple[str, ...], elsewhere: boo
             attackers = [subprocess.Popen([sys.executable, __file__, "--attack", kind, "--address", target,
                                            "--seconds", str(seconds + 5)], cwd=ROOT, env=env,
                                           stderr=subprocess.DEVNULL) for kind in attacks]
+            cpu_before = _cpu_s(arenas[-1][0].pid)
             asyncio.run(_soak(address, streams, seconds, 0, 500, arena.pid, report))
             peak = _peak_rss_mb(arenas[-1][0].pid)
+            arena_cpu = _cpu_s(arenas[-1][0].pid) - cpu_before
+            attackers_cpu = sum(_cpu_s(a.pid) for a in attackers)
         finally:
             for attacker in attackers:
                 attacker.kill()
@@ -174,7 +186,7 @@ def phase(streams: int, seconds: float, attacks: tuple[str, ...], elsewhere: boo
             for process, _ in arenas:
                 process.terminate()
                 process.wait(30)
-    return report, peak
+    return report, peak, arena_cpu, attackers_cpu
 
 
 def hostile_table(streams: int, seconds: float, kinds: tuple[str, ...] = ATTACKS) -> str:
@@ -188,21 +200,23 @@ def hostile_table(streams: int, seconds: float, kinds: tuple[str, ...] = ATTACKS
         cases += [(ATTACK_NAMES[kind], (kind,), False), ("  control: same, at another arena", (kind,), True)]
     if len(kinds) > 1:
         cases += [("all at once", kinds, False), ("  control: same, at another arena", kinds, True)]
-    rows = [("case", "attacked arena peak RSS MB", "good decisions/s", "vs unattacked", "good timeouts",
-             "matches")]
+    rows = [("case", "attacked arena peak RSS MB", "attacked arena CPU s", "attackers CPU s", "good decisions/s",
+             "vs unattacked", "good timeouts", "matches")]
     baseline = 0.0
     for name, attacks, elsewhere in cases:
-        report, peak = phase(streams, seconds, attacks, elsewhere)
+        report, peak, arena_cpu, attackers_cpu = phase(streams, seconds, attacks, elsewhere)
         rate = report.decisions / seconds
         baseline = baseline or rate
-        rows.append((name, f"{peak:.0f}", f"{rate:.0f}", f"{100 * rate / baseline:.0f}%",
+        rows.append((name, f"{peak:.0f}", f"{arena_cpu:.1f}", f"{attackers_cpu:.1f}", f"{rate:.0f}",
+                     f"{100 * rate / baseline:.0f}%",
                      f"{report.good_timeouts}", f"{report.matches}"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     goals = (f"goals: peak RSS < {RSS_GOAL_MB} MB, >= {SPEED_GOAL:.0%} of unattacked decisions/s, 0 timeouts "
              f"({streams} well-behaved streams, {seconds:g} s per case)")
-    return "\n".join([*lines, goals])
+    load = "load average at the end: " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return "\n".join([*lines, goals, load])
 
 
 def main() -> None:

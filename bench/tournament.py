@@ -4,7 +4,8 @@
 
 (a) matches/s with 1 and 2 Ray workers and the scaling efficiency (2-worker rate / 2x 1-worker rate);
 (b) Ray overhead per match: 1 Ray worker against the same matches played in-process;
-(c) Swiss pairing time per round at 100, 1,000 and 10,000 players (fast pairer; FIDE Dutch at 100);
+(c) Swiss pairing time for one round at 100, 1,000 and 10,000 players: our FIDE Dutch pairer and py4swiss
+    (capped at 2 minutes), on the same history;
 (d) result writes/s to SQLite and PostgreSQL (a private PG 15 cluster if --pg is not given);
 (e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local.
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
@@ -22,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 # Run as a script, Python puts bench/ first on the path, and Ray gives its workers the driver's
 # script folder too, where bench/engine.py would shadow the `engine` package: the repository
@@ -34,7 +36,7 @@ from tournament.dutch import dutch_round  # noqa: E402
 from tournament.entrants import Entrant  # noqa: E402
 from tournament.runner import InProcess, TournamentPlan, create_tournament, record_matches  # noqa: E402
 from tournament.store import open_store  # noqa: E402
-from tournament.swiss import Game, swiss_round  # noqa: E402
+from tournament.swiss import Game  # noqa: E402
 
 
 def plan_for(game: str, matches: int) -> TournamentPlan:
@@ -100,40 +102,58 @@ def ray_reference_scaling(ray: object, per_task_s: float, tasks: int = 40) -> fl
     return walls[0] / (2 * walls[1])
 
 
-def simulate_swiss(n: int, rounds: int, rng: random.Random) -> list[Game]:
-    history: list[Game] = []
+def simulate_swiss(n: int, rounds: int, rng: random.Random) -> list[list[Game]]:
+    """`rounds` rounds of an n-player Swiss paired by our FIDE Dutch pairer, random results."""
+    history: list[list[Game]] = []
     for _ in range(rounds):
-        pairs, bye = swiss_round(n, history)
-        for a, b in pairs:
-            x = rng.choice([1.0, 0.5, 0.0])
-            history.append(Game((a, b), (x, 1 - x)))
-        if bye is not None:
-            history.append(Game((bye,), (1.0,)))
-    return history
-
-
-def bench_swiss() -> None:
-    print("\n(c) Swiss pairing time per round (after 4 random rounds)")
-    print(f"{'players':>8}{'pairer':>10}{'mean s':>10}{'worst s':>10}")
-    for n in (100, 1000, 10_000):
-        times = []
-        for seed in range(3):
-            history = simulate_swiss(n, 4, random.Random(seed))
-            start = time.perf_counter()
-            swiss_round(n, history)
-            times.append(time.perf_counter() - start)
-        print(f"{n:>8}{'fast':>10}{sum(times) / len(times):>10.3f}{max(times):>10.3f}")
-    rounds = []
-    rng = random.Random(1)
-    for _ in range(4):
-        pairs, bye = dutch_round(100, rounds, 9)
+        pairs, bye = dutch_round(n, history, PAIRING_ROUNDS)
         games = [Game((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
         if bye is not None:
             games.append(Game((bye,), (1.0,)))
-        rounds.append(games)
+        history.append(games)
+    return history
+
+
+PAIRING_ROUNDS = 9
+PY4SWISS_CAP_S = 120.0
+
+
+def _py4swiss_time(n: int, history: list[list[Game]], out: Any) -> None:
+    from tests.tournament.py4swiss_reference import py4swiss_round
+
     start = time.perf_counter()
-    dutch_round(100, rounds, 9)
-    print(f"{100:>8}{'dutch':>10}{time.perf_counter() - start:>10.3f}{'':>10}")
+    py4swiss_round(n, history, PAIRING_ROUNDS)
+    out.put(time.perf_counter() - start)
+
+
+def py4swiss_seconds(n: int, history: list[list[Game]]) -> float | None:
+    """py4swiss's time for the same round, in a child process stopped after PY4SWISS_CAP_S (None then)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    child = ctx.Process(target=_py4swiss_time, args=(n, history, out))
+    child.start()
+    child.join(PY4SWISS_CAP_S)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        return None
+    return float(out.get()) if not out.empty() else None
+
+
+def bench_swiss() -> None:
+    """(c) one round's pairing time, ours (FIDE Dutch, rustworkx) and py4swiss, after 4 rounds of the same event."""
+    print("\n(c) Swiss pairing time for round 5 (FIDE Dutch; the same history for both; py4swiss capped)")
+    print(f"{'players':>8}{'ours s':>10}{'py4swiss s':>12}")
+    for n in (100, 1000, 10_000):
+        history = simulate_swiss(n, 4, random.Random(n))
+        start = time.perf_counter()
+        dutch_round(n, history, PAIRING_ROUNDS)
+        ours = time.perf_counter() - start
+        theirs = py4swiss_seconds(n, history)
+        shown = f"{theirs:.2f}" if theirs is not None else f">{PY4SWISS_CAP_S:.0f}"
+        print(f"{n:>8}{ours:>10.2f}{shown:>12}", flush=True)
 
 
 def bench_writes(url: str, label: str, matches: int = 400, batch: int = 16) -> None:
@@ -234,7 +254,11 @@ def main() -> None:
     parser.add_argument("--game", default="tiny-ninjas")
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--pg", default=None, help="PostgreSQL URL (default: start a private cluster)")
+    parser.add_argument("--pairing-only", action="store_true", help="Only (c), the Swiss pairing times.")
     args = parser.parse_args()
+    if args.pairing_only:
+        bench_swiss()
+        return
     bench_ray(args.game, args.matches)
     bench_first_result()
     bench_swiss()

@@ -22,6 +22,7 @@ from engine.core import (
     Game,
     Illegal,
     Outcome,
+    ReplayMismatch,
     Seat,
     SeatFault,
     State,
@@ -33,6 +34,7 @@ NORMAL = "normal"
 ADJUDICATION = "adjudication"  # the game's hard cap decided it
 TIMEOUT = "timeout"
 ILLEGAL_MOVE = "illegal_move"
+REPLAY_MISMATCH = "replay_mismatch"  # only while replaying: a stored decision the game no longer has
 CRASH = "crash"
 DISCONNECTION = "disconnection"
 FAULT_KINDS = (TIMEOUT, ILLEGAL_MOVE, CRASH, DISCONNECTION)
@@ -285,13 +287,24 @@ class _ReplaySeat:
     def __init__(self, decisions: list[Decision]) -> None:
         self.decisions = decisions
         self.next = 0
+        self.mismatch = False  # a decision that does not fit the game as it is now
 
     def act(self, request: DecisionRequest) -> int:
+        if self.next >= len(self.decisions):
+            return self._mismatched()
         decision = self.decisions[self.next]
         self.next += 1
         if decision.fault is not None:
             raise _RecordedFault(decision.fault)
+        if not 0 <= decision.index < len(request.legal):
+            # The referee records every out-of-range answer as a fault, so this replay was stored
+            # by a version of the game whose legal actions differed (e.g. a whole parry row then).
+            return self._mismatched()
         return decision.index
+
+    def _mismatched(self) -> int:
+        self.mismatch = True
+        raise _RecordedFault(REPLAY_MISMATCH)  # ends the replayed match at once
 
 
 class _RecordedFault(SeatFault):
@@ -313,4 +326,9 @@ def replay_match(
             per_seat[d.seat].append(d)
     seats = [_ReplaySeat(ds) for ds in per_seat]
     game, state, fresh = new_match(replay.game_id, replay.seed, replay.config, replay.players)
-    return drive(referee_steps(game, state, fresh, lambda acting: False, None, on_step), seats)
+    result = drive(referee_steps(game, state, fresh, lambda acting: False, None, on_step), seats)
+    if any(seat.mismatch or seat.next != len(seat.decisions) for seat in seats):
+        raise ReplayMismatch(
+            f"this {replay.game_id} replay was stored by an earlier version of the game whose moves differ, "
+            "so it cannot be played again move for move; its stored result is unchanged.")
+    return result

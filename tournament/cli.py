@@ -7,6 +7,7 @@ With --json, stdout carries exactly one JSON document and progress goes nowhere.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import sys
@@ -49,7 +50,8 @@ from tournament.runner import (
     unpack_replay,
 )
 from tournament.seeding import check_seed_key
-from tournament.standings import Standing
+from tournament.sprt import explain as explain_sprt
+from tournament.standings import Standing, legend_lines
 from tournament.store import open_store
 
 if TYPE_CHECKING:
@@ -259,9 +261,16 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Cap on matche
 LocalOpt = Annotated[bool, typer.Option("--local", help="Play in this process without Ray (debugging).")]
 AddressOpt = Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
                                                 "else a local Ray instance).")]
-DbOpt = Annotated[str, typer.Option(help="Results database: a SQLite path or SQLAlchemy URL.")]
-MetricsPortOpt = Annotated[int | None, typer.Option(help="Serve Prometheus metrics on this port while the "
-                                                        "tournament runs.")]
+DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Results database: a SQLite path or SQLAlchemy URL "
+                                                                "(default $TOURNEY_DB, else tourney.db).")]
+MetricsPortOpt = Annotated[int | None, typer.Option(envvar="TOURNEY_METRICS_PORT", help="Serve Prometheus metrics "
+                                                        "on this port while the tournament runs.")]
+MetricsHostOpt = Annotated[str, typer.Option(envvar="TOURNEY_METRICS_HOST", help="Interface the metrics listen on "
+                                                                                  "(0.0.0.0: every interface).")]
+
+
+SprtEloOpt = Annotated[str, typer.Option("--sprt-elo", help="The SPRT's Elo scale, as fishtest offers: logistic "
+                                          "(expected score) or normalized (t-value, independent of the draw rate).")]
 
 
 def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, float, float, float] | None:
@@ -277,7 +286,7 @@ def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, floa
 
 def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool, address: str | None,
           workers: int | None, as_json: bool, latest: bool = False, arena: str | None = None,
-          admin_token: str = "", metrics_port: int | None = None) -> None:
+          admin_token: str = "", metrics_port: int | None = None, metrics_host: str = "127.0.0.1") -> None:
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
     from workers import make_executor
 
@@ -300,7 +309,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     from tournament.metrics import instrument
 
     # --metrics-port: matches counted as their results arrive here, and the remaining-matches gauge.
-    metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None)
+    metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None,
+                                             metrics_host=metrics_host)
     # A bot program that did not play says why on stderr as it happens, not only in bot-logs/.
     executor = cast("PoolExecutor", ProgramFaultNotes(metered, lambda note: err.print(note, markup=False,
                                                                                        highlight=False,
@@ -346,7 +356,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     if report.sprt is not None:
         v = report.sprt
         verdict = {"verdict": v.verdict, "llr": round(v.llr, 3), "lower": round(v.lower, 3),
-                   "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial)}
+                   "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial),
+                   "elo_scale": v.scale}
     earned = _achievement_counts(load_achievements(engine, report.tournament_id))
     if as_json:
         print(json.dumps({"tournament_id": report.tournament_id, "game": plan.game, "format": plan.format,
@@ -386,6 +397,7 @@ def run(
                                                             "decides.")] = None,
     alpha: Annotated[float, typer.Option(help="SPRT false-positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate.")] = 0.05,
+    sprt_elo: SprtEloOpt = "logistic",
     seed: Annotated[int, typer.Option(help="Tournament seed.")] = 1,
     seed_key: Annotated[str | None, typer.Option(envvar="TOURNEY_SEED_KEY", help="The secret that, with --seed, "
                                                  "makes every match seed (default: a new random one, stored with "
@@ -411,13 +423,14 @@ def run(
     admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
                                              help="The arena's admin token, for --arena.")] = "",
     metrics_port: MetricsPortOpt = None,
+    metrics_host: MetricsHostOpt = "127.0.0.1",
     as_json: JsonOpt = False,
 ) -> None:
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
         if resume is not None:
             _play(db, None, resume, local, address, workers, as_json, arena=arena, admin_token=admin_token,
-                  metrics_port=metrics_port)
+                  metrics_port=metrics_port, metrics_host=metrics_host)
             return
         g = get_game(game)
         check_move_ms(move_ms)
@@ -429,14 +442,15 @@ def run(
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,
                               cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta),
-                              seed_key=None if seed_key is None else check_seed_key(seed_key))
+                              seed_key=None if seed_key is None else check_seed_key(seed_key),
+                              sprt_elo=sprt_elo)
         if not g.min_players <= players <= g.max_players:
             count = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
             raise ConfigError(f"{game} is played by {count} players, not {players}: fix --players.")
         plan.spec()
         g.new_state(0, players=players, config=plan.config)  # a bad config fails before anything is stored
         _play(db, plan, None, local, address, workers, as_json, arena=arena, admin_token=admin_token,
-              metrics_port=metrics_port)
+              metrics_port=metrics_port, metrics_host=metrics_host)
     guarded(body)
 
 
@@ -453,20 +467,22 @@ def resume(
     admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
                                              help="The arena's admin token, for an arena tournament.")] = "",
     metrics_port: MetricsPortOpt = None,
+    metrics_host: MetricsHostOpt = "127.0.0.1",
     as_json: JsonOpt = False,
 ) -> None:
     """Finish a stored tournament: play exactly the matches still missing (on its arena, if it had one)."""
     guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None,
-                          arena=arena, admin_token=admin_token, metrics_port=metrics_port))
+                          arena=arena, admin_token=admin_token, metrics_port=metrics_port,
+                          metrics_host=metrics_host))
 
 
-@app.command()
+@app.command(help="Print a stored tournament's standings (from the matches stored so far).\n\n"
+             + "\n\n".join(legend_lines()))
 def standings(
     tournament_id: Annotated[int, typer.Argument(help="Tournament id.")],
     db: DbOpt = "tourney.db",
     as_json: JsonOpt = False,
 ) -> None:
-    """Print a stored tournament's standings (from the matches stored so far)."""
     def body() -> None:
         engine = open_existing(db)
         tid, plan = load_plan(engine, tournament_id)
@@ -479,7 +495,11 @@ def standings(
     guarded(body)
 
 
-@app.command("sprt")
+@app.command("sprt", help="Play duplicate pairs of new vs old until the pentanomial SPRT decides, and print "
+             "the verdict.\n\nH0 says the new bot is at most elo0 better than the old one, H1 that it is at least "
+             "elo1 better. After each batch of pairs the log-likelihood ratio (LLR) weighs the results: reaching "
+             "log((1-beta)/alpha) accepts H1 (a false 'better' at most alpha of the time), reaching "
+             "log(beta/(1-alpha)) accepts H0 (a missed improvement at most beta of the time); in between, play on.")
 def sprt_command(
     bots: Annotated[str, typer.Option(help="The new bot and the old one, e.g. ismcts,greedy.")],
     game: GameOpt = DEFAULT_GAME,
@@ -488,6 +508,7 @@ def sprt_command(
     = 5.0,
     alpha: Annotated[float, typer.Option(help="False-positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option(help="False-negative rate.")] = 0.05,
+    sprt_elo: SprtEloOpt = "logistic",
     rounds: Annotated[int | None, typer.Option(help="Give up after this many batches of duplicate pairs.")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 1,
     db: DbOpt = "tourney.db",
@@ -499,7 +520,6 @@ def sprt_command(
     address: AddressOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play duplicate pairs of new vs old until the pentanomial SPRT decides, and print the verdict."""
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
@@ -508,9 +528,11 @@ def sprt_command(
             raise ConfigError(f"sprt compares two bots, not {len(entrants)}: pass --bots new,old.")
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=2, players=2,
                               config=parse_settings(g.options, settings, mode), move_ms=move_ms, name="sprt",
-                              format="gauntlet", rounds=rounds, sprt=(elo0, elo1, alpha, beta))
+                              format="gauntlet", rounds=rounds, sprt=(elo0, elo1, alpha, beta), sprt_elo=sprt_elo)
         plan.spec()
         g.new_state(0, players=2, config=plan.config)
+        if not as_json:
+            out.print(explain_sprt(elo0, elo1, alpha, beta, sprt_elo), highlight=False)
         _play(db, plan, None, local, address, workers, as_json)
     guarded(body)
 
@@ -566,6 +588,7 @@ def replay(
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
         names = [s.alias for s in seats]
+        replay_match(record)  # first without printing: a replay of an older game version stops here (exit 2)
         result = replay_match(record, play_by_play(get_game(record.game_id), names, labels=full))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
         seed = f", seed {record.seed}" if full else ""
@@ -613,7 +636,7 @@ def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:
 def _standing_doc(s: Standing) -> dict[str, Any]:
     return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
             "points": exact(s.points), "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
-            "rating_low": round(s.low, 1), "rating_high": round(s.high, 1), "faults": s.faults, "byes": s.byes,
+            "rating_low": _finite(s.low), "rating_high": _finite(s.high), "faults": s.faults, "byes": s.byes,
             "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
             "direct": exact(s.direct), "buchholz": exact(s.buchholz), "sonneborn_berger": exact(s.sonneborn_berger),
             "los_next": None if s.los_next is None else round(s.los_next, 4)}
@@ -629,20 +652,31 @@ def short(points: float) -> str:
     return f"{round(points, 2):g}"
 
 
+def _finite(x: float) -> float | None:
+    """A bound for JSON: rounded, or null when the interval is open (no Infinity in JSON)."""
+    return round(x, 1) if math.isfinite(x) else None
+
+
+def _elo_text(x: float) -> str:
+    return f"{x:.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
 def _standings_table(standings: list[Standing], title: str) -> Table:
-    table = Table(title=title)
+    table = Table(title=title, caption="\n".join(legend_lines()), caption_justify="left")
     for col in ("#", "bot", "games", "W-D-L", "pts", "Elo [95%]", "LOS", "μ (μ-3σ)", "DE", "Buch", "SB", "faults"):
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for i, s in enumerate(standings, 1):
         wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes}bye" if s.byes else "")
         los = "" if s.los_next is None else f"{100 * s.los_next:.0f}%"
         table.add_row(str(i), s.alias, str(s.games), wdl, short(s.points),
-                      f"{s.rating:.0f} [{s.low:.0f},{s.high:.0f}]", los, f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
+                      f"{s.rating:.0f} [{_elo_text(s.low)},{_elo_text(s.high)}]", los,
+                      f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
                       short(s.direct), short(s.buchholz), short(s.sonneborn_berger), str(s.faults))
     return table
 
 
 import tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
+import tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)
 import tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
 import web.cli  # noqa: E402, F401  (registers web)
 

@@ -1,87 +1,720 @@
-"""Exact FIDE Dutch pairing for small Swiss fields, through the `py4swiss` package.
+"""FIDE Dutch Swiss pairing (C.04.3) for any field size: the criteria as weights of a maximum-weight matching.
 
-py4swiss pairs by the FIDE Dutch rules (absolute and relative criteria, floats, colour
-preferences) but needs a TRF: here the tournament so far is written as a `ParsedTrf` in
-memory. Entrant i is starting number i+1 (starting rank = entry order). A pairing of
-several games counts as one TRF game: won, drawn or lost by the points over those games,
-with the colour of its first game (seat 0 = white). A bye is the pairing-allocated bye `U`,
-so the same player is never given a second one.
+The round is paired bracket by bracket, top score first. A bracket is its resident players
+(one score group) plus the players who floated down into it (MDPs). For each bracket one
+maximum-weight matching is solved (rustworkx's compiled blossom) on the bracket and the next
+score group: every edge is a legal pair (absolute criteria C.1-C.3: no rematch, no second
+bye, non-topscorers with the same absolute colour preference never meet), and its weight
+is a number whose bit fields, from the most significant down, count what the quality
+criteria ask for, so a heavier matching is one that better satisfies a criterion of higher
+priority:
 
-It is exact but slow (0.33 s a round at 100 players, 33 s at 1,000), so formats.py uses it
-only up to DUTCH_MAX_PLAYERS and the fast pairer in swiss.py above that.
+- C.5 pairs in the bracket, C.6 the pairing score difference (MDPs paired, highest first),
+- C.7 pairs and score differences in the next bracket (the choice of downfloaters),
+- C.8-C.11 colours (topscorers' colour difference and three-in-a-row, colour preferences,
+  strong preferences), C.12-C.15 repeated down- and upfloats one and two rounds back,
+- last, the order in which the Dutch system generates candidates (D.1-D.3: MDPs by rank,
+  the natural S1-S2 pairing, fewest and smallest exchanges), so among equally good
+  pairings the one generated first wins.
+
+If the players left after a bracket cannot all be paired (C.4), the bracket is paired again
+as the penultimate bracket with every lower group collapsed into one (A.9). Colours follow
+E.1-E.5. The last bracket's unpaired player gets the bye, never one who had one.
+
+Entrant i is starting number i+1 (starting rank = entry order). A pairing of several games
+counts as one game, won, drawn or lost by the points over those games, with the colour of
+its first game (seat 0 = white); scores are counted in half points.
+
+py4swiss is the reference the tests compare with; this pairer is its own code. Size limits:
+the generation order is followed exactly for brackets of up to EXACT_ORDER_MAX nodes (every
+field of up to 300 players); larger brackets are paired in slices of the natural S1/S2
+order (CHUNK players of S1 at a time, one solve each, the order kept softly), and a bracket
+too large for the full graph offers each player only candidates near its natural opponent.
+The absolute criteria hold at every size; beyond those limits the choice among equally good
+pairings may differ from the Dutch order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import rustworkx as rx
 
 from tournament.swiss import Game
 
-DUTCH_MAX_PLAYERS = 64
+logger = logging.getLogger(__name__)
+
+WHITE, BLACK, NONE = 1, -1, 0
+MILD, STRONG, ABSOLUTE = 1, 2, 3
+DOWN, UP = -1, 1
+FULL_GRAPH_MAX = 320  # brackets (with the next group) up to this size get every legal edge; larger a window
+EXACT_ORDER_MAX = 320  # up to this size the Dutch generation order is followed exactly (one solve per choice)
+FIRST_WINDOW = 8
+CHUNK = 60  # S1 players per slice of a very large bracket
 
 
 class DutchUnavailable(Exception):
-    """py4swiss is missing or cannot pair this round; the caller falls back to the fast pairer."""
+    """No pairing satisfies the absolute criteria (more rounds than the field allows)."""
 
 
-def dutch_round(
-    n: int, rounds: Sequence[Sequence[Game]], total_rounds: int
-) -> tuple[list[tuple[int, int]], int | None]:
-    """Pair round len(rounds)+1 of an n-player Swiss of `total_rounds` rounds by the FIDE Dutch rules."""
-    try:
-        from py4swiss.engines import DutchEngine
-        from py4swiss.engines.common.exceptions import PairingError
-        from py4swiss.trf import ParsedTrf
-        from py4swiss.trf.codes import PlayerCode
-        from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
-        from py4swiss.trf.sections import PlayerSection, XSection
-    except ImportError as exc:  # pragma: no cover - the dependency is declared
-        raise DutchUnavailable(str(exc)) from None
+@dataclass
+class Entrant:
+    """What the Dutch rules need to know about one player before the round."""
 
-    results: list[list[RoundResult]] = [[] for _ in range(n)]
-    points10 = [0] * n
-    for games in rounds:
+    index: int
+    score: int = 0  # half points
+    opponents: set[int] = field(default_factory=set)
+    colours: list[int] = field(default_factory=list)  # WHITE/BLACK per game played
+    had_bye: bool = False
+    float1: int = 0  # DOWN/UP/0 one round back
+    float2: int = 0  # two rounds back
+    topscorer: bool = False
+    preference: tuple[int, int] = (NONE, 0)  # colour side and strength, set by settle()
+
+    @property
+    def colour_diff(self) -> int:
+        return sum(self.colours)
+
+    def settle(self) -> None:
+        """Work out the colour preference once the history is in (FIDE A.6): (side, strength)."""
+        if not self.colours:
+            self.preference = (NONE, 0)
+            return
+        diff = self.colour_diff
+        double = len(self.colours) > 1 and self.colours[-1] == self.colours[-2]
+        side = BLACK if diff > 0 else WHITE if diff < 0 else -self.colours[-1]
+        strength = ABSOLUTE if abs(diff) > 1 or double else STRONG if abs(diff) == 1 else MILD
+        self.preference = (side, strength)
+
+
+def entrants_from_rounds(n: int, rounds: Sequence[Sequence[Game]], total_rounds: int | None,
+                         extra: Sequence[Sequence[float]] | None = None) -> list[Entrant]:
+    """Scores, opponents, colours, byes and floats of every entrant after the rounds played.
+
+    `extra[r][i]` adds points entrant i got in round r without a game or a pairing-allocated bye
+    (a requested half- or full-point bye in a TRF).
+    """
+    people = [Entrant(i) for i in range(n)]
+    for r, games in enumerate(rounds):
+        before = [p.score for p in people]
+        played: set[int] = set()
         totals: dict[tuple[int, int], list[float]] = {}
-        first_seat: dict[tuple[int, int], tuple[int, int]] = {}
-        byes = set()
+        white_of: dict[tuple[int, int], int] = {}
         for g in games:
             if len(g.seats) == 1:
-                byes.add(g.seats[0])
+                people[g.seats[0]].had_bye = True
                 continue
             key = (min(g.seats), max(g.seats))
-            first_seat.setdefault(key, (g.seats[0], g.seats[1]))
+            white_of.setdefault(key, g.seats[0])
             t = totals.setdefault(key, [0.0, 0.0])
             for seat, who in enumerate(g.seats):
                 t[0 if who == key[0] else 1] += g.points[seat]
-        seen = set(byes)
+        floats = [DOWN] * n  # not playing counts as a downfloat (A.4.b)
         for (a, b), (pa, pb) in totals.items():
-            white, _ = first_seat[(a, b)]
             for me, other, mine, theirs in ((a, b, pa, pb), (b, a, pb, pa)):
-                token = ResultToken.WIN if mine > theirs else ResultToken.DRAW if mine == theirs else ResultToken.LOSS
-                color = ColorToken.WHITE if me == white else ColorToken.BLACK
-                results[me].append(RoundResult(id=other + 1, color=color, result=token))
-                points10[me] += 10 if token == ResultToken.WIN else 5 if token == ResultToken.DRAW else 0
-                seen.add(me)
-        for i in range(n):
-            if i in byes:
-                results[i].append(RoundResult(id=0, color=ColorToken.BYE_OR_NOT_PAIRED,
-                                              result=ResultToken.PAIRING_ALLOCATED_BYE))
-                points10[i] += 10
-            elif i not in seen:
-                results[i].append(RoundResult(id=0, color=ColorToken.BYE_OR_NOT_PAIRED,
-                                              result=ResultToken.ZERO_POINT_BYE))
-    players = [PlayerSection(code=PlayerCode.PLAYER, starting_number=i + 1, points_times_ten=points10[i], rank=i + 1,
-                             results=results[i]) for i in range(n)]
-    trf = ParsedTrf(player_sections=players, x_section=XSection(number_of_rounds=max(total_rounds, len(rounds) + 1)))
-    try:
-        pairings = DutchEngine.generate_pairings(trf)
-    except PairingError as exc:
-        raise DutchUnavailable(str(exc)) from None
-    pairs: list[tuple[int, int]] = []
-    bye = None
-    for p in pairings:
-        if p.black == 0 or p.white == 0:
-            bye = (p.white or p.black) - 1
+                p = people[me]
+                p.score += 2 if mine > theirs else 1 if mine == theirs else 0
+                p.opponents.add(other)
+                p.colours.append(WHITE if white_of[(a, b)] == me else BLACK)
+                floats[me] = DOWN if before[me] > before[other] else UP if before[me] < before[other] else 0
+                played.add(me)
+        for g in games:
+            if len(g.seats) == 1:
+                people[g.seats[0]].score += 2
+        if extra is not None:
+            for p in people:
+                p.score += round(2 * extra[r][p.index])
+        for p in people:
+            p.float2, p.float1 = p.float1, floats[p.index]
+    for p in people:
+        p.settle()
+        # A.7: topscorers have over half the maximum score when the last round is paired.
+        p.topscorer = total_rounds is not None and len(rounds) + 1 >= total_rounds and p.score > len(rounds)
+    return people
+
+
+def legal(a: Entrant, b: Entrant) -> bool:
+    """Absolute criteria C.1 and C.3 for a pair."""
+    if b.index in a.opponents:
+        return False
+    (sa, ka), (sb, kb) = a.preference, b.preference
+    return not (ka == ABSOLUTE and kb == ABSOLUTE and sa == sb and not (a.topscorer or b.topscorer))
+
+
+def allocate_colours(a: Entrant, b: Entrant, first_white: bool = True) -> tuple[int, int]:
+    """(white, black) by E.1-E.5; `a` and `b` in any order."""
+    hi, lo = (a, b) if (a.score, -a.index) > (b.score, -b.index) else (b, a)
+    (sh, kh), (sl, kl) = hi.preference, lo.preference
+    side: int = NONE  # the colour the higher-ranked player gets
+    if sh != sl and sh != NONE and sl != NONE or (sh == NONE) != (sl == NONE):
+        side = sh if sh != NONE else -sl  # E.1: both preferences can be met
+    elif sh != NONE and kh != kl:
+        side = sh if kh > kl else -sl  # E.2: the stronger preference
+    elif sh != NONE and kh == ABSOLUTE and abs(hi.colour_diff) != abs(lo.colour_diff):
+        side = sh if abs(hi.colour_diff) > abs(lo.colour_diff) else -sl
+    if side == NONE:
+        for ch, cl in zip(reversed(hi.colours), reversed(lo.colours), strict=False):  # E.3: alternate
+            if ch != cl:
+                side = -ch
+                break
+    if side == NONE and sh != NONE:
+        side = sh  # E.4: the higher-ranked player's preference
+    if side == NONE:  # E.5: by the higher-ranked player's pairing number
+        odd = hi.index % 2 == 0
+        side = WHITE if odd == first_white else BLACK
+    return (hi.index, lo.index) if side == WHITE else (lo.index, hi.index)
+
+
+class Matcher:
+    """A weighted graph on the bracket's nodes, edited between solves of rustworkx's maximum-weight matching."""
+
+    def __init__(self, size: int) -> None:
+        self.graph = rx.PyGraph(multigraph=False)
+        self.graph.add_nodes_from(range(size))
+        self.weight: dict[tuple[int, int], int] = {}
+        self.fixed: dict[int, int] = {}
+
+    def set(self, u: int, v: int, w: int) -> None:
+        key = (u, v) if u < v else (v, u)
+        if w <= 0:
+            if self.weight.pop(key, None) is not None:
+                self.graph.remove_edge(*key)
+            return
+        if key in self.weight:
+            self.graph.update_edge(key[0], key[1], w)
         else:
-            pairs.append((p.white - 1, p.black - 1))
-    return pairs, bye
+            self.graph.add_edge(key[0], key[1], w)
+        self.weight[key] = w
+
+    def add(self, u: int, v: int, delta: int) -> None:
+        """Change an existing edge's weight (a missing edge stays missing)."""
+        key = (u, v) if u < v else (v, u)
+        if key in self.weight:
+            self.set(u, v, self.weight[key] + delta)
+
+    def has(self, u: int, v: int) -> bool:
+        return ((u, v) if u < v else (v, u)) in self.weight
+
+    def drop(self, u: int, others: Sequence[int]) -> None:
+        for v in others:
+            self.set(u, v, 0)
+
+    def fix(self, u: int, v: int) -> None:
+        """Decide that u and v meet: both leave the graph (so later solves are smaller) and are matched."""
+        for x in (u, v):
+            for y in list(self.graph.neighbors(x)):
+                self.set(x, y, 0)
+        self.fixed[u], self.fixed[v] = v, u
+
+    def solve(self) -> dict[int, int]:
+        """Each matched node's partner."""
+        mate = dict(self.fixed)
+        for u, v in rx.max_weight_matching(self.graph, weight_fn=lambda w: w):
+            mate[u], mate[v] = v, u
+        return mate
+
+
+MAX_BITS = 124  # rustworkx weighs in 128-bit integers; sums must not overflow
+MIN_ORDER_BITS = 12  # at least this much room below the criteria for the preference among equals
+
+
+class BracketSolver:
+    """One bracket (MDPs + residents) and the next score group, paired by the criteria and then the Dutch order."""
+
+    def __init__(self, mdps: list[Entrant], residents: list[Entrant], lower: list[Entrant], final: bool,
+                 rounds_played: int, exact: bool = True) -> None:
+        self.mdps, self.residents, self.lower = mdps, residents, lower
+        self.final = final  # the penultimate (collapsed) or last bracket: pair everyone who can be
+        self.bracket = mdps + residents
+        self.nodes = self.bracket + lower
+        self.nm, self.nb = len(mdps), len(self.bracket)
+        self.rounds_played = rounds_played
+        self.low_score = residents[-1].score
+        self.exact = exact  # follow the Dutch generation order exactly (one solve per choice), or softly
+
+    def inside(self, u: int) -> bool:
+        return u < self.nb
+
+    def edges(self, window: int | None) -> list[tuple[int, int]]:
+        """Legal pairs of node positions; with a window, residents only see candidates near their natural opponent
+        (the next few below them, and the few around the player half a bracket down); MDPs see everyone."""
+        half = max(1, len(self.residents) // 2)
+        size = len(self.nodes)
+        out: list[tuple[int, int]] = []
+        for u, a in enumerate(self.nodes):
+            if window is None or u < self.nm:
+                near: Iterable[int] = range(u + 1, size)
+            else:
+                near = sorted(set(range(u + 1, min(size, u + window + 1)))
+                              | set(range(max(u + 1, u + half - window), min(size, u + half + window + 1))))
+            out.extend((u, v) for v in near if legal(a, self.nodes[v]))
+        return out
+
+    def _sd(self, p: Entrant) -> int:
+        """A.8: the score difference a downfloater causes (in half points, from one point below the bracket)."""
+        return p.score - self.low_score + 2
+
+    def _repeated_down_sd(self, a: Entrant, b: Entrant, back: int) -> dict[int, int]:
+        """C.16/C.18: score differences of repeated downfloats avoided, less the one this pair causes."""
+        hi, lo = _higher(a, b)
+        out: dict[int, int] = {}
+        for p in (a, b):
+            if _floated(p, back, DOWN):
+                out[self._sd(p)] = out.get(self._sd(p), 0) + 1
+        if _floated(hi, back, DOWN) and hi.score > lo.score:
+            out[hi.score - lo.score] = out.get(hi.score - lo.score, 0) - 1
+        return out
+
+    def criteria_weights(self, edges: list[tuple[int, int]]) -> tuple[dict[tuple[int, int], int], int]:
+        """Each edge's weight over the quality criteria (most important field highest), and its width in bits.
+
+        A field counts something per pair (an int), or counts it per score difference (a dict from the
+        difference to the count; a larger difference weighs more than any number of smaller ones).
+        """
+        nodes, inb = self.nodes, self.inside
+        fields: list[tuple[int, list[Any]]] = []
+        kinds = [inb(u) and inb(v) for u, v in edges]
+        most_pairs = len(nodes) // 2 + 1
+
+        def field(values: list[Any]) -> None:
+            # A field that is equal on every pair inside the bracket and zero elsewhere decides nothing once
+            # C.5 has fixed how many pairs inside the bracket there are.
+            inner = {x if isinstance(x, int) else tuple(sorted(x.items())) for k, x in zip(kinds, values, strict=True)
+                     if k}
+            outer = any(x for k, x in zip(kinds, values, strict=True) if not k)
+            if fields and len(inner) <= 1 and not outer:
+                return
+            fields.append(_pack(values, most_pairs if outer else self.nb // 2))
+
+        pairs = [(nodes[u], nodes[v], both, inb(u), inb(v)) for (u, v), both in zip(edges, kinds, strict=True)]
+        if self.final:  # everyone left is paired, and whoever stays unpaired has had no bye (C.2)
+            field([1 + a.had_bye + b.had_bye for a, b, *_ in pairs])
+        field([int(both) for _, _, both, _, _ in pairs])  # C.5
+        sd = self._sd
+
+        def psd(a: Entrant, b: Entrant) -> dict[int, int]:  # C.6: downfloats avoided, less the pair's difference
+            out = {sd(a): 1} if sd(a) == sd(b) else {sd(a): 1, sd(b): 1}
+            if sd(a) == sd(b):
+                out[sd(a)] = 2
+            diff = abs(a.score - b.score)
+            if diff:
+                out[diff] = out.get(diff, 0) - 1
+            return out
+        if self.mdps or len({p.score for p in self.residents}) > 1:
+            field([psd(a, b) if both else {} for a, b, both, _, _ in pairs])
+        if not self.final and self.lower:  # C.7: pairs in the next bracket, then the scores floating into it
+            field([0 if both else 1 for _, _, both, _, _ in pairs])
+            field([{} if both else {sd(a) if ia else sd(b): 1} for a, b, both, ia, _ in pairs])
+        # Fields that cannot tell two matchings apart here are skipped without being computed: C.8-C.9 without
+        # topscorers; in a bracket of one score nobody floats, so only who downfloats out of it (C.12/C.14) counts.
+        colour = [colour_conflicts(a, b) if both else (0, 0, 0, 0) for a, b, both, _, _ in pairs]
+        tops = any(p.topscorer for p in self.bracket)
+        for c in range(0 if tops else 2, 4):  # C.8-C.11
+            field([1 - colour[e][c] if pairs[e][2] else 0 for e in range(len(pairs))])
+        one_score = not self.mdps and len({p.score for p in self.residents}) == 1
+        backs = [b for b in (1, 2) if self.rounds_played >= b]
+
+        def floated(back: int, way: int) -> bool:
+            return any((p.float1 if back == 1 else p.float2) == way for p in self.bracket)
+        for back in backs:  # C.12-C.15: repeated down- and upfloats, one and two rounds back
+            if floated(back, DOWN):
+                field([repeated_downfloats_avoided(a, b, back) if both else 0 for a, b, both, _, _ in pairs])
+            if self.rounds_played >= 2 and not one_score and floated(back, UP):
+                field([1 - repeated_upfloat(a, b, back) if both else 0 for a, b, both, _, _ in pairs])
+        for back in backs if not one_score else []:  # C.16-C.19: the score differences of those floats
+            if floated(back, DOWN):
+                field([self._repeated_down_sd(a, b, back) if both else {} for a, b, both, _, _ in pairs])
+            if floated(back, UP):
+                field([{sd(_higher(a, b)[0]): -1} if both and repeated_upfloat(a, b, back) else {}
+                       for a, b, both, _, _ in pairs])
+        while sum(bits for bits, _ in fields) > MAX_BITS - MIN_ORDER_BITS and len(fields) > 1:
+            # Only for very large brackets late in a long event: the least important criteria are left out
+            # rather than overflow the solver's 128-bit weights.
+            logger.debug("bracket of %d: dropping a criterion field to fit 128-bit weights", len(nodes))
+            fields.pop()
+        weights: dict[tuple[int, int], int] = {}
+        width = sum(bits for bits, _ in fields)
+        for e, key in enumerate(edges):
+            w = 0
+            for bits, values in fields:
+                w = (w << bits) + values[e]
+            weights[key] = w
+        return weights, width
+
+    def solve(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
+        """The bracket's pairs and its unpaired players (downfloaters, or the bye in the last bracket)."""
+        natural = self._natural_if_perfect()
+        if natural is not None:
+            return natural
+        m = len(self.nodes)
+        if m > FULL_GRAPH_MAX and len(self.residents) > 2 * CHUNK:
+            return self._in_chunks()
+        if m <= FULL_GRAPH_MAX:
+            mate = self._match(self.edges(None), exact=self.exact)
+        else:
+            # Large brackets: candidates near the natural opponent, widened once if that leaves players unpaired
+            # or more colour clashes than the bracket's preferences force.
+            for window in (FIRST_WINDOW, 4 * FIRST_WINDOW):
+                mate = self._match(self.edges(window), exact=False)
+                if self._as_good_as_it_gets(mate, colours=window == FIRST_WINDOW):
+                    break
+        pairs = [(self.nodes[u], self.nodes[v]) for u, v in mate.items() if u < v and self.inside(u) and self.inside(v)]
+        paired = {p.index for pr in pairs for p in pr}
+        return pairs, [p for p in self.bracket if p.index not in paired]
+
+    def _in_chunks(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
+        """A very large bracket, paired slice by slice: the natural pairing meets S1[i] with S2[i], so the i-th
+        CHUNK of S1 and the i-th CHUNK of S2 form a sub-bracket (the MDPs join the first one). Whoever a slice
+        leaves unpaired joins the next; the last slice sees the next score group (C.7) and, in the last
+        bracket, pairs everyone it can. The rules hold in every slice; the generation order holds inside it."""
+        res = self.residents
+        half = len(res) // 2
+        pairs: list[tuple[Entrant, Entrant]] = []
+        carry = list(self.mdps)
+        starts = list(range(0, half, CHUNK))
+        for n_slice, start in enumerate(starts):
+            last = n_slice == len(starts) - 1
+            top = res[start:start + CHUNK] if not last else res[start:half]
+            bottom = res[half + start:half + start + CHUNK] if not last else res[half + start:]
+            members = sorted(carry + top + bottom, key=lambda p: (-p.score, p.index))
+            mdps = [p for p in members if p.score > self.low_score]
+            # The next group's top few are enough to judge a slice's downfloaters (C.7); a collapsed group
+            # below the penultimate bracket stays whole, as all of it must be paired.
+            below = self.lower if self.final else self.lower[:2 * CHUNK]
+            sub = BracketSolver(mdps, [p for p in members if p.score == self.low_score],
+                                below if last else [], self.final if last else False,
+                                self.rounds_played, exact=False)
+            got, carry = sub.solve()
+            pairs.extend(got)
+        return pairs, carry
+
+    def _match(self, edges: list[tuple[int, int]], exact: bool) -> dict[int, int]:
+        weights, width = self.criteria_weights(edges)
+        m = len(self.nodes)
+        soft_bits, pair_bits = 2 * m.bit_length(), (m // 2 + 1).bit_length()
+        # Below the criteria: the Dutch order's bonuses (exact), each worth more than any matching's total soft
+        # preference, which sits in the lowest bits (at most m * m an edge).
+        order_bits = 2 * self.nb.bit_length() + 3 + soft_bits + 2 * pair_bits + 1
+        shift = max(0, min(order_bits, MAX_BITS - width))
+        exact = exact and shift >= order_bits
+        half = max(1, len(self.residents) // 2)
+        matcher = Matcher(m)
+        softs: dict[tuple[int, int], int] = {}
+        for (u, v), w in weights.items():
+            # A preference for the natural S1-S2 opponent (an MDP: the top resident). In the exact order it
+            # only makes first guesses right more often (fewer solves); otherwise it is the order, with
+            # higher-ranked players paired first so the lowest is the one left over.
+            natural = max(0, m - abs(v - u - half)) if u >= self.nm else m - v
+            if exact:
+                soft = natural
+            else:
+                soft = (natural << (m.bit_length() + 1)) + (2 * m - u - v)
+                room = shift - pair_bits
+                soft = soft >> max(0, soft.bit_length() - room) if room > 0 else 0
+            softs[(u, v)] = soft
+            matcher.set(u, v, (w << shift) + soft + 1)
+        mate = matcher.solve()
+        if exact:
+            mate = DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits), softs).run()
+        return mate
+
+    def _natural_if_perfect(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]] | None:
+        """The first candidate of the Dutch order (S1[i] against S2[i]) when it breaks no criterion at all: a
+        homogeneous bracket in which every natural pair is legal and gets both colour preferences, even, or odd
+        as the last bracket whose lowest player may take the bye without a repeated downfloat. Nothing can beat
+        it, and it comes first (round one of any field is such a bracket)."""
+        if self.mdps or self.final and self.lower:
+            return None
+        half = len(self.residents) // 2
+        left = self.residents[2 * half:]
+        if left and (self.lower or left[0].had_bye or left[0].float1 == DOWN or left[0].float2 == DOWN):
+            return None
+        pairs = list(zip(self.residents[:half], self.residents[half:2 * half], strict=True))
+        # Nobody floats in such a pairing, so the float criteria hold too; C.7 has no downfloaters to judge.
+        if all(legal(a, b) and not colour_conflicts(a, b)[2] for a, b in pairs):
+            return pairs, left
+        return None
+
+    def _as_good_as_it_gets(self, mate: dict[int, int], colours: bool) -> bool:
+        """The windowed matching pairs the whole bracket (but for parity) with no more colour clashes than the
+        preferences force (the surplus of one colour over the other, less the players without a preference)."""
+        unpaired = sum(1 for u in range(self.nb) if u not in mate or not self.inside(mate[u]))
+        if unpaired > self.nb % 2:
+            return False
+        if not colours:
+            return True
+        clashes = sum(colour_conflicts(self.nodes[u], self.nodes[v])[2] for u, v in mate.items()
+                      if u < v and self.inside(v))
+        sides = [p.preference[0] for p in self.bracket]
+        forced = max(0, abs(sides.count(WHITE) - sides.count(BLACK)) - sides.count(NONE) - self.nb % 2) // 2
+        return clashes <= forced
+
+
+def _pack(values: list[Any], most_pairs: int) -> tuple[int, list[int]]:
+    """A field's per-edge values as integers and its width: a count, or buckets of counts by score difference
+    (the larger difference in the higher bits), each just wide enough for its sum over a whole matching
+    (one more bit, for the sign, where a value can be negative)."""
+    def width(top: int, used: int, signed: bool) -> int:
+        return (top * min(used, most_pairs)).bit_length() + (1 if signed else 0)
+
+    if not values or isinstance(values[0], int):
+        top = max((abs(v) for v in values), default=0)
+        return width(top, most_pairs, any(v < 0 for v in values)), values
+    seen: dict[int, list[int]] = {}  # bucket -> [edges using it, largest |coefficient|, any negative]
+    for v in values:
+        for k, c in v.items():
+            entry = seen.setdefault(k, [0, 0, 0])
+            entry[0] += 1
+            entry[1] = max(entry[1], abs(c))
+            entry[2] |= c < 0
+    offset: dict[int, int] = {}
+    bits = 0
+    for k in sorted(seen):
+        offset[k] = bits
+        used, top, negative = seen[k]
+        bits += width(top, used, bool(negative))
+    return bits, [sum(c << offset[k] for k, c in v.items()) for v in values]
+
+
+def colour_conflicts(a: Entrant, b: Entrant) -> tuple[int, int, int, int]:
+    """Violations of C.8-C.11 if a and b meet: (topscorer colour difference beyond 2, topscorer's third colour
+    in a row, a colour preference not met, a strong colour preference not met)."""
+    (sa, ka), (sb, kb) = a.preference, b.preference
+    clash = sa != NONE and sa == sb
+    top = a.topscorer or b.topscorer
+    double = len(a.colours) > 1 and a.colours[-1] == a.colours[-2] and len(b.colours) > 1 \
+        and b.colours[-1] == b.colours[-2]
+    return (int(top and clash and abs(a.colour_diff) > 1 and abs(b.colour_diff) > 1), int(top and clash and double),
+            int(clash), int(clash and ka >= STRONG and kb >= STRONG))
+
+
+def _higher(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
+    return (a, b) if (a.score, -a.index) > (b.score, -b.index) else (b, a)
+
+
+def repeated_downfloats_avoided(a: Entrant, b: Entrant, back: int) -> int:
+    """C.12/C.14: players who downfloated `back` rounds ago and do not downfloat again in this pair."""
+    hi, lo = _higher(a, b)
+    return int(_floated(hi, back, DOWN) and hi.score <= lo.score) + int(_floated(lo, back, DOWN))
+
+
+def _floated(p: Entrant, back: int, way: int) -> bool:
+    """Did p float `way` (DOWN/UP) `back` rounds ago?"""
+    return (p.float1 if back == 1 else p.float2) == way
+
+
+def repeated_upfloat(a: Entrant, b: Entrant, back: int) -> int:
+    """C.13/C.15: 1 when the lower player upfloated `back` rounds ago and upfloats again here."""
+    hi, lo = _higher(a, b)
+    was = lo.float1 == UP if back == 1 else lo.float2 == UP
+    return int(was and hi.score > lo.score)
+
+
+class DutchOrder:
+    """Among the matchings that best meet the criteria, the one the Dutch system generates first (D.1-D.3).
+
+    Each choice, in the order the rules make it, is a small bonus on some edges and a new solve;
+    once made it is fixed (edges removed), so later bonuses never undo it. The bonuses live
+    below the criteria's bits, so every solve stays optimal for the criteria.
+    """
+
+    def __init__(self, solver: BracketSolver, matcher: Matcher, mate: dict[int, int], unit: int,
+                 soft: dict[tuple[int, int], int]) -> None:
+        self.s, self.m, self.mate, self.soft = solver, matcher, mate, soft
+        self.unit = unit  # the bonuses sit above the soft natural-order preference in the lowest bits
+
+    def resolve(self) -> None:
+        self.mate = self.m.solve()
+
+    def with_resident(self, u: int) -> bool:
+        v = self.mate.get(u)
+        return v is not None and self.s.nm <= v < self.s.nb
+
+    def in_s1(self, u: int) -> bool:
+        """Paired with a lower-ranked resident: u leads its pair."""
+        v = self.mate.get(u)
+        return v is not None and u < v < self.s.nb
+
+    def bump(self, u: int, others: Sequence[int], value: int, step: int = 0) -> None:
+        for v in others:
+            self.m.add(u, v, value * self.unit)
+            value += step
+
+    def run(self) -> dict[int, int]:
+        s = self.s
+        residents = list(range(s.nm, s.nb))
+        size = len(s.nodes)
+        # D.3: which MDPs are paired in the bracket: the highest-ranked first.
+        chosen = []
+        for u in range(s.nm):
+            if not self.with_resident(u):
+                self.bump(u, residents, 1)
+                self.resolve()
+            if self.with_resident(u):
+                chosen.append(u)
+                self.bump(u, residents, size)
+        # D.1 for MDPs: each paired MDP, in rank order, meets the highest-ranked resident it can.
+        fixed: set[int] = set()
+        for u in chosen:
+            first = next((v for v in residents if v not in fixed and self.m.has(u, v)), None)
+            if self.mate.get(u) != first:  # else no solve can give it a higher-ranked resident
+                self.bump(u, residents[::-1], 0, 1)
+                self.resolve()
+            v = self.mate[u]
+            self.m.fix(u, v)
+            fixed |= {u, v}
+        remainder = [u for u in residents if u not in fixed]
+        pairs = sum(1 for u in remainder if self.mate.get(u) in remainder) // 2
+        s1, s2 = remainder[:pairs], remainder[pairs:]
+        # D.2.a-b: fewest exchanges between the original S1 and S2, then the smallest difference of their sums.
+        bits = 2 * len(remainder).bit_length()
+        for i, u in enumerate(remainder):
+            self.bump(u, remainder[i + 1:], ((int(i < pairs) << bits) - i) << 1)
+        self.resolve()
+        exchanges = sum(1 for u in s1 if not self.in_s1(u))
+        lower = list(range(s.nb, size))
+        # D.2.c: move the lowest-ranked players of S1 to S2 first.
+        left = exchanges
+        for i in range(len(s1) - 1, -1, -1):
+            if left == 0:
+                break
+            u, below = s1[i], s1[i + 1:] + s2
+            moved = not self.in_s1(u)
+            if not moved:
+                self.bump(u, below, -1)
+                self.resolve()
+            if not self.in_s1(u):
+                left -= 1
+                self.m.drop(u, below)
+            if not moved:
+                self.bump(u, below, 1)
+        # D.2.d: move the highest-ranked players of S2 to S1 first.
+        left = exchanges
+        for i, u in enumerate(s2):
+            if left == 0:
+                break
+            above = s1 + s2[:i]
+            moved = self.in_s1(u)
+            if not moved:
+                self.bump(u, above, -1)
+                self.resolve()
+            if self.in_s1(u):
+                left -= 1
+                self.m.drop(u, above + lower)
+            if not moved:
+                self.bump(u, above, 1)
+        leaders = [u for u in remainder if self.in_s1(u)]
+        followers = [u for u in remainder if not self.in_s1(u)]
+        for group in (leaders, followers):
+            for i, u in enumerate(group):
+                self.m.drop(u, group[i + 1:])
+        # D.1: each S1 player, in rank order, meets the highest-ranked S2 player it can. When the current best
+        # matching already gives it the highest-ranked free S2 player it has an edge to, no solve can do better.
+        # The soft preference is reset to (|S1| - i)(|S2| - j) for S1[i]-S2[j]: a matching that maximises it
+        # pairs early S1 players with early S2 players, so the current matching is usually already that one.
+        for i, u in enumerate(leaders):
+            for j, v in enumerate(followers):
+                if self.m.has(u, v):
+                    self.m.add(u, v, (len(leaders) - i) * (len(followers) - j) - self.soft.get((u, v), 0))
+        self.resolve()
+        taken: set[int] = set()
+        for u in leaders:
+            first = next((v for v in followers if v not in taken and self.m.has(u, v)), None)
+            if self.mate.get(u) != first:
+                self.bump(u, followers[::-1], 0, 1)
+                self.resolve()
+            partner = self.mate.get(u)
+            if partner is not None:
+                self.m.fix(u, partner)
+                taken.add(partner)
+        self.resolve()
+        return self.mate
+
+
+def completes(players: list[Entrant]) -> bool:
+    """C.4: can these players all be paired legally (one left over when odd, who has had no bye)?"""
+    if not players:
+        return True
+    # A greedy pass in score order settles almost every case without building a graph.
+    rest = sorted(players, key=lambda p: (-p.score, p.index))
+    left = list(rest)
+    while len(left) > 1:
+        a = left.pop(0)
+        b = next((x for x in left if legal(a, x)), None)
+        if b is None:
+            break
+        left.remove(b)
+    else:
+        if not left or not left[0].had_bye:
+            return True
+    g = rx.PyGraph()
+    g.add_nodes_from(range(len(rest) + 1))
+    for i, a in enumerate(rest):
+        for j in range(i + 1, len(rest)):
+            if legal(a, rest[j]):
+                g.add_edge(i, j, 1)
+        if len(rest) % 2 and not a.had_bye:
+            g.add_edge(i, len(rest), 1)
+    need = (len(rest) + 1) // 2
+    return len(rx.max_weight_matching(g, max_cardinality=True, weight_fn=lambda x: x)) >= need
+
+
+def pair_entrants(people: list[Entrant], rounds_played: int, first_white: bool = True
+                  ) -> tuple[list[tuple[int, int]], int | None]:
+    """Pair one round: (white, black) pairs in publishing order, and the bye. `first_white`: the initial
+    colour of E.5 (white for the top seed in round one)."""
+    if not completes(people):
+        raise DutchUnavailable("no pairing avoids a rematch, a second bye and an absolute colour clash")
+    order = sorted(people, key=lambda p: (-p.score, p.index))
+    groups = [list(g) for _, g in itertools.groupby(order, key=lambda p: p.score)]
+    pairs: list[tuple[Entrant, Entrant]] = []
+    mdps: list[Entrant] = []
+    collapsed = False
+    i = 0
+    while i < len(groups):
+        residents = groups[i]
+        lower = groups[i + 1] if i + 1 < len(groups) else []
+        final = collapsed and i == len(groups) - 2 or not lower
+        if not residents and not mdps:
+            i += 1
+            continue
+        if not residents:  # only floaters left: they form the bracket
+            residents, mdps = mdps, []
+        solver = BracketSolver(mdps, residents, lower, final, rounds_played)
+        got, left = solver.solve()
+        if not final and not completes(left + [p for g in groups[i + 1:] for p in g]):
+            groups = groups[:i + 1] + [[p for g in groups[i + 1:] for p in g]]
+            collapsed = True
+            continue
+        pairs.extend(got)
+        mdps = left
+        i += 1
+    bye = None
+    if mdps:
+        bye = mdps[0].index
+    out = [allocate_colours(a, b, first_white) for a, b in pairs]
+    rank = {p.index: (p.score, -p.index) for p in people}
+
+    def publish(pair: tuple[int, int]) -> tuple[tuple[int, int], int, int]:
+        hi = max(pair, key=lambda x: rank[x])
+        return rank[hi], rank[pair[0]][0] + rank[pair[1]][0], -hi
+    out.sort(key=publish, reverse=True)
+    return out, bye
+
+
+def dutch_round(
+    n: int, rounds: Sequence[Sequence[Game]], total_rounds: int | None
+) -> tuple[list[tuple[int, int]], int | None]:
+    """Pair round len(rounds)+1 of an n-player Swiss of `total_rounds` rounds by the FIDE Dutch rules.
+
+    Returns (white, black) pairs and the bye (None for an even field). Raises DutchUnavailable
+    when no pairing satisfies the absolute criteria.
+    """
+    if n < 2:
+        raise ValueError("a Swiss round needs at least two players")
+    people = entrants_from_rounds(n, rounds, total_rounds)
+    return pair_entrants(people, len(rounds))

@@ -7,8 +7,8 @@ exactly the rounds the interrupted one would have, and skips what is already sto
 
 - round-robin: all rounds at once (Berger tables, or pods for 3-6 players).
 - gauntlet: the challenger (first entrant) against every other, all at once.
-- swiss: one round at a time from the standings after the previous rounds (FIDE Dutch via
-  py4swiss up to 64 players, the fast pairer of swiss.py above).
+- swiss: one round at a time from the standings after the previous rounds (FIDE Dutch,
+  tournament/dutch.py, at every size; pods for 3-6 players).
 - SPRT runs (gauntlet with --sprt): batches of duplicate pairs until the test decides.
 - solo: each entrant alone against the game itself (Tiny Ninjas' Solo AI), every entrant on
   the same seeds, so all face the same decks and the same AI dice.
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tournament import swiss
-from tournament.dutch import DUTCH_MAX_PLAYERS, DutchUnavailable, dutch_round
+from tournament.dutch import DutchUnavailable, dutch_round
 from tournament.gauntlet import gauntlet
 from tournament.pods import pod_schedule
 from tournament.round_robin import Pairing, round_robin
@@ -43,6 +43,7 @@ class FormatSpec:
     challenger: int = 0
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
     seed: int = 1
+    sprt_elo: str = "logistic"  # the scale of elo0, elo1
 
 
 @dataclass(frozen=True)
@@ -113,16 +114,11 @@ def swiss_pairings(spec: FormatSpec, n: int, earlier: Sequence[PlayedGame], r: i
     """A Swiss round: each pair plays games_per_pair games (seats alternate, duplicate seeds); a bye is one entry."""
     if spec.players != 2:
         return swiss_pod_pairings(spec, n, earlier, r)
-    games = [swiss.Game(g.seats, g.points) for g in earlier]
-    pairs, bye = None, None
-    if n <= DUTCH_MAX_PLAYERS:
-        by_round = [[swiss.Game(g.seats, g.points) for g in earlier if g.round == k] for k in range(r)]
-        try:
-            pairs, bye = dutch_round(n, by_round, spec.rounds or default_swiss_rounds(n))
-        except DutchUnavailable:
-            pairs = None  # no legal Dutch pairing (too many rounds): the fast pairer relaxes rematches
-    if pairs is None:
-        pairs, bye = swiss.swiss_round(n, games)
+    by_round = [[swiss.Game(g.seats, g.points) for g in earlier if g.round == k] for k in range(r)]
+    try:
+        pairs, bye = dutch_round(n, by_round, spec.rounds or default_swiss_rounds(n))
+    except DutchUnavailable:  # no legal pairing left (more rounds than the field allows): rematches, fewest first
+        pairs, bye = swiss.relaxed_round(n, [swiss.Game(g.seats, g.points) for g in earlier])
     first = r * round_stride(spec, n)
     out: list[Pairing] = []
     for i, (a, b) in enumerate(pairs):
@@ -163,4 +159,4 @@ def sprt_state(spec: FormatSpec, history: Sequence[PlayedGame]) -> SprtState:
         opponent = next(s for s in g.seats if s != spec.challenger)
         by_seed.setdefault((g.seed, opponent), []).append(g.points[g.seats.index(spec.challenger)])
     pairs = [sum(v) for v in by_seed.values() if len(v) == 2]
-    return sprt(pentanomial(pairs), elo0, elo1, alpha, beta)
+    return sprt(pentanomial(pairs), elo0, elo1, alpha, beta, spec.sprt_elo)

@@ -9,9 +9,13 @@ each of its division tournaments.
 `run_due` plays every slot whose time has passed, in order, and is safe to run from cron
 every minute and from several processes at once: a slot is claimed by inserting its
 LeagueRound row, whose (league, slot) pair is unique, so exactly one caller wins each slot
-and the others move on. A caller that dies mid-round leaves a claim that expires after
-`lease_s`; whoever reclaims it replays the round, and matches already stored are skipped.
-The clock is a parameter, so tests step through months of schedule without sleeping.
+and the others move on. The claim is a lease: the caller renews it while the round plays
+(every third of `lease_s`), and gives it back when it is stopped (SIGTERM, an exception), so
+another caller takes the round over at once. A caller that dies without a word leaves a claim
+that expires after `lease_s`; whoever reclaims it replays the round, and matches already
+stored are skipped. After downtime only the latest `catch_up` due rounds are played; the
+older ones are recorded as one "missed" slot. The clock is a parameter, so tests step through
+months of schedule without sleeping.
 
 The league tables live in their own SQLAlchemy metadata, and are made by the store's Alembic
 migrations like every other table (`open_store`).
@@ -22,6 +26,7 @@ from __future__ import annotations
 import math
 import os
 import socket
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -37,6 +42,8 @@ from sqlmodel import Field, Session, SQLModel, select
 
 from engine.core import ConfigError, Outcome, get_game
 from engine.core.chance import stream_start
+from engine.server.launcher import command_name, is_command
+from engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
 from tournament.entrants import Entrant
 from tournament.formats import default_swiss_rounds, next_round
 from tournament.round_robin import Pairing, berger_rounds
@@ -61,8 +68,13 @@ LEAGUE_FORMATS = ("swiss", "round-robin")
 REMOTE = "remote:"
 OFFLINE = "disconnection"  # the referee's fault kind for a seat that is not there
 
+DEFAULT_LEASE_S = 300.0  # a claim not renewed for this long belongs to a dead caller
+DEFAULT_CATCH_UP = 3  # due rounds played after downtime; older ones are recorded as missed
+MISSED = "missed"
+
 Clock = Callable[[], datetime]
 Presence = Callable[[str], bool]
+RoundHook = Callable[["RoundReport"], None]
 
 _registry = registry()
 
@@ -87,7 +99,8 @@ class League(LeagueModel, table=True):
     move_ms: int | None = None
     config_json: str = "{}"
     seed: int = 1
-    anchor_ts: float  # the schedule's first tick is the first one after this time
+    anchor_ts: float  # the schedule's first tick is the first one after this time (moved by resume)
+    paused: bool = False  # no round is played while paused; resuming skips the ticks it missed
 
 
 class LeagueMember(LeagueModel, table=True):
@@ -102,6 +115,7 @@ class LeagueMember(LeagueModel, table=True):
     sigma: float
     division: int | None = None  # None until the member's first season starts
     joined_ts: float
+    left_ts: float | None = None  # set by `league leave`: forfeits the rest of the season, then is not placed
 
 
 class LeagueSeason(LeagueModel, table=True):
@@ -133,10 +147,10 @@ class LeagueRound(LeagueModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     league_id: int = Field(index=True)
     slot: int
-    season: int  # -1: the slot passed without a season (too few members)
-    round: int
+    season: int  # -1: the slot passed without a season (too few members, or missed)
+    round: int  # for a missed slot: how many ticks it stands for
     due_ts: float
-    status: str  # running | done | skipped
+    status: str  # running | done | skipped | missed (a run of ticks passed over by the catch-up policy)
     owner: str
     claimed_ts: float
     matches: int = 0
@@ -221,20 +235,30 @@ def get_league(session: Session, name: str) -> League:
 
 
 def join_league(engine: Engine, name: str, spec: str, alias: str | None = None, now: datetime | None = None) -> str:
-    """Enter bot `spec` (a built-in bot, or remote:NAME for a bot connected to the arena); returns its alias.
+    """Enter bot `spec`: a built-in bot, remote:NAME (a bot connected to the arena) or cmd:PROGRAM (a
+    program started for each match where the round is played); returns its alias.
 
-    A bot that joins during a season plays from the next season on, in the lowest division.
+    A bot that joins during a season plays from the next season on, in the lowest division. A
+    member that left may join again under the same alias (its rating is kept).
     """
     with Session(engine) as session:
         league = get_league(session, name)
         assert league.id is not None
-        if not spec.startswith(REMOTE):
+        if is_command(spec):
+            command_name(spec, 0)  # a spec naming no program fails here; the program runs where rounds are played
+        elif not spec.startswith(REMOTE):
             from engine.bots import make_bot
 
             make_bot(spec, get_game(league.game), 0)  # an unknown bot fails here
         who = alias or spec
-        if session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id)
-                        .where(LeagueMember.alias == who)).first() is not None:
+        existing = session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id)
+                                .where(LeagueMember.alias == who)).first()
+        if existing is not None and existing.left_ts is not None and existing.spec == spec:
+            existing.left_ts = None
+            session.add(existing)
+            session.commit()
+            return who
+        if existing is not None:
             raise ConfigError(f"'{who}' is already in league '{name}': pass another --alias.")
         rating = PlackettLuce().rating()
         session.add(LeagueMember(league_id=league.id, alias=who, spec=spec, mu=float(rating.mu),
@@ -246,6 +270,93 @@ def join_league(engine: Engine, name: str, spec: str, alias: str | None = None, 
     return who
 
 
+def leave_league(engine: Engine, name: str, alias: str, now: datetime | None = None) -> None:
+    """Take `alias` out of the league: it forfeits its remaining matches of the season and is not
+    placed in the next one. Its results so far stay in the standings."""
+    with Session(engine) as session:
+        league = get_league(session, name)
+        member = session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id)
+                              .where(LeagueMember.alias == alias)).first()
+        if member is None or member.left_ts is not None:
+            raise ConfigError(f"'{alias}' is not a member of league '{name}': see `tourney league list`.")
+        member.left_ts = (now or utc_now()).timestamp()
+        session.add(member)
+        session.commit()
+
+
+def set_paused(engine: Engine, name: str, paused: bool, now: datetime | None = None) -> datetime:
+    """Pause or resume a league; returns when its next round is due.
+
+    Resuming does not play the ticks that passed while it was paused: the schedule restarts
+    from the time of resuming.
+    """
+    with Session(engine) as session:
+        league = get_league(session, name)
+        if league.paused == paused:
+            state = "paused" if paused else "running"
+            raise ConfigError(f"league '{name}' is already {state}: nothing to do.")
+        league.paused = paused
+        if not paused:
+            league.anchor_ts = (now or utc_now()).timestamp()
+        session.add(league)
+        session.commit()
+    return league_standings(engine, name).next_due or (now or utc_now())
+
+
+@dataclass
+class LeagueSummary:
+    """One line of `tourney league list`."""
+
+    name: str
+    game: str
+    format: str
+    schedule: str
+    members: int
+    paused: bool
+    season: int | None  # the latest started season
+    next_due: datetime | None  # None while paused
+
+
+def list_leagues(engine: Engine) -> list[LeagueSummary]:
+    """Every league, by name."""
+    out = []
+    with Session(engine) as session:
+        leagues = session.exec(select(League).order_by(League.name)).all()
+        for lg in leagues:
+            members = session.exec(select(LeagueMember).where(LeagueMember.league_id == lg.id)
+                                   .where(LeagueMember.left_ts == None)).all()  # noqa: E711  (SQL IS NULL)
+            seasons = [s.season for s in session.exec(select(LeagueSeason).where(LeagueSeason.league_id == lg.id))]
+            out.append(LeagueSummary(lg.name, lg.game, lg.format, lg.schedule, len(members), lg.paused,
+                                     max(seasons) if seasons else None,
+                                     None if lg.paused else _next_due(session, lg)))
+    return out
+
+
+def _next_due(session: Session, league: League) -> datetime:
+    last = session.exec(select(LeagueRound).where(LeagueRound.league_id == league.id)
+                        .order_by(LeagueRound.slot.desc())).first()  # type: ignore[attr-defined]
+    return datetime.fromtimestamp(_due_after(league, last), UTC)
+
+
+def _due_after(league: League, last: LeagueRound | None) -> float:
+    """When the slot after `last` is due: the schedule's next tick after the last slot (or after
+    the league's anchor: its creation, or its last resume)."""
+    anchor = league.anchor_ts if last is None else max(last.due_ts, league.anchor_ts)
+    return float(croniter(league.schedule, anchor).get_next(float))
+
+
+def parse_catch_up(text: str) -> int | None:
+    """--catch-up: `all` (None), `latest` (1) or a positive number of rounds."""
+    value = text.strip().lower()
+    if value == "all":
+        return None
+    if value == "latest":
+        return 1
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    raise ConfigError(f"--catch-up is all, latest or a number of rounds (at least 1), not '{text}'.")
+
+
 # ---------------------------------------------------------------------------------------- running
 
 
@@ -254,11 +365,29 @@ class RoundReport:
     league: str
     slot: int
     season: int
-    round: int
+    round: int  # for a missed slot: how many ticks were passed over
     due: datetime
     matches: int
     forfeits: int
-    status: str
+    status: str  # done | skipped | missed | released (stopped mid-round, claim given back)
+
+    def line(self) -> str:
+        """The one line `run-due` (and the arena) print for this slot."""
+        due = f"{self.due:%Y-%m-%d %H:%M}"
+        if self.status == MISSED:
+            return (f"{self.league}: missed {self.round} round(s) due up to {due} (catch-up policy); "
+                    "playing the latest")
+        if self.status == "skipped":
+            return (f"{self.league}: round due {due} skipped: too few bots for its divisions (each needs two); "
+                    "add bots with `tourney league join` or create the league with fewer --divisions.")
+        if self.status == "released":
+            return f"{self.league}: season {self.season} round {self.round} (due {due}) stopped; claim released"
+        return (f"{self.league}: season {self.season} round {self.round} (due {due}) {self.status}, "
+                f"{self.matches} matches, {self.forfeits} forfeits")
+
+
+class RoundStopped(Exception):  # noqa: N818  (a request, not an error)
+    """Raised inside a round when the caller was asked to stop (the claim is then released)."""
 
 
 def default_owner() -> str:
@@ -272,39 +401,66 @@ def run_due(
     executor: Executor | None = None,
     presence: Presence | None = None,
     owner: str | None = None,
-    lease_s: float = 3600.0,
+    lease_s: float = DEFAULT_LEASE_S,
     max_rounds: int | None = None,
+    catch_up: int | None = DEFAULT_CATCH_UP,
+    on_round: RoundHook | None = None,
+    stop: threading.Event | None = None,
 ) -> list[RoundReport]:
-    """Play every round (of league `name`, or of every league) whose scheduled time has passed.
+    """Play every round (of league `name`, or of every league not paused) whose scheduled time has passed.
 
     presence(spec) tells whether a remote bot is connected; an offline bot forfeits its
-    matches of the round. Without it, remote bots count as offline (they can only play on an
-    arena: `tourney serve --leagues`). Returns the rounds this call played.
+    matches of the round and gets no bye. Without it, remote bots count as offline (they can
+    only play on an arena: `tourney serve --leagues`). catch_up: how many of the due rounds
+    are played when several are (None: all); the older ones become one missed slot.
+    on_round(report) runs as each slot ends. Setting `stop` ends the call between matches,
+    giving the round's claim back. Returns the slots this call handled.
     """
+    if lease_s <= 0:
+        raise ConfigError(f"the claim lease must be a positive number of seconds, not {lease_s}.")
     with Session(engine) as session:
         if name is not None:
             ids = [get_league(session, name).id]
         else:
-            ids = [lg.id for lg in session.exec(select(League).order_by(League.id))]  # type: ignore[arg-type]
+            ids = [lg.id for lg in session.exec(select(League).where(League.paused == False)  # noqa: E712
+                                                .order_by(League.id))]  # type: ignore[arg-type]
     played: list[RoundReport] = []
     me = owner or default_owner()
     for league_id in ids:
         assert league_id is not None
         while max_rounds is None or len(played) < max_rounds:
+            if stop is not None and stop.is_set():
+                return played
             report = _run_next(engine, league_id, clock, executor or InProcess(), presence or _builtin_only, me,
-                               lease_s)
+                               lease_s, catch_up, stop)
             if report is None:
                 break
             played.append(report)
+            count_round(report)
+            if on_round is not None:
+                on_round(report)
+            if report.status == "released":
+                return played
     return played
+
+
+def count_round(report: RoundReport) -> None:
+    """The league series of the metrics registry (served by whichever process plays the rounds)."""
+    LEAGUE_ROUNDS.labels(report.status).inc()
+    LEAGUE_MATCHES.labels("played").inc(report.matches)
+    LEAGUE_MATCHES.labels("forfeit").inc(report.forfeits)
 
 
 def _builtin_only(spec: str) -> bool:
     return not spec.startswith(REMOTE)
 
 
-def _claim(engine: Engine, league: League, now: float, owner: str, lease_s: float) -> LeagueRound | None:
-    """Claim the next slot that is due (or a dead caller's stale claim); None when there is none to take."""
+def _claim(engine: Engine, league: League, now: float, owner: str, lease_s: float,
+           catch_up: int | None = None) -> LeagueRound | None:
+    """Claim the next slot that is due (or a dead or stopped caller's claim); None when there is none to take.
+
+    When more than `catch_up` ticks are due, the older ones are claimed together as one missed slot.
+    """
     with Session(engine) as session:
         last = session.exec(select(LeagueRound).where(LeagueRound.league_id == league.id)
                             .order_by(LeagueRound.slot.desc())).first()  # type: ignore[attr-defined]
@@ -321,13 +477,22 @@ def _claim(engine: Engine, league: League, now: float, owner: str, lease_s: floa
                 return None
             session.refresh(last)
             return last
-        anchor = league.anchor_ts if last is None else last.due_ts
-        due = float(croniter(league.schedule, anchor).get_next(float))
+        if league.paused:
+            return None
+        due = _due_after(league, last)
         if due > now:
             return None
-        season, rnd = _next_position(session, league, last)
-        claim = LeagueRound(league_id=_id(league), slot=0 if last is None else last.slot + 1, season=season,
-                            round=rnd, due_ts=due, status="running", owner=owner, claimed_ts=now)
+        slot = 0 if last is None else last.slot + 1
+        kept = _oldest_kept(league.schedule, now, catch_up)
+        if kept is not None and due < kept:
+            # Ticks from `due` to just before `kept` are passed over: one row stands for all of them.
+            newest_missed = float(croniter(league.schedule, kept).get_prev(float))
+            claim = LeagueRound(league_id=_id(league), slot=slot, season=-1, round=_ticks(league.schedule, due, kept),
+                                due_ts=newest_missed, status=MISSED, owner=owner, claimed_ts=now)
+        else:
+            season, rnd = _next_position(session, league, last)
+            claim = LeagueRound(league_id=_id(league), slot=slot, season=season, round=rnd, due_ts=due,
+                                status="running", owner=owner, claimed_ts=now)
         session.add(claim)
         try:
             session.commit()
@@ -336,6 +501,86 @@ def _claim(engine: Engine, league: League, now: float, owner: str, lease_s: floa
             return None
         session.refresh(claim)
         return claim
+
+
+MAX_COUNTED_TICKS = 100_000  # counting missed ticks stops here (an every-minute league down for months)
+
+
+def _oldest_kept(schedule: str, now: float, catch_up: int | None) -> float | None:
+    """The earliest of the latest `catch_up` ticks at or before `now` (None: keep every tick)."""
+    if catch_up is None:
+        return None
+    ticks = croniter(schedule, now + 1e-3)
+    tick = now
+    for _ in range(catch_up):
+        tick = float(ticks.get_prev(float))
+    return tick
+
+
+def _ticks(schedule: str, first: float, until: float) -> int:
+    """How many ticks fall in [first, until) (first is a tick)."""
+    ticks = croniter(schedule, first)
+    count, tick = 1, first
+    while count < MAX_COUNTED_TICKS:
+        tick = float(ticks.get_next(float))
+        if tick >= until:
+            break
+        count += 1
+    return count
+
+
+class LeaseKeeper:
+    """Renews a round's claim every third of the lease while the round plays (a daemon thread).
+
+    Only a claim still ours and still running is renewed; a caller that lost its claim (the
+    lease ran out while it was stalled) finds out in `_finish`, which then leaves the round alone.
+    """
+
+    def __init__(self, engine: Engine, claim_id: int, owner: str, lease_s: float, clock: Clock) -> None:
+        self.engine = engine
+        self.claim_id = claim_id
+        self.owner = owner
+        self.interval_s = lease_s / 3
+        self.clock = clock
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="league-lease", daemon=True)
+
+    def renew(self) -> bool:
+        """Push the claim's time to now; False when the claim is no longer ours."""
+        with Session(self.engine) as session:
+            result = session.execute(update(LeagueRound).where(LeagueRound.id == self.claim_id)  # type: ignore[arg-type]
+                                     .where(LeagueRound.owner == self.owner)  # type: ignore[arg-type]
+                                     .where(LeagueRound.status == "running")  # type: ignore[arg-type]
+                                     .values(claimed_ts=self.clock().timestamp()))
+            session.commit()
+            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+    def _run(self) -> None:
+        while not self._done.wait(self.interval_s):
+            try:
+                if not self.renew():
+                    return
+            except Exception:  # the database is away for a moment: the next beat tries again
+                continue
+
+    def __enter__(self) -> LeaseKeeper:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._done.set()
+        self._thread.join(5.0)
+
+
+def release(engine: Engine, claim_id: int, owner: str) -> bool:
+    """Give a running claim back (its time goes to 0, so the next caller takes it over at once)."""
+    with Session(engine) as session:
+        result = session.execute(update(LeagueRound).where(LeagueRound.id == claim_id)  # type: ignore[arg-type]
+                                 .where(LeagueRound.owner == owner)  # type: ignore[arg-type]
+                                 .where(LeagueRound.status == "running")  # type: ignore[arg-type]
+                                 .values(claimed_ts=0.0))
+        session.commit()
+        return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
 
 def _next_position(session: Session, league: League, last: LeagueRound | None) -> tuple[int, int]:
@@ -353,24 +598,40 @@ def _next_position(session: Session, league: League, last: LeagueRound | None) -
 
 
 def _run_next(engine: Engine, league_id: int, clock: Clock, executor: Executor, presence: Presence, owner: str,
-              lease_s: float) -> RoundReport | None:
+              lease_s: float, catch_up: int | None = None, stop: threading.Event | None = None
+              ) -> RoundReport | None:
     with Session(engine) as session:
         league = session.get(League, league_id)
         assert league is not None
         session.expunge(league)
-    claim = _claim(engine, league, clock().timestamp(), owner, lease_s)
+    claim = _claim(engine, league, clock().timestamp(), owner, lease_s, catch_up)
     if claim is None:
         return None
+    due = datetime.fromtimestamp(claim.due_ts, UTC)
+    if claim.status == MISSED:
+        return RoundReport(league.name, claim.slot, -1, claim.round, due, 0, 0, MISSED)
+    assert claim.id is not None
     status = "done"
     matches = forfeits = 0
-    if claim.round == 0 and not _season_started(engine, league, claim.season) \
-            and not _start_season(engine, league, claim.season, clock().timestamp()):
-        status = "skipped"
-    if status == "done":
-        matches, forfeits = _play_round(engine, league, claim.season, claim.round, executor, presence)
+    try:
+        with LeaseKeeper(engine, claim.id, owner, lease_s, clock):
+            if claim.round == 0 and not _season_started(engine, league, claim.season) \
+                    and not _start_season(engine, league, claim.season, clock().timestamp()):
+                status = "skipped"
+            if status == "done":
+                matches, forfeits = _play_round(engine, league, claim.season, claim.round, executor, presence,
+                                                stop)
+    except RoundStopped:
+        release(engine, claim.id, owner)
+        return RoundReport(league.name, claim.slot, claim.season, claim.round, due, matches, forfeits, "released")
+    except BaseException:
+        # SIGTERM (raised as an exception by the command line), Ctrl-C or a failure: whoever runs next
+        # takes the round over at once instead of after the lease.
+        release(engine, claim.id, owner)
+        raise
     _finish(engine, league, claim, status, matches, forfeits)
     return RoundReport(league.name, claim.slot, claim.season if status == "done" else -1, claim.round,
-                       datetime.fromtimestamp(claim.due_ts, UTC), matches, forfeits, status)
+                       due, matches, forfeits, status)
 
 
 def _season_started(engine: Engine, league: League, season: int) -> bool:
@@ -394,6 +655,7 @@ def _start_season(engine: Engine, league: League, season: int, now: float) -> bo
     """
     with Session(engine) as session:
         members = list(session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id)
+                                    .where(LeagueMember.left_ts == None)  # noqa: E711  (SQL IS NULL)
                                     .order_by(LeagueMember.id)))  # type: ignore[arg-type]
         for m in members:
             session.expunge(m)
@@ -493,9 +755,11 @@ def _divisions(engine: Engine, league: League, season: int) -> list[tuple[int, i
 
 
 def _play_round(engine: Engine, league: League, season: int, rnd: int, executor: Executor,
-                presence: Presence) -> tuple[int, int]:
-    """Round `rnd` of every division; offline bots forfeit. Returns (matches played, forfeits)."""
+                presence: Presence, stop: threading.Event | None = None) -> tuple[int, int]:
+    """Round `rnd` of every division; offline bots (and members who left) forfeit, and get no bye.
+    Returns (matches played, forfeits)."""
     played = forfeits = 0
+    gone = _left(engine, league)
     for _division, tid in _divisions(engine, league, season):
         tid, plan = load_plan(engine, tid)
         spec = plan.spec()
@@ -505,19 +769,36 @@ def _play_round(engine: Engine, league: League, season: int, rnd: int, executor:
             pairings = next_round(spec, n, load_history(engine, tid, aliases), rnd) or []
         else:
             pairings = [p for p in next_round(spec, n, [], 0) or [] if p.round == rnd]
-        byes = [p for p in pairings if len(p.seats) == 1]
-        online = {i: presence(e.spec) for i, e in enumerate(plan.entrants)}
+        online = {i: e.alias not in gone and presence(e.spec) for i, e in enumerate(plan.entrants)}
+        byes = [p for p in pairings if len(p.seats) == 1 and online[p.seats[0]]]
+        lost_byes = [no_bye(plan, p) for p in pairings if len(p.seats) == 1 and not online[p.seats[0]]]
         absent = [p for p in pairings if len(p.seats) > 1 and not all(online[s] for s in p.seats)]
         games = [p for p in pairings if len(p.seats) > 1 and all(online[s] for s in p.seats)]
-        record_matches(engine, tid, plan, [forfeit(plan, p, online) for p in absent], byes)
+        record_matches(engine, tid, plan, [forfeit(plan, p, online) for p in absent] + lost_byes, byes)
         forfeits += len(absent)
-        for chunk in executor.run(plan, games):
-            record_matches(engine, tid, plan, chunk)
-            # An executor that finds a bot gone only when it asks for the match returns a forfeit.
-            absent_now = sum(1 for _, rec, _ in chunk if is_forfeit(rec))
-            played += len(chunk) - absent_now
-            forfeits += absent_now
+        chunks = executor.run(plan, games)
+        try:
+            for chunk in chunks:
+                record_matches(engine, tid, plan, chunk)
+                # An executor that finds a bot gone only when it asks for the match returns a forfeit.
+                absent_now = sum(1 for _, rec, _ in chunk if is_forfeit(rec))
+                played += len(chunk) - absent_now
+                forfeits += absent_now
+                if stop is not None and stop.is_set():
+                    raise RoundStopped
+            if stop is not None and stop.is_set():  # the executor stopped handing out matches early
+                raise RoundStopped
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()  # a generator left early stops handing out matches now, not when collected
     return played, forfeits
+
+
+def _left(engine: Engine, league: League) -> set[str]:
+    with Session(engine) as session:
+        return {m.alias for m in session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id)
+                                              .where(LeagueMember.left_ts != None))}  # noqa: E711
 
 
 FORFEIT_DETAILS = dumps({"forfeit": True})
@@ -547,6 +828,15 @@ def forfeit(plan: TournamentPlan, pairing: Pairing, online: dict[int, bool]) -> 
     reason = "offline: " + ", ".join(f"seat {i}" for i in away) if away else ""
     record = MatchRecord(seed=-1, players=n, termination=OFFLINE, reason=reason, plies=0, replay="",
                          details_json=FORFEIT_DETAILS, seats=tuple(seats))
+    return pairing, record, 0.0
+
+
+def no_bye(plan: TournamentPlan, pairing: Pairing) -> Played:
+    """The bye of a bot that is offline: stored (Swiss sees the bye was used), worth nothing."""
+    alias = plan.entrants[pairing.seats[0]].alias
+    seat = SeatRecord(alias, 0, 1, 0.0, 0.0, 0, 0.0, dumps({OFFLINE: 1}))
+    record = MatchRecord(seed=-1, players=1, termination=OFFLINE, reason="offline: no bye", plies=0, replay="",
+                         details_json=FORFEIT_DETAILS, seats=(seat,))
     return pairing, record, 0.0
 
 
@@ -636,8 +926,7 @@ def league_standings(engine: Engine, name: str, season: int | None = None) -> Le
     elif season not in seasons:
         raise ConfigError(f"league '{name}' has no season {season}: it has played seasons "
                           f"{', '.join(map(str, sorted(seasons))) or 'none yet'}.")
-    anchor = league.anchor_ts if last is None else last.due_ts
-    next_due = datetime.fromtimestamp(float(croniter(league.schedule, anchor).get_next(float)), UTC)
+    next_due = None if league.paused else datetime.fromtimestamp(_due_after(league, last), UTC)
     return LeagueTable(league.name, league.game, season, season_standings(engine, league, season), ratings, next_due)
 
 

@@ -2,30 +2,55 @@
 
 The arena plays each match through its ordinary RunMatch path (remote seats are the bots'
 sessions, other seats built-in bots), and the record comes back as the tournament store's
-MatchRecord. A remote bot with no session for the game is offline and forfeits (see
-tournament/league.py); one that leaves mid-round forfeits the matches it could not start.
+MatchRecord; the league stores it in its division's tournament, so the arena's own store
+(`serve --db`) is skipped for it (one row per match). A remote bot with no session for the
+game is offline and forfeits (see tournament/league.py); one that leaves mid-round forfeits
+the matches it could not start. A `cmd:` member is started here for each of its matches,
+with a one-match name and token, and connects to this arena like any bot.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import json
+import logging
 import re
+import secrets
 import threading
-import traceback
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
+import grpc
+
 from engine.core import Outcome, TourneyError
-from engine.server.arena import ABORTED, REMOTE_PREFIX, Arena, ArenaError
+from engine.server.arena import ABORTED, REMOTE_PREFIX, Arena, ArenaError, token_hash
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
-from tournament.league import REMOTE, Clock, forfeit, run_due, utc_now
+from engine.server.launcher import BotProcess, is_command
+from tournament.league import (
+    DEFAULT_CATCH_UP,
+    DEFAULT_LEASE_S,
+    REMOTE,
+    Clock,
+    RoundHook,
+    RoundReport,
+    RoundStopped,
+    forfeit,
+    run_due,
+    utc_now,
+)
 from tournament.round_robin import Pairing
 from tournament.runner import MatchRecord, Played, SeatRecord, TournamentPlan, pack_replay
 from tournament.store import dumps, open_store
 
 SEAT_WAIT_S = 30.0  # a connected bot busy with other matches gets this long to free a slot
+PROGRAM_LOGS = Path("bot-logs")  # where `cmd:` members' output goes, one file per launch
+POLL_S = 0.5  # how often a round waiting for its matches looks at the stop flag
+
+log = logging.getLogger("tourney.league")
 
 
 def record_from_arena(plan: TournamentPlan, pairing: Pairing, record: pb.MatchRecord) -> MatchRecord:
@@ -58,15 +83,24 @@ def record_from_arena(plan: TournamentPlan, pairing: Pairing, record: pb.MatchRe
 
 
 class ArenaExecutor:
-    """Plays a round's pairings on `arena` (whose event loop is `loop`), a few at a time."""
+    """Plays a round's pairings on `arena` (whose event loop is `loop`), a few at a time.
 
-    def __init__(self, arena: Arena, loop: asyncio.AbstractEventLoop, workers: int = 8) -> None:
+    address: where this arena listens (host:port reachable from here), for `cmd:` members'
+    programs to connect to. Setting `stop` makes a running round hand back what finished and
+    stop waiting for the rest.
+    """
+
+    def __init__(self, arena: Arena, loop: asyncio.AbstractEventLoop, workers: int = 8, address: str | None = None,
+                 stop: threading.Event | None = None) -> None:
         self.arena = arena
         self.loop = loop
         self.workers = workers
+        self.address = address
+        self.stop = stop or threading.Event()
+        self._tokens_lock = threading.Lock()
 
     def online(self, spec: str) -> bool:
-        """Built-in bots are always there; remote:NAME needs a connected session."""
+        """Built-in bots and programs are always there; remote:NAME needs a connected session."""
         if not spec.startswith(REMOTE):
             return True
         return bool(self.arena.connected(spec[len(REMOTE):]))
@@ -78,30 +112,92 @@ class ArenaExecutor:
             return any(s.plays(game_id) for s in self.arena.connected(spec[len(REMOTE):]))
         return present
 
+    def _admit(self, name: str, token: str) -> None:
+        """Let one launched program in under `name` (the arena's token table gets a one-match entry)."""
+        with self._tokens_lock:
+            tokens = self.arena.config.tokens
+            if not isinstance(tokens, dict):
+                tokens = dict(tokens)
+                self.arena.config.tokens = tokens
+            tokens[name] = token_hash(token)
+
+    def _revoke(self, name: str) -> None:
+        with self._tokens_lock:
+            tokens = self.arena.config.tokens
+            if isinstance(tokens, dict):
+                tokens.pop(name, None)
+
+    def _launch(self, stack: contextlib.ExitStack, spec: str, alias: str) -> tuple[str, BotProcess]:
+        """Start a `cmd:` member's program for one match; returns the name it connects under, and it."""
+        if self.address is None:
+            raise ArenaError(grpc.StatusCode.FAILED_PRECONDITION,
+                             "this arena's address is unknown: cmd: bots cannot join")
+        name = f"{re.sub(r'[^A-Za-z0-9_.-]', '_', alias)[:40]}-{secrets.token_hex(4)}"
+        token = secrets.token_urlsafe(18)
+        self._admit(name, token)
+        stack.callback(self._revoke, name)
+        return name, stack.enter_context(BotProcess(spec, name, self.address, token, PROGRAM_LOGS))
+
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         seed = plan.match_seed(pairing.seed_offset)
-        specs = [REMOTE_PREFIX + e.spec[len(REMOTE):] if e.spec.startswith(REMOTE) else e.spec
-                 for e in (plan.entrants[i] for i in pairing.seats)]
         started = self.loop.time()
-        future = asyncio.run_coroutine_threadsafe(
-            self.arena.run_match(plan.game, specs, seed, plan.config, plan.move_ms or 0, SEAT_WAIT_S), self.loop)
-        try:
-            record = future.result()
-        except ArenaError:
-            # A remote bot left (or stayed busy) before the match could start: it forfeits.
-            present = self.presence_for(plan.game)
-            return forfeit(plan, pairing, {e: present(plan.entrants[e].spec) for e in pairing.seats})
+        with contextlib.ExitStack() as stack:
+            specs: list[str] = []
+            programs: dict[int, BotProcess | None] = {}  # entrant -> its running program (None: it did not start)
+            try:
+                for e in pairing.seats:
+                    spec = plan.entrants[e].spec
+                    if spec.startswith(REMOTE):
+                        specs.append(REMOTE_PREFIX + spec[len(REMOTE):])
+                    elif is_command(spec):
+                        programs[e] = None
+                        name, programs[e] = self._launch(stack, spec, plan.entrants[e].alias)
+                        specs.append(REMOTE_PREFIX + name)
+                    else:
+                        specs.append(spec)
+                future = asyncio.run_coroutine_threadsafe(
+                    self.arena.run_match(plan.game, specs, seed, plan.config, plan.move_ms or 0, SEAT_WAIT_S,
+                                         store=False), self.loop)
+                record = self._wait(future)
+            except (ArenaError, TourneyError):
+                # A remote bot left (or stayed busy), or a program did not start or connect: it forfeits.
+                present = self.presence_for(plan.game)
+
+                def there(e: int) -> bool:
+                    if e in programs:  # a program is there while it runs (connecting takes a moment)
+                        program = programs[e]
+                        return program is not None and program.alive()
+                    return present(plan.entrants[e].spec)
+
+                return forfeit(plan, pairing, {e: there(e) for e in pairing.seats})
         return pairing, record_from_arena(plan, pairing, record), self.loop.time() - started
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        from concurrent.futures import ThreadPoolExecutor, as_completed
+    def _wait(self, future: concurrent.futures.Future[pb.MatchRecord]) -> pb.MatchRecord:
+        """The match's record; when the round is stopped, stop waiting for it (the arena may be shutting
+        down, and a pool thread blocked on it would keep the process from exiting). The match itself
+        is not cancelled: it ends on the arena as usual, its bots told, and is replayed with the round."""
+        while True:
+            try:
+                return future.result(timeout=POLL_S)
+            except concurrent.futures.TimeoutError:
+                if self.stop.is_set():
+                    raise RoundStopped from None
 
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
         if not pairings:
             return
-        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="league") as pool:
-            futures = [pool.submit(self._play, plan, p) for p in pairings]
-            for done in as_completed(futures):
-                yield [done.result()]
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="league")
+        try:
+            pending = {pool.submit(self._play, plan, p) for p in pairings}
+            while pending and not self.stop.is_set():
+                done, pending = concurrent.futures.wait(pending, timeout=POLL_S,
+                                                        return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    yield [future.result()]
+        finally:
+            # Stopped (or the caller left): matches not started are dropped; the round is replayed later
+            # by whoever takes it over, and what was stored is skipped then.
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         pass
@@ -123,14 +219,35 @@ class RemoteLeagueExecutor:
         self.admin_token = admin_token
         self.workers = workers
         self.wait_s = wait_s
+        self._closing = threading.Event()  # set by close(): calls still waiting are cancelled
 
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         import time
 
-        import grpc
+        specs = [plan.entrants[i].spec for i in pairing.seats]
+        if any(is_command(spec) for spec in specs) and not any(spec.startswith(REMOTE) for spec in specs):
+            # Programs against built-in bots: played here, as a Ray worker would (a private loopback arena).
+            from tournament.runner import match_record, play_pairing
+
+            started = time.perf_counter()
+            return pairing, match_record(plan, pairing, play_pairing(plan, pairing)), time.perf_counter() - started
+        with contextlib.ExitStack() as stack:
+            return self._play_remote(plan, pairing, stack)
+
+    def _play_remote(self, plan: TournamentPlan, pairing: Pairing, stack: contextlib.ExitStack) -> Played:
+        """RunMatch on the arena; a `cmd:` seat meeting a remote bot is started here and connects to the
+        arena without a token (the arena must allow anonymous bots for that)."""
+        import time
 
         seed = plan.match_seed(pairing.seed_offset)
-        specs = [plan.entrants[i].spec for i in pairing.seats]
+        specs = []
+        for i in pairing.seats:
+            spec = plan.entrants[i].spec
+            if is_command(spec):
+                name = f"{re.sub(r'[^A-Za-z0-9_.-]', '_', plan.entrants[i].alias)[:40]}-{secrets.token_hex(4)}"
+                stack.enter_context(BotProcess(spec, name, self.address, "", PROGRAM_LOGS))
+                spec = REMOTE + name
+            specs.append(spec)
         request = pb.RunMatchRequest(admin_token=self.admin_token, game=plan.game, seats=specs, seed=seed,
                                      config_json=json.dumps(plan.config), move_ms=plan.move_ms or 0,
                                      wait_s=self.wait_s)
@@ -139,8 +256,9 @@ class RemoteLeagueExecutor:
             call = channel.unary_unary("/tourney.v1.Arena/RunMatch",
                                        request_serializer=pb.RunMatchRequest.SerializeToString,
                                        response_deserializer=pb.MatchRecord.FromString)
+            pending = call.future(request, timeout=3600)
             try:
-                record = call(request, timeout=3600)
+                record = _wait_call(pending, self._closing)
             except grpc.RpcError as exc:
                 code = exc.code() if isinstance(exc, grpc.Call) else None
                 detail = rpc_detail(exc)
@@ -153,17 +271,32 @@ class RemoteLeagueExecutor:
         return pairing, record_from_arena(plan, pairing, record), time.perf_counter() - started
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        from concurrent.futures import ThreadPoolExecutor, as_completed
-
         if not pairings:
             return
-        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="league-remote") as pool:
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="league-remote")
+        try:
             futures = [pool.submit(self._play, plan, p) for p in pairings]
-            for done in as_completed(futures):
+            for done in concurrent.futures.as_completed(futures):
                 yield [done.result()]
+        finally:
+            # Left early (SIGTERM, a failure): matches not started are dropped, the round is replayed later.
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        pass
+        """Cancel the RunMatch calls still waiting, so their threads end and the process can exit."""
+        self._closing.set()
+
+
+def _wait_call(pending: Any, closing: threading.Event) -> pb.MatchRecord:
+    """The RunMatch result, polled so that closing the executor cancels a call still in flight."""
+    while True:
+        try:
+            result: pb.MatchRecord = pending.result(timeout=POLL_S)
+            return result
+        except grpc.FutureTimeoutError:
+            if closing.is_set():
+                pending.cancel()
+                raise RoundStopped from None
 
 
 class ArenaUnreachable(TourneyError):
@@ -171,15 +304,24 @@ class ArenaUnreachable(TourneyError):
 
 
 class LeagueLoop:
-    """`tourney serve --leagues`: a thread that plays due league rounds on this arena every `interval_s`."""
+    """`tourney serve --leagues`: a thread that plays due league rounds on this arena every `interval_s`.
+
+    The arena is the one scheduler of a deployment: remote bots connect here. Each slot it
+    handles is reported to `on_round` (by default a log line); stop() ends the round in play
+    and gives its claim back.
+    """
 
     def __init__(self, arena: Arena, loop: asyncio.AbstractEventLoop, db: str, interval_s: float = 30.0,
-                 clock: Clock = utc_now) -> None:
+                 clock: Clock = utc_now, address: str | None = None, lease_s: float = DEFAULT_LEASE_S,
+                 catch_up: int | None = DEFAULT_CATCH_UP, on_round: RoundHook | None = None) -> None:
         self.engine = open_store(db)
         self.clock = clock
-        self.executor = ArenaExecutor(arena, loop)
-        self.interval_s = interval_s
         self._stop = threading.Event()
+        self.executor = ArenaExecutor(arena, loop, address=address, stop=self._stop)
+        self.interval_s = interval_s
+        self.lease_s = lease_s
+        self.catch_up = catch_up
+        self.on_round = on_round or _log_round
         self._thread = threading.Thread(target=self._run, name="leagues", daemon=True)
 
     def start(self) -> LeagueLoop:
@@ -187,9 +329,10 @@ class LeagueLoop:
         return self
 
     def tick(self) -> int:
-        """Play what is due now; returns the number of rounds played."""
+        """Play what is due now; returns the number of slots handled."""
         # Not metered here: the arena counts these matches live, like any other it plays.
-        rounds = run_due(self.engine, clock=self.clock, executor=self.executor, presence=self.executor.online)
+        rounds = run_due(self.engine, clock=self.clock, executor=self.executor, presence=self.executor.online,
+                         lease_s=self.lease_s, catch_up=self.catch_up, on_round=self.on_round, stop=self._stop)
         return len(rounds)
 
     def _run(self) -> None:
@@ -197,9 +340,13 @@ class LeagueLoop:
             try:
                 self.tick()
             except Exception:  # a league's trouble must not stop the arena
-                traceback.print_exc()
+                log.exception("a league round failed; trying again at the next tick")
             self._stop.wait(self.interval_s)
 
     def stop(self, timeout_s: float = 30.0) -> None:
         self._stop.set()
         self._thread.join(timeout_s)
+
+
+def _log_round(report: RoundReport) -> None:
+    log.info("%s", report.line())

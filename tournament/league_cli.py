@@ -1,4 +1,6 @@
-"""`tourney league create|join|run-due|standings`: scheduled league seasons (see tournament/league.py).
+"""`tourney league create|join|leave|list|pause|resume|run-due|standings`: scheduled league seasons.
+
+See tournament/league.py for the model.
 
 Registered on the main `app` by one import at the bottom of tournament/cli.py.
 """
@@ -7,26 +9,36 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
-import time
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
+from types import FrameType
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from engine.core import ConfigError, get_game
-from tournament.cli import TABLE_WIDTH, _standing_doc, _standings_table, app, guarded, parse_settings
+from tournament.cli import _standing_doc, app, guarded, parse_settings
 from tournament.league import (
+    DEFAULT_CATCH_UP,
+    DEFAULT_LEASE_S,
     LEAGUE_FORMATS,
     LeagueSettings,
+    LeagueTable,
     RoundReport,
     create_league,
     join_league,
     league_standings,
+    leave_league,
+    list_leagues,
+    parse_catch_up,
     parse_when,
     run_due,
+    set_paused,
     utc_now,
 )
 from tournament.league_arena import RemoteLeagueExecutor
@@ -38,7 +50,8 @@ league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, 
                                                     "and relegation (create, join, run-due, standings).")
 app.add_typer(league_app, name="league")
 
-DbOpt = Annotated[str, typer.Option(help="Database: a SQLite path or SQLAlchemy URL.")]
+DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Database: a SQLite path or SQLAlchemy URL "
+                                                                "(default $TOURNEY_DB, else tourney.db).")]
 NowOpt = Annotated[str | None, typer.Option("--now", help="Act as if it were this ISO time, UTC (testing, "
                                                           "catching up).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")]
@@ -82,8 +95,9 @@ def create(
 @league_app.command("join")
 def join(
     name: Annotated[str, typer.Argument(help="The league.")],
-    bot: Annotated[str, typer.Argument(help="A built-in bot spec, or remote:NAME for a bot that connects to the "
-                                            "arena.")],
+    bot: Annotated[str, typer.Argument(help="A built-in bot spec, remote:NAME for a bot that connects to the "
+                                            "arena, or \"cmd:PROGRAM ARGS\" for a program started for each match "
+                                            "where the round is played (it must exist there).")],
     alias: Annotated[str | None, typer.Option(help="Name in the league (default: the bot spec).")] = None,
     db: DbOpt = "tourney.db",
     now: NowOpt = None,
@@ -96,16 +110,6 @@ def join(
         who = join_league(open_store(db), name, spec, alias or named or None, parse_when(now))
         print(f"{who} joined league {name}")
     guarded(body)
-
-
-def round_line(r: RoundReport) -> str:
-    """One line per round run: what was played, or why nothing was (a season needs 2 bots a division)."""
-    due = f"due {r.due:%Y-%m-%d %H:%M}"
-    if r.status == "skipped":
-        return (f"{r.league}: round {r.slot} ({due}) skipped: too few bots for its divisions (each needs two); "
-                "add bots with `tourney league join` or create the league with fewer --divisions.")
-    return (f"{r.league}: season {r.season} round {r.round} ({due}) {r.status}, {r.matches} matches, "
-            f"{r.forfeits} forfeits")
 
 
 class LazyExecutor:
@@ -138,17 +142,34 @@ def _report_doc(r: RoundReport) -> dict[str, Any]:
             "matches": r.matches, "forfeits": r.forfeits, "status": r.status}
 
 
+class Terminated(BaseException):  # noqa: N818  (a signal, not an error)
+    """SIGTERM arrived: raised in the main thread so the round in play gives its claim back."""
+
+
+def _raise_terminated(_signum: int, _frame: FrameType | None) -> None:
+    raise Terminated
+
+
 @league_app.command("run-due")
 def run_due_command(
     name: Annotated[str | None, typer.Argument(help="Only this league (default: every league).")] = None,
     db: DbOpt = "tourney.db",
     local: Annotated[bool, typer.Option("--local", help="Play in this process without Ray.")] = False,
     address: Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
-                                                                  "else a local Ray instance).")] = None,
+                                                                  "else a local Ray instance). Without a Ray node "
+                                                                  "on this machine use ray://HEAD:10001.")] = None,
     workers: Annotated[int | None, typer.Option("--workers", help="Cap on matches played in parallel.")] = None,
     watch: Annotated[float | None, typer.Option(help="Keep running: look for due rounds every this many "
                                                      "seconds.")] = None,
+    catch_up: Annotated[str, typer.Option("--catch-up", help="After downtime, play this many of the due rounds "
+                                                             "(all, latest or N); older ones are recorded as "
+                                                             "missed.")] = str(DEFAULT_CATCH_UP),
+    lease: Annotated[float, typer.Option("--lease", help="Seconds a round's claim lasts without renewal (it is "
+                                                         "renewed while the round plays; a crashed scheduler's "
+                                                         "round is taken over after this).")] = DEFAULT_LEASE_S,
     metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics on this port.")] = None,
+    metrics_host: Annotated[str, typer.Option(help="Interface the metrics listen on (0.0.0.0: every "
+                                                   "interface).")] = "127.0.0.1",
     arena: Annotated[str | None, typer.Option("--arena", help="Play on the arena at HOST:PORT, where remote:NAME "
                                                               "bots are connected (instead of Ray).")] = None,
     admin_token: Annotated[str | None, typer.Option(help="The arena's admin token (default "
@@ -159,7 +180,8 @@ def run_due_command(
     """Play every round whose scheduled time has passed (safe from cron, and with several copies at once).
 
     Remote bots (remote:NAME) play only with --arena (or in `tourney serve --leagues`); elsewhere,
-    or when they are not connected, they forfeit their matches of the round.
+    or when they are not connected, they forfeit their matches of the round. SIGTERM stops the
+    round in play and gives its claim back, so the next run takes it over at once.
     """
     def body() -> None:
         from tournament.metrics import MeteredExecutor, serve_metrics
@@ -167,9 +189,12 @@ def run_due_command(
 
         if watch is not None and watch <= 0:
             raise ConfigError(f"--watch must be a positive number of seconds, not {watch}.")
+        if lease <= 0:
+            raise ConfigError(f"--lease must be a positive number of seconds, not {lease}.")
+        keep = parse_catch_up(catch_up)
         engine = open_store(db)
         if metrics_port is not None:
-            serve_metrics(metrics_port)
+            serve_metrics(metrics_port, metrics_host)
         fixed = parse_when(now)
         clock: Callable[[], datetime] = (lambda: fixed) if fixed is not None else utc_now
         executor: Executor
@@ -183,21 +208,31 @@ def run_due_command(
             executor = MeteredExecutor(LazyExecutor(lambda: make_executor(local=local, address=address,
                                                                           workers=workers)))
         reports: list[RoundReport] = []
+
+        def show(report: RoundReport) -> None:
+            reports.append(report)
+            if not as_json:
+                print(report.line(), flush=True)
+
+        sleeper = threading.Event()
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
         try:
             while True:
-                done = run_due(engine, name, clock=clock, executor=executor, presence=presence)
-                reports.extend(done)
-                if not as_json:
-                    for r in done:
-                        print(round_line(r), flush=True)
+                run_due(engine, name, clock=clock, executor=executor, presence=presence, lease_s=lease,
+                        catch_up=keep, on_round=show)
                 if watch is None:
                     break
-                time.sleep(watch)
+                sleeper.wait(watch)
+        except Terminated:
+            print("stopped (SIGTERM): the round in play, if any, was given back to the next run-due",
+                  file=sys.stderr, flush=True)
+            raise typer.Exit(143) from None
         finally:
+            signal.signal(signal.SIGTERM, previous)
             executor.close()
-        if as_json:
-            print(json.dumps({"rounds": [_report_doc(r) for r in reports]}))
-        elif not reports:
+            if as_json:
+                print(json.dumps({"rounds": [_report_doc(r) for r in reports]}))
+        if not as_json and not reports:
             print("no round is due", file=sys.stderr)
     guarded(body)
 
@@ -221,11 +256,89 @@ def standings_command(
                 "ratings": {a: {"mu": round(mu, 3), "sigma": round(sg, 3)} for a, (mu, sg) in table.ratings.items()},
             }))
             return
-        console = Console(width=TABLE_WIDTH)
+        # As wide as the table needs: a pipe must not truncate a bot's name.
+        console = Console(width=400, soft_wrap=True)
         if not table.divisions:
-            console.print(f"league {table.league}: no season has started yet; next round due {table.next_due}",
+            console.print(f"league {table.league}: no season has started yet; next round due {_when(table.next_due)}",
                           highlight=False)
         for d, rows in table.divisions:
-            console.print(_standings_table(rows, f"{table.league} ({table.game}), season {table.season}, "
-                                                 f"division {d + 1}"))
+            console.print(league_table(table, d, rows), highlight=False)
+        if table.divisions:
+            console.print(f"next round due {_when(table.next_due)}", highlight=False)
+    guarded(body)
+
+
+def _when(moment: datetime | None) -> str:
+    return "never (paused)" if moment is None else f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def league_table(table: LeagueTable, division: int, rows: Sequence[Any]) -> Table:
+    """One division's standings in the columns an organiser reads: place, bot, record, points, the
+    rating it carries, faults."""
+    out = Table(title=f"{table.league} ({table.game}), season {table.season}, division {division + 1}",
+                title_justify="left")
+    for col in ("#", "bot", "games", "W-D-L", "pts", "Buchholz", "rating μ-3σ", "faults"):
+        out.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for i, s in enumerate(rows, 1):
+        mu, sigma = table.ratings.get(s.alias, (s.mu, s.sigma))
+        wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes} bye" if s.byes else "")
+        out.add_row(str(i), s.alias, str(s.games), wdl, f"{s.points:g}", f"{s.buchholz:g}",
+                    f"{mu - 3 * sigma:.1f}", str(s.faults))
+    return out
+
+
+@league_app.command("list")
+def list_command(db: DbOpt = "tourney.db", as_json: JsonOpt = False) -> None:
+    """Every league: game, format, schedule, members, current season, next round (or paused)."""
+    def body() -> None:
+        leagues = list_leagues(open_store(db))
+        if as_json:
+            print(json.dumps({"leagues": [{
+                "name": lg.name, "game": lg.game, "format": lg.format, "schedule": lg.schedule,
+                "members": lg.members, "paused": lg.paused, "season": lg.season,
+                "next_round": lg.next_due.isoformat() if lg.next_due else None} for lg in leagues]}))
+            return
+        if not leagues:
+            print("no league yet: create one with `tourney league create`", file=sys.stderr)
+            return
+        out = Table(title_justify="left")
+        for col in ("league", "game", "format", "schedule", "members", "season", "next round"):
+            out.add_column(col, no_wrap=True)
+        for lg in leagues:
+            out.add_row(lg.name, lg.game, lg.format, lg.schedule, str(lg.members),
+                        "-" if lg.season is None else str(lg.season), _when(lg.next_due))
+        Console(width=400, soft_wrap=True).print(out, highlight=False)
+    guarded(body)
+
+
+@league_app.command("leave")
+def leave_command(
+    name: Annotated[str, typer.Argument(help="The league.")],
+    alias: Annotated[str, typer.Argument(help="The member's name in the league.")],
+    db: DbOpt = "tourney.db",
+    now: NowOpt = None,
+) -> None:
+    """Take a bot out: it forfeits the rest of this season and is not placed in the next one."""
+    def body() -> None:
+        leave_league(open_store(db), name, alias, parse_when(now))
+        print(f"{alias} left league {name}")
+    guarded(body)
+
+
+@league_app.command("pause")
+def pause_command(name: Annotated[str, typer.Argument(help="The league.")], db: DbOpt = "tourney.db") -> None:
+    """Stop playing a league's rounds until it is resumed."""
+    def body() -> None:
+        set_paused(open_store(db), name, True)
+        print(f"league {name} paused")
+    guarded(body)
+
+
+@league_app.command("resume")
+def resume_command(name: Annotated[str, typer.Argument(help="The league.")], db: DbOpt = "tourney.db",
+                   now: NowOpt = None) -> None:
+    """Play a paused league again; the ticks that passed while it was paused are not played."""
+    def body() -> None:
+        due = set_paused(open_store(db), name, False, parse_when(now))
+        print(f"league {name} resumed; next round due {_when(due)}")
     guarded(body)

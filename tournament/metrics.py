@@ -100,7 +100,7 @@ StartHook = Callable[[int], None]
 
 
 def instrument(executor: Executor, metrics_port: int | None, on_start: StartHook | None = None,
-               on_match: ProgressHook | None = None, count_matches: bool = True,
+               on_match: ProgressHook | None = None, count_matches: bool = True, metrics_host: str = "127.0.0.1",
                ) -> tuple[Executor, StartHook | None, ProgressHook | None]:
     """For `tourney run --metrics-port`: serve the metrics, count every match of `executor`, and keep the
     tournament's remaining-matches gauge current. Without a port, everything is returned unchanged.
@@ -110,7 +110,7 @@ def instrument(executor: Executor, metrics_port: int | None, on_start: StartHook
     """
     if metrics_port is None:
         return executor, on_start, on_match
-    serve_metrics(metrics_port)
+    serve_metrics(metrics_port, metrics_host)
     progress = TournamentProgress()
 
     def started(tournament_id: int) -> None:

@@ -34,7 +34,7 @@ from tournament.formats import FORMATS, FormatSpec, PlayedGame, next_round, sprt
 from tournament.ratings import openskill_ratings
 from tournament.round_robin import Pairing
 from tournament.seeding import keyed_match_seed, new_seed_key
-from tournament.sprt import SprtState
+from tournament.sprt import ELO_SCALES, SprtState
 from tournament.standings import SeatResult, Standing, compute_standings
 from tournament.store import (
     Achievement,
@@ -109,6 +109,7 @@ class TournamentPlan:
     cycles: int = 1
     rounds: int | None = None
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
+    sprt_elo: str = "logistic"  # the scale of elo0, elo1: logistic or normalized
     # The organiser's secret behind every match seed (tournament.seeding); None until the
     # tournament is stored, when create_tournament generates one if none was given.
     seed_key: str | None = None
@@ -149,8 +150,10 @@ class TournamentPlan:
             elo0, elo1, alpha, beta = self.sprt
             if not elo0 < elo1 or not (0 < alpha < 1 and 0 < beta < 1):
                 raise ConfigError("--sprt needs elo0 < elo1 and alpha, beta between 0 and 1, e.g. --sprt 0,5.")
+        if self.sprt_elo not in ELO_SCALES:
+            raise ConfigError(f"--sprt-elo '{self.sprt_elo}' is not an Elo scale: choose logistic or normalized.")
         return FormatSpec(self.format, self.players, self.games_per_pair, self.cycles, self.rounds, 0, self.sprt,
-                          self.seed)
+                          self.seed, self.sprt_elo)
 
     def schedule(self) -> list[Pairing]:
         """The whole schedule of a format planned up front (round 0 of round-robin or gauntlet)."""
@@ -167,6 +170,7 @@ class TournamentPlan:
         """Everything besides game, seed, players and config needed to rebuild the plan on resume."""
         return {"games_per_pair": self.games_per_pair, "move_ms": self.move_ms, "format": self.format,
                 "cycles": self.cycles, "rounds": self.rounds, "sprt": list(self.sprt) if self.sprt else None,
+                "sprt_elo": self.sprt_elo,
                 "entrants": [[e.alias, e.spec] for e in self.entrants]}
 
 
@@ -549,7 +553,8 @@ def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, Tournamen
                                   format=settings.get("format", t.format), cycles=int(settings.get("cycles", 1)),
                                   rounds=settings.get("rounds"),
                                   sprt=(float(sprt[0]), float(sprt[1]), float(sprt[2]), float(sprt[3]))
-                                  if sprt else None, seed_key=t.seed_key)
+                                  if sprt else None, seed_key=t.seed_key,
+                                  sprt_elo=str(settings.get("sprt_elo", "logistic")))
             assert t.id is not None
             return t.id, plan
     result: tuple[int, TournamentPlan] = _guard(read)

@@ -30,6 +30,7 @@ from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
 from engine.server.metrics import serve_metrics
 from engine.server.tokens import add_bot, default_path, load_tokens
+from tournament.admin_token import check_admin_token
 from tournament.cli import JsonOpt, app, err, guarded
 
 if TYPE_CHECKING:
@@ -54,9 +55,11 @@ def serve(
     move_ms: Annotated[int, typer.Option("--move-ms", help="Default per-move limit in milliseconds.")] = 10_000,
     tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate chain (PEM).")] = None,
     tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
-    db: Annotated[str | None, typer.Option(help="Store every finished match in this database (URL or "
-                                                "SQLite path).")] = None,
+    db: Annotated[str | None, typer.Option(envvar="TOURNEY_DB", help="Store every finished match in this database "
+                                                "(URL or SQLite path; default $TOURNEY_DB).")] = None,
     metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics over HTTP on this port.")] = None,
+    metrics_host: Annotated[str, typer.Option(help="Interface the metrics listen on (0.0.0.0: every "
+                                                   "interface).")] = "127.0.0.1",
     leagues: Annotated[bool, typer.Option("--leagues", help="Also play due league rounds here, where remote "
                                                             "bots connect (needs --db).")] = False,
     web_port: Annotated[int | None, typer.Option(help="Also serve the web pages (`tourney web`) on this port, "
@@ -71,6 +74,16 @@ def serve(
                                                "cut off (slow_reader).")] = ArenaConfig.max_queued_bytes >> 20,
     max_receive_kb: Annotated[int, typer.Option("--max-receive-kb", help="Largest message a client may send, in "
                                                 "KB.")] = ArenaConfig.max_receive_bytes >> 10,
+    bad_message_burst: Annotated[int, typer.Option(help="Unusable messages (malformed, unknown replies) one stream "
+                                                        "may send at once before it is cut off (rate_limited).")
+                                 ] = ArenaConfig.bad_message_burst,
+    bad_messages_per_s: Annotated[float, typer.Option("--bad-messages-per-s", help="Unusable messages a second one "
+                                                      "stream may send after its burst.")
+                                  ] = ArenaConfig.bad_messages_per_s,
+    league_lease: Annotated[float, typer.Option(help="With --leagues: seconds a round's claim lasts without "
+                                                     "renewal.")] = 300.0,
+    league_catch_up: Annotated[str, typer.Option(help="With --leagues: due rounds played after downtime (all, "
+                                                      "latest or N).")] = "3",
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
@@ -82,38 +95,50 @@ def serve(
             raise ConfigError("--leagues reads the leagues from the database: add --db.")
         limits = {"--max-sessions": max_sessions, "--max-matches-per-session": max_matches_per_session,
                   "--max-queued-messages": max_queued_messages, "--max-queued-mb": max_queued_mb,
-                  "--max-receive-kb": max_receive_kb}
+                  "--max-receive-kb": max_receive_kb, "--bad-message-burst": bad_message_burst}
         for flag, value in limits.items():
             if value < 1:
                 raise ConfigError(f"{flag} must be at least 1, not {value}.")
+        if not bad_messages_per_s > 0:
+            raise ConfigError(f"--bad-messages-per-s must be above 0, not {bad_messages_per_s:g}.")
+        if league_lease <= 0:
+            raise ConfigError(f"--league-lease must be a positive number of seconds, not {league_lease}.")
+        from tournament.league import parse_catch_up
+
+        catch_up = parse_catch_up(league_catch_up)
         tls = None
         if tls_cert is not None and tls_key is not None:
             tls = (tls_cert.read_bytes(), tls_key.read_bytes())
         admin = admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN")
-        if not admin:
+        if admin:
+            check_admin_token(admin)
+        else:
             admin = secrets.token_urlsafe(18)
             err.print(f"admin token (for RunMatch / tourney arena-match): {admin}", highlight=False)
         config = ArenaConfig(admin_token=admin, allow_anonymous=allow_anonymous,
                              tokens=load_tokens(tokens), default_move_ms=move_ms, max_sessions=max_sessions,
                              max_matches_per_session=max_matches_per_session,
                              max_queued_messages=max_queued_messages, max_queued_bytes=max_queued_mb << 20,
-                             max_receive_bytes=max_receive_kb << 10)
+                             max_receive_bytes=max_receive_kb << 10, bad_message_burst=bad_message_burst,
+                             bad_messages_per_s=bad_messages_per_s)
         if metrics_port is not None:
-            bound = serve_metrics(metrics_port, host)
-            err.print(f"metrics on http://{host}:{bound}/metrics", highlight=False)
+            bound = serve_metrics(metrics_port, metrics_host)
+            err.print(f"metrics on http://{metrics_host}:{bound}/metrics", highlight=False)
         web = None
         if web_port is not None:
             from web.cli import WebBeside
 
             web = WebBeside(db or "tourney.db", host, web_port, admin)
         asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls,
-                           leagues_db=db if leagues else None, web=web))
+                           leagues_db=db if leagues else None, web=web, league_lease=league_lease,
+                           catch_up=catch_up))
 
     guarded(body)
 
 
 async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None,
-                 leagues_db: str | None = None, web: WebBeside | None = None) -> None:
+                 leagues_db: str | None = None, web: WebBeside | None = None, league_lease: float = 300.0,
+                 catch_up: int | None = 3) -> None:
     try:
         server, bound = await start_server(arena, host, port, tls)
     except RuntimeError as exc:
@@ -129,7 +154,10 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
     if leagues_db is not None:
         from tournament.league_arena import LeagueLoop
 
-        league_loop = LeagueLoop(arena, loop, leagues_db).start()
+        # Programs of cmd: members connect back here; each round handled is one printed line.
+        here = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        league_loop = LeagueLoop(arena, loop, leagues_db, address=f"{here}:{bound}", lease_s=league_lease,
+                                 catch_up=catch_up, on_round=lambda r: print(r.line(), flush=True)).start()
     stop_web = await web.start(arena, bound) if web is not None else None
     await stop.wait()
     if stop_web is not None:

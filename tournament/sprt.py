@@ -5,11 +5,18 @@ A duplicate pair is two games on the same seed with seats swapped; the challenge
 cancels most of the luck of the deal, and treating the pair (not the game) as the unit keeps
 the test honest, because the two games of a pair are correlated.
 
-The log-likelihood ratio is the generalised SPRT: under each hypothesis (expected score s0 or
-s1, from elo0 and elo1 on the logistic scale) the pentanomial distribution closest to the
-observed one with that mean is found by maximum likelihood (a Lagrange multiplier, solved by
-bisection), and the LLR is N times the difference of their log-likelihoods. The test stops
-when the LLR leaves [log(β/(1−α)), log((1−β)/α)].
+The log-likelihood ratio is the generalised SPRT: under each hypothesis the pentanomial
+distribution closest to the observed one is found by maximum likelihood, and the LLR is N
+times the difference of their log-likelihoods. The test stops when the LLR leaves
+[log(β/(1−α)), log((1−β)/α)]. Two Elo scales, as fishtest offers:
+
+- logistic: a hypothesis fixes the expected score, s = 1/(1 + 10^(−elo/400)); the constrained
+  maximum has a closed form up to one Lagrange multiplier (solved by bisection).
+- normalized: a hypothesis fixes the t-value (μ − ½)/σ of the per-game score, t = nelo·ln10/800
+  (times √2 for a pair, whose score is the mean of two games). Normalized Elo does not depend
+  on the draw rate, so the same bounds mean the same effort in drawish and decisive games.
+  The maximum is found by fixed-point iteration: with μ and σ of the current guess, the
+  constraint is linear in the probabilities and has the same one-multiplier solution.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # pair points / 2 for the five classes
+ELO_SCALES = ("logistic", "normalized")
+NELO_PER_T = 800.0 / math.log(10.0)  # normalized Elo per unit of per-game t-value
+EMPTY_CLASS = 1e-3  # an empty class counts as this many pairs, as fishtest regularises
 
 
 def expected_score(elo: float) -> float:
@@ -32,11 +42,15 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 
 def _mle(probs: Sequence[float], scores: Sequence[float], s: float) -> list[float]:
-    """The distribution with mean s that maximises the likelihood of the observed `probs`.
+    """The distribution with mean s that maximises the likelihood of the observed `probs`."""
+    return _tilt(probs, [x - s for x in scores])
 
-    It is p_i / (1 + θ (x_i − s)) with θ solving Σ p_i (x_i − s) / (1 + θ (x_i − s)) = 0.
+
+def _tilt(probs: Sequence[float], d: Sequence[float]) -> list[float]:
+    """The distribution q maximising Σ p_i log q_i subject to Σ q_i d_i = 0.
+
+    It is p_i / (1 + θ d_i) with θ solving Σ p_i d_i / (1 + θ d_i) = 0 (one Lagrange multiplier).
     """
-    d = [x - s for x in scores]
     # 1 + θ d_i must stay positive for every class (all probabilities are positive here).
     lo = max((-1.0 / di for di in d if di > 0), default=-1e9)
     hi = min((-1.0 / di for di in d if di < 0), default=1e9)
@@ -57,19 +71,48 @@ def _mle(probs: Sequence[float], scores: Sequence[float], s: float) -> list[floa
     return [p / (1.0 + theta * di) for p, di in zip(probs, d, strict=True)]
 
 
-def llr(pentanomial: Sequence[int], elo0: float, elo1: float) -> float:
-    """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) for pair counts [LL, LD, DD/WL, WD, WW]."""
+def _mle_t(probs: Sequence[float], scores: Sequence[float], t: float) -> list[float]:
+    """The distribution with t-value (μ − ½)/σ = t that maximises the likelihood of `probs`.
+
+    With μ, σ taken from the current guess, μ − ½ − tσ = 0 is approximated to first order in
+    the probabilities by Σ q_i (x_i − ½ − tσ (1 + ((x_i − μ)/σ)²)/2) = 0, solved as in `_tilt`;
+    repeating from the new guess converges to the constrained maximum.
+    """
+    q = [1.0 / len(probs)] * len(probs)
+    for _ in range(100):
+        mu = sum(qi * x for qi, x in zip(q, scores, strict=True))
+        sigma = math.sqrt(sum(qi * (x - mu) ** 2 for qi, x in zip(q, scores, strict=True)))
+        d = [x - 0.5 - t * sigma * (1.0 + ((x - mu) / sigma) ** 2) / 2.0 for x in scores]
+        new = _tilt(probs, d)
+        if max(abs(a - b) for a, b in zip(new, q, strict=True)) < 1e-13:
+            return new
+        q = new
+    return q
+
+
+def llr(pentanomial: Sequence[int], elo0: float, elo1: float, scale: str = "logistic") -> float:
+    """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) for pair counts [LL, LD, DD/WL, WD, WW].
+
+    `scale` says what elo0 and elo1 are: "logistic" or "normalized" Elo.
+    """
     if len(pentanomial) != 5:
         raise ValueError("the pentanomial needs five counts")
+    if scale not in ELO_SCALES:
+        raise ValueError(f"the Elo scale is logistic or normalized, not {scale!r}")
     n = sum(pentanomial)
     if n == 0:
         return 0.0
     # Regularise empty classes as fishtest does, so a short run cannot be certain of anything.
-    counts = [c if c > 0 else 1e-3 for c in pentanomial]
+    counts = [c if c > 0 else EMPTY_CLASS for c in pentanomial]
     total = sum(counts)
     probs = [c / total for c in counts]
-    s0, s1 = expected_score(elo0), expected_score(elo1)
-    p0, p1 = _mle(probs, SCORES, s0), _mle(probs, SCORES, s1)
+    if scale == "logistic":
+        s0, s1 = expected_score(elo0), expected_score(elo1)
+        p0, p1 = _mle(probs, SCORES, s0), _mle(probs, SCORES, s1)
+    else:
+        # A pair's score is the mean of two games: its σ is the per-game σ / √2, so its t is √2 times larger.
+        t0, t1 = (math.sqrt(2.0) * e / NELO_PER_T for e in (elo0, elo1))
+        p0, p1 = _mle_t(probs, SCORES, t0), _mle_t(probs, SCORES, t1)
     return total * sum(p * math.log(q1 / q0) for p, q0, q1 in zip(probs, p0, p1, strict=True) if p > 0)
 
 
@@ -82,6 +125,7 @@ class SprtState:
     upper: float
     pairs: int
     pentanomial: tuple[int, ...]
+    scale: str = "logistic"
 
     @property
     def verdict(self) -> str:
@@ -93,14 +137,27 @@ class SprtState:
         return "continue"
 
 
-def sprt(pentanomial: Sequence[int], elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SprtState:
-    """Evaluate the test on the pair counts so far."""
+def sprt(pentanomial: Sequence[int], elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05,
+         scale: str = "logistic") -> SprtState:
+    """Evaluate the test on the pair counts so far (elo0, elo1 on the `scale` Elo scale)."""
     if not elo0 < elo1:
         raise ValueError("elo0 must be below elo1")
     if not (0 < alpha < 1 and 0 < beta < 1):
         raise ValueError("alpha and beta must lie strictly between 0 and 1")
     lower, upper = bounds(alpha, beta)
-    return SprtState(llr(pentanomial, elo0, elo1), lower, upper, sum(pentanomial), tuple(pentanomial))
+    return SprtState(llr(pentanomial, elo0, elo1, scale), lower, upper, sum(pentanomial), tuple(pentanomial), scale)
+
+
+def explain(elo0: float, elo1: float, alpha: float, beta: float, scale: str = "logistic") -> str:
+    """What the test decides, in words for the organiser comparing a new bot with an old one."""
+    lower, upper = bounds(alpha, beta)
+    unit = "normalized Elo" if scale == "normalized" else "Elo"
+    return (f"H0: the new bot is at most {elo0:g} {unit} better than the old one. "
+            f"H1: it is at least {elo1:g} {unit} better. "
+            f"After each batch of duplicate pairs the log-likelihood ratio (LLR) says how much more the results "
+            f"favour H1 than H0: at or above {upper:.2f} the test accepts H1 (wrongly at most {100 * alpha:g}% "
+            f"of the time if H0 holds), at or below {lower:.2f} it accepts H0 (wrongly at most {100 * beta:g}% "
+            f"of the time if H1 holds); in between it plays on.")
 
 
 def pentanomial(pair_points: Sequence[float]) -> list[int]:

@@ -6,17 +6,23 @@ Sonneborn-Berger (each opponent's final points weighted by the points taken from
 then wins, fewer faults, and name. In multiplayer matches every other seat is an opponent
 and "points taken from" an opponent is 1 when placed above them, 0.5 level, 0 below.
 
+A bye (a round without a game) gives its points to the score and to the tiebreaks, but it
+is never a game for the rating: the rating, its interval and the score % use only the
+points taken in games, divided by the games played.
+
 The rating is a performance rating on the Elo scale: 1500 plus the logistic transform of
-the mean points an entrant took per game. Its interval comes from the spread of those
-points (a normal approximation), pushed through the same transform, so a short
-tournament shows a wide interval instead of a falsely precise number.
+the mean points an entrant took per game (kept half a game away from 0% and 100%, or a
+perfect record would rate infinitely). Its 95% interval is the Wilson score interval of
+that score fraction (games as trials, a draw half a point), mapped to Elo the same way.
+Unlike a normal approximation it stays honest at the extremes: 5-0-0 gives
+[1546, +inf], because no finite number of wins bounds how much stronger a bot may be.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 Z95 = 1.959964
 
@@ -40,7 +46,8 @@ class Standing:
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    points: float = 0.0
+    points: float = 0.0  # games and byes: what the table ranks by
+    game_points: float = 0.0  # games only: what the rating and score % use
     faults: int = 0
     rating: float = 1500.0
     low: float = 1500.0
@@ -52,11 +59,11 @@ class Standing:
     mu: float = 25.0
     sigma: float = 25.0 / 3.0
     los_next: float | None = None  # likelihood of superiority over the next in the table (their direct games)
-    _samples: list[float] = field(default_factory=list, repr=False)
 
     @property
     def score_pct(self) -> float:
-        return 100.0 * self.points / self.games if self.games else 0.0
+        """Points per game played, in percent; byes are no games and their points are left out."""
+        return 100.0 * self.game_points / self.games if self.games else 0.0
 
 
 def elo_of(p: float) -> float:
@@ -80,8 +87,8 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
                 s.byes += 1
                 continue
             s.games += 1
+            s.game_points += r.points
             s.faults += r.faults
-            s._samples.append(r.points)
             if r.tier == 0 and r.tier_size == 1:
                 s.wins += 1
             elif r.tier == 0:
@@ -123,10 +130,20 @@ def _versus(me: SeatResult, other: SeatResult) -> float:
 
 
 def _tiebreaks(table: dict[str, Standing], games: list[list[SeatResult]]) -> None:
+    """Direct encounter, Buchholz and Sonneborn-Berger from the final points (byes included).
+
+    A bye is a round the entrant did not play: for Buchholz and Sonneborn-Berger it counts as
+    a game against a virtual opponent with the entrant's own final points (FIDE tie-break
+    regulations, art. 16: "a game against oneself"), so a bye neither helps nor hurts.
+    """
     final = {a: s.points for a, s in table.items()}
     for match in games:
         for me in match:
             s = table[me.alias]
+            if me.bye:
+                s.buchholz += final[me.alias]
+                s.sonneborn_berger += me.points * final[me.alias]
+                continue
             for other in match:
                 if other is me:
                     continue
@@ -137,17 +154,47 @@ def _tiebreaks(table: dict[str, Standing], games: list[list[SeatResult]]) -> Non
                     s.direct += took
 
 
+def wilson_interval(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a fraction p observed over n trials (n >= 1)."""
+    z2n = z * z / n
+    centre = (p + z2n / 2.0) / (1.0 + z2n)
+    half = z / (1.0 + z2n) * math.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n))
+    # At p = 0 or 1 the bound is exactly 0 or 1; rounding would otherwise leave 1 - 1e-16 (a huge finite Elo).
+    return 0.0 if p <= 0.0 else max(0.0, centre - half), 1.0 if p >= 1.0 else min(1.0, centre + half)
+
+
+def elo_bound(p: float) -> float:
+    """elo_of, extended to the ends of an interval: -inf at 0, +inf at 1."""
+    if p <= 0.0:
+        return -math.inf
+    if p >= 1.0:
+        return math.inf
+    return elo_of(p)
+
+
 def _rate(s: Standing) -> None:
     n = s.games
     if n == 0:
         return
-    # Keep p away from 0 and 1 (half a game's worth), or a perfect record rates infinitely.
-    eps = 0.5 / n
-    mean = s.points / n
-    var = sum((x - mean) ** 2 for x in s._samples) / (n - 1) if n > 1 else 0.25
-    half = Z95 * math.sqrt(max(var, 1e-9) / n)
-    def clamp(p: float) -> float:
-        return min(max(p, eps), 1.0 - eps)
-    s.rating = 1500.0 + elo_of(clamp(mean))
-    s.low = 1500.0 + elo_of(clamp(mean - half))
-    s.high = 1500.0 + elo_of(clamp(mean + half))
+    mean = s.game_points / n
+    eps = 0.5 / n  # half a game's worth off 0% and 100%: a finite point estimate for a perfect record
+    s.rating = 1500.0 + elo_of(min(max(mean, eps), 1.0 - eps))
+    low, high = wilson_interval(min(max(mean, 0.0), 1.0), n)
+    s.low = 1500.0 + elo_bound(low)
+    s.high = 1500.0 + elo_bound(high)
+
+
+LEGEND = (
+    ("Elo [95%]", "performance rating from the points per game played (1500 = even; byes left out), and its "
+                  "Wilson score interval mapped to Elo (open, ±inf, after 0% or 100%)"),
+    ("LOS", "likelihood of superiority over the next bot in the table, from their decisive games against each other"),
+    ("μ (μ-3σ)", "OpenSkill (Plackett-Luce) skill μ and uncertainty σ; μ-3σ is the conservative estimate"),
+    ("DE", "direct encounter: points taken from the bots tied on points"),
+    ("Buch", "Buchholz: sum of the final points of every opponent met (a bye counts as meeting oneself)"),
+    ("SB", "Sonneborn-Berger: each opponent's final points times the points taken from them"),
+)
+
+
+def legend_lines() -> list[str]:
+    """One line per column of the standings table that needs explaining: 'NAME: meaning'."""
+    return [f"{name}: {meaning}" for name, meaning in LEGEND]

@@ -1,18 +1,15 @@
-"""Swiss pairing for two-player games: score groups, no rematches, seat balance, one bye each.
+"""Swiss pairing for two-player games, and the multiplayer Swiss pods.
 
-Dutch-style: players are sorted by score, then by starting rank; within each score group the
-top half meets the bottom half (1st vs (g/2+1)-th, ...), swapping partners only to avoid a
-rematch. Whoever cannot be paired in a group floats down to the next. This is linear in the
-field apart from the rare swaps, so 10,000 players pair in well under a second.
-
-If the last players cannot be paired without a rematch, the tail is re-paired with a small
-backtracking search, growing the tail until it works; only when no rematch-free pairing
-exists at all (more rounds than the field allows) are repeat games allowed, fewest first.
-The pairing is a pure function of its inputs: the same history gives the same round.
+`swiss_round` pairs by the FIDE Dutch rules (tournament.dutch) at every field size. Only
+when no pairing satisfies the absolute criteria at all (more rounds than the field allows)
+does it fall back to the relaxed pairer here: score groups, top half against bottom half,
+and rematches allowed, fewest first. The pairing is a pure function of its inputs: the
+same history gives the same round.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -60,13 +57,43 @@ def player_states(n: int, history: Sequence[Game]) -> list[PlayerState]:
 MAX_TAIL = 32  # pairs re-paired by backtracking when the greedy pass leaves players over
 
 
-def swiss_round(n: int, history: Sequence[Game]) -> tuple[list[tuple[int, int]], int | None]:
-    """Pair the next round of an n-player Swiss: (seat-0, seat-1) pairs and the bye, if any.
+def rounds_of(history: Sequence[Game]) -> list[list[Game]]:
+    """Split a flat history into rounds: a round ends where a player turns up in a second, different pairing
+    (the several games of one pairing stay together)."""
+    rounds: list[list[Game]] = []
+    current: list[Game] = []
+    table_of: dict[int, frozenset[int]] = {}
+    for g in history:
+        table = frozenset(g.seats)
+        if any(table_of.get(p, table) != table for p in g.seats):
+            rounds.append(current)
+            current, table_of = [], {}
+        current.append(g)
+        table_of.update(dict.fromkeys(g.seats, table))
+    if current:
+        rounds.append(current)
+    return rounds
 
-    Entrants are numbered by starting rank (0 = top seed).
+
+def swiss_round(n: int, history: Sequence[Game], total_rounds: int | None = None
+                ) -> tuple[list[tuple[int, int]], int | None]:
+    """Pair the next round of an n-player Swiss by the FIDE Dutch rules: (white/seat-0, seat-1) pairs and the bye.
+
+    Entrants are numbered by starting rank (0 = top seed). `total_rounds`, when known, lets the
+    last round treat topscorers as the rules do.
     """
     if n < 2:
         raise ValueError("a Swiss round needs at least two players")
+    from tournament.dutch import DutchUnavailable, dutch_round  # dutch.py builds on this module's Game
+
+    try:
+        return dutch_round(n, rounds_of(history), total_rounds)
+    except DutchUnavailable:
+        return relaxed_round(n, history)
+
+
+def relaxed_round(n: int, history: Sequence[Game]) -> tuple[list[tuple[int, int]], int | None]:
+    """A round when every legal pairing is exhausted: rematches allowed, as few as the search finds."""
     states = player_states(n, history)
     order = sorted(range(n), key=lambda i: (-states[i].score, i))
     if n % 2 == 0:
@@ -219,8 +246,8 @@ def swiss_pods(n: int, k: int, history: Sequence[Game]) -> tuple[list[tuple[int,
 
     Players are ranked by score (then starting rank); each pod takes the best-ranked free
     player and fills up from the next 2k in rank order, preferring players who have met fewer
-    of those already seated; then players are swapped between neighbouring pods while that
-    lowers the number of opponents met before. Pods thus stay near their score. When k does
+    of those already seated; then repair_pods swaps players while that lowers the number of
+    opponents met before. Pods thus stay near their score. When k does
     not divide n, the lowest-ranked players with the fewest byes sit out
     with a bye. Returns the pods (seat order: the player who has had the fewest first seats
     first) and the players on a bye.
@@ -248,26 +275,80 @@ def swiss_pods(n: int, k: int, history: Sequence[Game]) -> tuple[list[tuple[int,
             pod.append(pick)
         pods.append(pod)
 
-    def cost(pod: list[int]) -> int:
-        return sum(1 for a in pod for b in pod if a < b and b in states[a].opponents)
+    repair_pods(pods, states)
+    seated = [tuple(sorted(pod, key=lambda i: (states[i].seat_balance, i))) for pod in pods]
+    return seated, sorted(byes)
 
+
+REPAIR_REACH = 16  # pods on either side a repeated player may swap with (same score only)
+EXACT_GROUP = 12  # a score group this small (3 pods of 4) is split exactly, by trying every split
+
+
+def pod_repeats(pod: Sequence[int], states: Sequence[PlayerState]) -> int:
+    """Pairs in the pod who have met before."""
+    return sum(1 for i, a in enumerate(pod) for b in pod[i + 1:] if b in states[a].opponents)
+
+
+def repair_pods(pods: list[list[int]], states: Sequence[PlayerState]) -> None:
+    """Lower the repeats: swap players of equal score between pods up to REPAIR_REACH pods apart (which scores
+    sit in which pod stays the same), and any two players of neighbouring pods (scores move one pod at most),
+    while that lowers the repeats of both pods; a score group that fits in a few pods is split exactly.
+    Bounded: every accepted swap lowers the total, so it stops."""
+    _exact_small_groups(pods, states)
     improved = True
     while improved:
         improved = False
-        for p in range(len(pods) - 1):
-            a_pod, b_pod = pods[p], pods[p + 1]
-            for x in range(k):
-                for y in range(k):
-                    before = cost(a_pod) + cost(b_pod)
-                    if before == 0:
-                        break
-                    a_pod[x], b_pod[y] = b_pod[y], a_pod[x]
-                    if cost(a_pod) + cost(b_pod) < before:
+        for p, pod in enumerate(pods):
+            if pod_repeats(pod, states) == 0:
+                continue
+            for reach in range(1, REPAIR_REACH + 1):
+                for q in (p - reach, p + reach):
+                    if 0 <= q < len(pods) and _improving_swap(pod, pods[q], states, same_score=reach > 1):
                         improved = True
-                    else:
-                        a_pod[x], b_pod[y] = b_pod[y], a_pod[x]
-    seated = [tuple(sorted(pod, key=lambda i: (states[i].seat_balance, i))) for pod in pods]
-    return seated, sorted(byes)
+                if pod_repeats(pod, states) == 0:
+                    break
+
+
+def _improving_swap(a_pod: list[int], b_pod: list[int], states: Sequence[PlayerState], same_score: bool) -> bool:
+    """Make the first swap (of equal-score players, if asked) that lowers the repeats of the two pods; True if made."""
+    before = pod_repeats(a_pod, states) + pod_repeats(b_pod, states)
+    for x in range(len(a_pod)):
+        for y in range(len(b_pod)):
+            if same_score and states[a_pod[x]].score != states[b_pod[y]].score:
+                continue
+            a_pod[x], b_pod[y] = b_pod[y], a_pod[x]
+            if pod_repeats(a_pod, states) + pod_repeats(b_pod, states) < before:
+                return True
+            a_pod[x], b_pod[y] = b_pod[y], a_pod[x]
+    return False
+
+
+def _exact_small_groups(pods: list[list[int]], states: Sequence[PlayerState]) -> None:
+    """Pods made of one score group of at most EXACT_GROUP players: the split with the fewest repeats."""
+    start = 0
+    while start < len(pods):
+        score = states[pods[start][0]].score
+        end = start
+        while end < len(pods) and all(states[x].score == score for x in pods[end]):
+            end += 1
+        group = [x for pod in pods[start:end] for x in pod]
+        if end - start > 1 and len(group) <= EXACT_GROUP:
+            best = min(_splits(group, len(pods[start])),
+                       key=lambda split: sum(pod_repeats(q, states) for q in split))
+            pods[start:end] = [list(q) for q in best]
+        start = max(end, start + 1)
+
+
+def _splits(players: list[int], k: int) -> list[list[list[int]]]:
+    """Every way to cut `players` into pods of k (the first player always in the first pod: no duplicates)."""
+    if not players:
+        return [[]]
+    first, rest = players[0], players[1:]
+    out: list[list[list[int]]] = []
+    for mates in itertools.combinations(rest, k - 1):
+        left = [x for x in rest if x not in mates]
+        out.extend([[first, *mates], *tail] for tail in _splits(left, k))
+    return out
 
 
 def player_states_multi(n: int, history: Sequence[Game]) -> list[PlayerState]:

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from engine.core import ReplayMismatch
 from web import reads
 from web.live import MAX_ID_LENGTH, WatchLimit, watch_events
 from web.replays import full_match_frames, public_match_frames
@@ -90,15 +91,22 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     async def api_match(match_id: int) -> dict[str, Any]:
         return found(lambda: reads.match_head(engine, match_id))
 
+    def frames_doc(match_id: int, full: bool, frames: Callable[[], list[dict[str, Any]]]) -> dict[str, Any]:
+        """The replay viewer's document; a replay of an earlier game version has no frames and says why."""
+        try:
+            return {"id": match_id, "full": full, "frames": frames()}
+        except ReplayMismatch as exc:
+            return {"id": match_id, "full": full, "frames": [], "unavailable": str(exc)}
+
     @app.get("/api/matches/{match_id}/frames", summary="The public replay: the public view per step")
     async def api_frames(match_id: int) -> dict[str, Any]:
-        return await computed(lambda: {"id": match_id, "full": False, "frames": public_match_frames(engine, match_id)})
+        return await computed(lambda: frames_doc(match_id, False, lambda: public_match_frames(engine, match_id)))
 
     @app.get("/api/matches/{match_id}/full", summary="The full replay, every seat's view (admin token)")
     async def api_full(match_id: int, x_admin_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         if not is_admin(x_admin_token):
             raise HTTPException(403, "the full replay needs the admin token (header X-Admin-Token).")
-        return await computed(lambda: {"id": match_id, "full": True, "frames": full_match_frames(engine, match_id)})
+        return await computed(lambda: frames_doc(match_id, True, lambda: full_match_frames(engine, match_id)))
 
     @app.get("/api/bots/{name}", summary="A bot's rating history, results by opponent and game, faults")
     async def api_bot(name: Annotated[str, reads_name()]) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """Live matches: the arena's public `Watch` stream, relayed to the browser as server-sent events.
 
-Only each event's public view goes out. The record on the last event carries the replay (the
-seed and every decision), so of it only the result is relayed: seat names, ranks, scores and
-how the match ended.
+Only each event's public view and the players' names (public) go out. The record on the last
+event carries the replay (the seed and every decision), so of it only the result is relayed:
+seat names, ranks, scores and how the match ended.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ async def watch_events(arena: str, match_id: str, limit: WatchLimit) -> AsyncIte
             stub = pb_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
             try:
                 async for event in stub.Watch(pb.WatchRequest(match_id=match_id)):
-                    yield _sse("frame", {"step": event.step, "view": json.loads(event.public_view_json or "{}")})
+                    yield _sse("frame", {"step": event.step, "view": json.loads(event.public_view_json or "{}"),
+                                         "seat_names": list(event.seat_names)})
                     if event.finished:
                         yield _sse("end", public_result(event.record))
                         return

@@ -199,6 +199,7 @@ class RayExecutor:
                     raise ClusterUnreachable(
                         f"cannot join the Ray cluster at {where} ({first_line(exc, 160)}): start it with "
                         "`ray start --head`, fix --address/RAY_ADDRESS, or pass --local to play in this process."
+                        + client_hint(self._address)
                     ) from None
                 self._owns = True
             cpus = int(ray.cluster_resources().get("CPU", 1))
@@ -346,6 +347,20 @@ def first_line(exc: BaseException, limit: int) -> str:
     return (text.splitlines() or [type(exc).__name__])[0][:limit].rstrip(".")
 
 
+def client_hint(address: str | None) -> str:
+    """Why HOST:6379 fails from a machine with no Ray node, and what to use instead.
+
+    A GCS address (HOST:6379) attaches a driver through the raylet of its own machine, so it
+    works only where `ray start` ran; a driver elsewhere (a container, a CronJob, a laptop)
+    goes through Ray Client on the head's port 10001.
+    """
+    if address is None or address == "auto" or address.startswith("ray://"):
+        return ""
+    host = address.split("://", 1)[-1].rsplit(":", 1)[0]
+    return (f" HOST:6379 works only on a machine that runs a Ray node (`ray start`); from anywhere else "
+            f"use Ray Client: --address ray://{host}:10001.")
+
+
 def _probe(address: str) -> None:
     """Fail fast when the head node does not answer: Ray itself would retry for minutes."""
     import socket
@@ -360,6 +375,7 @@ def _probe(address: str) -> None:
         raise ClusterUnreachable(
             f"cannot join the Ray cluster at {address} ({exc.strerror or type(exc).__name__}): start it with "
             "`ray start --head`, fix --address/RAY_ADDRESS, or pass --local to play in this process."
+            + client_hint(address)
         ) from None
 
 

@@ -2,7 +2,7 @@
 
 from engine.core.chance import Chance, Inject
 from engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
-from engine.core.errors import ConfigError, IllegalAction, TourneyError, UnknownGame
+from engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
 from engine.core.game import Action, Game, Illegal, Observation, Outcome, State
 from engine.core.options import Option, Options
 from engine.core.registry import available_games, game_ids, get_game, register
@@ -20,6 +20,7 @@ __all__ = [
     "Option",
     "Options",
     "Outcome",
+    "ReplayMismatch",
     "Seat",
     "SeatDisconnected",
     "SeatFault",

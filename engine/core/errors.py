@@ -15,3 +15,7 @@ class UnknownGame(ConfigError):
 
 class IllegalAction(TourneyError):
     """An action that is not in the acting seat's legal list."""
+
+
+class ReplayMismatch(TourneyError):
+    """A stored replay that this version of its game cannot play again move for move."""

@@ -145,9 +145,10 @@ class Options:
         """ConfigError naming the first unknown key and every valid one."""
         valid = self.valid_keys()
         for key in config or {}:
+            if key not in valid and not valid:
+                raise ConfigError(f"{key!r} is not an option: {self.game} has no options, so leave it out.")
             if key not in valid:
-                listed = ", ".join(valid) if valid else "none (this game has no options)"
-                raise ConfigError(f"unknown {self.game} option {key!r}: use one of {listed}.")
+                raise ConfigError(f"unknown {self.game} option {key!r}: use one of {', '.join(valid)}.")
 
     def option(self, key: str) -> Option:
         """The option `key`; ConfigError listing the valid keys if there is none."""

@@ -27,7 +27,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from engine.bots import bot_names, make_bot
-from engine.core import Action, Seat, State, TourneyError, available_games, get_game
+from engine.core import Action, ReplayMismatch, Seat, State, TourneyError, available_games, get_game
 from engine.public_replay import public_frames
 from engine.referee import MatchResult, Replay, TimeControl, asks_together, drive, new_match, referee_steps
 from engine.server.codecs import codec_for, dumps
@@ -110,6 +110,7 @@ class LiveMatch:
     """
 
     match_id: str
+    seat_names: list[str] = field(default_factory=list)  # public: every event names the players
     watchers: list[asyncio.Queue[pb.MatchEvent | None]] = field(default_factory=list)
     record: pb.MatchRecord | None = None  # the full record (seed, replay): for the organiser
     public: pb.MatchRecord | None = None  # the record as anyone may see it, made on first demand
@@ -128,17 +129,22 @@ class LiveMatch:
             else:
                 queue.put_nowait(event)
 
+    def event(self, step: int, public_view_json: str) -> pb.MatchEvent:
+        """An event of this match (any thread): its step, public view and seat names."""
+        return pb.MatchEvent(match_id=self.match_id, step=step, public_view_json=public_view_json,
+                             seat_names=self.seat_names)
+
     def advance(self, step: int, render: Callable[[], str]) -> None:
         """Step `step` was played (event-loop thread): published if watched, else rendered on demand."""
         if self.watchers:
-            self.publish(pb.MatchEvent(match_id=self.match_id, step=step, public_view_json=render()))
+            self.publish(self.event(step, render()))
         else:
             self._latest, self._render, self.step = None, render, step
 
     def latest(self) -> pb.MatchEvent | None:
         """The newest event (rendered now if it was deferred), None before the first."""
         if self._latest is None and self._render is not None:
-            self._latest = pb.MatchEvent(match_id=self.match_id, step=self.step, public_view_json=self._render())
+            self._latest = self.event(self.step, self._render())
             self._render = None
         return self._latest
 
@@ -194,21 +200,29 @@ def public_record(record: pb.MatchRecord, final_view_json: str) -> pb.MatchRecor
 
     The public replay is `engine.public_replay.public_frames` of the full one; a real-time match
     (replayed from its arrival log, not from steps) shows its final public view only, and a match
-    without a replay (aborted) none.
+    without a replay (aborted) none. A replay the game cannot play again (stored by an earlier
+    version of it) has no frames and says why in `unavailable`; the result fields stay as played.
     """
     public = without_replay(record)
     if not record.replay_json:
         return public
     doc = json.loads(record.replay_json)
+    unavailable = None
     if "realtime_log" in doc:
         frames = [json.loads(final_view_json)] if final_view_json else []
     else:
         try:
             frames = public_frames(Replay.from_dict(doc))
+        except ReplayMismatch as exc:
+            logger.warning("match %s: %s", shown(record.match_id), exc)
+            frames, unavailable = [], str(exc)
         except Exception:  # a replay the game cannot play again: show no frames rather than fail
             logger.exception("match %s: no public replay", record.match_id)
-            frames = []
-    public.replay_json = dumps({"game": record.game, "players": len(record.seat_names), "frames": frames})
+            frames, unavailable = [], "this replay cannot be played again; its stored result is unchanged."
+    replay: dict[str, Any] = {"game": record.game, "players": len(record.seat_names), "frames": frames}
+    if unavailable is not None:
+        replay["unavailable"] = unavailable
+    public.replay_json = dumps(replay)
     return public
 
 
@@ -297,10 +311,13 @@ class Arena:
         match_id: str | None = None,
         realtime: bool = False,
         bot_seeds: Sequence[int] = (),
+        store: bool = True,
     ) -> pb.MatchRecord:
         """Play one match between `seat_specs` and return its record (also kept for GetMatch).
 
         bot_seeds[i] seeds seat i's built-in bot; missing entries are derived from `seed`.
+        store=False skips on_result: the caller stores the match itself (a league round records
+        it in its tournament, so it is stored once).
         """
         try:
             game = get_game(game_id)
@@ -348,9 +365,9 @@ class Arena:
                 self._release(session)
             raise
 
-        live = LiveMatch(match_id)
+        live = LiveMatch(match_id, seat_names=list(names))
         self._live[match_id] = live
-        live.publish(pb.MatchEvent(match_id=match_id, step=0, public_view_json=dumps(first.public_view())))
+        live.publish(live.event(0, dumps(first.public_view())))
         config_json = dumps(dict(config or {}))
         for seat, session in claimed:
             # No seed while the match runs: it decides every hidden card and future roll, so a bot
@@ -375,7 +392,7 @@ class Arena:
             if on_loop:
                 live.advance(steps[0], render)
             else:
-                event = pb.MatchEvent(match_id=match_id, step=steps[0], public_view_json=dumps(state.public_view()))
+                event = live.event(steps[0], dumps(state.public_view()))
                 loop.call_soon_threadsafe(live.publish, event)
 
         started = time.perf_counter()
@@ -394,7 +411,7 @@ class Arena:
                     result = await loop.run_in_executor(self._pool, drive, referee, in_process)
             # Real-time matches have no per-decision hook: their decisions are counted from the result.
             self.metrics.finished(game_id, result, time.perf_counter() - started, live=not realtime)
-            if self.on_result is not None:
+            if self.on_result is not None and store:
                 await loop.run_in_executor(self._pool, self._store, match_id, names, result,
                                            time.perf_counter() - started)
             record = record_of(match_id, names, result)
@@ -454,9 +471,9 @@ class Arena:
         latest = live.latest()
         # Watchers see the record without seed or replay (they saw every public view already);
         # an organiser's watch swaps the full record in (see ArenaServicer.Watch).
-        final = pb.MatchEvent(match_id=live.match_id, step=live.step + 1,
-                              public_view_json=latest.public_view_json if latest is not None else "",
-                              finished=True, record=without_replay(record))
+        final = live.event(live.step + 1, latest.public_view_json if latest is not None else "")
+        final.finished = True
+        final.record.CopyFrom(without_replay(record))
         live.record = record
         live.publish(final)
         self._live.pop(live.match_id, None)
@@ -784,7 +801,11 @@ def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
     return grpc.method_handlers_generic_handler("tourney.v1.Arena", handlers)
 
 
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # what the arena may send: a Maître Ninja defender's request is large
+# What the arena may send. Bots need none of it (no ActionRequest is over 64 KB, so gRPC's default
+# 4 MiB receive limit plays every game); the public GetMatch record of a long match does: its
+# replay is one public view per step (a 388-step Tiny Ninjas champion series: 10.6 MB, while the
+# admin's full record of it, seed and decisions, is 7.5 KB).
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
 
 def server_options(max_receive_bytes: int) -> list[tuple[str, Any]]:

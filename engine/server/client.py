@@ -9,6 +9,9 @@
 One stream carries every match of the bot; requests are answered by a small thread pool
 (up to max_concurrent_matches at once), so a slow decision in one match never holds up
 another. Returning None from `act` sends no reply (the arena then rules a timeout).
+In real time the arena withdraws a request when the view changes (RequestWithdrawn): the SDK
+never sends an answer to a withdrawn request, and the `unknown_request` for a reply that crossed
+its withdrawal on the wire is expected, so it is not passed to `on_error`.
 `clients/python/tourney_bot.py` re-exports this module for bot authors.
 
 `run` blocks like a plain function, but the stream itself is driven by grpc.aio on one
@@ -25,6 +28,7 @@ import contextlib
 import json
 import random
 import threading
+from collections import OrderedDict
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
@@ -34,13 +38,15 @@ from engine.server.generated import arena_pb2 as pb
 
 PLAY_METHOD = "/tourney.v1.Arena/Play"
 
+# gRPC's default size limits (4 MiB received) suffice: no ActionRequest is over 64 KB in any game.
 CHANNEL_OPTIONS: list[tuple[str, Any]] = [
-    ("grpc.max_send_message_length", 64 * 1024 * 1024),
-    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
     # Each bot its own connection: gRPC would otherwise share one between every client of a
     # process, and the arena rate-limits Hello per connection.
     ("grpc.use_local_subchannel_pool", 1),
 ]
+# Withdrawn requests remembered per stream, newest kept: enough to recognise any reply of ours
+# still in flight, and bounded however long a session lasts.
+MAX_WITHDRAWN_REMEMBERED = 4096
 
 
 def observation_dict(observation: pb.Observation) -> dict[str, Any]:
@@ -76,6 +82,9 @@ class Bot:
 
     def on_error(self, message: pb.ErrorReport) -> None:
         """The arena reported a problem (timeout, illegal move, malformed message, ...)."""
+
+    def on_withdrawn(self, message: pb.RequestWithdrawn) -> None:
+        """(Real time) a request no longer stands; a newer one follows when the seat may act."""
 
 
 class RandomBot(Bot):
@@ -147,6 +156,7 @@ class BotClient:
         self.ended: list[pb.MatchEnded] = []
         self.errors: list[pb.ErrorReport] = []
         self.requests = 0
+        self.withdrawn: OrderedDict[tuple[str, int], None] = OrderedDict()  # (match_id, request_id)
         self.connected = threading.Event()
         self._loop = _shared_loop()
         self._stop = threading.Event()
@@ -203,6 +213,8 @@ class BotClient:
                                                          request)
         except Exception:  # a bug in the bot: say nothing, the arena rules a timeout
             return
+        if (request.match_id, request.request_id) in self.withdrawn:
+            return  # the view changed while the bot thought: it answers the newer request instead
         if index is not None and not self._stop.is_set():
             await self._write(pb.BotMessage(reply=pb.ActionReply(
                 match_id=request.match_id, request_id=request.request_id, action_index=index,
@@ -247,7 +259,9 @@ class BotClient:
                         self.bot.on_match_ended(message.match_ended)
                         if max_matches is not None and len(self.ended) >= max_matches:
                             self.stop()
-                    elif kind == "error":
+                    elif kind == "withdrawn":
+                        self._note_withdrawn(message.withdrawn)
+                    elif kind == "error" and not self._crossed_withdrawal(message.error):
                         self.errors.append(message.error)
                         self.bot.on_error(message.error)
             finally:
@@ -255,6 +269,16 @@ class BotClient:
                     task.cancel()
                 if pool is not None:
                     pool.shutdown(wait=False, cancel_futures=True)
+
+    def _note_withdrawn(self, message: pb.RequestWithdrawn) -> None:
+        self.withdrawn[(message.match_id, message.request_id)] = None
+        while len(self.withdrawn) > MAX_WITHDRAWN_REMEMBERED:
+            self.withdrawn.popitem(last=False)
+        self.bot.on_withdrawn(message)
+
+    def _crossed_withdrawal(self, error: pb.ErrorReport) -> bool:
+        """An unknown_request for a reply sent before its RequestWithdrawn arrived: nobody's fault."""
+        return error.code == "unknown_request" and (error.match_id, error.request_id) in self.withdrawn
 
     def run(self, max_matches: int | None = None) -> None:
         """Play until the arena closes the stream, `stop()` is called, or max_matches have ended.

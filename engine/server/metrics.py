@@ -85,6 +85,11 @@ class DecisionTally(Collector):
             row[slot] += 1
             row[-1] += seconds
 
+    def prime(self, game: str) -> None:
+        """Export `game`'s series at zero before its first decision (increase() needs a first sample)."""
+        with self._lock:
+            self._games.setdefault(game, [0.0] * (len(self.bounds) + 2))
+
     def collect(self) -> Iterable[Metric]:
         with self._lock:
             rows = {game: list(row) for game, row in self._games.items()}
@@ -120,6 +125,14 @@ GRPC_HANDLED = Counter("grpc_server_handled", "RPCs completed on the server, by 
 GRPC_SECONDS = Histogram("grpc_server_handling_seconds", "Time from an RPC's start to its end.",
                          ["grpc_type", "grpc_service", "grpc_method"],
                          buckets=(0.001, 0.005, 0.025, 0.1, 0.5, 2.5, 10, 60, 600, 3600), registry=REGISTRY)
+
+LEAGUE_STATUSES = ("done", "skipped", "missed", "released")
+LEAGUE_ROUNDS = Counter("tourney_league_rounds", "League schedule slots handled, by status (done, skipped: too few "
+                        "members, missed: passed over by the catch-up policy, released: stopped mid-round).",
+                        ["status"], registry=REGISTRY)
+LEAGUE_MATCHES = Counter("tourney_league_matches", "League matches, played or forfeited (a bot offline).",
+                         ["outcome"], registry=REGISTRY)
+LEAGUE_OUTCOMES = ("played", "forfeit")
 
 _games_lock = threading.Lock()
 _games: frozenset[str] = frozenset()
@@ -213,8 +226,36 @@ class MatchMetrics:
         CONNECTED.set_function(count)
 
 
-def serve_metrics(port: int, host: str = "0.0.0.0") -> int:
-    """Expose REGISTRY over HTTP on host:port (0 picks a free port); returns the bound port."""
+def prime() -> None:
+    """Create every labelled series at zero for its known label values: every registered game with
+    every termination and fault kind, every league status.
+
+    A counter that first appears at its first event hides that event from increase() and rate()
+    (Prometheus has no earlier sample to compare with), so the first faults would never show.
+    Repeating this is harmless: existing series keep their values.
+    """
+    games = sorted({game_label(g.id) for g in available_games()} | {OTHER})
+    for game in games:
+        for termination in sorted(TERMINATIONS | {OTHER}):
+            MATCHES.labels(game, termination)
+        for kind in (*FAULT_KINDS, OTHER):
+            FAULTS.labels(game, kind)
+        MATCH_SECONDS.labels(game)
+        ACTIVE.labels(game)
+        DECISIONS.prime(game)
+    for status in LEAGUE_STATUSES:
+        LEAGUE_ROUNDS.labels(status)
+    for outcome in LEAGUE_OUTCOMES:
+        LEAGUE_MATCHES.labels(outcome)
+
+
+def serve_metrics(port: int, host: str = "127.0.0.1") -> int:
+    """Expose REGISTRY over HTTP on host:port (0 picks a free port); returns the bound port.
+
+    Every known series is primed at zero first, so the first scrape already shows them all.
+    Listening on every interface (0.0.0.0) is the caller's explicit choice (--metrics-host).
+    """
+    prime()
     server, _thread = start_http_server(port, addr=host, registry=REGISTRY)
     return int(server.server_address[1])
 
@@ -260,6 +301,8 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
 
     def __init__(self, methods: Iterable[str] = ()) -> None:
         self.methods = frozenset(methods)
+        for method in sorted(self.methods):
+            prime_grpc(method)
 
     def _names(self, method: str) -> tuple[str, str]:
         if method in self.methods or not self.methods:
@@ -326,6 +369,36 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         new: grpc.RpcMethodHandler = factory(wrapped, request_deserializer=handler.request_deserializer,
                                              response_serializer=handler.response_serializer)
         return new
+
+
+GRPC_CODES = tuple(code.name for code in grpc.StatusCode)
+
+
+def _kind_of(method: str) -> str | None:
+    """The RPC type of a full method name, from the protobuf descriptor pool (None: not registered there)."""
+    from google.protobuf import descriptor_pool
+
+    try:
+        found = descriptor_pool.Default().FindMethodByName(method.lstrip("/").replace("/", "."))
+    except KeyError:
+        return None
+    if found.client_streaming and found.server_streaming:
+        return "bidi_stream"
+    if found.client_streaming:
+        return "client_stream"
+    return "server_stream" if found.server_streaming else "unary"
+
+
+def prime_grpc(method: str) -> None:
+    """The gRPC series of one served method at zero, every status code included."""
+    kind = _kind_of(method)
+    if kind is None:
+        return
+    service, _, name = method.lstrip("/").rpartition("/")
+    GRPC_STARTED.labels(kind, service, name)
+    GRPC_SECONDS.labels(kind, service, name)
+    for code in GRPC_CODES:
+        GRPC_HANDLED.labels(kind, service, name, code)
 
 
 def served_methods(services: Sequence[Any]) -> list[str]:

@@ -100,12 +100,26 @@ def test_dashboard_and_provisioning_fit_together() -> None:
     datasources = yaml.safe_load((DEPLOY / "grafana" / "provisioning" / "datasources" / "prometheus.yaml").read_text())
     providers = yaml.safe_load((DEPLOY / "grafana" / "provisioning" / "dashboards" / "tourney.yaml").read_text())
     uids = {d["uid"] for d in datasources["datasources"]}
+    # No hard-coded datasource: a variable of type datasource, defaulting to the provisioned one.
+    (variable,) = [v for v in dash["templating"]["list"] if v["type"] == "datasource"]
+    assert variable["query"] == "prometheus" and variable["current"]["value"] in uids
+    chosen = "${" + variable["name"] + "}"
     for panel in dash["panels"]:
-        assert panel["datasource"]["uid"] in uids
-        assert all(t["datasource"]["uid"] in uids for t in panel["targets"])
+        assert panel["datasource"]["uid"] == chosen
+        assert all(t["datasource"]["uid"] == chosen for t in panel["targets"])
+    for query_variable in (v for v in dash["templating"]["list"] if v["type"] == "query"):
+        assert query_variable["datasource"]["uid"] == chosen
     ids = [p["id"] for p in dash["panels"]]
     assert len(ids) == len(set(ids))
     assert providers["providers"][0]["options"]["path"] == "/var/lib/grafana/dashboards"
+
+
+def test_the_dashboard_has_a_leagues_panel() -> None:
+    dash = json.loads(DASHBOARD.read_text())
+    league = [p for p in dash["panels"] if "League" in p["title"]]
+    assert league
+    used = {n for p in league for t in p["targets"] for n in metric_names(t["expr"])}
+    assert {"tourney_league_rounds_total", "tourney_league_matches_total"} <= used
 
 
 @pytest.mark.parametrize("path", sorted(DEPLOY.rglob("*.y*ml")), ids=lambda p: str(p.relative_to(DEPLOY)))

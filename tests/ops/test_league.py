@@ -86,7 +86,7 @@ def test_one_round_per_tick_and_nothing_before_it_is_due(tmp_path) -> None:
     assert [(r.season, r.round, r.status) for r in first] == [(0, 0, "done")]
     assert run_due(engine, clock=clock) == []  # idempotent: the same tick is not played twice
     clock.to_day(3)  # three more ticks passed (days 1, 2 and 3): catch up in order
-    caught_up = run_due(engine, clock=clock)
+    caught_up = run_due(engine, clock=clock, catch_up=None)
     assert [(r.season, r.round) for r in caught_up] == [(0, 1), (0, 2), (1, 0)]
     assert [r.due for r in caught_up] == [START + timedelta(days=d, hours=20) for d in (1, 2, 3)]
 
@@ -188,7 +188,7 @@ def test_two_concurrent_run_due_calls_play_each_round_once(tmp_path) -> None:
         try:
             engine = engines[int(owner[-1])]
             barrier.wait(30)
-            reports[owner] = run_due(engine, clock=clock, executor=executor, owner=owner)
+            reports[owner] = run_due(engine, clock=clock, executor=executor, owner=owner, catch_up=None)
         except BaseException as exc:
             errors.append(exc)
 
@@ -226,7 +226,8 @@ def test_two_run_due_processes_at_once_play_each_round_once(tmp_path) -> None:
     now = (START + timedelta(days=8, hours=21)).isoformat()  # nine rounds due: three seasons
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
-    cmd = [sys.executable, "-c", RUN_CLI, "league", "run-due", "--db", db, "--local", "--now", now, "--json"]
+    cmd = [sys.executable, "-c", RUN_CLI, "league", "run-due", "--db", db, "--local", "--now", now, "--json",
+           "--catch-up", "all"]
     procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=root, env=env)
              for _ in range(2)]
     outputs = [p.communicate(timeout=240) for p in procs]
@@ -259,7 +260,7 @@ def test_concurrent_run_due_on_postgresql_plays_each_round_once(postgres_url) ->
         try:
             barrier.wait(30)
             slots.extend(r.slot for r in run_due(engines[i], "pg-league", clock=clock, executor=executor,
-                                                 owner=f"pg-{i}"))
+                                                 owner=f"pg-{i}", catch_up=None))
         except BaseException as exc:
             errors.append(exc)
 

@@ -136,7 +136,7 @@ def test_tourney_serve_leagues_plays_due_rounds_and_exports_them(tmp_path) -> No
     code = "import tests.sticks, tournament.league_cli; from tournament.cli import app; app()"
     proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", "0", "--allow-anonymous", "--db", db,
                              "--leagues", "--metrics-port", str(metrics)], cwd=root,
-                            env={**os.environ, "PYTHONPATH": str(root), "TOURNEY_ADMIN_TOKEN": "t"},
+                            env={**os.environ, "PYTHONPATH": str(root), "TOURNEY_ADMIN_TOKEN": "Hv7-mQ2cXk9LpR4tWz8b"},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def stored() -> int:

@@ -67,3 +67,38 @@ def test_mistakes_get_one_sentence_and_exit_code_2(tmp_path) -> None:
     assert bad_season.exit_code == 2 and "no season 4" in bad_season.output
     bad_now = invoke("league", "run-due", "--db", db, "--now", "yesterday")
     assert bad_now.exit_code == 2 and "ISO time" in bad_now.output
+
+
+def test_list_leave_pause_resume_and_readable_standings(tmp_path) -> None:
+    db = str(tmp_path / "l.db")
+    long_alias = "a-rather-long-bot-name-from-the-organisers-spreadsheet"
+    assert invoke("league", "create", "weekly", "--game", "sticks", "--schedule", "0 20 * * *", "--db", db,
+                  "--now", "2026-03-01T00:00").exit_code == 0
+    for spec, alias in (("random", long_alias), ("greedy", "g"), ("random", "r"), ("remote:far", "far")):
+        assert invoke("league", "join", "weekly", spec, "--alias", alias, "--db", db).exit_code == 0
+    played = invoke("league", "run-due", "--db", db, "--local", "--now", "2026-03-01T21:00")
+    assert played.exit_code == 0, played.output
+    assert "weekly: season 0 round 0 (due 2026-03-01 20:00) done, 2 matches, 2 forfeits" in played.stdout
+    table = invoke("league", "standings", "weekly", "--db", db)
+    assert table.exit_code == 0
+    assert long_alias in table.stdout and "…" not in table.stdout  # nothing truncated, even through a pipe
+    assert "rating μ-3σ" in table.stdout and "next round due 2026-03-02 20:00 UTC" in table.stdout
+    listed = invoke("league", "list", "--db", db, "--json")
+    assert json.loads(listed.stdout)["leagues"][0] == {
+        "name": "weekly", "game": "sticks", "format": "swiss", "schedule": "0 20 * * *", "members": 4,
+        "paused": False, "season": 0, "next_round": "2026-03-02T20:00:00+00:00"}
+    assert invoke("league", "leave", "weekly", "far", "--db", db).stdout.strip() == "far left league weekly"
+    assert invoke("league", "pause", "weekly", "--db", db).exit_code == 0
+    assert "never (paused)" in invoke("league", "list", "--db", db).stdout
+    paused = invoke("league", "run-due", "--db", db, "--local", "--now", "2026-03-05T21:00", "--json")
+    assert json.loads(paused.stdout)["rounds"] == []
+    resumed = invoke("league", "resume", "weekly", "--db", db, "--now", "2026-03-05T21:00")
+    assert resumed.exit_code == 0 and "next round due 2026-03-06 20:00 UTC" in resumed.stdout
+    again = invoke("league", "resume", "weekly", "--db", db)
+    assert again.exit_code == 2 and "already running" in again.output
+    gone = invoke("league", "leave", "weekly", "nobody", "--db", db)
+    assert gone.exit_code == 2 and "not a member" in gone.output
+    bad = invoke("league", "run-due", "--db", db, "--catch-up", "some")
+    assert bad.exit_code == 2 and "--catch-up is all, latest or a number" in bad.output
+    lease = invoke("league", "run-due", "--db", db, "--lease", "0")
+    assert lease.exit_code == 2 and "--lease must be a positive" in lease.output

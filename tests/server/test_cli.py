@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # The entry point `tourney` is `tournament.cli:app`; `-m tournament.cli` would run a second copy of it.
 TOURNEY = [sys.executable, "-c", "import sys; from tournament.cli import app; sys.argv[0] = \"tourney\"; app()"]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TOURNEY_ADMIN_TOKEN": "adm"}
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TOURNEY_ADMIN_TOKEN": "Kp3-cW9vRt2xQm7ZsL5e"}  # no weak token
 
 
 @pytest.fixture

@@ -3,11 +3,17 @@ ErrorReport code the arena sends is documented there."""
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from engine.core import State, get_game
+from engine.games.maitre_ninja.state import HISTORY_SHOWN
+from engine.games.tiny_ninjas.state import EVENTS_SHOWN, shown_ids
+from engine.server.codecs import codec_for
 from engine.server.generated import arena_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,3 +62,52 @@ def test_every_error_code_the_arena_sends_is_documented() -> None:
     assert {"unknown_request", "rate_limited", "hello_timeout", "arena_full", "disconnection"} <= sent
     documented = set(re.findall(r"^\| `([a-z_]+)` \|", README.read_text(), flags=re.MULTILINE))
     assert sent | {"slow_reader"} <= documented, f"undocumented codes: {sorted(sent - documented)}"
+
+
+CHANGES_BEGIN, CHANGES_END = "<!-- observation changes: begin -->", "<!-- observation changes: end -->"
+
+
+def _changes() -> str:
+    text = README.read_text()
+    assert CHANGES_BEGIN in text and CHANGES_END in text, "clients/README.md lost its observation changes list"
+    return " ".join(text.split(CHANGES_BEGIN, 1)[1].split(CHANGES_END, 1)[0].split())
+
+
+def _played_until(game_id: str, players: int, wanted: Callable[[State, int], bool]) -> tuple[State, int]:
+    """A state of a random match (fixed seed) at the first seat to act for which `wanted` holds."""
+    state = get_game(game_id).new_state(3, players=players, config={})
+    rng = random.Random(3)
+    for _ in range(2000):
+        assert not state.is_over(), f"no {game_id} match state looked as wanted"
+        seats = list(state.to_act())
+        for seat in seats:
+            if wanted(state, seat):
+                return state, seat
+        state.apply({s: rng.choice(list(state.legal_actions(s))) for s in seats})
+    raise AssertionError(f"no {game_id} match state looked as wanted")
+
+
+def test_the_readme_names_the_maitre_ninja_parry_actions_and_windows_as_the_game_has_them() -> None:
+    text = _changes()
+    assert f"only the latest {HISTORY_SHOWN} fights" in text
+    assert '`kind` "Parry" and its one card in `row`' in text and "`row_so_far`" in text
+    assert "number in `fight`" in text
+    # A defender with a card laid already, after at least one fight, in a real (random) match.
+    state, seat = _played_until("maitre-ninja", 4, lambda s, seat: s.observe(seat)["role"] == "defender"
+                                and bool(s.observe(seat).get("row_so_far")) and len(s.observe(seat)["history"]) > 0)
+    observation = state.observe(seat)
+    assert "fight" in observation["history"][0]
+    codec = codec_for("maitre-ninja")
+    kinds = {codec.action(a).maitre_ninja.kind for a in state.legal_actions(seat)}
+    rows = {len(codec.action(a).maitre_ninja.row) for a in state.legal_actions(seat)}
+    assert kinds == {"Parry"} and rows == {1}
+
+
+def test_the_readme_names_the_tiny_ninjas_event_window_and_ids_as_the_game_has_them() -> None:
+    text = _changes()
+    assert f"only the latest {EVENTS_SHOWN} events" in text and "`events_total`" in text
+    assert "`hand_ids` names copies by rank" in text
+    state, seat = _played_until("tiny-ninjas", 2, lambda s, seat: len(s.observe(seat)["hand"]) > 0)
+    observation = state.observe(seat)
+    assert observation["events_total"] >= len(observation["events"])
+    assert observation["hand_ids"] == shown_ids(state.hands[seat])  # type: ignore[attr-defined]

@@ -49,3 +49,44 @@ def test_a_limit_below_one_is_refused_in_one_sentence() -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "--max-queued-mb must be at least 1" in done.stderr and "Traceback" not in done.stderr
+
+
+def _session_after(address: str, messages: list[bytes]) -> tuple[list[str], grpc.StatusCode, str]:
+    """Error codes the arena sent for `messages` (after a Hello), and how the stream ended (status, details)."""
+    with grpc.insecure_channel(address) as channel:
+        call = channel.stream_stream(PLAY, request_serializer=lambda b: b,
+                                     response_deserializer=pb.ArenaMessage.FromString)(iter(messages))
+        codes: list[str] = []
+        with contextlib.suppress(grpc.RpcError):
+            for message in call:
+                if message.WhichOneof("kind") == "error":
+                    codes.append(message.error.code)
+        return codes, call.code(), call.details() or ""
+
+
+def test_serve_flags_set_the_bad_message_rate_limit() -> None:
+    proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--bad-message-burst", "2",
+                             "--bad-messages-per-s", "0.01"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("arena listening on "), line
+        address = line.rsplit(" ", 1)[1].strip()
+        # An empty BotMessage is malformed: two are within the burst of 2 (the default is 64) ...
+        codes, status, _ = _session_after(address, [hello_bytes("twice"), b"", b""])
+        assert codes == ["malformed", "malformed"] and status == grpc.StatusCode.OK
+        # ... a third is not: the stream is cut as rate_limited.
+        codes, status, details = _session_after(address, [hello_bytes("thrice"), b"", b"", b""])
+        assert codes == ["malformed", "malformed"]
+        assert status == grpc.StatusCode.RESOURCE_EXHAUSTED and details.startswith("rate_limited")
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def test_a_bad_message_rate_of_zero_is_refused_in_one_sentence() -> None:
+    done = subprocess.run([*TOURNEY, "serve", "--port", "0", "--bad-messages-per-s", "0"], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--bad-messages-per-s must be above 0" in done.stderr and "Traceback" not in done.stderr

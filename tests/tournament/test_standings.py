@@ -34,10 +34,67 @@ def test_rating_reflects_score_and_the_interval_narrows_with_games():
     assert (a_long.high - a_long.low) < (a_short.high - a_short.low)
 
 
-def test_a_perfect_record_has_a_finite_rating():
+def test_a_perfect_record_has_a_finite_rating_and_an_open_interval():
     table = compute_standings(["a", "b"], [duel("a", "b", 1) for _ in range(10)])
-    assert all(math.isfinite(s.rating) and math.isfinite(s.low) and math.isfinite(s.high) for s in table)
+    assert all(math.isfinite(s.rating) for s in table)
     assert table[0].alias == "a" and table[0].rating > 1800
+    # No number of wins bounds how much stronger a bot may be: the top of the interval is open.
+    assert table[0].high == math.inf and math.isfinite(table[0].low) and table[1].low == -math.inf
+
+
+def wilson_by_hand(wins: float, n: int) -> tuple[float, float]:
+    """The Wilson score interval written out from its textbook formula, independent of the code under test."""
+    z = 1.959964
+    p = wins / n
+    root = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (p + z * z / (2 * n) - root) / (1 + z * z / n), (p + z * z / (2 * n) + root) / (1 + z * z / n)
+
+
+def to_elo(p: float) -> float:
+    return math.inf if p >= 1 else -math.inf if p <= 0 else 1500 + 400 * math.log10(p / (1 - p))
+
+
+def test_five_wins_out_of_five_is_not_falsely_precise():
+    table = {s.alias: s for s in compute_standings(["a", "b"], [duel("a", "b", 1) for _ in range(5)])}
+    a = table["a"]
+    assert round(a.rating - 1500, 1) == 381.7  # half a game off 100%: 4.5 of 5
+    low, high = wilson_by_hand(5, 5)
+    assert math.isclose(a.low, to_elo(low), abs_tol=0.01) and a.high == math.inf
+    assert a.low < 1500 + 100 < a.rating  # five games say "better", not "exactly +382"
+
+
+def test_one_win_one_draw_has_an_upper_bound_above_its_estimate():
+    table = {s.alias: s for s in compute_standings(["a", "b"], [duel("a", "b", 1), duel("a", "b", 0.5)])}
+    a = table["a"]
+    assert (a.wins, a.draws, a.losses) == (1, 1, 0)
+    low, high = wilson_by_hand(1.5, 2)
+    assert math.isclose(a.low, to_elo(low), abs_tol=0.01) and math.isclose(a.high, to_elo(high), abs_tol=0.01)
+    assert a.low < a.rating < a.high and a.high - a.rating > 200
+
+
+def test_a_bye_is_points_but_never_a_game_for_the_rating():
+    # The regression: 4 losses and a 2-point bye were rated 1500 with score 50% (bye points over games).
+    matches = [duel("w", "r", 1) for _ in range(4)] + [[SeatResult("r", 0, 1, 2.0, bye=True)]]
+    table = {s.alias: s for s in compute_standings(["w", "r"], matches)}
+    r = table["r"]
+    assert (r.games, r.wins, r.draws, r.losses, r.byes, r.points) == (4, 0, 0, 4, 1, 2.0)
+    assert r.score_pct == 0.0
+    assert round(r.rating) == 1162  # half a game off 0% over the 4 games: 400*log10(0.125/0.875)
+    assert r.low == -math.inf and math.isclose(r.high, to_elo(wilson_by_hand(0, 4)[1]), abs_tol=0.01)
+    # The same record without the bye rates the same: the bye changed the points, not the rating.
+    without = {s.alias: s for s in compute_standings(["w", "r"], matches[:4])}["r"]
+    assert (without.rating, without.low, without.high, without.score_pct) == (r.rating, r.low, r.high, r.score_pct)
+    assert without.points == 0.0
+
+
+def test_a_bye_counts_in_buchholz_and_sonneborn_berger_as_a_game_against_oneself():
+    matches = [duel("a", "b", 1), duel("c", "a", 0.5), [SeatResult("b", 0, 1, 1.0, bye=True)]]
+    table = {s.alias: s for s in compute_standings(["a", "b", "c"], matches)}
+    assert [table[x].points for x in "abc"] == [1.5, 1.0, 0.5]
+    # b met a (1.5) and had a bye worth its own final 1.0; it took 0 from a and 1 point from the bye.
+    assert table["b"].buchholz == 1.5 + 1.0
+    assert table["b"].sonneborn_berger == 0 * 1.5 + 1.0 * 1.0
+    assert table["a"].buchholz == 1.0 + 0.5 and table["a"].sonneborn_berger == 1 * 1.0 + 0.5 * 0.5
 
 
 def test_likelihood_of_superiority_over_the_next_entrant():

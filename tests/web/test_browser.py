@@ -313,3 +313,27 @@ def test_the_admin_token_unlocks_every_seats_view(site: tuple[str, Any], filled:
         for seat, text in enumerate(views):
             assert set(json.loads(text)["hand"]) == first_hands[seat]
         shot(page, "match-tiny-ninjas-organiser")
+
+
+def test_a_live_match_names_its_players_before_it_ends(site: tuple[str, Any], filled: Filled) -> None:
+    from tests.web.test_live import GatedBot
+
+    _, page = site
+    harness = ArenaHarness()
+    bot = GatedBot()
+    try:
+        harness.bot("gated", bot)
+        live = create_app(filled.engine, arena=harness.address)
+        with served(live) as base, concurrent.futures.ThreadPoolExecutor(1) as pool:
+            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, 0, "", "", 0,
+                                  "named-live")
+            page.goto(f"{base}/live/named-live")
+            page.wait_for_function("document.querySelector('#board').dataset.ply != '-1'", timeout=WAIT_S * 1000)
+            board = page.locator("#board").text_content() or ""
+            assert not running.done()  # the gated bot has not moved: the match is still on
+            assert "gated" in board and "greedy" in board and "seat 0" not in board
+            bot.gate.set()
+            running.result(WAIT_S * 2)
+    finally:
+        bot.gate.set()
+        harness.close()

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
+import threading
+from collections.abc import Sequence
+from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.harness import ArenaHarness
+from engine.server.client import RandomBot
+from engine.server.generated import arena_pb2 as pb
+from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 from tests.web.conftest import Filled
 from web.app import create_app
 from web.live import WatchLimit, watch_events
@@ -52,3 +58,47 @@ def test_live_streams_are_bounded() -> None:
     assert len(events) == 1 and events[0].startswith("event: busy") and limit.open == 1
     limit.give()
     assert limit.open == 0
+
+
+class GatedBot(RandomBot):
+    """Plays at random, but only once the test opens the gate (bounded wait): its match runs until then."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=5)
+        self.gate = threading.Event()
+
+    def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.Action],
+            request: pb.ActionRequest) -> int | None:
+        self.gate.wait(WAIT_S)
+        return super().act(observation, legal_actions, request)
+
+
+def test_a_running_match_names_its_players_in_every_event(filled: Filled) -> None:
+    harness = ArenaHarness()
+    bot = GatedBot()
+    try:
+        harness.bot("gated", bot)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, 0, "", "", 0,
+                                  "named")
+            assert wait_for(lambda: "named" in harness.arena._live)  # noqa: SLF001  (the arena's own table)
+            # The arena's Watch names the seats while the match runs ...
+            first = next(iter(harness.stub.Watch(pb.WatchRequest(match_id="named"), timeout=WAIT_S)))
+            assert not first.finished and list(first.seat_names) == ["gated", "greedy"]
+
+            # ... and so does every frame the web app relays, before the end.
+            async def first_frame() -> str:
+                stream = watch_events(harness.address, "named", WatchLimit())
+                try:
+                    return await anext(stream)
+                finally:
+                    await stream.aclose()
+
+            kind, data = _events(asyncio.run(first_frame()))[0]
+            assert kind == "frame" and data["seat_names"] == ["gated", "greedy"]
+            assert not running.done()
+            bot.gate.set()
+            assert running.result(WAIT_S * 2).termination == "normal"
+    finally:
+        bot.gate.set()
+        harness.close()

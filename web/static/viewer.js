@@ -271,7 +271,7 @@
     if (cfg.full && token) headers["X-Admin-Token"] = token;
     fetch(cfg.frames_url, {headers}).then(r => r.json()).then(doc => {
       frames = doc.frames || [];
-      if (!frames.length) { status("no replay (a bye)"); svg.setAttribute("data-ply", "none"); return; }
+      if (!frames.length) { status(doc.unavailable || "no replay (a bye)"); svg.setAttribute("data-ply", "none"); return; }
       const m = /ply=(\d+)/.exec(location.hash);
       show(m ? +m[1] : 0);
       status("ready");
@@ -281,6 +281,7 @@
     source.addEventListener("frame", e => {
       const d = JSON.parse(e.data);
       if (frames.length && d.step <= (frames.lastStep || -1)) return;  // a reconnect repeats the latest event
+      if (d.seat_names && d.seat_names.length) seatNames = d.seat_names;  // names while it runs, not "seat N"
       frames.push(d.view); frames.lastStep = d.step;
       if (follow) show(frames.length - 1); else { $("plies").textContent = frames.length - 1; $("scrub").max = frames.length - 1; }
       status("live · step " + d.step);

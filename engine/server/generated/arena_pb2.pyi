@@ -481,18 +481,20 @@ class WatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
-    __slots__ = ("match_id", "step", "public_view_json", "finished", "record")
+    __slots__ = ("match_id", "step", "public_view_json", "finished", "record", "seat_names")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     RECORD_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     step: int
     public_view_json: str
     finished: bool
     record: MatchRecord
-    def __init__(self, match_id: _Optional[str] = ..., step: _Optional[int] = ..., public_view_json: _Optional[str] = ..., finished: _Optional[bool] = ..., record: _Optional[_Union[MatchRecord, _Mapping]] = ...) -> None: ...
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, match_id: _Optional[str] = ..., step: _Optional[int] = ..., public_view_json: _Optional[str] = ..., finished: _Optional[bool] = ..., record: _Optional[_Union[MatchRecord, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
     __slots__ = ("match_id", "admin_token")
