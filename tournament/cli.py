@@ -29,12 +29,13 @@ from rich.progress import (
 from rich.table import Table
 
 from engine.bots import bot_infos, bot_names, make_bot, option_usage
-from engine.core import Action, ConfigError, Game, State, TourneyError, available_games, get_game
+from engine.core import Action, ConfigError, Game, Options, State, TourneyError, available_games, get_game
 from engine.referee import Replay, TimeControl, play_match, replay_match
 from engine.server.launcher import is_command
 from tournament.achievements import Earned
 from tournament.entrants import parse_entrants
 from tournament.fault_notes import ProgramFaultNotes
+from tournament.game_options import options_doc, options_table
 from tournament.help_style import hide_flag_placeholders
 from tournament.legends import legend
 from tournament.progress import ProgressLines
@@ -94,37 +95,35 @@ def guarded(body: Callable[[], None]) -> None:
         fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
 
 
-def _value(raw: str) -> Any:
-    """A command-line value: JSON when it parses (numbers, true, lists), else the text itself."""
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        return raw
-
-
-def parse_settings(pairs: list[str] | None, mode: str | None, difficulty: str | None = None,
+def parse_settings(options: Options, pairs: list[str] | None, mode: str | None, difficulty: str | None = None,
                    handicaps: list[str] | None = None, genin_pack: bool = False,
                    characters: str | None = None) -> dict[str, Any]:
     """The game config from `--set key=value`, --mode, --difficulty, `--handicap SEAT:KEY=VALUE`,
     and Ninja Arena's --genin-pack and --characters.
 
-    A handicap sets a per-seat option: `--handicap 1:hand_limit=4` becomes {"hand_limit": {1: 4}}.
+    Each key must be one of the game's declared `options` (an unknown one is refused with the
+    list of valid ones) and its text is read as that option's kind. A handicap sets a per-seat
+    option: `--handicap 1:hand_limit=4` becomes {"hand_limit": {1: 4}}.
     """
     config: dict[str, Any] = {}
     for pair in pairs or []:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise ConfigError(f"--set '{pair}' is not key=value: write e.g. --set round_cap=50.")
-        config[key] = _value(raw)
+        config[key] = options.option(key).from_text(raw)
     for item in handicaps or []:
         seat, colon, rest = item.partition(":")
         key, sep, raw = rest.partition("=")
         if not (colon and sep and key and seat.isdigit()):
             raise ConfigError(f"--handicap '{item}' is not SEAT:KEY=VALUE: write e.g. --handicap 1:hand_limit=4.")
+        option = options.option(key)
+        if not option.per_seat:
+            seated = ", ".join(o.key for o in options if o.per_seat) or "none in this game"
+            raise ConfigError(f"--handicap '{item}' sets {key}, which is not per-seat: use one of {seated}.")
         per_seat = config.setdefault(key, {})
         if not isinstance(per_seat, dict):
             raise ConfigError(f"--handicap '{item}' clashes with --set {key}: give {key} one way only.")
-        per_seat[int(seat)] = _value(raw)
+        per_seat[int(seat)] = option.from_text(raw)
     if mode is not None:
         config["mode"] = mode
     if difficulty is not None:
@@ -171,7 +170,7 @@ def games(as_json: JsonOpt = False) -> None:
     """List the games, their player counts, modes and bots (each with its description and options)."""
     rows = [
         {"id": g.id, "name": g.name, "players": [g.min_players, g.max_players], "modes": list(g.modes),
-         "bots": bot_names(g), "bot_details": [b.as_json() for b in bot_infos(g)]}
+         "bots": bot_names(g), "bot_details": [b.as_json() for b in bot_infos(g)], "options": options_doc(g)}
         for g in available_games()
     ]
     if as_json:
@@ -185,6 +184,7 @@ def games(as_json: JsonOpt = False) -> None:
         table.add_row(g.id, g.name, f"{lo}" if lo == hi else f"{lo}-{hi}", ", ".join(g.modes),
                       ", ".join(bot_names(g)))
     Console(width=TABLE_WIDTH).print(table)
+    Console(width=TABLE_WIDTH).print(options_table(available_games()))
     for g in available_games():
         out.print(f"\n[bold]{g.id}[/bold] bots:", highlight=False)
         for b in bot_infos(g):
@@ -212,7 +212,7 @@ def match(
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
-        config = parse_settings(settings, mode, difficulty, handicap, genin_pack, characters)
+        config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
         entrants = parse_entrants(bots, g, unique=False)
         names, specs = [e.alias for e in entrants], [e.spec for e in entrants]
         if str(config.get("mode", "")).lower() == "solo":
@@ -441,7 +441,7 @@ def run(
         check_move_ms(move_ms)
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
-        config = parse_settings(settings, mode, difficulty, handicap, genin_pack, characters)
+        config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
         entrants = parse_entrants(bots or GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS), g, remote_ok=arena is not None)
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
@@ -532,7 +532,7 @@ def sprt_command(
         if len(entrants) != 2:
             raise ConfigError(f"sprt compares two bots, not {len(entrants)}: pass --bots new,old.")
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=2, players=2,
-                              config=parse_settings(settings, mode), move_ms=move_ms, name="sprt",
+                              config=parse_settings(g.options, settings, mode), move_ms=move_ms, name="sprt",
                               format="gauntlet", rounds=rounds, sprt=(elo0, elo1, alpha, beta), sprt_elo=sprt_elo)
         plan.spec()
         g.new_state(0, players=2, config=plan.config)

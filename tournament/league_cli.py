@@ -21,7 +21,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from engine.core import ConfigError
+from engine.core import ConfigError, get_game
 from tournament.cli import _standing_doc, app, guarded, parse_settings
 from tournament.league import (
     DEFAULT_CATCH_UP,
@@ -84,7 +84,7 @@ def create(
         league = LeagueSettings(name=name, game=game, format=format, schedule=schedule,
                                 rounds_per_season=rounds_per_season, divisions=divisions, promote=promote,
                                 games_per_pair=games_per_pair, seed=seed, move_ms=move_ms,
-                                config=parse_settings(settings, mode))
+                                config=parse_settings(get_game(game).options, settings, mode))
         league_id = create_league(engine, league, parse_when(now))
         table = league_standings(engine, name)
         doc = {"league_id": league_id, "name": name, "next_round": table.next_due.isoformat() if table.next_due

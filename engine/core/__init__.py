@@ -6,6 +6,7 @@ from engine.core.chance import Chance, Inject
 from engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
 from engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
 from engine.core.game import Action, Game, Illegal, Observation, Outcome, State
+from engine.core.options import Option, Options
 from engine.core.registry import available_games, game_ids, get_game, register
 
 __all__ = [
@@ -21,6 +22,8 @@ __all__ = [
     "IllegalAction",
     "Inject",
     "Observation",
+    "Option",
+    "Options",
     "OutOfTime",
     "Outcome",
     "ReplayMismatch",

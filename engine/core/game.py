@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.core.chance import Inject
+from engine.core.options import Options
 
 Observation = dict[str, Any]
 
@@ -151,6 +152,8 @@ class Game(ABC):
     # (missing keys take default_config()'s value). Per-match achievements arrive in
     # Outcome.details["achievements"] as {seat: [number]}, names in details["achievement_names"].
     streak_achievements: ClassVar[tuple[tuple[int, int, str, Mapping[str, tuple[str, ...]]], ...]] = ()
+    # Every option a match config may set, declared once: defaults, types, checks, help.
+    options: ClassVar[Options] = Options("this game")
 
     @abstractmethod
     def new_state(
@@ -163,8 +166,8 @@ class Game(ABC):
         """A fresh match. Raises ConfigError (one sentence) for a bad player count or config."""
 
     def default_config(self) -> dict[str, Any]:
-        """The configuration a match gets when nothing is overridden."""
-        return {}
+        """The configuration a match gets when nothing is overridden (the declared defaults)."""
+        return self.options.defaults()
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """Bots that only this game has (name -> factory taking `seed` and keyword options).

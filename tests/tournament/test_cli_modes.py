@@ -8,21 +8,22 @@ import sqlite3
 import pytest
 from typer.testing import CliRunner
 
-from engine.core import ConfigError
+from engine.core import ConfigError, get_game
 from tournament.cli import app, parse_settings
 
 runner = CliRunner()
+TINY = get_game("tiny-ninjas").options
 
 
 def test_handicaps_become_per_seat_options():
-    assert parse_settings(["round_cap=50"], "solo", "hard", ["0:hand_limit=4", "1:reveal_hand=true",
+    assert parse_settings(TINY, ["round_cap=50"], "solo", "hard", ["0:hand_limit=4", "1:reveal_hand=true",
                                                              "1:hand_limit=5"]) == {
         "round_cap": 50, "mode": "solo", "difficulty": "hard",
         "hand_limit": {0: 4, 1: 5}, "reveal_hand": {1: True}}
     with pytest.raises(ConfigError, match="SEAT:KEY=VALUE"):
-        parse_settings(None, None, None, ["hand_limit=4"])
+        parse_settings(TINY, None, None, None, ["hand_limit=4"])
     with pytest.raises(ConfigError, match="clashes"):
-        parse_settings(["hand_limit=4"], None, None, ["1:hand_limit=4"])
+        parse_settings(TINY, ["hand_limit=4"], None, None, ["1:hand_limit=4"])
 
 
 @pytest.mark.parametrize("mode", ["blitz", "survivor", "champion"])

@@ -5,11 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import Chance, ConfigError, Game, Inject, State
+from engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
 from engine.games.maitre_ninja import data
 from engine.games.maitre_ninja.state import MaitreNinjaState, Setup
 
-CONFIG_KEYS = ("n_players", "first_player", "fight_cap", "parries_by_rank", "parry_supply", "elements")
+OPTIONS = Options("maitre-ninja", (
+    Option("n_players", "int", 2, "players (or use --players); must agree with --players", 2, 4),
+    Option("first_player", "int", None, "the first attacker's seat; null: a seeded pick (A11)", low=0,
+           nullable=True),
+    Option("fight_cap", "int", data.FIGHT_CAP, "fights before the referee adjudicates", low=1),
+    Option("parries_by_rank", "json", dict(data.PARRIES_BY_RANK), "row length of parries for ranks 1-4 (§5)"),
+    Option("parry_supply", "json", dict(data.PARRY_SUPPLY), "parry cards of each type DO, BL, JU (§5)"),
+    Option("elements", "json", None, "one element per seat from Air, Terre, Eau, Feu; null: in seat order",
+           nullable=True),
+))
 
 
 def _int(value: Any, what: str, fix: str) -> int:
@@ -21,11 +30,7 @@ def _int(value: Any, what: str, fix: str) -> int:
 def parse_config(players: int | None, config: Mapping[str, Any] | None, chance: Chance) -> Setup:
     """Check a config against §5 and turn it into a Setup; ConfigError names any bad value."""
     cfg = dict(config or {})
-    unknown = sorted(set(cfg) - set(CONFIG_KEYS))
-    if unknown:
-        raise ConfigError(
-            f"unknown maitre-ninja config key(s) {', '.join(unknown)}: use only {', '.join(CONFIG_KEYS)}."
-        )
+    OPTIONS.refuse_unknown(cfg)
     n = cfg.get("n_players")
     if n is not None:
         n = _int(n, "n_players", "give 2, 3 or 4")
@@ -35,9 +40,7 @@ def parse_config(players: int | None, config: Mapping[str, Any] | None, chance: 
     if not data.MIN_PLAYERS <= n <= data.MAX_PLAYERS:
         raise ConfigError(f"Maître Ninja is for 2 to 4 players, not {n}: choose 2, 3 or 4 players.")
 
-    cap = _int(cfg.get("fight_cap", data.FIGHT_CAP), "fight_cap", "give a positive number of fights")
-    if cap < 1:
-        raise ConfigError(f"fight_cap must be at least 1, got {cap}: give a positive number of fights.")
+    cap = OPTIONS["fight_cap"].check(cfg.get("fight_cap", data.FIGHT_CAP))
 
     raw_supply = cfg.get("parry_supply", data.PARRY_SUPPLY)
     if not isinstance(raw_supply, Mapping) or set(raw_supply) != set(data.PARRY_TYPES):
@@ -97,6 +100,7 @@ class MaitreNinja(Game):
     name = "Maître Ninja"
     min_players = data.MIN_PLAYERS
     max_players = data.MAX_PLAYERS
+    options = OPTIONS
 
     def new_state(
         self,
@@ -108,16 +112,6 @@ class MaitreNinja(Game):
         """A fresh match; the only chance is the first attacker (stream `tiebreak`, or Inject picks)."""
         chance = Chance(seed, inject)
         return MaitreNinjaState(self, parse_config(players, config, chance), chance)
-
-    def default_config(self) -> dict[str, Any]:
-        return {
-            "n_players": 2,
-            "first_player": None,
-            "fight_cap": data.FIGHT_CAP,
-            "parries_by_rank": dict(data.PARRIES_BY_RANK),
-            "parry_supply": dict(data.PARRY_SUPPLY),
-            "elements": None,
-        }
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         from engine.games.maitre_ninja.bots import BestResponseBot, NashBot

@@ -1,6 +1,6 @@
 """Naruto: Ninja Arena (+ Genin Pack, Duel): simultaneous ticks for 2-6 players (spec ninja-arena.md).
 
-Config keys (see NinjaArena.default_config):
+Config keys (declared in game.OPTIONS; `tourney games` lists them):
   mode        "standard" (the tick model), "duel" (2 players, two boards each) or "realtime"
               (the same state; engine/games/ninja_arena/realtime.py drives it on a clock)
   genin_pack  allow the 6 expansion characters and up to 6 players

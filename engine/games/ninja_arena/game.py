@@ -5,13 +5,25 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import Chance, ConfigError, Game, Inject, State
+from engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
 from engine.games.ninja_arena import data as D
 from engine.games.ninja_arena.render import render
 from engine.games.ninja_arena.state import ArenaState
 
 MODES = ("standard", "tick", "duel", "realtime")
-REALTIME_KEYS = ("min_action_interval_ms", "reaction_timeout_ms", "grace_ms", "wall_clock_cap_s")
+OPTIONS = Options("Ninja Arena", (
+    Option("mode", "str", "standard", "standard or tick (one tick model), duel (§8), realtime (wall clock)",
+           choices=MODES),
+    Option("genin_pack", "bool", False, "add the six Genin Pack characters (up to 6 players)"),
+    Option("characters", "json", None, "characters by seat, a list or comma-separated text; null: drawn",
+           nullable=True),
+    Option("tick_cap", "int", D.DEFAULT_TICK_CAP, "ticks before the referee adjudicates", low=1),
+    Option("duel", "bool", False, "Duel rules (§8): two characters per player, 2 players"),
+    Option("min_action_interval_ms", "int", 250, "realtime: least time between one seat's actions", low=0),
+    Option("reaction_timeout_ms", "int", 5000, "realtime: time to answer a reaction window", low=1),
+    Option("grace_ms", "int", 100, "realtime: lateness forgiven on an action", low=0),
+    Option("wall_clock_cap_s", "float", 1200, "realtime: seconds before the match is adjudicated", low=1),
+))
 
 
 def character_id(name: str) -> int:
@@ -33,19 +45,7 @@ class NinjaArena(Game):
     max_players = 6
     modes = ("standard", "duel", "realtime")
     handles_illegal_actions = True
-
-    def default_config(self) -> dict[str, Any]:
-        return {
-            "mode": "standard",
-            "genin_pack": False,
-            "characters": None,
-            "tick_cap": D.DEFAULT_TICK_CAP,
-            "duel": False,
-            "min_action_interval_ms": 250,
-            "reaction_timeout_ms": 5000,
-            "grace_ms": 100,
-            "wall_clock_cap_s": 1200,
-        }
+    options = OPTIONS
 
     def new_state(
         self,
@@ -55,19 +55,16 @@ class NinjaArena(Game):
         inject: Inject | None = None,
     ) -> ArenaState:
         """A fresh match; characters from config or drawn from the `setup` stream."""
-        cfg = self.default_config()
-        for key, value in (config or {}).items():
-            if key not in cfg:
-                raise ConfigError(f"unknown Ninja Arena option '{key}': use one of {', '.join(cfg)}.")
-            cfg[key] = value
+        OPTIONS.refuse_unknown(config)
+        cfg = {**self.default_config(), **(config or {})}
         mode = cfg["mode"]
         if mode not in MODES:
             raise ConfigError(f"unknown Ninja Arena mode '{mode}': use standard, duel or realtime.")
         duel = mode == "duel" or bool(cfg["duel"])
         genin = bool(cfg["genin_pack"])
+        for key in ("tick_cap", "min_action_interval_ms", "reaction_timeout_ms", "grace_ms", "wall_clock_cap_s"):
+            OPTIONS[key].check(cfg[key])
         cap = cfg["tick_cap"]
-        if not isinstance(cap, int) or cap < 1:
-            raise ConfigError(f"tick_cap must be a positive whole number of ticks, not {cap!r}.")
         names = cfg["characters"]
         if isinstance(names, str):
             names = [x for x in names.split(",") if x.strip()]

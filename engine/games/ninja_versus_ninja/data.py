@@ -51,13 +51,6 @@ ROLL_OUTCOMES = 16
 MISSION_TURNS = 3  # a mission Ninja still out after its owner's 3rd turn is eliminated (§5.3)
 ROLLOFF_ATTEMPTS = 100  # ties in the first-player roll-off are rerolled this often (§1.3)
 
-DEFAULT_CONFIG: dict[str, object] = {
-    "target_score": 7,
-    "first_player": "rolloff",
-    "turn_cap": 300,
-    "board": "4x11",
-}
-
 
 def square_index(name: str) -> int:
     """The index of a square name such as 'b4'; ValueError for anything off the board."""

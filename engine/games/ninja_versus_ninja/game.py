@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.core import Chance, ConfigError, Game, Inject, State
+from engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
 from engine.games.ninja_versus_ninja import evaluate as heuristic
-from engine.games.ninja_versus_ninja.data import DEFAULT_CONFIG
 from engine.games.ninja_versus_ninja.render import render_board
 from engine.games.ninja_versus_ninja.rules import setup
 from engine.games.ninja_versus_ninja.state import NvnState, place
@@ -20,27 +19,20 @@ class NinjaVersusNinja(Game):
     name = "Ninja Versus Ninja"
     min_players = 2
     max_players = 2
-
-    def default_config(self) -> dict[str, Any]:
-        """target_score 7, first_player 'rolloff', turn_cap 300, board '4x11' (spec §7)."""
-        return dict(DEFAULT_CONFIG)
+    options = Options("ninja-versus-ninja", (
+        Option("target_score", "int", 7, "mission points that win the match (§7)", low=1),
+        Option("first_player", "json", "rolloff", "who moves first: rolloff (§1.3), 0 or 1",
+               choices=("rolloff", 0, 1)),
+        Option("turn_cap", "int", 300, "turns before the referee adjudicates", low=1),
+        Option("board", "str", "4x11", "the board; only 4x11 exists", choices=("4x11",)),
+    ))
 
     def check_config(self, config: Mapping[str, Any] | None) -> dict[str, Any]:
         """The full configuration with `config` applied; ConfigError for anything unusable."""
-        merged = self.default_config()
-        for key, value in (config or {}).items():
-            if key not in merged:
-                known = ", ".join(merged)
-                raise ConfigError(f"unknown {self.id} option '{key}': use one of {known}.")
-            merged[key] = value
-        for key in ("target_score", "turn_cap"):
-            value = merged[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{key} must be a whole number of at least 1, not {value!r}.")
-        if merged["first_player"] not in ("rolloff", 0, 1):
-            raise ConfigError(f"first_player must be 'rolloff', 0 or 1, not {merged['first_player']!r}.")
-        if merged["board"] != "4x11":
-            raise ConfigError(f"board {merged['board']!r} is not available: use '4x11'.")
+        self.options.refuse_unknown(config)
+        merged = {**self.default_config(), **(config or {})}
+        for option in self.options:
+            option.check(merged[option.key])
         return merged
 
     def _blank(self, seed: int, players: int | None, config: Mapping[str, Any] | None,

@@ -11,39 +11,42 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from engine.core import ConfigError
+from engine.core import ConfigError, Option, Options
 from engine.games.tiny_ninjas.data import CARDS, TYPE_BY_NAME
 
 MODES: Final = ("standard", "blitz", "survivor", "champion", "solo")
 DIFFICULTIES: Final = ("easy", "normal", "hard")
 PER_SEAT: Final = ("start_health", "max_health", "hand_limit", "reveal_hand")
 
-STANDARD: Final[dict[str, Any]] = {
-    "mode": "standard",
-    "use_expansion": False,
-    "start_health": [10, 10],
-    "max_health": [10, 10],
-    "hand_limit": [5, 5],
-    "reveal_hand": [False, False],
-    "power_ups": True,
-    "chooser": "random",
-    "opening_discard": True,
-    "replenish": True,
-    "single_attack_rounds": False,
-    "must_attack": False,
-    "round_cap": 100,
-    "attack_cap_per_round": 30,
+OPTIONS: Final = Options("Tiny Ninjas", (
+    Option("mode", "str", "standard", "§7 mode; each mode is a delta over the standard configuration",
+           choices=MODES),
+    Option("use_expansion", "bool", False, "add the expansion cards (Appendix A)"),
+    Option("start_health", "int", [10, 10], "health each seat starts with", 1, 99, per_seat=True),
+    Option("max_health", "int", [10, 10], "health a seat can heal up to", 1, 99, per_seat=True),
+    Option("hand_limit", "int", [5, 5], "cards a seat may hold", 1, 30, per_seat=True),
+    Option("reveal_hand", "bool", [False, False], "play this seat's hand face up (§7.4 handicap)", per_seat=True),
+    Option("power_ups", "bool", True, "deal power-up tokens"),
+    Option("chooser", "json", "random", "who picks the first attacker: random, 0 or 1", choices=("random", 0, 1)),
+    Option("opening_discard", "bool", True, "each seat discards before the first round"),
+    Option("replenish", "bool", True, "hands refill at the end of a round"),
+    Option("single_attack_rounds", "bool", False, "one attack per round (BLITZ)"),
+    Option("must_attack", "bool", False, "the attacker may not pass (BLITZ)"),
+    Option("round_cap", "int", 100, "rounds before the referee adjudicates", 1, 100_000),
+    Option("attack_cap_per_round", "int", 30, "attacks in one round before it ends", 1, 1000),
     # Extensions used by the modes (standard values switch them off).
-    "remove_cards": {},  # card name -> copies taken out of the deck
-    "initial_hand": None,  # None: min(5, hand_limit[p]); BLITZ deals 15
-    "mulligan": 0,  # BLITZ: up to 5 cards set aside and redrawn
-    "end_when_hands_empty": False,  # BLITZ end condition
-    "survivor": False,  # SURVIVOR: permanent Grim, DOOM | HEAL_1 | PASS each attacking Round
-    "series_wins": 0,  # CHAMPION: battle wins needed (0 = a single battle)
-    "series_cap": 9,  # CHAMPION: battles played at most
-    "difficulty": "normal",  # SOLO only
-    "ai_health": 10,  # SOLO only
-}
+    Option("remove_cards", "json", {}, "card name -> copies taken out of the deck"),
+    Option("initial_hand", "int", None, "cards dealt first; null: min(5, hand_limit)", 0, 30, nullable=True),
+    Option("mulligan", "int", 0, "cards a seat may set aside and redraw (BLITZ)", 0, 30),
+    Option("end_when_hands_empty", "bool", False, "the battle ends when both hands are empty (BLITZ)"),
+    Option("survivor", "bool", False, "permanent Grim, DOOM | HEAL_1 | PASS each attacking round (SURVIVOR)"),
+    Option("series_wins", "int", 0, "battle wins a Champion series needs (0: a single battle)", 0, 50),
+    Option("series_cap", "int", 9, "battles a Champion series plays at most", 1, 200),
+    Option("difficulty", "str", "normal", "Solo AI difficulty (solo only)", choices=DIFFICULTIES),
+    Option("ai_health", "int", 10, "the Solo AI's health (solo only)", 1, 99),
+))
+
+STANDARD: Final[dict[str, Any]] = OPTIONS.defaults()
 
 MODE_DELTAS: Final[dict[str, dict[str, Any]]] = {
     "standard": {},
@@ -71,22 +74,24 @@ MODE_DELTAS: Final[dict[str, dict[str, Any]]] = {
 
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
+_FLAGS: Final = ("use_expansion", "power_ups", "opening_discard", "replenish", "single_attack_rounds",
+                 "must_attack", "end_when_hands_empty", "survivor")
+_SCALARS: Final = ("round_cap", "attack_cap_per_round", "mulligan", "series_wins", "series_cap", "ai_health",
+                  "initial_hand", "difficulty")
 
 
 def _coerce(key: str, value: Any) -> Any:
     """Text from a command line ("4", "true", "HARD") as the type the standard value has."""
     if not isinstance(value, str):
         return value
-    ref = STANDARD[key]
-    if isinstance(ref, list):
-        ref = ref[0]
+    kind = OPTIONS[key].kind
     text = value.strip().lower()
-    if isinstance(ref, bool):
+    if kind == "bool":
         if text in _TRUE:
             return True
         if text in _FALSE:
             return False
-    elif isinstance(ref, int) or key in ("initial_hand", "chooser"):
+    elif kind == "int" or key == "chooser":
         if text.lstrip("-").isdigit():
             return int(text)
     elif key in ("mode", "difficulty"):
@@ -111,18 +116,6 @@ def _seat_list(key: str, value: Any, base: list[Any]) -> list[Any]:
             raise ConfigError(f"config '{key}' must list one value per seat (2 values), not {len(value)}.")
         return list(value)
     return [value, value]
-
-
-def _int(key: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(f"config '{key}' is {value!r}: give a whole number from {low} to {high}.")
-    return value
-
-
-def _bool(key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"config '{key}' is {value!r}: give true or false.")
-    return value
 
 
 _CACHE: dict[str, dict[str, Any]] = {}
@@ -157,8 +150,7 @@ def resolve(config: Mapping[str, Any] | None) -> dict[str, Any]:
         delta["remove_cards"] = {**delta["remove_cards"], "Monk": 2}  # A16
     for source in (delta, given):
         for key, value in source.items():
-            if key not in STANDARD:
-                raise ConfigError(f"unknown Tiny Ninjas config key {key!r}: use one of {', '.join(STANDARD)}.")
+            OPTIONS.option(key)  # refuses an unknown key, naming the valid ones
             if key in PER_SEAT:
                 cfg[key] = [_coerce(key, v) for v in _seat_list(key, value, cfg[key])]
             else:
@@ -167,33 +159,22 @@ def resolve(config: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def _check(cfg: dict[str, Any]) -> dict[str, Any]:
-    for key in ("use_expansion", "power_ups", "opening_discard", "replenish", "single_attack_rounds",
-                "must_attack", "end_when_hands_empty", "survivor"):
-        _bool(key, cfg[key])
-    cfg["reveal_hand"] = [_bool("reveal_hand", v) for v in cfg["reveal_hand"]]
-    cfg["hand_limit"] = [_int("hand_limit", v, 1, 30) for v in cfg["hand_limit"]]
-    cfg["max_health"] = [_int("max_health", v, 1, 99) for v in cfg["max_health"]]
-    cfg["start_health"] = [_int("start_health", v, 1, 99) for v in cfg["start_health"]]
+    for key in _FLAGS:
+        OPTIONS[key].check(cfg[key])
+    for key in PER_SEAT:
+        cfg[key] = [OPTIONS[key].check(v) for v in cfg[key]]
     for s in (0, 1):
         if cfg["start_health"][s] > cfg["max_health"][s]:
             raise ConfigError(
                 f"seat {s} starts at {cfg['start_health'][s]} health above its max_health "
                 f"{cfg['max_health'][s]}: lower start_health or raise max_health."
             )
-    _int("round_cap", cfg["round_cap"], 1, 100_000)
-    _int("attack_cap_per_round", cfg["attack_cap_per_round"], 1, 1000)
-    _int("mulligan", cfg["mulligan"], 0, 30)
-    _int("series_wins", cfg["series_wins"], 0, 50)
-    _int("series_cap", cfg["series_cap"], 1, 200)
-    _int("ai_health", cfg["ai_health"], 1, 99)
-    if cfg["initial_hand"] is not None:
-        _int("initial_hand", cfg["initial_hand"], 0, 30)
+    for key in _SCALARS:
+        OPTIONS[key].check(cfg[key])
     chooser = cfg["chooser"]
     if chooser not in ("random", 0, 1, "0", "1"):
         raise ConfigError(f"config 'chooser' is {chooser!r}: use random, 0 or 1.")
     cfg["chooser"] = chooser if chooser == "random" else int(chooser)
-    if cfg["difficulty"] not in DIFFICULTIES:
-        raise ConfigError(f"solo difficulty {cfg['difficulty']!r} is unknown: use easy, normal or hard.")
     removals = cfg["remove_cards"]
     if not isinstance(removals, Mapping):
         raise ConfigError("config 'remove_cards' must map card names to counts, e.g. {\"Alien\": 1}.")
@@ -201,5 +182,5 @@ def _check(cfg: dict[str, Any]) -> dict[str, Any]:
         t = TYPE_BY_NAME.get(name)
         if t is None:
             raise ConfigError(f"remove_cards names {name!r}, which is not a Tiny Ninjas card: check the spelling.")
-        _int(f"remove_cards.{name}", n, 0, CARDS[t].count)
+        Option(name, "int", 0, "copies removed", 0, CARDS[t].count).check(n, f"remove_cards.{name}")
     return cfg

@@ -35,6 +35,7 @@ class TinyNinjasGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     modes: ClassVar[tuple[str, ...]] = C.MODES
+    options = C.OPTIONS
     # §9.6 streaks need several matches: the tournament layer counts them. Against the Solo AI
     # only #22 and #25 count (the AI is not an opponent who can be beaten "in a row" twice over).
     streak_achievements = (
