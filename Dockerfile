@@ -35,6 +35,7 @@ RUN pip install $PIP_OPTIONS setuptools wheel \
 COPY engine engine
 COPY tournament tournament
 COPY workers workers
+COPY web web
 # The stubs' build directory is gone, so none of them can shadow the real sources (a copied file keeps
 # its older time); the last line proves the real packages are installed.
 RUN pip install --no-deps --no-build-isolation . && rm -rf /build/build /build/*.egg-info \
