@@ -168,9 +168,9 @@ import json, sys
 r = json.load(sys.stdin)['data']['result']; print(r[0]['value'][1] if r else 0)")
 
 step "connecting two remote bots from the host (alpha, beta)"
-"$VENV/tourney" connect --game "$GAME" --bot random --address 127.0.0.1:$ARENA_PORT --name alpha \
+"$VENV/tourney" connect --game "$GAME" --bot random --arena 127.0.0.1:$ARENA_PORT --name alpha \
   --token "$ALPHA_TOKEN" --concurrency 4 > "$WORK/alpha.log" 2>&1 & BOT_PIDS+=($!)
-"$VENV/tourney" connect --game "$GAME" --bot random --address 127.0.0.1:$ARENA_PORT --name beta \
+"$VENV/tourney" connect --game "$GAME" --bot random --arena 127.0.0.1:$ARENA_PORT --name beta \
   --token "$BETA_TOKEN" --concurrency 4 > "$WORK/beta.log" 2>&1 & BOT_PIDS+=($!)
 sleep 3
 for pid in "${BOT_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a bot could not connect (see $WORK/*.log)"; done
