@@ -177,12 +177,13 @@ for pid in "${BOT_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a bot could 
 
 # ------------------------------------------------------------------------------------ tournaments
 step "tournament on Ray through Ray Client (driver: ray://ray-head:10001)"
-# 3 pairs x 30 games: enough that the driver lives through a few 2 s scrapes, so its
-# remaining-matches gauge (the dashboard's progress panel) is seen while it runs.
-RAY_GAMES=90
+# tourney run plays in its own process until Ray is up, then Ray's workers take over: a search bot
+# makes the matches long enough that the Ray worker gets chunks (the utilisation panels) and the
+# driver lives through several 2 s scrapes (its remaining-matches gauge, the progress panel).
+RAY_GAMES=30
 ray_run() {
-  compose run --rm -T --use-aliases driver tourney run --game "$GAME" --bots random,greedy,random@r2 \
-    --games-per-pair 30 \
+  compose run --rm -T --use-aliases driver tourney run --game "$GAME" --bots random,greedy,ismcts:iterations=60 \
+    --games-per-pair 10 \
     --name check-ray --json > "$WORK/ray-run.json" 2>> "$WORK/ray-run.log"
 }
 # On a loaded machine the head's Ray Client server can time out starting a driver's session: once more.

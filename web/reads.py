@@ -9,6 +9,7 @@ and a running one again only when a match has landed.
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -171,8 +172,14 @@ def _seat_results(row: _Row) -> list[SeatResult]:
     return [SeatResult(a, t, tiers.count(t), p, f, bye=row.termination == BYE) for a, t, p, f in row.seats]
 
 
+def bound(x: float) -> float | None:
+    """An interval bound for JSON: None where the interval is open (a 100% or 0% score has no finite Elo)."""
+    return x if math.isfinite(x) else None
+
+
 def _standing_doc(s: Standing) -> dict[str, Any]:
     doc = {k: v for k, v in asdict(s).items() if not k.startswith("_")}
+    doc["low"], doc["high"] = bound(s.low), bound(s.high)
     doc["score_pct"] = round(s.score_pct, 1)
     doc["conservative"] = s.mu - 3.0 * s.sigma
     return doc
@@ -414,8 +421,9 @@ def _bot_derived(engine: Engine, b: Bot) -> dict[str, Any]:
             faults[kind] = faults.get(kind, 0) + int(n)
     return {
         "name": b.name, "spec": b.spec, "tournaments": tids[-PAGE_SIZE:],
-        "rating_history": [{"tournament_id": tid, "alias": alias, "rating": r, "low": lo, "high": hi, "games": g,
-                            "game": game, "at": at.isoformat()} for tid, alias, r, lo, hi, g, game, at in ratings],
+        "rating_history": [{"tournament_id": tid, "alias": alias, "rating": r, "low": bound(lo), "high": bound(hi),
+                            "games": g, "game": game, "at": at.isoformat()}
+                           for tid, alias, r, lo, hi, g, game, at in ratings],
         "by_opponent": [{"opponent": o, "game": g, "games": int(n), "points": float(p or 0), "wins": int(w or 0),
                          "losses": int(lo or 0)} for o, g, n, p, w, lo in by_opponent],
         "by_game": [{"game": g, "games": int(n), "points": float(p or 0)} for g, n, p in by_game],

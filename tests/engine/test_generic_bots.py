@@ -45,4 +45,5 @@ def test_unknown_bots_and_bad_options_are_one_clear_sentence():
         make_bot("ismcts:epsilon=2", GAME, 1)
     with pytest.raises(ConfigError, match="not key=value"):
         make_bot("ismcts:fast", GAME, 1)
-    assert bot_names(GAME) == ["random", "greedy", "ismcts"]
+    # The built-ins come first, in this order (a test module may register a test bot after them).
+    assert bot_names(GAME)[:3] == ["random", "greedy", "ismcts"]

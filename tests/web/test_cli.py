@@ -19,12 +19,13 @@ from tests.web.conftest import Filled
 
 TOURNEY = str(Path(sys.executable).with_name("tourney"))
 WAIT_S = 60.0
+ADMIN = "web-test-admin-Q7v2xK9pLm4"  # serve refuses weak admin tokens
 
 
 @contextmanager
 def running(*args: str, ready: str) -> Iterator[subprocess.Popen[str]]:
     """Start `tourney ARGS`, wait until stdout shows `ready`, stop it with SIGINT at the end."""
-    env = dict(os.environ, TOURNEY_ADMIN_TOKEN="t0ken")
+    env = dict(os.environ, TOURNEY_ADMIN_TOKEN=ADMIN)
     proc = subprocess.Popen([TOURNEY, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     seen = threading.Event()
     lines: list[str] = []
@@ -58,7 +59,7 @@ def test_tourney_web_serves_the_store(filled: Filled) -> None:
         match_id = httpx.get(f"http://127.0.0.1:{port}/api/tournaments/{filled.sprt}/matches",
                              timeout=WAIT_S).json()["matches"][0]["id"]
         # The admin token comes from the environment like the arena's.
-        full = httpx.get(f"http://127.0.0.1:{port}/api/matches/{match_id}/full", headers={"X-Admin-Token": "t0ken"},
+        full = httpx.get(f"http://127.0.0.1:{port}/api/matches/{match_id}/full", headers={"X-Admin-Token": ADMIN},
                          timeout=WAIT_S)
         assert full.status_code == 200 and full.json()["full"] is True
 
