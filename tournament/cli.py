@@ -605,8 +605,9 @@ def play_by_play(g: Game, names: Sequence[str], labels: bool = True
                  ) -> Callable[[State, list[tuple[int, Action]]], None]:
     """A referee on_step that prints each step for a person: who did what, then the public position.
 
-    A simultaneous commitment or a secret action (Maître Ninja's attack line, a parry laid face
-    down) is not named: only who acted is, and the game's public rendering shows what was revealed.
+    Each seat's action is named, simultaneous ones together once applied, except a secret action
+    (Maître Ninja's attack line, a parry laid face down): only who committed it is, and the game's
+    public rendering shows what was revealed.
     Without `labels` no action is named at all (a label can name a hidden card): only the public
     rendering shows.
     """
@@ -618,12 +619,11 @@ def play_by_play(g: Game, names: Sequence[str], labels: bool = True
         if not labels:
             who = ", ".join(f"seat {seat} ({names[seat]})" for seat, _ in joint)
             out.print(f"{who}: acted", highlight=False, markup=False)
-        elif len(joint) == 1 and not joint[0][1].secret:
-            seat, action = joint[0]
-            out.print(f"seat {seat} ({names[seat]}): {action.label}", highlight=False, markup=False)
         else:
-            who = ", ".join(f"seat {seat} ({names[seat]})" for seat, _ in joint)
-            out.print(f"{who}: committed", highlight=False, markup=False)
+            # Simultaneous moves are revealed together once applied; a secret one stays "committed".
+            said = "; ".join(f"seat {seat} ({names[seat]}): {'committed' if action.secret else action.label}"
+                             for seat, action in joint)
+            out.print(said, highlight=False, markup=False)
         out.print(g.render(state), highlight=False, markup=False)
     return show
 

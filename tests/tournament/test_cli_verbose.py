@@ -28,3 +28,18 @@ def test_sequential_moves_are_printed_with_their_labels():
     assert result.exit_code == 0, result.output
     assert any(line.startswith("seat 0 (greedy): ") and not line.endswith("committed")
                for line in result.stdout.splitlines())
+
+
+def test_simultaneous_moves_are_named_together_once_applied():
+    result = CliRunner().invoke(app, ["match", "--game", "ninja-arena", "--bots", "random,greedy", "--seed", "1",
+                                      "--verbose"])
+    assert result.exit_code == 0, result.output
+    joint = [line for line in result.stdout.splitlines() if line.startswith("seat 0 (random): ") and "; seat 1" in line]
+    assert joint and not any(line.endswith("committed") for line in joint)
+
+
+def test_a_blitz_mulligan_names_no_card():
+    result = CliRunner().invoke(app, ["match", "--game", "tiny-ninjas", "--mode", "blitz", "--bots", "random,random",
+                                      "--seed", "1", "--verbose"])
+    assert result.exit_code == 0, result.output
+    assert "mulligan " not in result.stdout and "seat 0 (random): committed" in result.stdout

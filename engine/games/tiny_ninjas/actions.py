@@ -8,7 +8,7 @@ playouts fast and lets `apply` recognise an action by identity.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from engine.core import Action
 from engine.games.tiny_ninjas.data import (
@@ -119,6 +119,7 @@ class NoDefend(Action):
 class Mulligan(Action):
     """BLITZ mulligan step: set this card aside to redraw it (one card per step)."""
 
+    secret: ClassVar[bool] = True  # chosen hidden, revealed together on the discard pile (§7.1)
     card: int
 
     @property
