@@ -41,7 +41,8 @@ from tournament.swiss import Game  # noqa: E402
 
 def plan_for(game: str, matches: int) -> TournamentPlan:
     bots = [Entrant("random", "random"), Entrant("greedy", "greedy")]
-    return TournamentPlan(game=game, entrants=bots, seed=1, games_per_pair=max(2, matches))
+    return TournamentPlan(game=game, entrants=bots, seed=1, games_per_pair=max(2, matches),
+                          seed_key="bench-tournament")  # fixed: every run plays the same matches
 
 
 def rate(executor: object, plan: TournamentPlan) -> tuple[float, float]:
