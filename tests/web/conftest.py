@@ -30,8 +30,10 @@ class Filled:
 
 
 def _plan(game: str, bots: str, players: int = 2, **kw: object) -> TournamentPlan:
+    # A fixed seed key: every run stores the same matches, so a failure can be replayed.
     return TournamentPlan(game=game, entrants=parse_entrants(bots, get_game(game)), seed=7, games_per_pair=2,
-                          players=players, config={}, move_ms=None, name=f"web {game}", **kw)  # type: ignore[arg-type]
+                          players=players, config={}, move_ms=None, name=f"web {game}", seed_key="web-tests-key",
+                          **kw)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="session")

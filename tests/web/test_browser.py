@@ -154,19 +154,24 @@ def test_no_hidden_card_reaches_the_dom(site: tuple[str, Any], filled: Filled) -
     hands.append(_hidden_cards(first))
     replay_match(replay, record)
     page.goto(f"{base}/matches/{match.id}")
+    frames = json.loads(page.request.get(f"{base}/api/matches/{match.id}/frames").text())["frames"]
     checked = 0
-    for ply in range(min(len(hands), 12)):
+    for ply in range(len(hands)):
+        # Card names in hand that no public frame shows at this ply (a type played or discarded is
+        # public from then on, so a ply whose whole hands are such types has nothing to look for).
+        public = json.dumps(frames[ply])
+        hidden = {c for c in hands[ply] if c not in public}
+        if not hidden:
+            continue
         page.goto(f"{base}/matches/{match.id}#ply={ply}")
         page.wait_for_function("p => document.querySelector('#board').dataset.ply == String(p)", arg=ply)
         dom = page.content()
-        api = page.request.get(f"{base}/api/matches/{match.id}/frames").text()
-        public = json.dumps(json.loads(api)["frames"][ply])
-        hidden = {c for c in hands[ply] if c not in public}  # a card played or discarded is public from then on
-        assert hidden, "every seat holds cards nobody else has seen"
         for card in hidden:
             assert card not in dom, (ply, card)
         checked += 1
-    assert checked >= 5
+        if checked == 12:
+            break
+    assert checked >= 5, "too few plies with a card nobody else has seen"
 
 
 def _hidden_cards(state: State) -> set[str]:
