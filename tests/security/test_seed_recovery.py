@@ -62,23 +62,35 @@ def guesses(public_seeds: Sequence[int], around_s: float) -> Iterator[int]:
             yield stream_start(seen, f"match/{k}") >> 2
 
 
+def hands(seed: int) -> list[list[str]]:
+    """The hands a match seeded `seed` deals, seat by seat."""
+    state = get_game(GAME).new_state(seed, players=2)
+    return [state.observe(seat)["hand"] for seat in range(2)]
+
+
 def deals(seed: int, seat: int, hand: list[str]) -> bool:
     """Whether a match seeded `seed` deals `hand` to `seat`."""
-    return bool(get_game(GAME).new_state(seed, players=2).observe(seat)["hand"] == hand)
+    return hands(seed)[seat] == hand
 
 
 def recovered(first: dict[str, tuple[int, dict[str, Any]]], seeds: Sequence[int], around_s: float) -> int:
-    """How many matches' seeds the attacker finds: a guess that deals exactly the hand it was dealt.
+    """How many matches' seeds the attacker finds: a guess that deals the hand it was dealt
+    and so predicts the opponent's hidden hand too.
 
-    It knows the seeds of the other duplicate pairs (a finished match's seed is shown with its
-    result); the twin of its own match shares its deal by design, so that one is left out.
+    A five-card hand has few enough values that some of ten thousand wrong guesses deal it by
+    chance; such a guess tells the attacker nothing about the opponent, so only a guess whose
+    deal matches the real one for both seats counts. It knows the seeds of the other duplicate
+    pairs (a finished match's seed is shown with its result); the twin of its own match shares
+    its deal by design, so that one is left out.
     """
     found = 0
     for seat, observation in first.values():
-        own = {s for s in seeds if deals(s, seat, observation["hand"])}
-        assert len(own) == 1  # the test's oracle: which stored seed was this match's
-        others = sorted(set(seeds) - own)
-        if any(deals(guess, seat, observation["hand"]) for guess in guesses(others, around_s)):
+        own = [s for s in seeds if deals(s, seat, observation["hand"])]
+        assert len(set(own)) == 1  # the test's oracle: which stored seed was this match's
+        truth = hands(own[0])
+        others = sorted(set(seeds) - set(own))
+        if any(deals(guess, seat, observation["hand"]) and hands(guess) == truth
+               for guess in guesses(others, around_s)):
             found += 1
     return found
 
