@@ -4,7 +4,8 @@
     .venv/bin/python bench/engine.py --game tiny-ninjas --pairs 1000 --ismcts-pairs 100
 
 Speed: decisions/s and games/s of uniformly random playouts (legal_actions, a random
-choice, apply) on one core. Win rates: duplicate pairs (the same seed twice with the seats
+choice, apply) on one core, and the same through the referee (`play_match` with built-in
+random bots: requests, timing and the replay log on top). Win rates: duplicate pairs (the same seed twice with the seats
 swapped, so both bots get the same cards and dice), reported with a 95% interval.
 """
 
@@ -67,6 +68,21 @@ def playout_speed(game_id: str, players: int, seconds: float,
     return decisions / elapsed, games / elapsed, games
 
 
+def referee_speed(game_id: str, players: int, seconds: float) -> tuple[float, float, int]:
+    """(decisions/s, matches/s, matches) of built-in random bots refereed by `play_match`."""
+    game = get_game(game_id)
+    decisions = matches = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        seats = [make_bot("random", game, 31 * matches + i) for i in range(players)]
+        result = play_match(game_id, seats, seed=matches, players=players)
+        decisions += sum(stats.decisions for stats in result.seat_stats)
+        matches += 1
+    elapsed = time.perf_counter() - started
+    return decisions / elapsed, matches / elapsed, matches
+
+
 def duplicate_win_rate(game_id: str, hero: str, villain: str, pairs: int) -> tuple[float, float, int]:
     """Hero's mean points per game over `pairs` duplicate pairs, with the 95% half-width."""
     game = get_game(game_id)
@@ -120,6 +136,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             d, gs, count = playout_speed("tiny-ninjas", 2, args.seconds, {"mode": mode})
             speed.add_row(f"tiny-ninjas {mode}", "2", f"{d:,.0f}", f"{gs:,.1f}", str(count))
     console.print(speed)
+
+    refereed = Table(title="Refereed random bots (play_match, one core)")
+    for col in ("game", "players", "decisions/s", "matches/s", "matches"):
+        refereed.add_column(col, justify="right")
+    for gid in games:
+        for n in player_counts(gid):
+            d, ms, count = referee_speed(gid, n, args.seconds)
+            refereed.add_row(gid, str(n), f"{d:,.0f}", f"{ms:,.1f}", str(count))
+    console.print(refereed)
 
     if "tiny-ninjas" in games and args.solo_games > 0:
         solo = Table(title=f"Against the Solo AI ({args.solo_games} games each; win points, 95% interval)")
