@@ -133,7 +133,9 @@ async def _serve_raw(size: int) -> None:
 
 
 async def _serve_arena() -> None:
-    from engine.server.arena import Arena, ArenaConfig, start_server
+    from engine.server.arena import Arena
+    from engine.server.config import ArenaConfig
+    from engine.server.server import start_server
 
     server, port = await start_server(Arena(ArenaConfig(allow_anonymous=True, default_move_ms=30_000)),
                                       "127.0.0.1", 0)

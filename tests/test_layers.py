@@ -136,6 +136,7 @@ def test_web_reads_the_store_and_the_public_arena_api_only():
     """The web app uses the store, tournament's reading functions and the arena's public gRPC stubs: never
     the arena's internals, the workers, the bots or a game's rules directly."""
     internals_of = ("workers", "engine.bots", "engine.games", "engine.server.arena", "engine.server.sessions",
+                    "engine.server.servicer", "engine.server.server", "engine.server.live", "engine.server.records",
                     "engine.server.match_loop", "engine.server.local", "engine.server.remote", "ray")
     internals = [o for o in forbidden("web", internals_of)
                  if not o.startswith("web/cli.py imports engine.server.arena")]

@@ -26,10 +26,12 @@ from typing import Any
 import grpc
 
 from engine.core import Outcome, TourneyError
-from engine.server.arena import ABORTED, REMOTE_PREFIX, Arena, ArenaError, token_hash
+from engine.server.arena import REMOTE_PREFIX, Arena, ArenaError
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, is_command
+from engine.server.records import ABORTED
+from engine.server.tokens import token_hash
 from tournament.league import (
     DEFAULT_CATCH_UP,
     DEFAULT_LEASE_S,

@@ -19,7 +19,8 @@ from typing import Any
 
 from engine.core import ConfigError
 from engine.referee import CRASH, MatchResult, Replay, SeatStats
-from engine.server.arena import REMOTE_PREFIX, ArenaConfig
+from engine.server.arena import REMOTE_PREFIX
+from engine.server.config import ArenaConfig
 from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
 from engine.server.remote import ArenaUnavailable, run_remote_match

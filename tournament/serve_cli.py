@@ -23,12 +23,14 @@ import typer
 from engine.bots import make_bot
 from engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
 from engine.referee import MatchResult
-from engine.server.arena import REMOTE_PREFIX, Arena, ArenaConfig, start_server
+from engine.server.arena import REMOTE_PREFIX, Arena
 from engine.server.client import Bot, BotClient, SessionRefused, rpc_detail
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
 from engine.server.metrics import serve_metrics
+from engine.server.server import start_server
 from engine.server.tokens import add_bot, default_path, load_tokens
 from tournament.admin_token import check_admin_token
 from tournament.cli import JsonOpt, app, err, guarded

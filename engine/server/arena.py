@@ -1,94 +1,44 @@
-"""The Arena servicer: bot sessions, matches between connected and built-in bots, spectators.
+"""The Arena: every game, every connected bot, every match of one server.
 
 Matches run the ordinary referee's steps: on the event loop when a connected bot (a
 RemoteSeat) plays, in a worker thread otherwise. Every fault of a bot (timeout, illegal
 index, disconnection, crash) ends only that bot's match, with the referee's typed reason,
-and is reported to the bot; the server never stops for it.
+and is reported to the bot; the server never stops for it. The gRPC methods over it are
+in servicer.py, the server around them in server.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import hashlib
 import hmac
-import json
 import logging
 import threading
 import time
 import traceback
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import grpc
-from google.protobuf.message import DecodeError
 
-from engine.bots import bot_names, make_bot
-from engine.core import Action, ReplayMismatch, Seat, State, TourneyError, available_games, get_game
-from engine.public_replay import public_frames
-from engine.referee import MatchResult, Replay, TimeControl, asks_together, drive, new_match, referee_steps
+from engine.bots import make_bot
+from engine.core import Action, Seat, State, TourneyError, get_game
+from engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
 from engine.server.codecs import codec_for, dumps
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
-from engine.server.limits import hello_problem
+from engine.server.live import LiveMatch
 from engine.server.match_loop import LoopMatch
-from engine.server.metrics import MatchMetrics, MetricsInterceptor, arena_methods
+from engine.server.metrics import MatchMetrics
 from engine.server.realtime import play_realtime, supports_realtime
-from engine.server.sessions import BotSession, RemoteSeat, error_message, shown
+from engine.server.records import ABORTED, ended_message, public_record, record_of, without_replay
+from engine.server.sessions import BotSession, RemoteSeat, shown
+from engine.server.tokens import token_hash
 
 logger = logging.getLogger(__name__)
-SERVER_VERSION = "tourney-arena/1"
 REMOTE_PREFIX = "remote:"
-ABORTED = "aborted"
-MAX_WATCH_QUEUE = 1024  # events waiting for one watcher who does not read before it is cut off
-
-
-def token_hash(token: str) -> str:
-    """How bot tokens are stored: their SHA-256, hex."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass
-class ArenaConfig:
-    """What an arena allows and how long it waits.
-
-    tokens: bot name -> SHA-256 of its token (see `token_hash`). With allow_anonymous any
-    name may connect with any token. admin_token None leaves RunMatch open (local play), and
-    then full replays too; with an admin token, GetMatch and Watch give full replays only to
-    whoever sends it.
-    """
-
-    admin_token: str | None = None
-    allow_anonymous: bool = False
-    tokens: Mapping[str, str] = field(default_factory=dict)
-    default_move_ms: int = 10_000
-    seat_wait_s: float = 10.0
-    max_finished: int = 1000
-    max_workers: int = 256
-    # Hello is rate-limited per connection (token bucket): a client may open hello_burst sessions
-    # at once, then hello_per_s a second; more are refused with RESOURCE_EXHAUSTED. This bounds
-    # both token guessing and session floods from one connection.
-    hello_burst: int = 32
-    hello_per_s: float = 4.0
-    # A stream must say Hello this soon after it opens, and the arena holds at most
-    # max_sessions bot sessions at once: idle or surplus streams cannot pile up.
-    hello_timeout_s: float = 10.0
-    max_sessions: int = 10_000
-    # Per stream: messages waiting for a bot that does not read (past either cap it is cut off,
-    # `slow_reader`), and the match slots a Hello may ask for.
-    max_queued_messages: int = 4096
-    max_queued_bytes: int = 32 * 1024 * 1024
-    max_matches_per_session: int = 256
-    # Messages a stream may send that the arena can only answer with an ErrorReport (malformed,
-    # a second Hello, a reply to no pending request): bad_message_burst at once, then
-    # bad_messages_per_s; past that it is cut off (`rate_limited`). A flood costs little that way.
-    bad_message_burst: int = 64
-    bad_messages_per_s: float = 8.0
-    # The largest message any client may send (a reply or a Hello needs well under 1 KB; an
-    # organiser's RunMatch with its config fits too). gRPC cuts a stream that sends more.
-    max_receive_bytes: int = 64 * 1024
 
 
 class ArenaError(Exception):
@@ -97,133 +47,6 @@ class ArenaError(Exception):
     def __init__(self, code: grpc.StatusCode, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-@dataclass
-class LiveMatch:
-    """A match being played or kept after it ended: its latest public view, watchers, and record.
-
-    Every event is a whole public view, so a watcher who joins late needs only the latest.
-    While nobody watches, a step on the event loop is not even rendered: `advance` keeps a
-    way to render it, used only if a watcher arrives before the next step (the state cannot
-    change meanwhile, as the referee runs on the same loop).
-    """
-
-    match_id: str
-    seat_names: list[str] = field(default_factory=list)  # public: every event names the players
-    watchers: list[asyncio.Queue[pb.MatchEvent | None]] = field(default_factory=list)
-    record: pb.MatchRecord | None = None  # the full record (seed, replay): for the organiser
-    public: pb.MatchRecord | None = None  # the record as anyone may see it, made on first demand
-    step: int = 0
-    _latest: pb.MatchEvent | None = None
-    _render: Callable[[], str] | None = None
-
-    def publish(self, event: pb.MatchEvent) -> None:
-        """Keep an event as the latest and pass it to every watcher (event-loop thread only)."""
-        self._latest, self._render, self.step = event, None, event.step
-        for queue in list(self.watchers):
-            if queue.qsize() >= MAX_WATCH_QUEUE:
-                # A spectator who stopped reading must not make the arena hold every event for it.
-                self.watchers.remove(queue)
-                queue.put_nowait(None)
-            else:
-                queue.put_nowait(event)
-
-    def event(self, step: int, public_view_json: str) -> pb.MatchEvent:
-        """An event of this match (any thread): its step, public view and seat names."""
-        return pb.MatchEvent(match_id=self.match_id, step=step, public_view_json=public_view_json,
-                             seat_names=self.seat_names)
-
-    def advance(self, step: int, render: Callable[[], str]) -> None:
-        """Step `step` was played (event-loop thread): published if watched, else rendered on demand."""
-        if self.watchers:
-            self.publish(self.event(step, render()))
-        else:
-            self._latest, self._render, self.step = None, render, step
-
-    def latest(self) -> pb.MatchEvent | None:
-        """The newest event (rendered now if it was deferred), None before the first."""
-        if self._latest is None and self._render is not None:
-            self._latest = self.event(self.step, self._render())
-            self._render = None
-        return self._latest
-
-
-def ranks_of(ranking: Sequence[Sequence[int]], players: int) -> list[int]:
-    """Rank per seat from tiers: 1 + the number of seats placed strictly above (ties share)."""
-    ranks = [0] * players
-    above = 0
-    for tier in ranking:
-        for seat in tier:
-            ranks[seat] = above + 1
-        above += len(tier)
-    return ranks
-
-
-def _replay_doc(result: MatchResult) -> dict[str, Any]:
-    doc = result.replay.to_dict()
-    if "realtime_log" in result.details:  # a real-time match is replayed from its arrivals
-        doc["realtime_log"] = result.details["realtime_log"]
-    return doc
-
-
-def record_of(match_id: str, names: Sequence[str], result: MatchResult) -> pb.MatchRecord:
-    """The proto record of a finished match, replay included."""
-    return pb.MatchRecord(
-        match_id=match_id,
-        game=result.game_id,
-        seat_names=list(names),
-        seed=result.seed,
-        ranks=ranks_of(result.ranking, result.players),
-        scores=[float(s) for s in result.scores],
-        termination=result.termination,
-        reason=result.reason,
-        forfeit_seat=-1 if result.forfeit_seat is None else result.forfeit_seat,
-        replay_json=dumps(_replay_doc(result)),
-        finished=True,
-        full_replay=True,
-    )
-
-
-def without_replay(record: pb.MatchRecord) -> pb.MatchRecord:
-    """The record with neither seed nor replay: what the last Watch event carries for anyone."""
-    public = pb.MatchRecord()
-    public.CopyFrom(record)
-    public.seed = 0
-    public.replay_json = ""
-    public.full_replay = False
-    return public
-
-
-def public_record(record: pb.MatchRecord, final_view_json: str) -> pb.MatchRecord:
-    """The record as anyone may see it: no seed, and the public replay instead of the full one.
-
-    The public replay is `engine.public_replay.public_frames` of the full one; a real-time match
-    (replayed from its arrival log, not from steps) shows its final public view only, and a match
-    without a replay (aborted) none. A replay the game cannot play again (stored by an earlier
-    version of it) has no frames and says why in `unavailable`; the result fields stay as played.
-    """
-    public = without_replay(record)
-    if not record.replay_json:
-        return public
-    doc = json.loads(record.replay_json)
-    unavailable = None
-    if "realtime_log" in doc:
-        frames = [json.loads(final_view_json)] if final_view_json else []
-    else:
-        try:
-            frames = public_frames(Replay.from_dict(doc))
-        except ReplayMismatch as exc:
-            logger.warning("match %s: %s", shown(record.match_id), exc)
-            frames, unavailable = [], str(exc)
-        except Exception:  # a replay the game cannot play again: show no frames rather than fail
-            logger.exception("match %s: no public replay", record.match_id)
-            frames, unavailable = [], "this replay cannot be played again; its stored result is unchanged."
-    replay: dict[str, Any] = {"game": record.game, "players": len(record.seat_names), "frames": frames}
-    if unavailable is not None:
-        replay["unavailable"] = unavailable
-    public.replay_json = dumps(replay)
-    return public
 
 
 class Arena:
@@ -426,7 +249,7 @@ class Arena:
         # The record is kept (GetMatch, Watch) before any bot hears the match is over.
         self._finish(live, record)
         for seat, session in claimed:
-            session.send(pb.ArenaMessage(match_ended=self._ended(record, seat)))
+            session.send(pb.ArenaMessage(match_ended=ended_message(record, seat)))
         return record
 
     def _store(self, match_id: str, names: Sequence[str], result: MatchResult, seconds: float) -> None:
@@ -452,20 +275,6 @@ class Arena:
             else:
                 out.append(spec)
         return out
-
-    @staticmethod
-    def _ended(record: pb.MatchRecord, seat: int) -> pb.MatchEnded:
-        ranks = list(record.ranks)
-        n = len(ranks)
-        points = 0.0
-        if n >= 2 and seat < n:
-            mine = ranks[seat]
-            below = sum(1 for r in ranks if r > mine)
-            same = sum(1 for r in ranks if r == mine) - 1
-            points = (below + 0.5 * same) / (n - 1)
-        return pb.MatchEnded(match_id=record.match_id, ranks=ranks, scores=list(record.scores),
-                             reason=record.reason, seat=seat, termination=record.termination,
-                             points=points, forfeit_seat=record.forfeit_seat)
 
     def _finish(self, live: LiveMatch, record: pb.MatchRecord) -> None:
         latest = live.latest()
@@ -518,349 +327,3 @@ class Arena:
         for session in self.connected():
             self.remove_session(session)
         self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def list_games(arena: Arena) -> pb.ListGamesResponse:
-    """Every built game with its player counts, modes, time control and built-in bots."""
-    out = pb.ListGamesResponse()
-    move_ms = arena.config.default_move_ms
-    for game in available_games():
-        out.games.append(pb.GameInfo(
-            id=game.id, name=game.name, min_players=game.min_players, max_players=game.max_players,
-            modes=list(game.modes), default_move_ms=move_ms,
-            time_controls=[f"move:{move_ms}ms"] + (["realtime"] if supports_realtime(game.id) else []),
-            builtin_bots=bot_names(game),
-        ))
-    return out
-
-
-class HelloLimiter:
-    """A token bucket per connection (gRPC peer): `allow(peer)` spends one Hello if any is left."""
-
-    def __init__(self, burst: int, per_s: float, clock: Callable[[], float] = time.monotonic,
-                 max_peers: int = 10_000) -> None:
-        self.burst = float(max(1, burst))
-        self.per_s = max(0.0, per_s)
-        self.clock = clock
-        self.max_peers = max_peers
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # peer -> (tokens, when)
-
-    def allow(self, peer: str) -> bool:
-        """True when `peer` may say Hello now (one token is spent)."""
-        now = self.clock()
-        tokens, when = self._buckets.pop(peer, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - when) * self.per_s)
-        allowed = tokens >= 1.0
-        self._buckets[peer] = (tokens - 1.0 if allowed else tokens, now)
-        # Forget the oldest connections first; a forgotten peer starts again with a full bucket,
-        # which is what a brand-new connection would get anyway.
-        while len(self._buckets) > self.max_peers:
-            self._buckets.popitem(last=False)
-        return allowed
-
-
-class ArenaServicer:
-    """The gRPC methods of service tourney.v1.Arena over one Arena."""
-
-    def __init__(self, arena: Arena) -> None:
-        self.arena = arena
-        self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
-
-    async def ListGames(self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
-                        ) -> pb.ListGamesResponse:
-        return list_games(self.arena)
-
-    async def GetMatch(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
-                       ) -> pb.MatchRecord:
-        # Only the organiser gets the seed and the decisions: from them every hidden card follows.
-        if self.arena.is_admin(request.admin_token):
-            record = self.arena.get_match(request.match_id)
-        else:
-            record = await self.arena.get_public_match(request.match_id)
-        if record is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND,
-                                f"no finished match '{shown(request.match_id)}' is kept here: check the id.")
-        assert record is not None
-        return record
-
-    async def RunMatch(self, request: pb.RunMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
-                       ) -> pb.MatchRecord:
-        if not self.arena.is_admin(request.admin_token):
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
-        try:
-            config = json.loads(request.config_json) if request.config_json else None
-        except ValueError:
-            config = "bad"
-        if config is not None and not isinstance(config, dict):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "config_json is not a JSON object: send e.g. {}.")
-        try:
-            # The match runs in its own task: a caller who hangs up does not abort it half-way
-            # (its bots still get MatchEnded, and GetMatch still finds it).
-            match = asyncio.ensure_future(self.arena.run_match(
-                request.game, self.arena.resolve_specs(list(request.seats)), request.seed, config,
-                request.move_ms, float(request.wait_s), request.match_id or None, request.realtime,
-                list(request.bot_seeds),
-            ))
-            return await asyncio.shield(match)
-        except ArenaError as exc:
-            await context.abort(exc.code, str(exc))
-            raise  # unreachable: abort raises
-
-    async def Watch(self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
-                    ) -> AsyncIterator[pb.MatchEvent]:
-        live = self.arena.find_live(request.match_id)
-        if live is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{shown(request.match_id)}': check the id.")
-            return
-        admin = self.arena.is_admin(request.admin_token)
-        latest = live.latest()
-        backlog = [] if latest is None else [latest]
-        queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
-        if live.record is None:
-            live.watchers.append(queue)
-        try:
-            for event in backlog:
-                yield self._for_watcher(event, live, admin)
-                if event.finished:
-                    return
-            while True:
-                next_event = await queue.get()
-                if next_event is None:
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                        f"this watcher fell {MAX_WATCH_QUEUE} events behind: watch again to resume "
-                                        "from the latest events.")
-                    return
-                yield self._for_watcher(next_event, live, admin)
-                if next_event.finished:
-                    return
-        finally:
-            if queue in live.watchers:
-                live.watchers.remove(queue)
-
-    @staticmethod
-    def _for_watcher(event: pb.MatchEvent, live: LiveMatch, admin: bool) -> pb.MatchEvent:
-        """The event as this watcher may see it: the organiser's last event carries the full record."""
-        if not (admin and event.finished and live.record is not None):
-            return event
-        full = pb.MatchEvent()
-        full.CopyFrom(event)
-        full.record.CopyFrom(live.record)
-        return full
-
-    async def Play(self, request_iterator: AsyncIterator[bytes],
-                   context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        """A bot session: the first message must be Hello; then replies, in any order.
-
-        Written with context.write rather than as a generator: it sends one message per
-        decision, and a generator would add a hop per message (here and in any interceptor).
-        """
-        loop = asyncio.get_running_loop()
-        session: BotSession | None = None
-        try:
-            hello_by = loop.time() + self.arena.config.hello_timeout_s
-            while session is None:
-                try:
-                    data = await asyncio.wait_for(context.read(), max(0.0, hello_by - loop.time()))
-                except TimeoutError:
-                    late = (f"no Hello within {self.arena.config.hello_timeout_s:g} s of opening the stream: "
-                            "send Hello first.")
-                    await context.write(error_message("hello_timeout", late))
-                    await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, late)
-                    return
-                if data is grpc.aio.EOF:
-                    return
-                first = _parse_bot_message(data)
-                if first is None or first.WhichOneof("kind") != "hello":
-                    await context.write(error_message("malformed" if first is None else "bad_hello",
-                                                      "the first message of a session must be Hello."))
-                    continue
-                hello = first.hello
-                problem = hello_problem(hello)
-                if problem is not None:
-                    await context.write(error_message("bad_hello", problem))
-                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
-                    return
-                if not self.hellos.allow(context.peer()):
-                    limit = (f"too many Hello messages on this connection (at most {self.arena.config.hello_burst} "
-                             f"at once, then {self.arena.config.hello_per_s:g} a second): slow down.")
-                    await context.write(error_message("rate_limited", limit))
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, limit)
-                    return
-                refused = self.arena.authenticate(hello)
-                if refused is None and len(self.arena.connected()) >= self.arena.config.max_sessions:
-                    full = (f"the arena is full ({self.arena.config.max_sessions} bot sessions): "
-                            "try again later.")
-                    await context.write(error_message("arena_full", full))
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
-                    return
-                if refused is not None:
-                    await context.write(error_message("unauthenticated", refused))
-                    await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
-                    return
-                known = {g.id for g in available_games()}
-                wanted = list(hello.games)
-                unknown = [g for g in wanted if g not in known]
-                config = self.arena.config
-                slots = min(hello.max_concurrent_matches or 1, config.max_matches_per_session)
-                session = BotSession(uuid.uuid4().hex[:12], hello.bot_name, [g for g in wanted if g not in unknown],
-                                     slots, loop, config.max_queued_messages, config.max_queued_bytes)
-                if unknown:
-                    await context.write(error_message(
-                        "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
-            self.arena.add_session(session)
-            await context.write(pb.ArenaMessage(welcome=pb.Welcome(
-                session_id=session.session_id, bot_name=session.name, games=sorted(session.games or known),
-                max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,
-            )).SerializeToString())
-            reader = asyncio.ensure_future(self._read(session, context))
-            writer = asyncio.ensure_future(self._write(session, context))
-            # A write stuck on a bot that does not read fails once the stream is cut: nothing to report.
-            writer.add_done_callback(lambda task: task.cancelled() or task.exception())
-            try:
-                # The writer waits on the bot (flow control) when it stops reading; `cut` fires when
-                # its queue overflows, and the stream is ended without waiting for the writer.
-                await asyncio.wait((writer, session.cut), return_when=asyncio.FIRST_COMPLETED)
-                if session.cut.done():
-                    code, reason = session.cut.result()
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{code}: {reason}")
-            finally:
-                reader.cancel()
-                writer.cancel()
-        finally:
-            if session is not None:
-                self.arena.remove_session(session)
-
-    @staticmethod
-    async def _write(session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        """Write the session's queued messages until it closes."""
-        while (message := await session.outbound.get()) is not None:
-            await context.write(message)
-
-    async def _read(self, session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        """Route the bot's messages until its side of the stream ends, then close the session."""
-        config = self.arena.config
-        bad = HelloLimiter(config.bad_message_burst, config.bad_messages_per_s)  # one bucket: this stream
-        try:
-            # context.read, not the request iterator: one generator hop less per message.
-            while (data := await context.read()) is not grpc.aio.EOF:
-                message = _parse_bot_message(data)
-                kind = None if message is None else message.WhichOneof("kind")
-                if message is not None and kind == "reply" and session.resolve(message.reply):
-                    continue  # the common case: an answer to a pending request
-                if not bad.allow(""):
-                    session.cut_off("rate_limited", f"more than {config.bad_message_burst} messages the arena could "
-                                    f"not use, faster than {config.bad_messages_per_s:g} a second: answer only the "
-                                    "requests you were sent.")
-                    return
-                if message is None or kind is None:
-                    session.send(error_message("malformed", "a BotMessage must hold a Hello or an ActionReply."))
-                elif kind == "hello":
-                    session.send(error_message("bad_hello", "this session already said Hello."))
-                else:
-                    reply = message.reply
-                    session.send(error_message(
-                        "unknown_request",
-                        f"no pending request {reply.request_id} in match '{shown(reply.match_id)}' for this bot "
-                        "(late, answered already, withdrawn, or not yours).",
-                        reply.match_id, reply.request_id,
-                    ))
-        except (asyncio.CancelledError, grpc.aio.AioRpcError):
-            pass
-        finally:
-            session.close()
-
-
-def _parse_bot_message(data: bytes) -> pb.BotMessage | None:
-    """Parse a BotMessage; None for bytes that are not one (answered with an ErrorReport)."""
-    try:
-        message: pb.BotMessage = pb.BotMessage.FromString(data)
-        return message
-    except DecodeError:
-        return None
-
-
-def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
-    """The method handlers of tourney.v1.Arena; Play parses leniently so bad bytes get an ErrorReport."""
-    handlers = {
-        "ListGames": grpc.unary_unary_rpc_method_handler(
-            servicer.ListGames, request_deserializer=pb.ListGamesRequest.FromString,
-            response_serializer=pb.ListGamesResponse.SerializeToString),
-        # Play moves bytes: it parses each BotMessage itself (leniently), and everything it
-        # sends is serialized when queued (requests are framed by hand, see wire.py).
-        "Play": grpc.stream_stream_rpc_method_handler(servicer.Play),
-        "Watch": grpc.unary_stream_rpc_method_handler(
-            servicer.Watch, request_deserializer=pb.WatchRequest.FromString,
-            response_serializer=pb.MatchEvent.SerializeToString),
-        "GetMatch": grpc.unary_unary_rpc_method_handler(
-            servicer.GetMatch, request_deserializer=pb.GetMatchRequest.FromString,
-            response_serializer=pb.MatchRecord.SerializeToString),
-        "RunMatch": grpc.unary_unary_rpc_method_handler(
-            servicer.RunMatch, request_deserializer=pb.RunMatchRequest.FromString,
-            response_serializer=pb.MatchRecord.SerializeToString),
-    }
-    return grpc.method_handlers_generic_handler("tourney.v1.Arena", handlers)
-
-
-# What the arena may send. Bots need none of it (no ActionRequest is over 64 KB, so gRPC's default
-# 4 MiB receive limit plays every game); the public GetMatch record of a long match does: its
-# replay is one public view per step (a 388-step Tiny Ninjas champion series: 10.6 MB, while the
-# admin's full record of it, seed and decisions, is 7.5 KB).
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-
-
-def server_options(max_receive_bytes: int) -> list[tuple[str, Any]]:
-    """gRPC server options: what clients may send is capped at `max_receive_bytes`."""
-    return [
-        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-        ("grpc.max_receive_message_length", max_receive_bytes),
-        # No bandwidth probing of what clients send (they send small replies): with it gRPC widens a
-        # stream's receive window to take a whole oversized message in before refusing it (four
-        # 60 MB Hellos: +60 MB of peak memory); without it the window stays small.
-        ("grpc.http2.bdp_probe", 0),
-        ("grpc.keepalive_time_ms", 30_000),
-        ("grpc.keepalive_permit_without_calls", 1),
-        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
-    ]
-
-
-async def start_server(
-    arena: Arena,
-    host: str = "127.0.0.1",
-    port: int = 50051,
-    tls: tuple[bytes, bytes] | None = None,
-) -> tuple[grpc.aio.Server, int]:
-    """Start the arena on host:port (0 picks a free port); returns the server and its port.
-
-    tls is (certificate chain PEM, private key PEM). The standard health service and
-    server reflection are enabled when their packages are installed.
-    """
-    available_games()  # import every game now, not during the first bot's Hello
-    server = grpc.aio.server(options=server_options(arena.config.max_receive_bytes),
-                             interceptors=[MetricsInterceptor(arena_methods())])
-    server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena)),))
-    service_names = ["tourney.v1.Arena"]
-    try:
-        from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-
-        health_servicer = health.aio.HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-        await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-        await health_servicer.set("tourney.v1.Arena", health_pb2.HealthCheckResponse.SERVING)
-        service_names.append(health_pb2.DESCRIPTOR.services_by_name["Health"].full_name)
-    except ImportError:
-        pass
-    try:
-        from grpc_reflection.v1alpha import reflection
-
-        service_names.append(reflection.SERVICE_NAME)
-        reflection.enable_server_reflection(service_names, server)
-    except ImportError:
-        pass
-    address = f"{host}:{port}"
-    if tls is not None:
-        credentials = grpc.ssl_server_credentials([(tls[1], tls[0])])
-        bound = server.add_secure_port(address, credentials)
-    else:
-        bound = server.add_insecure_port(address)
-    await server.start()
-    return server, bound

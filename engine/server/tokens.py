@@ -6,6 +6,7 @@ is $TOURNEY_TOKENS, or ~/.config/tourney/bots.json.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -13,7 +14,12 @@ import secrets
 from pathlib import Path
 
 from engine.core import ConfigError
-from engine.server.arena import token_hash
+
+
+def token_hash(token: str) -> str:
+    """How bot tokens are stored: their SHA-256, hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
 
 NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 

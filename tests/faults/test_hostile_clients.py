@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from engine.server.arena import ArenaConfig
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
 from tests.faults.conftest import Stored
 from tests.faults.faultlib import GAME, RawBot, hello_bytes, reply_bytes, with_good_matches

@@ -8,7 +8,7 @@ import time
 
 import grpc
 
-from engine.server.arena import ArenaConfig
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
 from tests.faults.conftest import Stored
 from tests.faults.faultlib import GAME, hello_bytes, with_good_matches

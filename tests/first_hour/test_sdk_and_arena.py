@@ -14,7 +14,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-from engine.server.arena import ArenaConfig
+from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
 from tournament.cli import app
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.server.arena import ArenaConfig
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
 from tests.server.harness import WAIT_S, ArenaHarness
 

@@ -10,9 +10,10 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from engine.server.arena import ArenaConfig, token_hash
 from engine.server.client import BotClient, RandomBot
+from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
+from engine.server.tokens import token_hash
 from tests.ops.test_league import START, FakeClock
 from tournament.league import OFFLINE, LeagueSettings, create_league, join_league, run_due
 from tournament.league_arena import ArenaExecutor

@@ -252,7 +252,7 @@ def test_a_program_can_join_and_play_a_league(tmp_path, monkeypatch) -> None:
 
 def test_stopping_the_arenas_scheduler_gives_its_round_back(tmp_path, monkeypatch) -> None:
     """`tourney serve --leagues` on SIGTERM stops its LeagueLoop: the round in play is released at once."""
-    from engine.server.arena import ArenaConfig
+    from engine.server.config import ArenaConfig
     from engine.server.local import LocalArena
     from tournament.league_arena import LeagueLoop
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from sqlmodel import Session, select
 
-from engine.server.arena import ArenaConfig
+from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
 from tests.ops.test_league import START, FakeClock
 from tournament.league import LeagueSettings, create_league, join_league, run_due

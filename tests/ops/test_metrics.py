@@ -14,9 +14,11 @@ from engine.bots import make_bot
 from engine.core import get_game
 from engine.referee import Decision, play_match
 from engine.server import metrics as m
-from engine.server.arena import Arena, ArenaConfig, ArenaServicer, arena_handler
+from engine.server.arena import Arena
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
 from engine.server.generated import arena_pb2_grpc as pb_grpc
+from engine.server.servicer import ArenaServicer, arena_handler
 from tournament.entrants import Entrant
 from tournament.metrics import MeteredExecutor, TournamentProgress
 from tournament.runner import InProcess, TournamentPlan, run_tournament

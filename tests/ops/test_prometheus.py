@@ -70,8 +70,8 @@ def test_prometheus_scrapes_the_arena_during_a_league_round_robin(tmp_path) -> N
     """A real arena (gRPC, a remote bot connected) plays a league's rounds; Prometheus follows it live."""
     from datetime import timedelta
 
-    from engine.server.arena import ArenaConfig
     from engine.server.client import BotClient, RandomBot
+    from engine.server.config import ArenaConfig
     from engine.server.local import LocalArena
     from tests.ops.test_league import START, FakeClock
     from tournament.league import LeagueSettings, create_league, join_league, run_due

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from engine.server.arena import ArenaConfig
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
 from tests.faults.faultlib import RawBot, reply_bytes
 from tests.server.harness import WAIT_S, ArenaHarness

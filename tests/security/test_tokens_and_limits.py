@@ -13,9 +13,11 @@ import grpc
 import pytest
 
 from engine.server import arena as arena_module
-from engine.server.arena import Arena, ArenaConfig, HelloLimiter, token_hash
+from engine.server.arena import Arena
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
-from engine.server.tokens import add_bot, load_tokens
+from engine.server.rate_limit import HelloLimiter
+from engine.server.tokens import add_bot, load_tokens, token_hash
 from tests.server.harness import WAIT_S, ArenaHarness
 
 

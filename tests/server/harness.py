@@ -10,10 +10,12 @@ from typing import Any
 
 import grpc
 
-from engine.server.arena import Arena, ArenaConfig, start_server
+from engine.server.arena import Arena
 from engine.server.client import Bot, BotClient, RandomBot
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
 from engine.server.generated import arena_pb2_grpc as pb_grpc
+from engine.server.server import start_server
 
 WAIT_S = 30.0
 

@@ -7,9 +7,10 @@ import concurrent.futures
 import grpc
 import pytest
 
-from engine.server.arena import ArenaConfig, token_hash
 from engine.server.client import BotClient, RandomBot, SessionRefused
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
+from engine.server.tokens import token_hash
 from tests.server.bots import DesertingBot, OutOfRangeBot, SilentBot
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.core import get_game
-from engine.server.arena import ArenaConfig
+from engine.server.config import ArenaConfig
 from engine.server.generated import arena_pb2 as pb
 from tests.maitre_ninja.old_replays import old_form
 from tests.server.harness import ArenaHarness

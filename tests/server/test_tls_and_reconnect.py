@@ -10,8 +10,8 @@ from pathlib import Path
 
 import grpc
 
-from engine.server.arena import ArenaConfig
 from engine.server.client import BotClient, RandomBot
+from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
 from tests.server.harness import WAIT_S, wait_for
 

@@ -13,7 +13,9 @@ import threading
 from collections.abc import Sequence
 
 from engine.referee import MatchResult
-from engine.server.arena import Arena, ArenaConfig, start_server
+from engine.server.arena import Arena
+from engine.server.config import ArenaConfig
+from engine.server.server import start_server
 
 
 def main(store_path: str) -> None:

@@ -1,0 +1,47 @@
+"""What an arena allows and how long it waits: the limits of `tourney serve`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ArenaConfig:
+    """What an arena allows and how long it waits.
+
+    tokens: bot name -> SHA-256 of its token (see `token_hash`). With allow_anonymous any
+    name may connect with any token. admin_token None leaves RunMatch open (local play), and
+    then full replays too; with an admin token, GetMatch and Watch give full replays only to
+    whoever sends it.
+    """
+
+    admin_token: str | None = None
+    allow_anonymous: bool = False
+    tokens: Mapping[str, str] = field(default_factory=dict)
+    default_move_ms: int = 10_000
+    seat_wait_s: float = 10.0
+    max_finished: int = 1000
+    max_workers: int = 256
+    # Hello is rate-limited per connection (token bucket): a client may open hello_burst sessions
+    # at once, then hello_per_s a second; more are refused with RESOURCE_EXHAUSTED. This bounds
+    # both token guessing and session floods from one connection.
+    hello_burst: int = 32
+    hello_per_s: float = 4.0
+    # A stream must say Hello this soon after it opens, and the arena holds at most
+    # max_sessions bot sessions at once: idle or surplus streams cannot pile up.
+    hello_timeout_s: float = 10.0
+    max_sessions: int = 10_000
+    # Per stream: messages waiting for a bot that does not read (past either cap it is cut off,
+    # `slow_reader`), and the match slots a Hello may ask for.
+    max_queued_messages: int = 4096
+    max_queued_bytes: int = 32 * 1024 * 1024
+    max_matches_per_session: int = 256
+    # Messages a stream may send that the arena can only answer with an ErrorReport (malformed,
+    # a second Hello, a reply to no pending request): bad_message_burst at once, then
+    # bad_messages_per_s; past that it is cut off (`rate_limited`). A flood costs little that way.
+    bad_message_burst: int = 64
+    bad_messages_per_s: float = 8.0
+    # The largest message any client may send (a reply or a Hello needs well under 1 KB; an
+    # organiser's RunMatch with its config fits too). gRPC cuts a stream that sends more.
+    max_receive_bytes: int = 64 * 1024

@@ -1,0 +1,61 @@
+"""A match as spectators follow it: its latest public view, its watchers, and its record."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.server.generated import arena_pb2 as pb
+
+MAX_WATCH_QUEUE = 1024  # events waiting for one watcher who does not read before it is cut off
+
+
+@dataclass
+class LiveMatch:
+    """A match being played or kept after it ended: its latest public view, watchers, and record.
+
+    Every event is a whole public view, so a watcher who joins late needs only the latest.
+    While nobody watches, a step on the event loop is not even rendered: `advance` keeps a
+    way to render it, used only if a watcher arrives before the next step (the state cannot
+    change meanwhile, as the referee runs on the same loop).
+    """
+
+    match_id: str
+    seat_names: list[str] = field(default_factory=list)  # public: every event names the players
+    watchers: list[asyncio.Queue[pb.MatchEvent | None]] = field(default_factory=list)
+    record: pb.MatchRecord | None = None  # the full record (seed, replay): for the organiser
+    public: pb.MatchRecord | None = None  # the record as anyone may see it, made on first demand
+    step: int = 0
+    _latest: pb.MatchEvent | None = None
+    _render: Callable[[], str] | None = None
+
+    def publish(self, event: pb.MatchEvent) -> None:
+        """Keep an event as the latest and pass it to every watcher (event-loop thread only)."""
+        self._latest, self._render, self.step = event, None, event.step
+        for queue in list(self.watchers):
+            if queue.qsize() >= MAX_WATCH_QUEUE:
+                # A spectator who stopped reading must not make the arena hold every event for it.
+                self.watchers.remove(queue)
+                queue.put_nowait(None)
+            else:
+                queue.put_nowait(event)
+
+    def event(self, step: int, public_view_json: str) -> pb.MatchEvent:
+        """An event of this match (any thread): its step, public view and seat names."""
+        return pb.MatchEvent(match_id=self.match_id, step=step, public_view_json=public_view_json,
+                             seat_names=self.seat_names)
+
+    def advance(self, step: int, render: Callable[[], str]) -> None:
+        """Step `step` was played (event-loop thread): published if watched, else rendered on demand."""
+        if self.watchers:
+            self.publish(self.event(step, render()))
+        else:
+            self._latest, self._render, self.step = None, render, step
+
+    def latest(self) -> pb.MatchEvent | None:
+        """The newest event (rendered now if it was deferred), None before the first."""
+        if self._latest is None and self._render is not None:
+            self._latest = self.event(self.step, self._render())
+            self._render = None
+        return self._latest

@@ -1,0 +1,76 @@
+"""Starting a gRPC server for an arena: message limits, metrics, health, reflection, TLS."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+
+from engine.core import available_games
+from engine.server.arena import Arena
+from engine.server.metrics import MetricsInterceptor, arena_methods
+from engine.server.servicer import ArenaServicer, arena_handler
+
+# What the arena may send. Bots need none of it (no ActionRequest is over 64 KB, so gRPC's default
+# 4 MiB receive limit plays every game); the public GetMatch record of a long match does: its
+# replay is one public view per step (a 388-step Tiny Ninjas champion series: 10.6 MB, while the
+# admin's full record of it, seed and decisions, is 7.5 KB).
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+
+def server_options(max_receive_bytes: int) -> list[tuple[str, Any]]:
+    """gRPC server options: what clients may send is capped at `max_receive_bytes`."""
+    return [
+        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.max_receive_message_length", max_receive_bytes),
+        # No bandwidth probing of what clients send (they send small replies): with it gRPC widens a
+        # stream's receive window to take a whole oversized message in before refusing it (four
+        # 60 MB Hellos: +60 MB of peak memory); without it the window stays small.
+        ("grpc.http2.bdp_probe", 0),
+        ("grpc.keepalive_time_ms", 30_000),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ]
+
+
+async def start_server(
+    arena: Arena,
+    host: str = "127.0.0.1",
+    port: int = 50051,
+    tls: tuple[bytes, bytes] | None = None,
+) -> tuple[grpc.aio.Server, int]:
+    """Start the arena on host:port (0 picks a free port); returns the server and its port.
+
+    tls is (certificate chain PEM, private key PEM). The standard health service and
+    server reflection are enabled when their packages are installed.
+    """
+    available_games()  # import every game now, not during the first bot's Hello
+    server = grpc.aio.server(options=server_options(arena.config.max_receive_bytes),
+                             interceptors=[MetricsInterceptor(arena_methods())])
+    server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena)),))
+    service_names = ["tourney.v1.Arena"]
+    try:
+        from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+        health_servicer = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+        await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set("tourney.v1.Arena", health_pb2.HealthCheckResponse.SERVING)
+        service_names.append(health_pb2.DESCRIPTOR.services_by_name["Health"].full_name)
+    except ImportError:
+        pass
+    try:
+        from grpc_reflection.v1alpha import reflection
+
+        service_names.append(reflection.SERVICE_NAME)
+        reflection.enable_server_reflection(service_names, server)
+    except ImportError:
+        pass
+    address = f"{host}:{port}"
+    if tls is not None:
+        credentials = grpc.ssl_server_credentials([(tls[1], tls[0])])
+        bound = server.add_secure_port(address, credentials)
+    else:
+        bound = server.add_insecure_port(address)
+    await server.start()
+    return server, bound

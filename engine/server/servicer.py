@@ -1,0 +1,284 @@
+"""The five RPCs of tourney.v1.Arena over one `Arena`: ListGames, GetMatch, RunMatch, Watch, Play.
+
+The servicer checks what a client sends (Hello, rate limits, admin token) and moves
+messages; what a match is and how it is played belongs to `Arena`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+
+from engine.bots import bot_names
+from engine.core import available_games
+from engine.server.arena import Arena, ArenaError
+from engine.server.generated import arena_pb2 as pb
+from engine.server.limits import hello_problem
+from engine.server.live import MAX_WATCH_QUEUE, LiveMatch
+from engine.server.rate_limit import HelloLimiter
+from engine.server.realtime import supports_realtime
+from engine.server.sessions import BotSession, error_message, shown
+
+SERVER_VERSION = "tourney-arena/1"
+
+
+def list_games(arena: Arena) -> pb.ListGamesResponse:
+    """Every built game with its player counts, modes, time control and built-in bots."""
+    out = pb.ListGamesResponse()
+    move_ms = arena.config.default_move_ms
+    for game in available_games():
+        out.games.append(pb.GameInfo(
+            id=game.id, name=game.name, min_players=game.min_players, max_players=game.max_players,
+            modes=list(game.modes), default_move_ms=move_ms,
+            time_controls=[f"move:{move_ms}ms"] + (["realtime"] if supports_realtime(game.id) else []),
+            builtin_bots=bot_names(game),
+        ))
+    return out
+
+
+class ArenaServicer:
+    """The gRPC methods of service tourney.v1.Arena over one Arena."""
+
+    def __init__(self, arena: Arena) -> None:
+        self.arena = arena
+        self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
+
+    async def ListGames(self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
+                        ) -> pb.ListGamesResponse:
+        return list_games(self.arena)
+
+    async def GetMatch(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+                       ) -> pb.MatchRecord:
+        # Only the organiser gets the seed and the decisions: from them every hidden card follows.
+        if self.arena.is_admin(request.admin_token):
+            record = self.arena.get_match(request.match_id)
+        else:
+            record = await self.arena.get_public_match(request.match_id)
+        if record is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND,
+                                f"no finished match '{shown(request.match_id)}' is kept here: check the id.")
+        assert record is not None
+        return record
+
+    async def RunMatch(self, request: pb.RunMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+                       ) -> pb.MatchRecord:
+        if not self.arena.is_admin(request.admin_token):
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
+        try:
+            config = json.loads(request.config_json) if request.config_json else None
+        except ValueError:
+            config = "bad"
+        if config is not None and not isinstance(config, dict):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "config_json is not a JSON object: send e.g. {}.")
+        try:
+            # The match runs in its own task: a caller who hangs up does not abort it half-way
+            # (its bots still get MatchEnded, and GetMatch still finds it).
+            match = asyncio.ensure_future(self.arena.run_match(
+                request.game, self.arena.resolve_specs(list(request.seats)), request.seed, config,
+                request.move_ms, float(request.wait_s), request.match_id or None, request.realtime,
+                list(request.bot_seeds),
+            ))
+            return await asyncio.shield(match)
+        except ArenaError as exc:
+            await context.abort(exc.code, str(exc))
+            raise  # unreachable: abort raises
+
+    async def Watch(self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+                    ) -> AsyncIterator[pb.MatchEvent]:
+        live = self.arena.find_live(request.match_id)
+        if live is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{shown(request.match_id)}': check the id.")
+            return
+        admin = self.arena.is_admin(request.admin_token)
+        latest = live.latest()
+        backlog = [] if latest is None else [latest]
+        queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
+        if live.record is None:
+            live.watchers.append(queue)
+        try:
+            for event in backlog:
+                yield self._for_watcher(event, live, admin)
+                if event.finished:
+                    return
+            while True:
+                next_event = await queue.get()
+                if next_event is None:
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                        f"this watcher fell {MAX_WATCH_QUEUE} events behind: watch again to resume "
+                                        "from the latest events.")
+                    return
+                yield self._for_watcher(next_event, live, admin)
+                if next_event.finished:
+                    return
+        finally:
+            if queue in live.watchers:
+                live.watchers.remove(queue)
+
+    @staticmethod
+    def _for_watcher(event: pb.MatchEvent, live: LiveMatch, admin: bool) -> pb.MatchEvent:
+        """The event as this watcher may see it: the organiser's last event carries the full record."""
+        if not (admin and event.finished and live.record is not None):
+            return event
+        full = pb.MatchEvent()
+        full.CopyFrom(event)
+        full.record.CopyFrom(live.record)
+        return full
+
+    async def Play(self, request_iterator: AsyncIterator[bytes],
+                   context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """A bot session: the first message must be Hello; then replies, in any order.
+
+        Written with context.write rather than as a generator: it sends one message per
+        decision, and a generator would add a hop per message (here and in any interceptor).
+        """
+        loop = asyncio.get_running_loop()
+        session: BotSession | None = None
+        try:
+            hello_by = loop.time() + self.arena.config.hello_timeout_s
+            while session is None:
+                try:
+                    data = await asyncio.wait_for(context.read(), max(0.0, hello_by - loop.time()))
+                except TimeoutError:
+                    late = (f"no Hello within {self.arena.config.hello_timeout_s:g} s of opening the stream: "
+                            "send Hello first.")
+                    await context.write(error_message("hello_timeout", late))
+                    await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, late)
+                    return
+                if data is grpc.aio.EOF:
+                    return
+                first = _parse_bot_message(data)
+                if first is None or first.WhichOneof("kind") != "hello":
+                    await context.write(error_message("malformed" if first is None else "bad_hello",
+                                                      "the first message of a session must be Hello."))
+                    continue
+                hello = first.hello
+                problem = hello_problem(hello)
+                if problem is not None:
+                    await context.write(error_message("bad_hello", problem))
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
+                    return
+                if not self.hellos.allow(context.peer()):
+                    limit = (f"too many Hello messages on this connection (at most {self.arena.config.hello_burst} "
+                             f"at once, then {self.arena.config.hello_per_s:g} a second): slow down.")
+                    await context.write(error_message("rate_limited", limit))
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, limit)
+                    return
+                refused = self.arena.authenticate(hello)
+                if refused is None and len(self.arena.connected()) >= self.arena.config.max_sessions:
+                    full = (f"the arena is full ({self.arena.config.max_sessions} bot sessions): "
+                            "try again later.")
+                    await context.write(error_message("arena_full", full))
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
+                    return
+                if refused is not None:
+                    await context.write(error_message("unauthenticated", refused))
+                    await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
+                    return
+                known = {g.id for g in available_games()}
+                wanted = list(hello.games)
+                unknown = [g for g in wanted if g not in known]
+                config = self.arena.config
+                slots = min(hello.max_concurrent_matches or 1, config.max_matches_per_session)
+                session = BotSession(uuid.uuid4().hex[:12], hello.bot_name, [g for g in wanted if g not in unknown],
+                                     slots, loop, config.max_queued_messages, config.max_queued_bytes)
+                if unknown:
+                    await context.write(error_message(
+                        "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
+            self.arena.add_session(session)
+            await context.write(pb.ArenaMessage(welcome=pb.Welcome(
+                session_id=session.session_id, bot_name=session.name, games=sorted(session.games or known),
+                max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,
+            )).SerializeToString())
+            reader = asyncio.ensure_future(self._read(session, context))
+            writer = asyncio.ensure_future(self._write(session, context))
+            # A write stuck on a bot that does not read fails once the stream is cut: nothing to report.
+            writer.add_done_callback(lambda task: task.cancelled() or task.exception())
+            try:
+                # The writer waits on the bot (flow control) when it stops reading; `cut` fires when
+                # its queue overflows, and the stream is ended without waiting for the writer.
+                await asyncio.wait((writer, session.cut), return_when=asyncio.FIRST_COMPLETED)
+                if session.cut.done():
+                    code, reason = session.cut.result()
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{code}: {reason}")
+            finally:
+                reader.cancel()
+                writer.cancel()
+        finally:
+            if session is not None:
+                self.arena.remove_session(session)
+
+    @staticmethod
+    async def _write(session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """Write the session's queued messages until it closes."""
+        while (message := await session.outbound.get()) is not None:
+            await context.write(message)
+
+    async def _read(self, session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """Route the bot's messages until its side of the stream ends, then close the session."""
+        config = self.arena.config
+        bad = HelloLimiter(config.bad_message_burst, config.bad_messages_per_s)  # one bucket: this stream
+        try:
+            # context.read, not the request iterator: one generator hop less per message.
+            while (data := await context.read()) is not grpc.aio.EOF:
+                message = _parse_bot_message(data)
+                kind = None if message is None else message.WhichOneof("kind")
+                if message is not None and kind == "reply" and session.resolve(message.reply):
+                    continue  # the common case: an answer to a pending request
+                if not bad.allow(""):
+                    session.cut_off("rate_limited", f"more than {config.bad_message_burst} messages the arena could "
+                                    f"not use, faster than {config.bad_messages_per_s:g} a second: answer only the "
+                                    "requests you were sent.")
+                    return
+                if message is None or kind is None:
+                    session.send(error_message("malformed", "a BotMessage must hold a Hello or an ActionReply."))
+                elif kind == "hello":
+                    session.send(error_message("bad_hello", "this session already said Hello."))
+                else:
+                    reply = message.reply
+                    session.send(error_message(
+                        "unknown_request",
+                        f"no pending request {reply.request_id} in match '{shown(reply.match_id)}' for this bot "
+                        "(late, answered already, withdrawn, or not yours).",
+                        reply.match_id, reply.request_id,
+                    ))
+        except (asyncio.CancelledError, grpc.aio.AioRpcError):
+            pass
+        finally:
+            session.close()
+
+
+def _parse_bot_message(data: bytes) -> pb.BotMessage | None:
+    """Parse a BotMessage; None for bytes that are not one (answered with an ErrorReport)."""
+    try:
+        message: pb.BotMessage = pb.BotMessage.FromString(data)
+        return message
+    except DecodeError:
+        return None
+
+
+def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
+    """The method handlers of tourney.v1.Arena; Play parses leniently so bad bytes get an ErrorReport."""
+    handlers = {
+        "ListGames": grpc.unary_unary_rpc_method_handler(
+            servicer.ListGames, request_deserializer=pb.ListGamesRequest.FromString,
+            response_serializer=pb.ListGamesResponse.SerializeToString),
+        # Play moves bytes: it parses each BotMessage itself (leniently), and everything it
+        # sends is serialized when queued (requests are framed by hand, see wire.py).
+        "Play": grpc.stream_stream_rpc_method_handler(servicer.Play),
+        "Watch": grpc.unary_stream_rpc_method_handler(
+            servicer.Watch, request_deserializer=pb.WatchRequest.FromString,
+            response_serializer=pb.MatchEvent.SerializeToString),
+        "GetMatch": grpc.unary_unary_rpc_method_handler(
+            servicer.GetMatch, request_deserializer=pb.GetMatchRequest.FromString,
+            response_serializer=pb.MatchRecord.SerializeToString),
+        "RunMatch": grpc.unary_unary_rpc_method_handler(
+            servicer.RunMatch, request_deserializer=pb.RunMatchRequest.FromString,
+            response_serializer=pb.MatchRecord.SerializeToString),
+    }
+    return grpc.method_handlers_generic_handler("tourney.v1.Arena", handlers)
