@@ -199,21 +199,21 @@ class Arena:
                 match_id=match_id, game=game_id, seat=seat, players=n, seat_names=names, seed=0,
                 config_json=config_json, move_ms=move_ms, realtime=realtime,
             )))
-        # With a connected bot the referee runs on this loop (see match_loop); a match of
-        # built-in bots only, or a real-time one, runs in a pool thread and hands its events over.
-        on_loop = not realtime and bool(claimed)
+        # With a connected bot the referee runs on this loop (see match_loop), and so does a
+        # real-time match (see realtime); a match of built-in bots only runs in a pool thread
+        # and hands its events over.
+        on_loop = realtime or bool(claimed)
 
         steps = [0]
-
-        def render() -> str:  # the referee plays on `first` in place: this is always the current view
-            return dumps(first.public_view())
 
         def on_step(state: State, _joint: list[tuple[int, Action]]) -> None:
             # Only the public view leaves the referee, never an action label (a label can name a
             # hidden card).
             steps[0] += 1
             if on_loop:
-                live.advance(steps[0], render)
+                # The match plays on `state` in place and on this loop: rendered later, it is still
+                # the view of this step (nothing moves until the next one).
+                live.advance(steps[0], lambda: dumps(state.public_view()))
             else:
                 event = live.event(steps[0], dumps(state.public_view()))
                 loop.call_soon_threadsafe(live.publish, event)
@@ -222,8 +222,7 @@ class Arena:
         self.metrics.started(game_id)
         try:
             if realtime:
-                result = await loop.run_in_executor(
-                    self._pool, play_realtime, game, seats, seed, config, lambda state: on_step(state, []))
+                result = await play_realtime(game, seats, seed, config, self._pool, lambda state: on_step(state, []))
             else:
                 referee = referee_steps(game, first, replay, asks_together(seats),
                                         TimeControl(move_s=move_ms / 1000.0), on_step, self.metrics.decision)

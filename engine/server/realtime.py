@@ -9,16 +9,21 @@ that message is answered with an ErrorReport ("unknown_request") and ignored. An
 `Illegal` action, which the game resolves itself (a Mistake). A seat whose stream closes
 forfeits by disconnection, like in a turn-based match.
 
-Built-in bots are asked in the match thread as soon as their offer changes. The server
+The match runs on the arena's event loop like a turn-based one (see match_loop): a connected
+bot's reply is put in the match's inbox by the stream's reader, and the match wakes when
+something arrives or the driver's next deadline comes. Built-in bots think in the arena's
+thread pool as soon as their offer changes; the match waits for them there, so the loop
+never runs a bot and the driver never moves while one looks at the state. The server
 knows the driver only through its small interface (`submit`, `advance`, `legal_actions`,
 `next_deadline`, `log`) and its game id, registered in REALTIME_DRIVERS.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
+import concurrent.futures
 import importlib
-import queue
+import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -32,6 +37,7 @@ from engine.server.sessions import RemoteSeat, error_message
 REALTIME_DRIVERS: dict[str, str] = {
     "ninja-arena": "engine.games.ninja_arena.realtime:RealtimeDriver",
 }
+logger = logging.getLogger(__name__)
 POLL_S = 0.05  # longest wait between clock checks when nothing arrives
 OFFER_DEADLINE_MS = 60_000  # what a built-in bot is told it has; remote bots see 0: no deadline
 
@@ -61,20 +67,33 @@ def _driver_class(game_id: str) -> Any:
     return getattr(importlib.import_module(module_name), cls)
 
 
-def play_realtime(
+def _builtin_answer(seat: Seat, request: DecisionRequest) -> int | None:
+    """A built-in bot's index for an offer (pool thread); None when it fails: it just does not act now."""
+    try:
+        return seat.act(request)
+    except Exception:  # a built-in bot's bug must not end the match
+        logger.debug("built-in bot of seat %d failed on an offer", request.seat, exc_info=True)
+        return None
+
+
+async def play_realtime(
     game: Game,
     seats: Sequence[Seat | RemoteSeat],
     seed: int,
     config: Mapping[str, Any] | None,
+    pool: concurrent.futures.Executor | None = None,
     on_change: Callable[[State], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     max_seconds: float = 3600.0,
 ) -> MatchResult:
-    """Play one real-time match between `seats` (RemoteSeats and built-in bots)."""
+    """Play one real-time match between `seats` (RemoteSeats and built-in bots) on the running
+    event loop; built-in bots think in `pool` (None: the loop's default executor)."""
     n = len(seats)
+    loop = asyncio.get_running_loop()
     state = game.new_state(seed, players=n, config=config)
     driver: Driver = _driver_class(game.id).from_config(state, clock, config)
-    inbox: queue.Queue[tuple[int, int, int | None]] = queue.Queue()  # (seat, offer id, index or None=gone)
+    # (seat, offer id, index or None = the seat is gone), put by the streams' readers on this loop
+    inbox: asyncio.Queue[tuple[int, int, int | None]] = asyncio.Queue()
     offers: dict[int, tuple[int, Sequence[Action], str]] = {}  # seat -> (offer id, legal, signature)
     next_offer = [0]
     stats = [SeatStats() for _ in seats]
@@ -85,7 +104,7 @@ def play_realtime(
     builtin_last = [-1e9] * n
     last_events = -1
 
-    def offer(seat: int, legal: Sequence[Action], signature: str) -> None:
+    async def offer(seat: int, legal: Sequence[Action], signature: str) -> None:
         next_offer[0] += 1
         oid = next_offer[0]
         offers[seat] = (oid, legal, signature)
@@ -94,14 +113,15 @@ def play_realtime(
         if isinstance(seat_obj, RemoteSeat):
             def answered(outcome: int | SeatFault, seat: int = seat, oid: int = oid) -> None:
                 if isinstance(outcome, SeatDisconnected):
-                    inbox.put((seat, oid, None))
+                    inbox.put_nowait((seat, oid, None))
                 elif not isinstance(outcome, SeatFault):
-                    inbox.put((seat, oid, outcome))
+                    inbox.put_nowait((seat, oid, outcome))
 
             seat_obj.offer(request, answered)
         else:
-            with contextlib.suppress(Exception):  # a built-in bot's bug: it just does not act this time
-                inbox.put((seat, oid, seat_obj.act(request)))
+            index = await loop.run_in_executor(pool, _builtin_answer, seat_obj, request)
+            if index is not None:
+                inbox.put_nowait((seat, oid, index))
 
     while not state.is_over() and gone is None:
         for seat in range(n):
@@ -118,17 +138,18 @@ def play_realtime(
                 if clock() - builtin_last[seat] < builtin_gap_s:
                     continue
                 builtin_last[seat] = clock()
-                offer(seat, legal, signature)
+                await offer(seat, legal, signature)
             elif current is None or current[2] != signature:
                 remote = seats[seat]
                 if current is not None and isinstance(remote, RemoteSeat):
                     remote.withdraw()
-                offer(seat, legal, signature)
+                await offer(seat, legal, signature)
         deadline = driver.next_deadline()
         wait = POLL_S if deadline is None else min(POLL_S, max(0.0, deadline - clock()))
         try:
-            seat, oid, index = inbox.get(timeout=wait)
-        except queue.Empty:
+            seat, oid, index = inbox.get_nowait() if wait <= 0.0 or not inbox.empty() \
+                else await asyncio.wait_for(inbox.get(), wait)
+        except (asyncio.QueueEmpty, TimeoutError):
             driver.advance()
         else:
             current = offers.get(seat)

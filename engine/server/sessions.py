@@ -5,17 +5,16 @@ ActionRequest over the bot's stream, and its callback gets the index of the Acti
 the same match id and request id, or the fault: SeatTimeout when the deadline passes,
 SeatDisconnected when the stream goes away. Callbacks, not futures: the reply is handled in
 the reader's own step, so a decision wakes no task but the stream's writer. Real-time
-matches run in a thread and make offers with `post`. One stream carries many matches:
-replies are matched to requests by their ids, never by order.
+matches, on the same loop, make offers with `post`. One stream carries many matches:
+replies are matched to requests by their ids, never by order. Everything here runs on the
+event-loop thread that serves the stream, so nothing needs a lock.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import math
-import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 
@@ -127,18 +126,16 @@ class BotSession:
         max_queued: int = 4096,
         max_queued_bytes: int = 32 * 1024 * 1024,
     ) -> None:
-        """Made on the event-loop thread that serves the stream (`send` relies on it)."""
+        """Made on the event-loop thread that serves the stream; used on that thread only."""
         self.session_id = session_id
         self.name = name
         self.games = frozenset(games)
         self.capacity = max(1, capacity)
         self.active = 0  # match seats this stream holds now (guarded by the arena's lock)
         self.loop = loop
-        self._loop_thread = threading.get_ident()
         # (code, reason) once the arena cut this stream off (see `cut_off`); its writer stops then.
         self.cut: asyncio.Future[tuple[str, str]] = loop.create_future()
         self.outbound = Outbox(loop, max_queued, max_queued_bytes, self._overflowed)
-        self._lock = threading.Lock()  # real-time offers are posted from match threads
         # (match id, request id) -> (callback, loop time it expires at, deadline told to the bot in ms,
         # number of legal actions: None for a real-time offer, where any index is the game's to judge)
         self._pending: dict[tuple[str, int], tuple[Answered, float, int, int | None]] = {}
@@ -152,22 +149,16 @@ class BotSession:
         return not self.games or game_id in self.games
 
     def send(self, message: pb.ArenaMessage | bytes) -> None:
-        """Queue a message for the bot; safe from any thread, a no-op once the stream is closed.
+        """Queue a message for the bot; a no-op once the stream is closed.
 
-        On the loop's own thread it is queued at once, so messages keep the order they were
-        sent in (a MatchStarted before the match's first ActionRequest).
+        It is queued at once, so messages keep the order they were sent in (a MatchStarted
+        before the match's first ActionRequest).
         """
         if self.closed:
             return
         if not isinstance(message, bytes):
             message = message.SerializeToString()
-        if threading.get_ident() == self._loop_thread:
-            self.outbound.put(message)
-            return
-        try:
-            self.loop.call_soon_threadsafe(self.outbound.put, message)
-        except RuntimeError:  # the loop is gone: the server is shutting down
-            self.closed = True
+        self.outbound.put(message)
 
     def cut_off(self, code: str, reason: str) -> None:
         """End this stream for misbehaving (event-loop thread): its matches end as disconnections.
@@ -194,12 +185,11 @@ class BotSession:
         """
         deadline_ms = _deadline_ms(deadline_s)
         expires = self.loop.time() + deadline_s
-        with self._lock:
-            if self.closed:
-                self.loop.call_soon(on_answer, SeatDisconnected(f"bot {self.name} is not connected"))
-                return
-            key = (match_id, next(self._ids))
-            self._pending[key] = (on_answer, expires, deadline_ms, legal_count)
+        if self.closed:
+            self.loop.call_soon(on_answer, SeatDisconnected(f"bot {self.name} is not connected"))
+            return
+        key = (match_id, next(self._ids))
+        self._pending[key] = (on_answer, expires, deadline_ms, legal_count)
         if expires < self._alarm_at:
             self._set_alarm(expires)
         self.outbound.put(request_message(match_id, key[1], seat, observation, deadline_ms, legal))
@@ -219,11 +209,10 @@ class BotSession:
         """Fail every request whose deadline has passed, and set the alarm for the next one."""
         self._alarm, self._alarm_at = None, math.inf
         now = self.loop.time() + _ALARM_SLACK_S
-        with self._lock:
-            expired = [(key, entry) for key, entry in self._pending.items() if entry[1] <= now]
-            for key, _ in expired:
-                del self._pending[key]
-            following = min((entry[1] for entry in self._pending.values()), default=math.inf)
+        expired = [(key, entry) for key, entry in self._pending.items() if entry[1] <= now]
+        for key, _ in expired:
+            del self._pending[key]
+        following = min((entry[1] for entry in self._pending.values()), default=math.inf)
         for key, (on_answer, _, deadline_ms, _) in expired:
             self.outbound.put(error_message(
                 "timeout", f"no reply within {deadline_ms} ms: the match is forfeited", key[0], key[1]))
@@ -233,32 +222,26 @@ class BotSession:
 
     def post(self, match_id: str, seat: int, observation: bytes, legal: bytes,
              on_answer: Answered) -> tuple[str, int]:
-        """Send a real-time offer from any thread; it stands until answered or withdrawn.
+        """Send a real-time offer; it stands until answered or withdrawn.
 
         Its deadline_ms is 0: no deadline applies to it.
         """
-        with self._lock:
-            key = (match_id, next(self._ids))
-            closed = self.closed
-            if not closed:
-                self._pending[key] = (on_answer, math.inf, 0, None)
-        if closed:
+        key = (match_id, next(self._ids))
+        if self.closed:
             on_answer(SeatDisconnected(f"bot {self.name} is not connected"))
             return key
+        self._pending[key] = (on_answer, math.inf, 0, None)
         self.send(request_message(match_id, key[1], seat, observation, 0, legal))
         return key
 
     def withdraw(self, key: tuple[str, int]) -> None:
         """Forget a request (superseded) and tell the bot: a later reply to it is an unknown request."""
-        with self._lock:
-            was_pending = self._pending.pop(key, None) is not None
-        if was_pending:
+        if self._pending.pop(key, None) is not None:
             self.send(withdrawn_message(*key))
 
     def resolve(self, reply: pb.ActionReply) -> bool:
         """Hand a reply to the request waiting for it; False when no such request is pending."""
-        with self._lock:
-            entry = self._pending.pop((reply.match_id, reply.request_id), None)
+        entry = self._pending.pop((reply.match_id, reply.request_id), None)
         if entry is None:
             return False
         on_answer, _, _, count = entry
@@ -271,18 +254,16 @@ class BotSession:
         return True
 
     def close(self) -> None:
-        """The stream ended: every waiting request fails with SeatDisconnected (event-loop thread)."""
-        with self._lock:
-            self.closed = True
-            pending = list(self._pending.values())
-            self._pending.clear()
+        """The stream ended: every waiting request fails with SeatDisconnected."""
+        self.closed = True
+        pending = list(self._pending.values())
+        self._pending.clear()
         if self._alarm is not None:
             self._alarm.cancel()
             self._alarm = None
         for on_answer, *_ in pending:
             on_answer(SeatDisconnected(f"bot {shown(self.name)} disconnected"))
-        with contextlib.suppress(RuntimeError):
-            self.loop.call_soon_threadsafe(self.outbound.put, _CLOSE)
+        self.outbound.put(_CLOSE)
 
 
 class RemoteSeat:
