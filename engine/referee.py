@@ -195,7 +195,8 @@ def referee_steps(
         joint: dict[int, Action] = {}
         step: list[Decision] = []
         acting = list(state.to_act())
-        requests = {s: DecisionRequest(game, s, state.observe(s), state.legal_actions(s),
+        # Observations are built only for seats that read them (see DecisionRequest).
+        requests = {s: DecisionRequest(game, s, None, state.legal_actions(s),
                                        None if move_s is None else move_s + banks[s], state)
                     for s in acting}
         answers = (yield requests) if together(acting) else {}
@@ -227,6 +228,8 @@ def referee_steps(
                 assert isinstance(index, int)
                 joint[seat] = legal[index]
         replay.steps.append(step)
+        for request in requests.values():
+            request.seal()
         state.apply(joint)
         if on_step is not None:
             on_step(state, sorted(joint.items()))

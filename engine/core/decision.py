@@ -8,26 +8,50 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from engine.core.game import Action, Game, Observation, State
 
 
-@dataclass(frozen=True)
 class DecisionRequest:
     """One decision for one seat.
 
     deadline_s is the time the seat may think, in seconds (None: no limit). A seat answers
     with an index into `legal`.
+
+    The observation is built on first read when none is given: most built-in bots use only
+    `legal` and `determinize`, and a view costs more than the decision of a random bot. Once
+    the referee has every answer of a step it calls `seal`: the state moves on after that, so
+    an observation nobody read by then can no longer be read (it would show a later state).
     """
 
-    game: Game
-    seat: int
-    observation: Observation
-    legal: Sequence[Action]
-    deadline_s: float | None
-    _state: State
+    __slots__ = ("game", "seat", "legal", "deadline_s", "_state", "_observation", "_sealed")
+
+    def __init__(self, game: Game, seat: int, observation: Observation | None, legal: Sequence[Action],
+                 deadline_s: float | None, state: State) -> None:
+        """observation None: built from `state` when first read."""
+        self.game = game
+        self.seat = seat
+        self.legal = legal
+        self.deadline_s = deadline_s
+        self._state = state
+        self._observation = observation
+        self._sealed = False
+
+    @property
+    def observation(self) -> Observation:
+        """What this seat may know now (built on first read)."""
+        observation = self._observation
+        if observation is None:
+            if self._sealed:
+                raise RuntimeError(f"seat {self.seat} read its observation after the step was played: "
+                                   "read it while deciding (in act).")
+            observation = self._observation = self._state.observe(self.seat)
+        return observation
+
+    def seal(self) -> None:
+        """The step is answered and the state is about to move: an unread observation stays unread."""
+        self._sealed = True
 
     def determinize(self, rng: random.Random) -> State:
         """A full state consistent with this seat's observation, hidden parts sampled by rng."""

@@ -28,7 +28,17 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from engine.core import Action, DecisionRequest, Game, Illegal, Seat, SeatDisconnected, SeatFault, State
+from engine.core import (
+    Action,
+    DecisionRequest,
+    Game,
+    Illegal,
+    Observation,
+    Seat,
+    SeatDisconnected,
+    SeatFault,
+    State,
+)
 from engine.referee import ADJUDICATION, DISCONNECTION, NORMAL, MatchResult, Replay, SeatStats
 from engine.server.codecs import dumps
 from engine.server.sessions import RemoteSeat, error_message
@@ -104,12 +114,12 @@ async def play_realtime(
     builtin_last = [-1e9] * n
     last_events = -1
 
-    async def offer(seat: int, legal: Sequence[Action], signature: str) -> None:
+    async def offer(seat: int, view: Observation, legal: Sequence[Action], signature: str) -> None:
         next_offer[0] += 1
         oid = next_offer[0]
         offers[seat] = (oid, legal, signature)
         seat_obj = seats[seat]
-        request = DecisionRequest(game, seat, state.observe(seat), legal, OFFER_DEADLINE_MS / 1000.0, state)
+        request = DecisionRequest(game, seat, view, legal, OFFER_DEADLINE_MS / 1000.0, state)
         if isinstance(seat_obj, RemoteSeat):
             def answered(outcome: int | SeatFault, seat: int = seat, oid: int = oid) -> None:
                 if isinstance(outcome, SeatDisconnected):
@@ -132,18 +142,19 @@ async def play_realtime(
                 if isinstance(idle, RemoteSeat):
                     idle.withdraw()
                 continue
-            signature = dumps(state.observe(seat)) + "|" + "|".join(a.label for a in legal)
+            view = state.observe(seat)  # one view per seat and pass: the offer's signature and its request
+            signature = dumps(view) + "|" + "|".join(a.label for a in legal)
             current = offers.get(seat)
             if not isinstance(seats[seat], RemoteSeat):
                 if clock() - builtin_last[seat] < builtin_gap_s:
                     continue
                 builtin_last[seat] = clock()
-                await offer(seat, legal, signature)
+                await offer(seat, view, legal, signature)
             elif current is None or current[2] != signature:
                 remote = seats[seat]
                 if current is not None and isinstance(remote, RemoteSeat):
                     remote.withdraw()
-                await offer(seat, legal, signature)
+                await offer(seat, view, legal, signature)
         deadline = driver.next_deadline()
         wait = POLL_S if deadline is None else min(POLL_S, max(0.0, deadline - clock()))
         try:

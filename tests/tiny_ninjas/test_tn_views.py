@@ -23,3 +23,30 @@ def test_views_list_exactly_the_events_each_seat_may_see_at_every_step() -> None
         state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
         steps += 1
     assert steps > 10 and any(ev[0] != -1 for ev in state.log)  # private events were there to filter
+
+
+def test_views_asked_now_and_then_over_a_champion_series_match_the_log_filtered_afresh() -> None:
+    """Each viewer's event list grows with the log between its views (cached, not refiltered per call):
+    asked at uneven intervals, it still holds exactly that viewer's events, windowed and counted."""
+    from engine.games.tiny_ninjas.state import EVENTS_SHOWN
+
+    game = get_game("tiny-ninjas")
+    state = game.new_state(8, players=2, config={"mode": "champion"})
+    rng = random.Random(8)
+    steps = 0
+    while not state.is_over() and steps < 5000:  # bounded: a series ends long before
+        if rng.random() < 0.3:
+            for seat in rng.sample((0, 1, -1), 2):
+                everything = [_event_dict(ev) for ev in state.log if ev[0] == -1 or ev[0] == seat]
+                if seat == -1:
+                    view = state.public_view()
+                    assert view["events"] == everything
+                    view["events"].append({"type": "scribble"})  # a caller's change stays its own
+                else:
+                    view = state.observe(seat)
+                    assert view["events"] == everything[-EVENTS_SHOWN:]
+                    assert view["events_total"] == len(everything)
+        state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+        steps += 1
+    assert state.is_over()
+    assert state.public_view()["events"] == [_event_dict(ev) for ev in state.log if ev[0] == -1]

@@ -106,6 +106,8 @@ class TinyNinjasState(State):
         self.chance = Chance(seed, inject)
         self.log: list[tuple[Any, ...]] = []
         self._event_dicts: list[dict[str, Any]] = []  # log[i] as a dict, built as views need them
+        # viewer (-1: spectator) -> (the events it may see as dicts, how much of the log they cover)
+        self._shown: dict[int, tuple[list[dict[str, Any]], int]] = {}
         self.result: Outcome | None = None
         self._legal: list[Action] | None = None
         self._to_act: tuple[int, ...] = ()
@@ -290,18 +292,23 @@ class TinyNinjasState(State):
     def public_view(self) -> Observation:
         """What a spectator sees: no hidden hand, no private draw."""
         obs = self._view(-1)
-        obs["events"] = self._events(-1)
+        obs["events"] = list(self._events(-1))  # a copy: the cached list keeps growing
         return obs
 
     def _events(self, seat: int) -> list[dict[str, Any]]:
-        """The public events and `seat`'s private ones, as dicts.
+        """The public events and `seat`'s private ones, as dicts (the cached list: do not change it).
 
-        Each event is turned into a dict once and shared by every later view (views are
-        read-only): a view is asked for on every decision and the log only grows.
+        A view is asked for on every decision and the log only grows, so each event is turned
+        into a dict once, and each viewer's filtered list only takes in what was logged since
+        its last view (shared by every later view: views are read-only).
         """
+        log = self.log
         done = self._event_dicts
-        done.extend(_event_dict(ev) for ev in self.log[len(done):])
-        return [d for ev, d in zip(self.log, done, strict=True) if ev[0] == -1 or ev[0] == seat]
+        done.extend(_event_dict(ev) for ev in log[len(done):])
+        events, upto = self._shown.get(seat, ([], 0))
+        events.extend(done[i] for i in range(upto, len(log)) if log[i][0] == -1 or log[i][0] == seat)
+        self._shown[seat] = (events, len(log))
+        return events
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> TinyNinjasState:
@@ -335,6 +342,7 @@ class TinyNinjasState(State):
         c.empty_flag = self.empty_flag
         c.log = list(self.log)
         c._event_dicts = []  # searches rarely look at a copy's events: it rebuilds them if asked
+        c._shown = {}
         c.result = self.result
         c._legal = self._legal
         c._to_act = self._to_act
