@@ -33,6 +33,7 @@ from engine.core import Action, ConfigError, Game, Options, State, TourneyError,
 from engine.referee import Replay, TimeControl, play_match, replay_match
 from engine.server.launcher import is_command
 from tournament.achievements import Earned
+from tournament.cli_logging import configure_cli_logging
 from tournament.entrants import parse_entrants
 from tournament.fault_notes import ProgramFaultNotes
 from tournament.game_options import options_doc, options_table
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 hide_flag_placeholders()
+configure_cli_logging()  # the library logs; the CLI shows its warnings on stderr as plain sentences
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Tournaments and matches between game bots, for four ninja games.")
 out = Console()

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import os
-import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -51,6 +51,8 @@ from tournament.store import Bot as BotRow
 from tournament.store import (
     Entrant as EntrantRow,
 )
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -281,7 +283,7 @@ def _guard(action: Callable[[], Any]) -> Any:
         except SQLAlchemyError as exc:
             reason = _db_reason(exc)
             if _transient(exc) and time.monotonic() + delay < deadline:
-                print(f"the database is unreachable ({reason}); retrying in {delay:.1f} s", file=sys.stderr)
+                logger.warning("the database is unreachable (%s); retrying in %.1f s", reason, delay)
                 time.sleep(delay)
                 delay = min(delay * 2, 5.0)
                 continue

@@ -15,7 +15,6 @@ import hmac
 import logging
 import threading
 import time
-import traceback
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -257,7 +256,7 @@ class Arena:
         try:
             self.on_result(match_id, names, result, seconds)
         except Exception:
-            traceback.print_exc()
+            logger.exception("match %s: storing its result failed", shown(match_id))
 
     @staticmethod
     def _remote_name(spec: str) -> str | None:
