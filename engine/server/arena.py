@@ -54,7 +54,7 @@ class Arena:
     def __init__(self, config: ArenaConfig | None = None,
                  on_result: Callable[[str, Sequence[str], MatchResult, float], None] | None = None) -> None:
         """on_result(match_id, seat names, result, seconds) runs in a pool thread after
-        each match (e.g. to store it); its errors are printed, never raised."""
+        each match (e.g. to store it); its errors are logged, never raised."""
         self.config = config or ArenaConfig()
         self.on_result = on_result
         self.metrics = MatchMetrics()
