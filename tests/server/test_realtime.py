@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 
 import grpc
@@ -71,3 +72,31 @@ def test_a_stream_closed_mid_match_forfeits_in_real_time(harness: ArenaHarness) 
     record = _run(harness, ["remote:rt-stay", "remote:rt-gone"],
                   config=json.dumps({"min_action_interval_ms": 20, "wall_clock_cap_s": 30}))
     assert (record.termination, record.forfeit_seat) == ("disconnection", 1)
+
+
+def test_a_watcher_follows_a_realtime_match_as_it_moves(harness: ArenaHarness) -> None:
+    """The match plays on the loop; each event a watcher gets is the match's own state at that point."""
+    harness.bot("rt-watched")
+
+    def start() -> pb.MatchRecord:
+        record: pb.MatchRecord = harness.stub.RunMatch(pb.RunMatchRequest(
+            game="ninja-arena", seats=["remote:rt-watched", "random"], seed=6, config_json=FAST, realtime=True,
+            match_id="rt-live"), timeout=WAIT_S * 2)
+        return record
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        running = pool.submit(start)
+        events: list[pb.MatchEvent] = []
+        for _ in range(500):  # bounded: until the arena knows the id
+            try:
+                events = list(harness.stub.Watch(pb.WatchRequest(match_id="rt-live"), timeout=WAIT_S * 2))
+                break
+            except grpc.RpcError as exc:
+                if exc.code() != grpc.StatusCode.NOT_FOUND:
+                    raise
+                wait_for(lambda: False, 0.01)
+        record = running.result(WAIT_S * 2)
+    assert events and events[-1].finished and events[-1].record.termination == record.termination
+    views = [e.public_view_json for e in events[:-1]]
+    assert len(set(views)) > 2  # the views move with the match, not the first state over and over
+    assert [e.step for e in events] == sorted(e.step for e in events)
