@@ -40,7 +40,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, select
 
-from engine.core import ConfigError, Outcome, get_game
+from engine.core import ConfigError, Termination, get_game
+from engine.core import forfeit as forfeit_outcome
 from engine.core.chance import stream_start
 from engine.server.launcher import command_name, is_command
 from engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
@@ -66,7 +67,7 @@ from tournament.store import Match, MatchSeat, dumps
 
 LEAGUE_FORMATS = ("swiss", "round-robin")
 REMOTE = "remote:"
-OFFLINE = "disconnection"  # the referee's fault kind for a seat that is not there
+OFFLINE = Termination.DISCONNECTION  # the fault of a seat that is not there
 
 DEFAULT_LEASE_S = 300.0  # a claim not renewed for this long belongs to a dead caller
 DEFAULT_CATCH_UP = 3  # due rounds played after downtime; older ones are recorded as missed
@@ -811,21 +812,17 @@ def is_forfeit(record: MatchRecord) -> bool:
 
 def forfeit(plan: TournamentPlan, pairing: Pairing, online: dict[int, bool]) -> Played:
     """The record of a match not played because a seat's bot was offline: the present seats win."""
-    present = tuple(i for i, e in enumerate(pairing.seats) if online[e])
-    away = tuple(i for i, e in enumerate(pairing.seats) if not online[e])
     n = len(pairing.seats)
-    seats = []
-    if present:
-        outcome = Outcome((present, away), tuple(1.0 if i in present else 0.0 for i in range(n)), OFFLINE)
-        for i, e in enumerate(pairing.seats):
-            tier = 0 if i in present else 1
-            seats.append(SeatRecord(plan.entrants[e].alias, tier, len(present) if tier == 0 else len(away),
-                                    outcome.points(i), float(tier == 0), 0, 0.0,
-                                    "{}" if tier == 0 else dumps({OFFLINE: 1})))
-    else:  # nobody came: a double forfeit, no points for anyone
-        seats = [SeatRecord(plan.entrants[e].alias, 0, n, 0.0, 0.0, 0, 0.0, dumps({OFFLINE: 1}))
-                 for e in pairing.seats]
+    away = tuple(i for i, e in enumerate(pairing.seats) if not online[e])
     reason = "offline: " + ", ".join(f"seat {i}" for i in away) if away else ""
+    outcome = forfeit_outcome(n, away, reason)
+    nobody_came = len(away) == n  # a double forfeit: no points for anyone
+    seats = []
+    for i, e in enumerate(pairing.seats):
+        tier = outcome.tier_of(i)
+        seats.append(SeatRecord(plan.entrants[e].alias, tier, len(outcome.ranking[tier]),
+                                0.0 if nobody_came else outcome.points(i), outcome.scores[i], 0, 0.0,
+                                dumps({OFFLINE: 1}) if i in away else "{}"))
     record = MatchRecord(seed=-1, players=n, termination=OFFLINE, reason=reason, plies=0, replay="",
                          details_json=FORFEIT_DETAILS, seats=tuple(seats))
     return pairing, record, 0.0

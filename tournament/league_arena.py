@@ -25,8 +25,8 @@ from typing import Any
 
 import grpc
 
-from engine.core import Outcome, TourneyError
-from engine.server.arena import ABORTED, REMOTE_PREFIX, Arena, ArenaError, token_hash
+from engine.core import Outcome, Termination, TourneyError
+from engine.server.arena import REMOTE_PREFIX, Arena, ArenaError, token_hash
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, is_command
@@ -68,7 +68,7 @@ def record_from_arena(plan: TournamentPlan, pairing: Pairing, record: pb.MatchRe
             if fault:
                 faults[seat][fault] = faults[seat].get(fault, 0) + 1
     ranks = list(record.ranks)
-    if record.termination == ABORTED or len(ranks) != n:  # void: nobody scores
+    if record.termination == Termination.ABORTED or len(ranks) != n:  # void: nobody scores
         seats = tuple(SeatRecord(aliases[i], 0, n, 0.0, 0.0, decisions[i], think[i], dumps(faults[i]))
                       for i in range(n))
     else:

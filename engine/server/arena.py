@@ -27,7 +27,16 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from engine.bots import bot_names, make_bot
-from engine.core import Action, ReplayMismatch, Seat, State, TourneyError, available_games, get_game
+from engine.core import (
+    Action,
+    ReplayMismatch,
+    Seat,
+    State,
+    Termination,
+    TourneyError,
+    available_games,
+    get_game,
+)
 from engine.public_replay import public_frames
 from engine.referee import MatchResult, Replay, TimeControl, asks_together, drive, new_match, referee_steps
 from engine.server.codecs import codec_for, dumps
@@ -41,7 +50,6 @@ from engine.server.sessions import BotSession, RemoteSeat, error_message, shown
 logger = logging.getLogger(__name__)
 SERVER_VERSION = "tourney-arena/1"
 REMOTE_PREFIX = "remote:"
-ABORTED = "aborted"
 MAX_WATCH_QUEUE = 1024  # events waiting for one watcher who does not read before it is cut off
 
 
@@ -418,7 +426,8 @@ class Arena:
         except Exception as exc:  # a game bug: the match is void, the arena goes on
             self.metrics.finished(game_id, None, time.perf_counter() - started)
             record = pb.MatchRecord(match_id=match_id, game=game_id, seat_names=names, seed=seed,
-                                    termination=ABORTED, reason=f"aborted: {type(exc).__name__}: {exc}"[:500],
+                                    termination=Termination.ABORTED,
+                                    reason=f"aborted: {type(exc).__name__}: {exc}"[:500],
                                     forfeit_seat=-1, finished=True, full_replay=True)
         finally:
             for _, session in claimed:

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 import grpc
 
-from engine.core import TourneyError
+from engine.core import Termination, TourneyError
 from engine.referee import MatchResult, Replay, SeatStats
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
@@ -52,7 +52,7 @@ def result_of(record: pb.MatchRecord) -> MatchResult:
         details["realtime_log"] = doc["realtime_log"]
     return MatchResult(
         record.game, record.seed, len(record.seat_names), ranking_of(list(record.ranks)), tuple(record.scores),
-        record.termination, record.reason, stats, replay, details,
+        Termination(record.termination), record.reason, stats, replay, details,
         forfeit_seat=None if record.forfeit_seat < 0 else record.forfeit_seat,
     )
 
