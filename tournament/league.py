@@ -33,7 +33,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from croniter import croniter
-from openskill.models import PlackettLuce
 from sqlalchemy import UniqueConstraint, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -47,6 +46,7 @@ from engine.server.launcher import command_name, is_command
 from engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
 from tournament.entrants import Entrant
 from tournament.formats import default_swiss_rounds, next_round
+from tournament.ratings import Skill, initial_skill, openskill_ratings
 from tournament.round_robin import Pairing, berger_rounds
 from tournament.runner import (
     Executor,
@@ -62,7 +62,7 @@ from tournament.runner import (
     record_matches,
     save_ratings,
 )
-from tournament.standings import Standing
+from tournament.standings import SeatResult, Standing
 from tournament.store import Match, MatchSeat, dumps
 
 LEAGUE_FORMATS = ("swiss", "round-robin")
@@ -261,9 +261,9 @@ def join_league(engine: Engine, name: str, spec: str, alias: str | None = None, 
             return who
         if existing is not None:
             raise ConfigError(f"'{who}' is already in league '{name}': pass another --alias.")
-        rating = PlackettLuce().rating()
-        session.add(LeagueMember(league_id=league.id, alias=who, spec=spec, mu=float(rating.mu),
-                                 sigma=float(rating.sigma), joined_ts=(now or utc_now()).timestamp()))
+        rating = initial_skill(who)
+        session.add(LeagueMember(league_id=league.id, alias=who, spec=spec, mu=rating.mu, sigma=rating.sigma,
+                                 joined_ts=(now or utc_now()).timestamp()))
         try:
             session.commit()
         except IntegrityError:
@@ -866,22 +866,23 @@ def _finish(engine: Engine, league: League, claim: LeagueRound, status: str, mat
 
 def _rate_round(session: Session, league: League, season: int, rnd: int) -> None:
     """OpenSkill update of every member from the round's matches (schedule order), from their carried ratings."""
-    model = PlackettLuce()
     members = {m.alias: m for m in session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id))}
     tids = [d.tournament_id for d in session.exec(select(LeagueDivision).where(LeagueDivision.league_id == league.id)
                                                   .where(LeagueDivision.season == season))]
     matches = session.exec(select(Match).where(Match.tournament_id.in_(tids))  # type: ignore[union-attr]
                            .where(Match.round == rnd)
                            .order_by(Match.tournament_id, Match.number)).all()  # type: ignore[arg-type]
+    results = []
     for match in matches:
         if match.players < 2 or match.details_json == FORFEIT_DETAILS:
             continue  # byes and forfeits say nothing about strength
         seats = sorted(session.exec(select(MatchSeat).where(MatchSeat.match_id == match.id)).all(),
                        key=lambda s: s.seat)
-        ratings = [[model.rating(mu=members[s.alias].mu, sigma=members[s.alias].sigma)] for s in seats]
-        rated = model.rate(ratings, ranks=[float(s.tier) for s in seats])
-        for s, team in zip(seats, rated, strict=True):
-            members[s.alias].mu, members[s.alias].sigma = float(team[0].mu), float(team[0].sigma)
+        tiers = [s.tier for s in seats]
+        results.append([SeatResult(s.alias, s.tier, tiers.count(s.tier), s.points) for s in seats])
+    carried = {a: Skill(a, m.mu, m.sigma) for a, m in members.items()}
+    for alias, skill in openskill_ratings(list(members), results, carried).items():
+        members[alias].mu, members[alias].sigma = skill.mu, skill.sigma
     for m in members.values():
         session.add(m)
 
