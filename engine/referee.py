@@ -109,6 +109,9 @@ class MatchResult:
     forfeit_seat: int | None = None
 
     def points(self, seat: int) -> float:
+        """Match points in [0, 1] (Outcome.points); a void match (aborted by the arena) scores nobody."""
+        if self.termination is Termination.ABORTED:
+            return 0.0
         return Outcome(self.ranking, self.scores, self.reason).points(seat)
 
 

@@ -45,6 +45,7 @@ from engine.server.limits import hello_problem
 from engine.server.match_loop import LoopMatch
 from engine.server.metrics import MatchMetrics, MetricsInterceptor, arena_methods
 from engine.server.realtime import play_realtime, supports_realtime
+from engine.server.results import record_of, seat_points
 from engine.server.sessions import BotSession, RemoteSeat, error_message, shown
 
 logger = logging.getLogger(__name__)
@@ -155,42 +156,6 @@ class LiveMatch:
             self._latest = self.event(self.step, self._render())
             self._render = None
         return self._latest
-
-
-def ranks_of(ranking: Sequence[Sequence[int]], players: int) -> list[int]:
-    """Rank per seat from tiers: 1 + the number of seats placed strictly above (ties share)."""
-    ranks = [0] * players
-    above = 0
-    for tier in ranking:
-        for seat in tier:
-            ranks[seat] = above + 1
-        above += len(tier)
-    return ranks
-
-
-def _replay_doc(result: MatchResult) -> dict[str, Any]:
-    doc = result.replay.to_dict()
-    if "realtime_log" in result.details:  # a real-time match is replayed from its arrivals
-        doc["realtime_log"] = result.details["realtime_log"]
-    return doc
-
-
-def record_of(match_id: str, names: Sequence[str], result: MatchResult) -> pb.MatchRecord:
-    """The proto record of a finished match, replay included."""
-    return pb.MatchRecord(
-        match_id=match_id,
-        game=result.game_id,
-        seat_names=list(names),
-        seed=result.seed,
-        ranks=ranks_of(result.ranking, result.players),
-        scores=[float(s) for s in result.scores],
-        termination=result.termination,
-        reason=result.reason,
-        forfeit_seat=-1 if result.forfeit_seat is None else result.forfeit_seat,
-        replay_json=dumps(_replay_doc(result)),
-        finished=True,
-        full_replay=True,
-    )
 
 
 def without_replay(record: pb.MatchRecord) -> pb.MatchRecord:
@@ -464,17 +429,9 @@ class Arena:
 
     @staticmethod
     def _ended(record: pb.MatchRecord, seat: int) -> pb.MatchEnded:
-        ranks = list(record.ranks)
-        n = len(ranks)
-        points = 0.0
-        if n >= 2 and seat < n:
-            mine = ranks[seat]
-            below = sum(1 for r in ranks if r > mine)
-            same = sum(1 for r in ranks if r == mine) - 1
-            points = (below + 0.5 * same) / (n - 1)
-        return pb.MatchEnded(match_id=record.match_id, ranks=ranks, scores=list(record.scores),
+        return pb.MatchEnded(match_id=record.match_id, ranks=list(record.ranks), scores=list(record.scores),
                              reason=record.reason, seat=seat, termination=record.termination,
-                             points=points, forfeit_seat=record.forfeit_seat)
+                             points=seat_points(record, seat), forfeit_seat=record.forfeit_seat)
 
     def _finish(self, live: LiveMatch, record: pb.MatchRecord) -> None:
         latest = live.latest()
