@@ -34,9 +34,9 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 from engine.core import get_game  # noqa: E402
 from tournament.dutch import dutch_round  # noqa: E402
 from tournament.entrants import Entrant  # noqa: E402
+from tournament.pairing import PlayedGame  # noqa: E402
 from tournament.runner import InProcess, TournamentPlan, create_tournament, record_matches  # noqa: E402
 from tournament.store import open_store  # noqa: E402
-from tournament.swiss import Game  # noqa: E402
 
 
 def plan_for(game: str, matches: int) -> TournamentPlan:
@@ -103,14 +103,14 @@ def ray_reference_scaling(ray: object, per_task_s: float, tasks: int = 40) -> fl
     return walls[0] / (2 * walls[1])
 
 
-def simulate_swiss(n: int, rounds: int, rng: random.Random) -> list[list[Game]]:
+def simulate_swiss(n: int, rounds: int, rng: random.Random) -> list[list[PlayedGame]]:
     """`rounds` rounds of an n-player Swiss paired by our FIDE Dutch pairer, random results."""
-    history: list[list[Game]] = []
+    history: list[list[PlayedGame]] = []
     for _ in range(rounds):
         pairs, bye = dutch_round(n, history, PAIRING_ROUNDS)
-        games = [Game((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
+        games = [PlayedGame((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
         if bye is not None:
-            games.append(Game((bye,), (1.0,)))
+            games.append(PlayedGame((bye,), (1.0,)))
         history.append(games)
     return history
 
@@ -119,7 +119,7 @@ PAIRING_ROUNDS = 9
 PY4SWISS_CAP_S = 120.0
 
 
-def _py4swiss_time(n: int, history: list[list[Game]], out: Any) -> None:
+def _py4swiss_time(n: int, history: list[list[PlayedGame]], out: Any) -> None:
     from tests.tournament.py4swiss_reference import py4swiss_round
 
     start = time.perf_counter()
@@ -127,7 +127,7 @@ def _py4swiss_time(n: int, history: list[list[Game]], out: Any) -> None:
     out.put(time.perf_counter() - start)
 
 
-def py4swiss_seconds(n: int, history: list[list[Game]]) -> float | None:
+def py4swiss_seconds(n: int, history: list[list[PlayedGame]]) -> float | None:
     """py4swiss's time for the same round, in a child process stopped after PY4SWISS_CAP_S (None then)."""
     import multiprocessing
 

@@ -22,8 +22,8 @@ from sqlmodel import Session
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
+from tournament.pairing import Pairing
 from tournament.remote_pool import play_on_threads
-from tournament.round_robin import Pairing
 from tournament.runner import Played, TournamentPlan, _guard, bot_seed, match_record
 from tournament.store import Tournament
 

@@ -44,7 +44,7 @@ from typing import Any
 
 import rustworkx as rx
 
-from tournament.swiss import Game
+from tournament.pairing import PlayedGame
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ class Entrant:
         self.preference = (side, strength)
 
 
-def entrants_from_rounds(n: int, rounds: Sequence[Sequence[Game]], total_rounds: int | None,
+def entrants_from_rounds(n: int, rounds: Sequence[Sequence[PlayedGame]], total_rounds: int | None,
                          extra: Sequence[Sequence[float]] | None = None) -> list[Entrant]:
     """Scores, opponents, colours, byes and floats of every entrant after the rounds played.
 
@@ -707,7 +707,7 @@ def pair_entrants(people: list[Entrant], rounds_played: int, first_white: bool =
 
 
 def dutch_round(
-    n: int, rounds: Sequence[Sequence[Game]], total_rounds: int | None
+    n: int, rounds: Sequence[Sequence[PlayedGame]], total_rounds: int | None
 ) -> tuple[list[tuple[int, int]], int | None]:
     """Pair round len(rounds)+1 of an n-player Swiss of `total_rounds` rounds by the FIDE Dutch rules.
 

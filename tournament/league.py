@@ -46,8 +46,9 @@ from engine.server.launcher import command_name, is_command
 from engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
 from tournament.entrants import Entrant
 from tournament.formats import default_swiss_rounds, next_round
+from tournament.pairing import Pairing
 from tournament.ratings import Skill, initial_skill, openskill_ratings
-from tournament.round_robin import Pairing, berger_rounds
+from tournament.round_robin import berger_rounds
 from tournament.runner import (
     Executor,
     InProcess,

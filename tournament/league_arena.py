@@ -44,8 +44,8 @@ from tournament.league import (
     run_due,
     utc_now,
 )
+from tournament.pairing import Pairing
 from tournament.remote_pool import POLL_S, play_on_threads
-from tournament.round_robin import Pairing
 from tournament.runner import Played, TournamentPlan, match_record
 from tournament.store import open_store
 

@@ -12,7 +12,7 @@ import concurrent.futures
 import threading
 from collections.abc import Callable, Iterator, Sequence
 
-from tournament.round_robin import Pairing
+from tournament.pairing import Pairing
 from tournament.runner import Played
 
 POLL_S = 0.5  # how often a pool waiting for its matches looks at the stop flag
