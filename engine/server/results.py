@@ -74,7 +74,8 @@ def result_of(record: pb.MatchRecord) -> MatchResult:
     """The referee's MatchResult of an arena MatchRecord.
 
     A match the arena voided (aborted: its game raised), or whose ranks do not cover its
-    seats, is void: everyone shares one place and scores nothing.
+    seats, or whose termination this version does not know (an arena newer than this
+    client), is void: everyone shares one place and scores nothing.
     """
     n = len(record.seat_names)
     doc: dict[str, Any] = json.loads(record.replay_json) if record.replay_json else {}
@@ -91,7 +92,8 @@ def result_of(record: pb.MatchRecord) -> MatchResult:
     details: dict[str, Any] = {"arena_match_id": record.match_id}
     if REALTIME_LOG in doc:
         details[REALTIME_LOG] = doc[REALTIME_LOG]
-    termination = Termination(record.termination)
+    known = record.termination in Termination.__members__.values()
+    termination = Termination(record.termination) if known else Termination.ABORTED
     if termination is Termination.ABORTED or len(record.ranks) != n:
         ranking: tuple[tuple[int, ...], ...] = (tuple(range(n)),)
         scores = tuple(0.0 for _ in range(n))

@@ -52,6 +52,14 @@ def test_an_aborted_match_is_void_and_scores_nobody() -> None:
     assert [back.points(s) for s in range(2)] == [0.0, 0.0] == [seat_points(record, s) for s in range(2)]
 
 
+def test_a_termination_this_version_does_not_know_makes_the_match_void_not_a_crash() -> None:
+    record = pb.MatchRecord(match_id="m4", game="sticks", seat_names=["a", "b"], seed=9, ranks=[1, 2],
+                            scores=[1.0, 0.0], termination="meteor_strike", reason="a kind from the future")
+    back = result_of(record)
+    assert back.termination is Termination.ABORTED and back.reason == "a kind from the future"
+    assert [back.points(s) for s in range(2)] == [0.0, 0.0]
+
+
 def test_ranks_and_tiers_are_two_views_of_one_ranking() -> None:
     for ranking in (((0,), (1,)), ((1,), (0,)), ((0, 1), (2,)), ((2,), (0, 1)), ((0, 1, 2),)):
         players = sum(len(t) for t in ranking)
