@@ -11,6 +11,9 @@ recorded the same way. Think times are left out: they are the only thing a rerun
 
 The same record must come out of in-process play and out of Ray workers: the executor
 decides where a match is played, never what happens in it.
+
+Only the entry points are imported (run_tournament, TournamentPlan, open_store, the league's
+create/join/run_due): when a refactor moves one, change the import here, never the record.
 """
 
 from __future__ import annotations
@@ -191,7 +194,9 @@ LEAGUE_SEASONS = 2  # the second season starts after promotion and relegation
 def fixed_league_keys() -> Iterator[None]:
     """A league stores each division's tournament with a fresh secret seed key; here every one is SEED_KEY.
 
-    Patched at the source of fresh secrets (secrets.token_hex) so it holds wherever the key is made.
+    Patched at the source of fresh secrets (secrets.token_hex) so it holds wherever the key is made;
+    if key making stops using token_hex, patch what it uses instead (the league part then fails
+    with every seed different, not with one result).
     """
     import secrets
 
