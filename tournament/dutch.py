@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -178,6 +179,11 @@ class Matcher:
         self.weight: dict[tuple[int, int], int] = {}
         self.fixed: dict[int, int] = {}
 
+    def load(self, edges: list[tuple[int, int]], weights: list[int]) -> None:
+        """Add many new edges (u < v, positive weights) at once, in this order."""
+        self.graph.add_edges_from([(u, v, w) for (u, v), w in zip(edges, weights, strict=True)])
+        self.weight.update(zip(edges, weights, strict=True))
+
     def set(self, u: int, v: int, w: int) -> None:
         key = (u, v) if u < v else (v, u)
         if w <= 0:
@@ -269,81 +275,92 @@ class BracketSolver:
             out[hi.score - lo.score] = out.get(hi.score - lo.score, 0) - 1
         return out
 
-    def criteria_weights(self, edges: list[tuple[int, int]]) -> tuple[dict[tuple[int, int], int], int]:
-        """Each edge's weight over the quality criteria (most important field highest), and its width in bits.
+    def criteria_weights(self, edges: list[tuple[int, int]]) -> tuple[list[int], int]:
+        """Each edge's weight over the quality criteria (most important field highest), in the order of `edges`
+        (each (u, v) with u < v), and the width in bits.
 
-        A field counts something per pair (an int), or counts it per score difference (a dict from the
-        difference to the count; a larger difference weighs more than any number of smaller ones).
+        A field counts something per pair (an int), or counts it per score difference (buckets: a tuple of
+        (difference, count), the larger difference weighing more than any number of smaller ones). Most fields
+        only concern pairs inside the bracket, so they are worked out for those edges alone; each distinct
+        situation (scores, colour histories) is worked out once, as brackets are large and situations few.
         """
-        nodes, inb = self.nodes, self.inside
-        fields: list[tuple[int, list[Any]]] = []
-        kinds = [inb(u) and inb(v) for u, v in edges]
+        nodes, nb = self.nodes, self.nb
+        inner = [(u, v) for u, v in edges if v < nb]  # both in the bracket (u < v)
+        outer = [(u, v) for u, v in edges if v >= nb]
         most_pairs = len(nodes) // 2 + 1
+        fields: list[tuple[int, list[int], list[int] | None]] = []
 
-        def field(values: list[Any]) -> None:
+        def field(values: list[Any], outside: list[Any] | None = None) -> None:
             # A field that is equal on every pair inside the bracket and zero elsewhere decides nothing once
             # C.5 has fixed how many pairs inside the bracket there are.
-            inner = {x if isinstance(x, int) else tuple(sorted(x.items())) for k, x in zip(kinds, values, strict=True)
-                     if k}
-            outer = any(x for k, x in zip(kinds, values, strict=True) if not k)
-            if fields and len(inner) <= 1 and not outer:
+            reaches_out = outside is not None and any(outside)
+            if fields and len(set(values)) <= 1 and not reaches_out:
                 return
-            fields.append(_pack(values, most_pairs if outer else self.nb // 2))
+            bits, packed = _pack(values + (outside or []), most_pairs if reaches_out else nb // 2)
+            fields.append((bits, packed[:len(values)], packed[len(values):] if reaches_out else None))
 
-        pairs = [(nodes[u], nodes[v], both, inb(u), inb(v)) for (u, v), both in zip(edges, kinds, strict=True)]
+        pairs = [(nodes[u], nodes[v]) for u, v in inner]
+        downs = [(nodes[u], nodes[v]) for u, v in outer]
         if self.final:  # everyone left is paired, and whoever stays unpaired has had no bye (C.2)
-            field([1 + a.had_bye + b.had_bye for a, b, *_ in pairs])
-        field([int(both) for _, _, both, _, _ in pairs])  # C.5
+            field([1 + a.had_bye + b.had_bye for a, b in pairs], [1 + a.had_bye + b.had_bye for a, b in downs])
+        field([1] * len(pairs), [0] * len(downs))  # C.5
         sd = self._sd
+        by_scores: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 
-        def psd(a: Entrant, b: Entrant) -> dict[int, int]:  # C.6: downfloats avoided, less the pair's difference
-            out = {sd(a): 1} if sd(a) == sd(b) else {sd(a): 1, sd(b): 1}
-            if sd(a) == sd(b):
-                out[sd(a)] = 2
-            diff = abs(a.score - b.score)
-            if diff:
-                out[diff] = out.get(diff, 0) - 1
-            return out
+        def psd(a: Entrant, b: Entrant) -> tuple[tuple[int, int], ...]:
+            # C.6: downfloats avoided, less the pair's score difference
+            key = (a.score, b.score)
+            if key not in by_scores:
+                out = {sd(a): 2} if sd(a) == sd(b) else {sd(a): 1, sd(b): 1}
+                diff = abs(a.score - b.score)
+                if diff:
+                    out[diff] = out.get(diff, 0) - 1
+                by_scores[key] = tuple(sorted(out.items()))
+            return by_scores[key]
         if self.mdps or len({p.score for p in self.residents}) > 1:
-            field([psd(a, b) if both else {} for a, b, both, _, _ in pairs])
+            field([psd(a, b) for a, b in pairs])
         if not self.final and self.lower:  # C.7: pairs in the next bracket, then the scores floating into it
-            field([0 if both else 1 for _, _, both, _, _ in pairs])
-            field([{} if both else {sd(a) if ia else sd(b): 1} for a, b, both, ia, _ in pairs])
+            field([0] * len(pairs), [1] * len(downs))
+            field([()] * len(pairs), [((sd(a) if u < nb else sd(b), 1),) for (u, _), (a, b) in zip(outer, downs,
+                                                                                                   strict=True)])
         # Fields that cannot tell two matchings apart here are skipped without being computed: C.8-C.9 without
         # topscorers; in a bracket of one score nobody floats, so only who downfloats out of it (C.12/C.14) counts.
-        colour = [colour_conflicts(a, b) if both else (0, 0, 0, 0) for a, b, both, _, _ in pairs]
+        colour = _colour_conflicts_of(pairs)
         tops = any(p.topscorer for p in self.bracket)
         for c in range(0 if tops else 2, 4):  # C.8-C.11
-            field([1 - colour[e][c] if pairs[e][2] else 0 for e in range(len(pairs))])
+            field([1 - x[c] for x in colour])
         one_score = not self.mdps and len({p.score for p in self.residents}) == 1
         backs = [b for b in (1, 2) if self.rounds_played >= b]
 
         def floated(back: int, way: int) -> bool:
             return any((p.float1 if back == 1 else p.float2) == way for p in self.bracket)
+
+        def items(d: dict[int, int]) -> tuple[tuple[int, int], ...]:
+            return tuple(sorted(d.items()))
         for back in backs:  # C.12-C.15: repeated down- and upfloats, one and two rounds back
             if floated(back, DOWN):
-                field([repeated_downfloats_avoided(a, b, back) if both else 0 for a, b, both, _, _ in pairs])
+                field([repeated_downfloats_avoided(a, b, back) for a, b in pairs])
             if self.rounds_played >= 2 and not one_score and floated(back, UP):
-                field([1 - repeated_upfloat(a, b, back) if both else 0 for a, b, both, _, _ in pairs])
+                field([1 - repeated_upfloat(a, b, back) for a, b in pairs])
         for back in backs if not one_score else []:  # C.16-C.19: the score differences of those floats
             if floated(back, DOWN):
-                field([self._repeated_down_sd(a, b, back) if both else {} for a, b, both, _, _ in pairs])
+                field([items(self._repeated_down_sd(a, b, back)) for a, b in pairs])
             if floated(back, UP):
-                field([{sd(_higher(a, b)[0]): -1} if both and repeated_upfloat(a, b, back) else {}
-                       for a, b, both, _, _ in pairs])
-        while sum(bits for bits, _ in fields) > MAX_BITS - MIN_ORDER_BITS and len(fields) > 1:
+                field([((sd(_higher(a, b)[0]), -1),) if repeated_upfloat(a, b, back) else () for a, b in pairs])
+        while sum(bits for bits, _, _ in fields) > MAX_BITS - MIN_ORDER_BITS and len(fields) > 1:
             # Only for very large brackets late in a long event: the least important criteria are left out
             # rather than overflow the solver's 128-bit weights.
             logger.debug("bracket of %d: dropping a criterion field to fit 128-bit weights", len(nodes))
             fields.pop()
-        weights: dict[tuple[int, int], int] = {}
-        width = sum(bits for bits, _ in fields)
-        for e, key in enumerate(edges):
-            w = 0
-            for bits, values in fields:
-                w = (w << bits) + values[e]
-            weights[key] = w
-        return weights, width
+        in_w, out_w = [0] * len(inner), [0] * len(outer)
+        for bits, values, outside in fields:
+            in_w = [(w << bits) + x for w, x in zip(in_w, values, strict=True)]
+            out_w = [w << bits for w in out_w] if outside is None else \
+                [(w << bits) + x for w, x in zip(out_w, outside, strict=True)]
+        # Back in the order of `edges` (the solver's edge order decides among equal matchings).
+        next_in, next_out = iter(in_w), iter(out_w)
+        weights = [next(next_in) if v < nb else next(next_out) for _, v in edges]
+        return weights, sum(bits for bits, _, _ in fields)
 
     def solve(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
         """The bracket's pairs and its unpaired players (downfloaters, or the bye in the last bracket)."""
@@ -402,24 +419,20 @@ class BracketSolver:
         shift = max(0, min(order_bits, MAX_BITS - width))
         exact = exact and shift >= order_bits
         half = max(1, len(self.residents) // 2)
+        nm = self.nm
+        # A preference for the natural S1-S2 opponent (an MDP: the top resident). In the exact order it only
+        # makes first guesses right more often (fewer solves); otherwise it is the order, with higher-ranked
+        # players paired first so the lowest is the one left over.
+        softs = [max(0, m - abs(v - u - half)) if u >= nm else m - v for u, v in edges]
+        if not exact:
+            room, up = shift - pair_bits, m.bit_length() + 1
+            softs = [_top_bits((s << up) + (2 * m - u - v), room) for s, (u, v) in zip(softs, edges, strict=True)]
         matcher = Matcher(m)
-        softs: dict[tuple[int, int], int] = {}
-        for (u, v), w in weights.items():
-            # A preference for the natural S1-S2 opponent (an MDP: the top resident). In the exact order it
-            # only makes first guesses right more often (fewer solves); otherwise it is the order, with
-            # higher-ranked players paired first so the lowest is the one left over.
-            natural = max(0, m - abs(v - u - half)) if u >= self.nm else m - v
-            if exact:
-                soft = natural
-            else:
-                soft = (natural << (m.bit_length() + 1)) + (2 * m - u - v)
-                room = shift - pair_bits
-                soft = soft >> max(0, soft.bit_length() - room) if room > 0 else 0
-            softs[(u, v)] = soft
-            matcher.set(u, v, (w << shift) + soft + 1)
+        matcher.load(edges, [(w << shift) + s + 1 for w, s in zip(weights, softs, strict=True)])
         mate = matcher.solve()
         if exact:
-            mate = DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits), softs).run()
+            mate = DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits),
+                              dict(zip(edges, softs, strict=True))).run()
         return mate
 
     def _natural_if_perfect(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]] | None:
@@ -456,19 +469,20 @@ class BracketSolver:
 
 def _pack(values: list[Any], most_pairs: int) -> tuple[int, list[int]]:
     """A field's per-edge values as integers and its width: a count, or buckets of counts by score difference
-    (the larger difference in the higher bits), each just wide enough for its sum over a whole matching
-    (one more bit, for the sign, where a value can be negative)."""
+    (a tuple of (difference, count); the larger difference in the higher bits), each just wide enough for its
+    sum over a whole matching (one more bit, for the sign, where a value can be negative)."""
     def width(top: int, used: int, signed: bool) -> int:
         return (top * min(used, most_pairs)).bit_length() + (1 if signed else 0)
 
     if not values or isinstance(values[0], int):
-        top = max((abs(v) for v in values), default=0)
-        return width(top, most_pairs, any(v < 0 for v in values)), values
+        top = max(map(abs, values), default=0)
+        return width(top, most_pairs, min(values, default=0) < 0), values
+    times = Counter(values)  # few distinct situations among many edges
     seen: dict[int, list[int]] = {}  # bucket -> [edges using it, largest |coefficient|, any negative]
-    for v in values:
-        for k, c in v.items():
+    for v, count in times.items():
+        for k, c in v:
             entry = seen.setdefault(k, [0, 0, 0])
-            entry[0] += 1
+            entry[0] += count
             entry[1] = max(entry[1], abs(c))
             entry[2] |= c < 0
     offset: dict[int, int] = {}
@@ -477,7 +491,27 @@ def _pack(values: list[Any], most_pairs: int) -> tuple[int, list[int]]:
         offset[k] = bits
         used, top, negative = seen[k]
         bits += width(top, used, bool(negative))
-    return bits, [sum(c << offset[k] for k, c in v.items()) for v in values]
+    packed = {v: sum(c << offset[k] for k, c in v) for v in times}
+    return bits, [packed[v] for v in values]
+
+
+def _colour_conflicts_of(pairs: list[tuple[Entrant, Entrant]]) -> list[tuple[int, int, int, int]]:
+    """colour_conflicts of every pair, worked out once per pair of colour situations."""
+    def situation(p: Entrant) -> tuple[Any, ...]:
+        return p.preference, p.topscorer, abs(p.colour_diff) > 1, len(p.colours) > 1 and p.colours[-1] == p.colours[-2]
+    known: dict[tuple[Any, ...], tuple[int, int, int, int]] = {}
+    of: dict[int, tuple[Any, ...]] = {}
+    out = []
+    for a, b in pairs:
+        if a.index not in of:
+            of[a.index] = situation(a)
+        if b.index not in of:
+            of[b.index] = situation(b)
+        key = (of[a.index], of[b.index])
+        if key not in known:
+            known[key] = colour_conflicts(a, b)
+        out.append(known[key])
+    return out
 
 
 def colour_conflicts(a: Entrant, b: Entrant) -> tuple[int, int, int, int]:
@@ -490,6 +524,11 @@ def colour_conflicts(a: Entrant, b: Entrant) -> tuple[int, int, int, int]:
         and b.colours[-1] == b.colours[-2]
     return (int(top and clash and abs(a.colour_diff) > 1 and abs(b.colour_diff) > 1), int(top and clash and double),
             int(clash), int(clash and ka >= STRONG and kb >= STRONG))
+
+
+def _top_bits(x: int, room: int) -> int:
+    """x cut to its `room` most significant bits (0 when there is no room)."""
+    return x >> max(0, x.bit_length() - room) if room > 0 else 0
 
 
 def _higher(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
