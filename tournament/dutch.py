@@ -250,6 +250,9 @@ class BracketSolver:
         (the next few below them, and the few around the player half a bracket down); MDPs see everyone."""
         half = max(1, len(self.residents) // 2)
         size = len(self.nodes)
+        index = [p.index for p in self.nodes]
+        # legal() for many pairs at once: no rematch, and no two non-topscorers with the same absolute preference.
+        barred = [p.preference[0] if p.preference[1] == ABSOLUTE and not p.topscorer else None for p in self.nodes]
         out: list[tuple[int, int]] = []
         for u, a in enumerate(self.nodes):
             if window is None or u < self.nm:
@@ -257,7 +260,11 @@ class BracketSolver:
             else:
                 near = sorted(set(range(u + 1, min(size, u + window + 1)))
                               | set(range(max(u + 1, u + half - window), min(size, u + half + window + 1))))
-            out.extend((u, v) for v in near if legal(a, self.nodes[v]))
+            met, side = a.opponents, barred[u]
+            if side is None:
+                out.extend((u, v) for v in near if index[v] not in met)
+            else:
+                out.extend((u, v) for v in near if index[v] not in met and barred[v] != side)
         return out
 
     def _sd(self, p: Entrant) -> int:
@@ -280,13 +287,23 @@ class BracketSolver:
         (each (u, v) with u < v), and the width in bits.
 
         A field counts something per pair (an int), or counts it per score difference (buckets: a tuple of
-        (difference, count), the larger difference weighing more than any number of smaller ones). Most fields
-        only concern pairs inside the bracket, so they are worked out for those edges alone; each distinct
-        situation (scores, colour histories) is worked out once, as brackets are large and situations few.
+        (difference, count), the larger difference weighing more than any number of smaller ones). Every field
+        depends only on the two players' situations (score, colours, floats, bye), not on who they are, so it
+        is worked out once per kind of edge: brackets are large and situations few.
         """
         nodes, nb = self.nodes, self.nb
-        inner = [(u, v) for u, v in edges if v < nb]  # both in the bracket (u < v)
-        outer = [(u, v) for u, v in edges if v >= nb]
+        kind_of: dict[tuple[Any, ...], int] = {}
+        kind = [kind_of.setdefault(_situation(p), len(kind_of)) for p in nodes]
+        k = len(kind_of)
+        # An edge inside the bracket is keyed by its two kinds; one reaching the next group also by whether its
+        # first end is in the bracket (the C.7 fields ask which end floats down), as a negative key.
+        keys = [kind[u] * k + kind[v] if v < nb else -1 - 2 * (kind[u] * k + kind[v]) - (u < nb) for u, v in edges]
+        uses = Counter(keys)
+        example = dict(zip(keys, edges, strict=True))
+        inner = [key for key in uses if key >= 0]
+        outer = [key for key in uses if key < 0]
+        inner_uses = [uses[key] for key in inner]
+        outer_uses = [uses[key] for key in outer]
         most_pairs = len(nodes) // 2 + 1
         fields: list[tuple[int, list[int], list[int] | None]] = []
 
@@ -296,36 +313,33 @@ class BracketSolver:
             reaches_out = outside is not None and any(outside)
             if fields and len(set(values)) <= 1 and not reaches_out:
                 return
-            bits, packed = _pack(values + (outside or []), most_pairs if reaches_out else nb // 2)
+            bits, packed = _pack(values + (outside or []), inner_uses + (outer_uses if outside is not None else []),
+                                 most_pairs if reaches_out else nb // 2)
             fields.append((bits, packed[:len(values)], packed[len(values):] if reaches_out else None))
 
-        pairs = [(nodes[u], nodes[v]) for u, v in inner]
-        downs = [(nodes[u], nodes[v]) for u, v in outer]
+        pairs = [(nodes[example[key][0]], nodes[example[key][1]]) for key in inner]
+        downs = [(nodes[example[key][0]], nodes[example[key][1]]) for key in outer]
         if self.final:  # everyone left is paired, and whoever stays unpaired has had no bye (C.2)
             field([1 + a.had_bye + b.had_bye for a, b in pairs], [1 + a.had_bye + b.had_bye for a, b in downs])
         field([1] * len(pairs), [0] * len(downs))  # C.5
         sd = self._sd
-        by_scores: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 
         def psd(a: Entrant, b: Entrant) -> tuple[tuple[int, int], ...]:
             # C.6: downfloats avoided, less the pair's score difference
-            key = (a.score, b.score)
-            if key not in by_scores:
-                out = {sd(a): 2} if sd(a) == sd(b) else {sd(a): 1, sd(b): 1}
-                diff = abs(a.score - b.score)
-                if diff:
-                    out[diff] = out.get(diff, 0) - 1
-                by_scores[key] = tuple(sorted(out.items()))
-            return by_scores[key]
+            out = {sd(a): 2} if sd(a) == sd(b) else {sd(a): 1, sd(b): 1}
+            diff = abs(a.score - b.score)
+            if diff:
+                out[diff] = out.get(diff, 0) - 1
+            return tuple(sorted(out.items()))
         if self.mdps or len({p.score for p in self.residents}) > 1:
             field([psd(a, b) for a, b in pairs])
         if not self.final and self.lower:  # C.7: pairs in the next bracket, then the scores floating into it
             field([0] * len(pairs), [1] * len(downs))
-            field([()] * len(pairs), [((sd(a) if u < nb else sd(b), 1),) for (u, _), (a, b) in zip(outer, downs,
-                                                                                                   strict=True)])
+            field([()] * len(pairs), [((sd(a) if example[key][0] < nb else sd(b), 1),)
+                                      for key, (a, b) in zip(outer, downs, strict=True)])
         # Fields that cannot tell two matchings apart here are skipped without being computed: C.8-C.9 without
         # topscorers; in a bracket of one score nobody floats, so only who downfloats out of it (C.12/C.14) counts.
-        colour = _colour_conflicts_of(pairs)
+        colour = [colour_conflicts(a, b) for a, b in pairs]
         tops = any(p.topscorer for p in self.bracket)
         for c in range(0 if tops else 2, 4):  # C.8-C.11
             field([1 - x[c] for x in colour])
@@ -352,15 +366,11 @@ class BracketSolver:
             # rather than overflow the solver's 128-bit weights.
             logger.debug("bracket of %d: dropping a criterion field to fit 128-bit weights", len(nodes))
             fields.pop()
-        in_w, out_w = [0] * len(inner), [0] * len(outer)
-        for bits, values, outside in fields:
-            in_w = [(w << bits) + x for w, x in zip(in_w, values, strict=True)]
-            out_w = [w << bits for w in out_w] if outside is None else \
-                [(w << bits) + x for w, x in zip(out_w, outside, strict=True)]
-        # Back in the order of `edges` (the solver's edge order decides among equal matchings).
-        next_in, next_out = iter(in_w), iter(out_w)
-        weights = [next(next_in) if v < nb else next(next_out) for _, v in edges]
-        return weights, sum(bits for bits, _, _ in fields)
+        widths = [bits for bits, _, _ in fields]
+        weight = dict(zip(inner, _combine(widths, [values for _, values, _ in fields]), strict=True))
+        weight.update(zip(outer, _combine(widths, [outside or [0] * len(outer) for _, _, outside in fields]),
+                          strict=True))
+        return [weight[key] for key in keys], sum(widths)
 
     def solve(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
         """The bracket's pairs and its unpaired players (downfloaters, or the bye in the last bracket)."""
@@ -423,10 +433,10 @@ class BracketSolver:
         # A preference for the natural S1-S2 opponent (an MDP: the top resident). In the exact order it only
         # makes first guesses right more often (fewer solves); otherwise it is the order, with higher-ranked
         # players paired first so the lowest is the one left over.
-        softs = [max(0, m - abs(v - u - half)) if u >= nm else m - v for u, v in edges]
+        softs = [(x if (x := m - abs(v - u - half)) > 0 else 0) if u >= nm else m - v for u, v in edges]
         if not exact:
             room, up = shift - pair_bits, m.bit_length() + 1
-            softs = [_top_bits((s << up) + (2 * m - u - v), room) for s, (u, v) in zip(softs, edges, strict=True)]
+            softs = _top_bits([(s << up) + (2 * m - u - v) for s, (u, v) in zip(softs, edges, strict=True)], room)
         matcher = Matcher(m)
         matcher.load(edges, [(w << shift) + s + 1 for w, s in zip(weights, softs, strict=True)])
         mate = matcher.solve()
@@ -467,19 +477,19 @@ class BracketSolver:
         return clashes <= forced
 
 
-def _pack(values: list[Any], most_pairs: int) -> tuple[int, list[int]]:
-    """A field's per-edge values as integers and its width: a count, or buckets of counts by score difference
-    (a tuple of (difference, count); the larger difference in the higher bits), each just wide enough for its
-    sum over a whole matching (one more bit, for the sign, where a value can be negative)."""
+def _pack(values: list[Any], uses: list[int], most_pairs: int) -> tuple[int, list[int]]:
+    """A field's values (one per kind of edge, `uses` edges of each kind) as integers and its width: a count, or
+    buckets of counts by score difference (a tuple of (difference, count); the larger difference in the higher
+    bits), each just wide enough for its sum over a whole matching (one more bit, for the sign, where a value
+    can be negative)."""
     def width(top: int, used: int, signed: bool) -> int:
         return (top * min(used, most_pairs)).bit_length() + (1 if signed else 0)
 
     if not values or isinstance(values[0], int):
         top = max(map(abs, values), default=0)
         return width(top, most_pairs, min(values, default=0) < 0), values
-    times = Counter(values)  # few distinct situations among many edges
     seen: dict[int, list[int]] = {}  # bucket -> [edges using it, largest |coefficient|, any negative]
-    for v, count in times.items():
+    for v, count in zip(values, uses, strict=True):
         for k, c in v:
             entry = seen.setdefault(k, [0, 0, 0])
             entry[0] += count
@@ -491,27 +501,23 @@ def _pack(values: list[Any], most_pairs: int) -> tuple[int, list[int]]:
         offset[k] = bits
         used, top, negative = seen[k]
         bits += width(top, used, bool(negative))
-    packed = {v: sum(c << offset[k] for k, c in v) for v in times}
-    return bits, [packed[v] for v in values]
+    return bits, [sum(c << offset[k] for k, c in v) for v in values]
 
 
-def _colour_conflicts_of(pairs: list[tuple[Entrant, Entrant]]) -> list[tuple[int, int, int, int]]:
-    """colour_conflicts of every pair, worked out once per pair of colour situations."""
-    def situation(p: Entrant) -> tuple[Any, ...]:
-        return p.preference, p.topscorer, abs(p.colour_diff) > 1, len(p.colours) > 1 and p.colours[-1] == p.colours[-2]
-    known: dict[tuple[Any, ...], tuple[int, int, int, int]] = {}
-    of: dict[int, tuple[Any, ...]] = {}
-    out = []
-    for a, b in pairs:
-        if a.index not in of:
-            of[a.index] = situation(a)
-        if b.index not in of:
-            of[b.index] = situation(b)
-        key = (of[a.index], of[b.index])
-        if key not in known:
-            known[key] = colour_conflicts(a, b)
-        out.append(known[key])
+def _combine(widths: list[int], columns: list[list[int]]) -> list[int]:
+    """Per row, the fields' values side by side in one integer (the first field highest), each `widths` bits."""
+    out = [0] * (len(columns[0]) if columns else 0)
+    for bits, values in zip(widths, columns, strict=True):
+        out = [(w << bits) + x for w, x in zip(out, values, strict=True)]
     return out
+
+
+def _situation(p: Entrant) -> tuple[Any, ...]:
+    """All the quality criteria ask of a player: two players in the same situation weigh the same in every pair.
+    (Where a criterion tells the higher-ranked of a pair by starting number, the two have equal scores and it
+    counts both alike.)"""
+    double = len(p.colours) > 1 and p.colours[-1] == p.colours[-2]
+    return p.score, p.preference, p.topscorer, abs(p.colour_diff) > 1, double, p.float1, p.float2, p.had_bye
 
 
 def colour_conflicts(a: Entrant, b: Entrant) -> tuple[int, int, int, int]:
@@ -526,9 +532,11 @@ def colour_conflicts(a: Entrant, b: Entrant) -> tuple[int, int, int, int]:
             int(clash), int(clash and ka >= STRONG and kb >= STRONG))
 
 
-def _top_bits(x: int, room: int) -> int:
-    """x cut to its `room` most significant bits (0 when there is no room)."""
-    return x >> max(0, x.bit_length() - room) if room > 0 else 0
+def _top_bits(values: list[int], room: int) -> list[int]:
+    """Each value cut to its `room` most significant bits (0 when there is no room)."""
+    if room <= 0:
+        return [0] * len(values)
+    return [x >> (b - room) if (b := x.bit_length()) > room else x for x in values]
 
 
 def _higher(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
