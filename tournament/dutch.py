@@ -437,11 +437,13 @@ class BracketSolver:
         if not exact:
             room, up = shift - pair_bits, m.bit_length() + 1
             softs = _top_bits([(s << up) + (2 * m - u - v) for s, (u, v) in zip(softs, edges, strict=True)], room)
+        full = [(w << shift) + s + 1 for w, s in zip(weights, softs, strict=True)]
+        if not exact:  # one solve: no graph to edit afterwards
+            return _solve_once(m, edges, full)
         matcher = Matcher(m)
-        matcher.load(edges, [(w << shift) + s + 1 for w, s in zip(weights, softs, strict=True)])
+        matcher.load(edges, full)
         mate = matcher.solve()
-        if exact:
-            mate = DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits),
+        mate = DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits),
                               dict(zip(edges, softs, strict=True))).run()
         return mate
 
@@ -530,6 +532,17 @@ def colour_conflicts(a: Entrant, b: Entrant) -> tuple[int, int, int, int]:
         and b.colours[-1] == b.colours[-2]
     return (int(top and clash and abs(a.colour_diff) > 1 and abs(b.colour_diff) > 1), int(top and clash and double),
             int(clash), int(clash and ka >= STRONG and kb >= STRONG))
+
+
+def _solve_once(size: int, edges: list[tuple[int, int]], weights: list[int]) -> dict[int, int]:
+    """Each matched node's partner in a maximum-weight matching of these edges (positive weights)."""
+    graph = rx.PyGraph(multigraph=False)
+    graph.add_nodes_from(range(size))
+    graph.add_edges_from([(u, v, w) for (u, v), w in zip(edges, weights, strict=True)])
+    mate: dict[int, int] = {}
+    for u, v in rx.max_weight_matching(graph, weight_fn=lambda w: w):
+        mate[u], mate[v] = v, u
+    return mate
 
 
 def _top_bits(values: list[int], room: int) -> list[int]:
