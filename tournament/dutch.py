@@ -682,18 +682,7 @@ class DutchOrder:
                     self.m.add(u, v, (len(leaders) - i) * (len(followers) - j) - self.soft.get((u, v), 0))
         self.resolve()
         taken: set[int] = set()
-        at, batch = 0, 8
-        while at < len(leaders):
-            group = self.unchallenged(leaders[at:], followers, taken, batch)
-            if group:  # all confirmed by one solve: each keeps its partner, as one solve per leader would say
-                for u in group:
-                    self.m.fix(u, self.mate[u])
-                    taken.add(self.mate[u])
-                at += len(group)
-                batch *= 2
-                continue
-            batch = max(1, batch // 4)
-            u = leaders[at]
+        for u in leaders:
             first = next((v for v in followers if v not in taken and self.m.has(u, v)), None)
             if self.mate.get(u) != first:
                 self.bump(u, followers[::-1], 0, 1)
@@ -702,50 +691,8 @@ class DutchOrder:
             if partner is not None:
                 self.m.fix(u, partner)
                 taken.add(partner)
-            at += 1
         self.resolve()
         return self.mate
-
-    def unchallenged(self, leaders: list[int], followers: list[int], taken: set[int], batch: int) -> list[int]:
-        """The longest run of leaders from the first (at most `batch` of them missing a higher-ranked free
-        follower) that can all keep their current partners under D.1; [] when that is not shown at once.
-
-        One solve per leader asks whether a bonus on its edges to higher-ranked followers changes its partner.
-        Here each leader of the run gets, on the edges to free followers ranked above its current partner, the
-        bonus that solve would add beyond its current partner's; if the current matching stays optimal with all
-        of them at once, it is optimal for each alone, with the earlier leaders fixed (every bonus is >= 0 and
-        the current matching earns none), so every one of those solves would keep it."""
-        rank = {v: j for j, v in enumerate(followers)}
-        claimed = set(taken)
-        run: list[int] = []
-        bonuses: list[tuple[int, int, int]] = []
-        missing = 0
-        for u in leaders:
-            partner = self.mate.get(u)
-            if partner not in rank or partner in claimed:
-                break  # unmatched, or not with a follower: left to the one-solve step
-            better = [v for v in followers[:rank[partner]] if v not in claimed and self.m.has(u, v)]
-            if better:
-                if missing == batch:
-                    break
-                missing += 1
-                bonuses.extend((u, v, rank[partner] - rank[v]) for v in better)
-            claimed.add(partner)
-            run.append(u)
-        if missing == 0 or len(run) < 2:
-            return run if missing == 0 else []
-        for u, v, extra in bonuses:
-            self.m.add(u, v, extra * self.unit)
-        before = self.value(self.mate)
-        after = self.m.solve()
-        for u, v, extra in bonuses:
-            self.m.add(u, v, -extra * self.unit)
-        return run if self.value(after) + sum(extra * self.unit for u, v, extra in bonuses if after.get(u) == v) \
-            <= before else []
-
-    def value(self, mate: dict[int, int]) -> int:
-        """A matching's total weight on the current graph (fixed pairs left out)."""
-        return sum(self.m.weight.get((u, v), 0) for u, v in mate.items() if u < v)
 
 
 def completes(players: list[Entrant]) -> bool:
