@@ -209,11 +209,15 @@ class Matcher:
         for v in others:
             self.set(u, v, 0)
 
+    def isolate(self, x: int) -> None:
+        """Remove every edge of x."""
+        for y in list(self.graph.neighbors(x)):
+            self.set(x, y, 0)
+
     def fix(self, u: int, v: int) -> None:
         """Decide that u and v meet: both leave the graph (so later solves are smaller) and are matched."""
-        for x in (u, v):
-            for y in list(self.graph.neighbors(x)):
-                self.set(x, y, 0)
+        self.isolate(u)
+        self.isolate(v)
         self.fixed[u], self.fixed[v] = v, u
 
     def solve(self) -> dict[int, int]:
@@ -681,6 +685,12 @@ class DutchOrder:
                 if self.m.has(u, v):
                     self.m.add(u, v, (len(leaders) - i) * (len(followers) - j) - self.soft.get((u, v), 0))
         self.resolve()
+        if not s.final and all(self.mate.get(u, size) < s.nb for u in range(s.nb) if u not in self.m.fixed):
+            # Everyone left in the bracket is paired inside it, so (C.5 being the first criterion) every best
+            # matching pairs them inside: the next group's edges cannot change who meets whom here any more,
+            # and the solves below are smaller without them.
+            for x in lower:
+                self.m.isolate(x)
         taken: set[int] = set()
         for u in leaders:
             first = next((v for v in followers if v not in taken and self.m.has(u, v)), None)
