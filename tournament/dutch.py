@@ -608,6 +608,15 @@ class DutchOrder:
             self.m.add(u, v, value * self.unit)
             value += step
 
+    def leave_next_group_when_settled(self) -> None:
+        """Just after a solve: if everyone left in a (not final) bracket is paired inside it, every best matching
+        pairs them inside (C.5, the first criterion, counts those pairs), so the next group's edges cannot
+        change who meets whom here any more: they leave the graph, and the solves that follow are smaller."""
+        s = self.s
+        if not s.final and all(self.mate.get(u, s.nb) < s.nb for u in range(s.nb) if u not in self.m.fixed):
+            for x in range(s.nb, len(s.nodes)):
+                self.m.isolate(x)
+
     def run(self) -> dict[int, int]:
         s = self.s
         residents = list(range(s.nm, s.nb))
@@ -639,6 +648,7 @@ class DutchOrder:
         for i, u in enumerate(remainder):
             self.bump(u, remainder[i + 1:], ((int(i < pairs) << bits) - i) << 1)
         self.resolve()
+        self.leave_next_group_when_settled()
         exchanges = sum(1 for u in s1 if not self.in_s1(u))
         lower = list(range(s.nb, size))
         # D.2.c: move the lowest-ranked players of S1 to S2 first.
@@ -685,12 +695,7 @@ class DutchOrder:
                 if self.m.has(u, v):
                     self.m.add(u, v, (len(leaders) - i) * (len(followers) - j) - self.soft.get((u, v), 0))
         self.resolve()
-        if not s.final and all(self.mate.get(u, size) < s.nb for u in range(s.nb) if u not in self.m.fixed):
-            # Everyone left in the bracket is paired inside it, so (C.5 being the first criterion) every best
-            # matching pairs them inside: the next group's edges cannot change who meets whom here any more,
-            # and the solves below are smaller without them.
-            for x in lower:
-                self.m.isolate(x)
+        self.leave_next_group_when_settled()
         taken: set[int] = set()
         for u in leaders:
             first = next((v for v in followers if v not in taken and self.m.has(u, v)), None)
