@@ -174,7 +174,7 @@ class Matcher:
     """A weighted graph on the bracket's nodes, edited between solves of rustworkx's maximum-weight matching."""
 
     def __init__(self, size: int) -> None:
-        self.graph = rx.PyGraph(multigraph=False)
+        self.graph = rx.PyGraph(multigraph=True)  # never two edges between a pair; no lookup per added edge
         self.graph.add_nodes_from(range(size))
         self.weight: dict[tuple[int, int], int] = {}
         self.fixed: dict[int, int] = {}
@@ -438,12 +438,15 @@ class BracketSolver:
         # makes first guesses right more often (fewer solves); otherwise it is the order, with higher-ranked
         # players paired first so the lowest is the one left over.
         softs = [(x if (x := m - abs(v - u - half)) > 0 else 0) if u >= nm else m - v for u, v in edges]
-        if not exact:
-            room, up = shift - pair_bits, m.bit_length() + 1
-            softs = _top_bits([(s << up) + (2 * m - u - v) for s, (u, v) in zip(softs, edges, strict=True)], room)
-        full = [(w << shift) + s + 1 for w, s in zip(weights, softs, strict=True)]
         if not exact:  # one solve: no graph to edit afterwards
-            return _solve_once(m, edges, full)
+            room, up = shift - pair_bits, m.bit_length() + 1
+            if ((m << up) + 2 * m).bit_length() <= room:  # the usual case: every soft preference fits whole
+                return _solve_once(m, [(u, v, (w << shift) + (s << up) + (2 * m - u - v) + 1)
+                                       for (u, v), w, s in zip(edges, weights, softs, strict=True)])
+            softs = _top_bits([(s << up) + (2 * m - u - v) for s, (u, v) in zip(softs, edges, strict=True)], room)
+            return _solve_once(m, [(u, v, (w << shift) + s + 1)
+                                   for (u, v), w, s in zip(edges, weights, softs, strict=True)])
+        full = [(w << shift) + s + 1 for w, s in zip(weights, softs, strict=True)]
         matcher = Matcher(m)
         matcher.load(edges, full)
         mate = matcher.solve()
@@ -538,11 +541,11 @@ def colour_conflicts(a: Entrant, b: Entrant) -> tuple[int, int, int, int]:
             int(clash), int(clash and ka >= STRONG and kb >= STRONG))
 
 
-def _solve_once(size: int, edges: list[tuple[int, int]], weights: list[int]) -> dict[int, int]:
-    """Each matched node's partner in a maximum-weight matching of these edges (positive weights)."""
-    graph = rx.PyGraph(multigraph=False)
+def _solve_once(size: int, edges: list[tuple[int, int, int]]) -> dict[int, int]:
+    """Each matched node's partner in a maximum-weight matching of these (u, v, positive weight) edges."""
+    graph = rx.PyGraph(multigraph=True)  # never two edges between a pair; no lookup per added edge
     graph.add_nodes_from(range(size))
-    graph.add_edges_from([(u, v, w) for (u, v), w in zip(edges, weights, strict=True)])
+    graph.add_edges_from(edges)
     mate: dict[int, int] = {}
     for u, v in rx.max_weight_matching(graph, weight_fn=lambda w: w):
         mate[u], mate[v] = v, u
