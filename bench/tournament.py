@@ -5,7 +5,8 @@
 (a) matches/s with 1 and 2 Ray workers and the scaling efficiency (2-worker rate / 2x 1-worker rate);
 (b) Ray overhead per match: 1 Ray worker against the same matches played in-process;
 (c) Swiss pairing time for one round at 100, 1,000 and 10,000 players: our FIDE Dutch pairer and py4swiss
-    (capped at 2 minutes), on the same history;
+    (capped at 2 minutes), on the same history, wall and CPU seconds (goals: under 1 s at 1,000 and 10 s at
+    10,000), and whether both chose the same round; `--pairing-only` runs just this;
 (d) result writes/s to SQLite and PostgreSQL (a private PG 15 cluster if --pg is not given);
 (e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local.
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.

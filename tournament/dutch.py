@@ -32,6 +32,12 @@ order (CHUNK players of S1 at a time, one solve each, the order kept softly), an
 too large for the full graph offers each player only candidates near its natural opponent.
 The absolute criteria hold at every size; beyond those limits the choice among equally good
 pairings may differ from the Dutch order.
+
+Cost: the weights are worked out once per kind of edge (every criterion depends only on the two
+players' situations: score, colours, floats, bye), and once a bracket is settled inside (all its
+players paired within it) the next group leaves the graph, so the many solves of the generation
+order run on the bracket alone. bench/tournament.py (c) prints one round's time at 100, 1,000
+and 10,000 players.
 """
 
 from __future__ import annotations
