@@ -292,9 +292,9 @@ class BracketSolver:
             out[hi.score - lo.score] = out.get(hi.score - lo.score, 0) - 1
         return out
 
-    def criteria_weights(self, edges: list[tuple[int, int]]) -> tuple[list[int], int]:
-        """Each edge's weight over the quality criteria (most important field highest), in the order of `edges`
-        (each (u, v) with u < v), and the width in bits.
+    def criteria_weights(self, edges: list[tuple[int, int]]) -> tuple[dict[int, int], list[int], int]:
+        """The weight over the quality criteria (most important field highest) of each kind of edge, the kind of
+        each of `edges` (each (u, v) with u < v; in their order), and the width in bits.
 
         A field counts something per pair (an int), or counts it per score difference (buckets: a tuple of
         (difference, count), the larger difference weighing more than any number of smaller ones). Every field
@@ -380,7 +380,7 @@ class BracketSolver:
         weight = dict(zip(inner, _combine(widths, [values for _, values, _ in fields]), strict=True))
         weight.update(zip(outer, _combine(widths, [outside or [0] * len(outer) for _, _, outside in fields]),
                           strict=True))
-        return [weight[key] for key in keys], sum(widths)
+        return weight, keys, sum(widths)
 
     def solve(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
         """The bracket's pairs and its unpaired players (downfloaters, or the bye in the last bracket)."""
@@ -430,7 +430,7 @@ class BracketSolver:
         return pairs, carry
 
     def _match(self, edges: list[tuple[int, int]], exact: bool) -> dict[int, int]:
-        weights, width = self.criteria_weights(edges)
+        by_kind, kinds, width = self.criteria_weights(edges)
         m = len(self.nodes)
         soft_bits, pair_bits = 2 * m.bit_length(), (m // 2 + 1).bit_length()
         # Below the criteria: the Dutch order's bonuses (exact), each worth more than any matching's total soft
@@ -443,12 +443,17 @@ class BracketSolver:
         # A preference for the natural S1-S2 opponent (an MDP: the top resident). In the exact order it only
         # makes first guesses right more often (fewer solves); otherwise it is the order, with higher-ranked
         # players paired first so the lowest is the one left over.
+        room, up = shift - pair_bits, m.bit_length() + 1
+        if not exact and ((m << up) + 2 * m).bit_length() <= room:
+            # One solve (no graph to edit afterwards), and every soft preference fits whole (the usual case):
+            # the weights in one pass, the criteria's part shifted once per kind of edge.
+            base = {kind: (w << shift) + 2 * m + 1 for kind, w in by_kind.items()}
+            return _solve_once(m, [(u, v, base[kind] + (((x if (x := m - abs(v - u - half)) > 0 else 0)
+                                                          if u >= nm else m - v) << up) - u - v)
+                                   for (u, v), kind in zip(edges, kinds, strict=True)])
+        weights = [by_kind[kind] for kind in kinds]
         softs = [(x if (x := m - abs(v - u - half)) > 0 else 0) if u >= nm else m - v for u, v in edges]
         if not exact:  # one solve: no graph to edit afterwards
-            room, up = shift - pair_bits, m.bit_length() + 1
-            if ((m << up) + 2 * m).bit_length() <= room:  # the usual case: every soft preference fits whole
-                return _solve_once(m, [(u, v, (w << shift) + (s << up) + (2 * m - u - v) + 1)
-                                       for (u, v), w, s in zip(edges, weights, softs, strict=True)])
             softs = _top_bits([(s << up) + (2 * m - u - v) for s, (u, v) in zip(softs, edges, strict=True)], room)
             return _solve_once(m, [(u, v, (w << shift) + s + 1)
                                    for (u, v), w, s in zip(edges, weights, softs, strict=True)])
@@ -456,9 +461,8 @@ class BracketSolver:
         matcher = Matcher(m)
         matcher.load(edges, full)
         mate = matcher.solve()
-        mate = DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits),
-                              dict(zip(edges, softs, strict=True))).run()
-        return mate
+        return DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits),
+                          dict(zip(edges, softs, strict=True))).run()
 
     def _natural_if_perfect(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]] | None:
         """The first candidate of the Dutch order (S1[i] against S2[i]) when it breaks no criterion at all: a
