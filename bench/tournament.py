@@ -155,7 +155,8 @@ def bench_swiss() -> None:
     """(c) one round's pairing time, ours (FIDE Dutch, rustworkx) and py4swiss, after 4 rounds of the same event.
 
     Ours: the best of SWISS_REPEATS runs. Wall seconds are what the goals speak of; CPU seconds (this process
-    only) show what the pairer costs when the shared machine is busy. `same` says whether both pairers chose identical pairings, colours and bye."""
+    only) show what the pairer costs when the shared machine is busy. `same`: whether both pairers chose
+    identical pairings, colours and bye."""
     print("\n(c) Swiss pairing time for round 5 (FIDE Dutch; the same history for both; py4swiss capped at "
           f"{PY4SWISS_CAP_S:.0f} s)")
     print(f"{'players':>8}{'ours s':>9}{'ours cpu':>10}{'goal s':>8}{'py4swiss s':>12}{'py4 cpu':>9}{'same':>6}")
