@@ -21,12 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournament.swiss import Game, player_states_multi, pod_repeats, swiss_pods  # noqa: E402
+from tournament.pairing import PlayedGame  # noqa: E402
+from tournament.swiss import player_states_multi, pod_repeats, swiss_pods  # noqa: E402
 
 K = 4
 
 
-def lower_bound(n: int, history: list[Game]) -> int:
+def lower_bound(n: int, history: list[PlayedGame]) -> int:
     """Players who cannot fill a pod from unmet players of their own score force at least one repeat each
     (halved, as one repeated pair may serve two such players)."""
     states = player_states_multi(n, history)
@@ -43,7 +44,7 @@ def lower_bound(n: int, history: list[Game]) -> int:
 
 def run(n: int, rounds: int, seed: int) -> None:
     rng = random.Random(seed)
-    history: list[Game] = []
+    history: list[PlayedGame] = []
     for r in range(rounds):
         bound = lower_bound(n, history)
         start = time.perf_counter()
@@ -55,8 +56,8 @@ def run(n: int, rounds: int, seed: int) -> None:
         for pod in pods:
             order = list(pod)
             rng.shuffle(order)
-            history.append(Game(tuple(order), tuple(1.0 if i == 0 else 0.0 for i in range(K))))
-        history.extend(Game((b,), (1.0 / K,)) for b in byes)
+            history.append(PlayedGame(tuple(order), tuple(1.0 if i == 0 else 0.0 for i in range(K))))
+        history.extend(PlayedGame((b,), (1.0 / K,)) for b in byes)
 
 
 def main() -> None:

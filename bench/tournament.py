@@ -5,7 +5,8 @@
 (a) matches/s with 1 and 2 Ray workers and the scaling efficiency (2-worker rate / 2x 1-worker rate);
 (b) Ray overhead per match: 1 Ray worker against the same matches played in-process;
 (c) Swiss pairing time for one round at 100, 1,000 and 10,000 players: our FIDE Dutch pairer and py4swiss
-    (capped at 2 minutes), on the same history;
+    (capped at 2 minutes), on the same history, wall and CPU seconds (goals: under 1 s at 1,000 and 10 s at
+    10,000), and whether both chose the same round; `--pairing-only` runs just this;
 (d) result writes/s to SQLite and PostgreSQL (a private PG 15 cluster if --pg is not given);
 (e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local.
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
@@ -34,9 +35,9 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 from engine.core import get_game  # noqa: E402
 from tournament.dutch import dutch_round  # noqa: E402
 from tournament.entrants import Entrant  # noqa: E402
+from tournament.pairing import PlayedGame  # noqa: E402
 from tournament.runner import InProcess, TournamentPlan, create_tournament, record_matches  # noqa: E402
 from tournament.store import open_store  # noqa: E402
-from tournament.swiss import Game  # noqa: E402
 
 
 def plan_for(game: str, matches: int) -> TournamentPlan:
@@ -103,14 +104,14 @@ def ray_reference_scaling(ray: object, per_task_s: float, tasks: int = 40) -> fl
     return walls[0] / (2 * walls[1])
 
 
-def simulate_swiss(n: int, rounds: int, rng: random.Random) -> list[list[Game]]:
+def simulate_swiss(n: int, rounds: int, rng: random.Random) -> list[list[PlayedGame]]:
     """`rounds` rounds of an n-player Swiss paired by our FIDE Dutch pairer, random results."""
-    history: list[list[Game]] = []
+    history: list[list[PlayedGame]] = []
     for _ in range(rounds):
         pairs, bye = dutch_round(n, history, PAIRING_ROUNDS)
-        games = [Game((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
+        games = [PlayedGame((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
         if bye is not None:
-            games.append(Game((bye,), (1.0,)))
+            games.append(PlayedGame((bye,), (1.0,)))
         history.append(games)
     return history
 
@@ -119,42 +120,63 @@ PAIRING_ROUNDS = 9
 PY4SWISS_CAP_S = 120.0
 
 
-def _py4swiss_time(n: int, history: list[list[Game]], out: Any) -> None:
+def _py4swiss_time(n: int, history: list[list[PlayedGame]], out: Any) -> None:
     from tests.tournament.py4swiss_reference import py4swiss_round
 
-    start = time.perf_counter()
-    py4swiss_round(n, history, PAIRING_ROUNDS)
-    out.put(time.perf_counter() - start)
+    wall, cpu = time.perf_counter(), time.process_time()
+    pairs, bye = py4swiss_round(n, history, PAIRING_ROUNDS)
+    out.put((time.perf_counter() - wall, time.process_time() - cpu, sorted(pairs), bye))
 
 
-def py4swiss_seconds(n: int, history: list[list[Game]]) -> float | None:
-    """py4swiss's time for the same round, in a child process stopped after PY4SWISS_CAP_S (None then)."""
+def py4swiss_timed(
+    n: int, history: list[list[PlayedGame]]
+) -> tuple[float, float, list[tuple[int, int]], int | None] | None:
+    """py4swiss's (wall s, CPU s, pairs, bye) for the same round, in a child process stopped after
+    PY4SWISS_CAP_S (None then)."""
     import multiprocessing
+    import queue
 
     ctx = multiprocessing.get_context("fork")
     out = ctx.Queue()
     child = ctx.Process(target=_py4swiss_time, args=(n, history, out))
     child.start()
-    child.join(PY4SWISS_CAP_S)
-    if child.is_alive():
+    try:
+        return out.get(timeout=PY4SWISS_CAP_S)  # type: ignore[no-any-return]
+    except queue.Empty:
+        return None
+    finally:
         child.kill()
         child.join()
-        return None
-    return float(out.get()) if not out.empty() else None
+
+
+SWISS_GOALS_S = {1000: 1.0, 10_000: 10.0}
+SWISS_REPEATS = 3
 
 
 def bench_swiss() -> None:
-    """(c) one round's pairing time, ours (FIDE Dutch, rustworkx) and py4swiss, after 4 rounds of the same event."""
-    print("\n(c) Swiss pairing time for round 5 (FIDE Dutch; the same history for both; py4swiss capped)")
-    print(f"{'players':>8}{'ours s':>10}{'py4swiss s':>12}")
+    """(c) one round's pairing time, ours (FIDE Dutch, rustworkx) and py4swiss, after 4 rounds of the same event.
+
+    Ours: the best of SWISS_REPEATS runs. Wall seconds are what the goals speak of; CPU seconds (this process
+    only) show what the pairer costs when the shared machine is busy. `same`: whether both pairers chose
+    identical pairings, colours and bye."""
+    print("\n(c) Swiss pairing time for round 5 (FIDE Dutch; the same history for both; py4swiss capped at "
+          f"{PY4SWISS_CAP_S:.0f} s)")
+    print(f"{'players':>8}{'ours s':>9}{'ours cpu':>10}{'goal s':>8}{'py4swiss s':>12}{'py4 cpu':>9}{'same':>6}")
     for n in (100, 1000, 10_000):
         history = simulate_swiss(n, 4, random.Random(n))
-        start = time.perf_counter()
-        dutch_round(n, history, PAIRING_ROUNDS)
-        ours = time.perf_counter() - start
-        theirs = py4swiss_seconds(n, history)
-        shown = f"{theirs:.2f}" if theirs is not None else f">{PY4SWISS_CAP_S:.0f}"
-        print(f"{n:>8}{ours:>10.2f}{shown:>12}", flush=True)
+        ours = ours_cpu = float("inf")
+        for _ in range(SWISS_REPEATS):  # the best of a few: the least disturbed by the other users
+            wall, cpu = time.perf_counter(), time.process_time()
+            pairs, bye = dutch_round(n, history, PAIRING_ROUNDS)
+            ours, ours_cpu = min(ours, time.perf_counter() - wall), min(ours_cpu, time.process_time() - cpu)
+        theirs = py4swiss_timed(n, history)
+        goal = f"< {SWISS_GOALS_S[n]:.0f}" if n in SWISS_GOALS_S else "-"
+        if theirs is None:
+            shown, shown_cpu, same = f">{PY4SWISS_CAP_S:.0f}", "-", "-"
+        else:
+            shown, shown_cpu = f"{theirs[0]:.2f}", f"{theirs[1]:.2f}"
+            same = "yes" if (sorted(pairs), bye) == (theirs[2], theirs[3]) else "no"
+        print(f"{n:>8}{ours:>9.2f}{ours_cpu:>10.2f}{goal:>8}{shown:>12}{shown_cpu:>9}{same:>6}", flush=True)
 
 
 def bench_writes(url: str, label: str, matches: int = 400, batch: int = 16) -> None:

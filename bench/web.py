@@ -37,7 +37,7 @@ from engine.core import get_game  # noqa: E402
 from engine.referee import play_match  # noqa: E402
 from tournament.entrants import Entrant as PlanEntrant  # noqa: E402
 from tournament.league import LeagueSettings, create_league, join_league, run_due  # noqa: E402
-from tournament.round_robin import Pairing  # noqa: E402
+from tournament.pairing import Pairing  # noqa: E402
 from tournament.runner import TournamentPlan, match_record  # noqa: E402
 from tournament.store import (  # noqa: E402
     Achievement,

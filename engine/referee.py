@@ -26,18 +26,12 @@ from engine.core import (
     Seat,
     SeatFault,
     State,
+    Termination,
+    fault_reason,
+    forfeit,
     get_game,
+    termination_of,
 )
-
-# How a match ended. "normal" and "adjudication" come from the rules; the rest are faults.
-NORMAL = "normal"
-ADJUDICATION = "adjudication"  # the game's hard cap decided it
-TIMEOUT = "timeout"
-ILLEGAL_MOVE = "illegal_move"
-REPLAY_MISMATCH = "replay_mismatch"  # only while replaying: a stored decision the game no longer has
-CRASH = "crash"
-DISCONNECTION = "disconnection"
-FAULT_KINDS = (TIMEOUT, ILLEGAL_MOVE, CRASH, DISCONNECTION)
 
 
 @dataclass(frozen=True)
@@ -107,7 +101,7 @@ class MatchResult:
     players: int
     ranking: tuple[tuple[int, ...], ...]
     scores: tuple[float, ...]
-    termination: str  # NORMAL, ADJUDICATION or a fault kind
+    termination: Termination
     reason: str  # the game's own reason, or the fault with the seat that caused it
     seat_stats: list[SeatStats]
     replay: Replay
@@ -115,11 +109,14 @@ class MatchResult:
     forfeit_seat: int | None = None
 
     def points(self, seat: int) -> float:
+        """Match points in [0, 1] (Outcome.points); a void match (aborted by the arena) scores nobody."""
+        if self.termination is Termination.ABORTED:
+            return 0.0
         return Outcome(self.ranking, self.scores, self.reason).points(seat)
 
 
 Clock = Callable[[], float]
-Answer = tuple[object, str | None, float]  # (what the seat returned, fault kind or None, seconds)
+Answer = tuple[object, Termination | None, float]  # (what the seat returned, fault kind or None, seconds)
 # The referee as a generator: it yields the requests to answer now (seat -> request) and is
 # sent back their answers (seat -> Answer); it returns the MatchResult. Whoever drives it
 # decides how seats are asked: one after another in a thread, or awaited on an event loop.
@@ -205,9 +202,9 @@ def referee_steps(
             limit = requests[seat].deadline_s
             index, fault, used = answers[seat] if seat in answers else (yield {seat: requests[seat]})[seat]
             if fault is None and limit is not None and used > limit:
-                fault = TIMEOUT
+                fault = Termination.TIMEOUT
             if fault is None and not (isinstance(index, int) and 0 <= index < len(legal)):
-                fault = ILLEGAL_MOVE
+                fault = Termination.ILLEGAL_MOVE
             if tc is not None and move_s is not None and fault is None:
                 banks[seat] = max(0.0, banks[seat] - max(0.0, used - move_s)) + tc.increment_s
             st = stats[seat]
@@ -220,7 +217,7 @@ def referee_steps(
                 on_decision(game.id, decision)
             if fault is not None:
                 st.faults[fault] = st.faults.get(fault, 0) + 1
-                if not (game.handles_illegal_actions and fault == ILLEGAL_MOVE):
+                if not (game.handles_illegal_actions and fault == Termination.ILLEGAL_MOVE):
                     replay.steps.append(step)
                     return _forfeit(game, state, replay, stats, seat, fault)
                 joint[seat] = Illegal(raw=repr(index)[:40])
@@ -234,10 +231,9 @@ def referee_steps(
         if on_step is not None:
             on_step(state, sorted(joint.items()))
     outcome = state.outcome()
-    termination = ADJUDICATION if outcome.reason == "cap" else NORMAL
     return MatchResult(
         game.id, replay.seed, state.num_players, outcome.ranking, outcome.scores,
-        termination, outcome.reason, stats, replay, outcome.details,
+        termination_of(outcome), outcome.reason, stats, replay, outcome.details,
     )
 
 
@@ -245,13 +241,13 @@ def ask_seat(seat: Seat, request: DecisionRequest, clock: Clock = time.perf_coun
     """One timed question to one seat; an exception becomes a fault, never escapes."""
     started = clock()
     index: object = -1
-    fault: str | None = None
+    fault: Termination | None = None
     try:
         index = seat.act(request)
     except SeatFault as exc:
         fault = exc.kind
     except Exception:  # a bot's bug must end its match, not the referee
-        fault = CRASH
+        fault = Termination.CRASH
     return index, fault, clock() - started
 
 
@@ -272,16 +268,12 @@ def _ask_together(seats: Sequence[Seat], requests: Mapping[int, DecisionRequest]
 
 
 def _forfeit(
-    game: Game, state: State, replay: Replay, stats: list[SeatStats], seat: int, fault: str
+    game: Game, state: State, replay: Replay, stats: list[SeatStats], seat: int, fault: Termination
 ) -> MatchResult:
     """The faulty seat is ranked last; every other seat shares the place above it."""
-    others = tuple(s for s in range(state.num_players) if s != seat)
-    ranking = (others, (seat,))
-    scores = tuple(1.0 if s != seat else 0.0 for s in range(state.num_players))
-    return MatchResult(
-        game.id, replay.seed, state.num_players, ranking, scores, fault,
-        f"seat {seat} {fault.replace('_', ' ')}", stats, replay, {}, forfeit_seat=seat,
-    )
+    outcome = forfeit(state.num_players, (seat,), fault_reason(seat, fault))
+    return MatchResult(game.id, replay.seed, state.num_players, outcome.ranking, outcome.scores, fault,
+                       outcome.reason, stats, replay, {}, forfeit_seat=seat)
 
 
 class _ReplaySeat:
@@ -307,13 +299,13 @@ class _ReplaySeat:
 
     def _mismatched(self) -> int:
         self.mismatch = True
-        raise _RecordedFault(REPLAY_MISMATCH)  # ends the replayed match at once
+        raise _RecordedFault(Termination.REPLAY_MISMATCH)  # ends the replayed match at once
 
 
 class _RecordedFault(SeatFault):
     def __init__(self, kind: str) -> None:
         super().__init__(kind)
-        self.kind = kind
+        self.kind = Termination(kind)
 
 
 def replay_match(

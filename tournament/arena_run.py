@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import grpc
 from sqlalchemy.engine import Engine
@@ -23,7 +22,8 @@ from sqlmodel import Session
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
-from tournament.round_robin import Pairing
+from tournament.pairing import Pairing
+from tournament.remote_pool import play_on_threads
 from tournament.runner import Played, TournamentPlan, _guard, bot_seed, match_record
 from tournament.store import Tournament
 
@@ -82,12 +82,7 @@ class RemoteArenaExecutor:
         return pairing, match_record(plan, pairing, result), time.perf_counter() - started
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        if not pairings:
-            return
-        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="arena-run") as pool:
-            futures = [pool.submit(self._play, plan, p) for p in pairings]
-            for done in as_completed(futures):
-                yield [done.result()]
+        return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "arena-run")
 
     def close(self) -> None:
         pass

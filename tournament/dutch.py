@@ -32,19 +32,26 @@ order (CHUNK players of S1 at a time, one solve each, the order kept softly), an
 too large for the full graph offers each player only candidates near its natural opponent.
 The absolute criteria hold at every size; beyond those limits the choice among equally good
 pairings may differ from the Dutch order.
+
+Cost: the weights are worked out once per kind of edge (every criterion depends only on the two
+players' situations: score, colours, floats, bye), and once a bracket is settled inside (all its
+players paired within it) the next group leaves the graph, so the many solves of the generation
+order run on the bracket alone. bench/tournament.py (c) prints one round's time at 100, 1,000
+and 10,000 players.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import rustworkx as rx
 
-from tournament.swiss import Game
+from tournament.pairing import PlayedGame
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +98,7 @@ class Entrant:
         self.preference = (side, strength)
 
 
-def entrants_from_rounds(n: int, rounds: Sequence[Sequence[Game]], total_rounds: int | None,
+def entrants_from_rounds(n: int, rounds: Sequence[Sequence[PlayedGame]], total_rounds: int | None,
                          extra: Sequence[Sequence[float]] | None = None) -> list[Entrant]:
     """Scores, opponents, colours, byes and floats of every entrant after the rounds played.
 
@@ -173,10 +180,15 @@ class Matcher:
     """A weighted graph on the bracket's nodes, edited between solves of rustworkx's maximum-weight matching."""
 
     def __init__(self, size: int) -> None:
-        self.graph = rx.PyGraph(multigraph=False)
+        self.graph = rx.PyGraph(multigraph=True)  # never two edges between a pair; no lookup per added edge
         self.graph.add_nodes_from(range(size))
         self.weight: dict[tuple[int, int], int] = {}
         self.fixed: dict[int, int] = {}
+
+    def load(self, edges: list[tuple[int, int]], weights: list[int]) -> None:
+        """Add many new edges (u < v, positive weights) at once, in this order."""
+        self.graph.add_edges_from([(u, v, w) for (u, v), w in zip(edges, weights, strict=True)])
+        self.weight.update(zip(edges, weights, strict=True))
 
     def set(self, u: int, v: int, w: int) -> None:
         key = (u, v) if u < v else (v, u)
@@ -203,11 +215,15 @@ class Matcher:
         for v in others:
             self.set(u, v, 0)
 
+    def isolate(self, x: int) -> None:
+        """Remove every edge of x."""
+        for y in list(self.graph.neighbors(x)):
+            self.set(x, y, 0)
+
     def fix(self, u: int, v: int) -> None:
         """Decide that u and v meet: both leave the graph (so later solves are smaller) and are matched."""
-        for x in (u, v):
-            for y in list(self.graph.neighbors(x)):
-                self.set(x, y, 0)
+        self.isolate(u)
+        self.isolate(v)
         self.fixed[u], self.fixed[v] = v, u
 
     def solve(self) -> dict[int, int]:
@@ -244,6 +260,9 @@ class BracketSolver:
         (the next few below them, and the few around the player half a bracket down); MDPs see everyone."""
         half = max(1, len(self.residents) // 2)
         size = len(self.nodes)
+        index = [p.index for p in self.nodes]
+        # legal() for many pairs at once: no rematch, and no two non-topscorers with the same absolute preference.
+        barred = [p.preference[0] if p.preference[1] == ABSOLUTE and not p.topscorer else None for p in self.nodes]
         out: list[tuple[int, int]] = []
         for u, a in enumerate(self.nodes):
             if window is None or u < self.nm:
@@ -251,7 +270,11 @@ class BracketSolver:
             else:
                 near = sorted(set(range(u + 1, min(size, u + window + 1)))
                               | set(range(max(u + 1, u + half - window), min(size, u + half + window + 1))))
-            out.extend((u, v) for v in near if legal(a, self.nodes[v]))
+            met, side = a.opponents, barred[u]
+            if side is None:
+                out.extend((u, v) for v in near if index[v] not in met)
+            else:
+                out.extend((u, v) for v in near if index[v] not in met and barred[v] != side)
         return out
 
     def _sd(self, p: Entrant) -> int:
@@ -269,81 +292,95 @@ class BracketSolver:
             out[hi.score - lo.score] = out.get(hi.score - lo.score, 0) - 1
         return out
 
-    def criteria_weights(self, edges: list[tuple[int, int]]) -> tuple[dict[tuple[int, int], int], int]:
-        """Each edge's weight over the quality criteria (most important field highest), and its width in bits.
+    def criteria_weights(self, edges: list[tuple[int, int]]) -> tuple[dict[int, int], list[int], int]:
+        """The weight over the quality criteria (most important field highest) of each kind of edge, the kind of
+        each of `edges` (each (u, v) with u < v; in their order), and the width in bits.
 
-        A field counts something per pair (an int), or counts it per score difference (a dict from the
-        difference to the count; a larger difference weighs more than any number of smaller ones).
+        A field counts something per pair (an int), or counts it per score difference (buckets: a tuple of
+        (difference, count), the larger difference weighing more than any number of smaller ones). Every field
+        depends only on the two players' situations (score, colours, floats, bye), not on who they are, so it
+        is worked out once per kind of edge: brackets are large and situations few.
         """
-        nodes, inb = self.nodes, self.inside
-        fields: list[tuple[int, list[Any]]] = []
-        kinds = [inb(u) and inb(v) for u, v in edges]
+        nodes, nb = self.nodes, self.nb
+        kind_of: dict[tuple[Any, ...], int] = {}
+        kind = [kind_of.setdefault(_situation(p), len(kind_of)) for p in nodes]
+        k = len(kind_of)
+        # An edge inside the bracket is keyed by its two kinds; one reaching the next group also by whether its
+        # first end is in the bracket (the C.7 fields ask which end floats down), as a negative key.
+        keys = [kind[u] * k + kind[v] if v < nb else -1 - 2 * (kind[u] * k + kind[v]) - (u < nb) for u, v in edges]
+        uses = Counter(keys)
+        example = dict(zip(keys, edges, strict=True))
+        inner = [key for key in uses if key >= 0]
+        outer = [key for key in uses if key < 0]
+        inner_uses = [uses[key] for key in inner]
+        outer_uses = [uses[key] for key in outer]
         most_pairs = len(nodes) // 2 + 1
+        fields: list[tuple[int, list[int], list[int] | None]] = []
 
-        def field(values: list[Any]) -> None:
+        def field(values: list[Any], outside: list[Any] | None = None) -> None:
             # A field that is equal on every pair inside the bracket and zero elsewhere decides nothing once
             # C.5 has fixed how many pairs inside the bracket there are.
-            inner = {x if isinstance(x, int) else tuple(sorted(x.items())) for k, x in zip(kinds, values, strict=True)
-                     if k}
-            outer = any(x for k, x in zip(kinds, values, strict=True) if not k)
-            if fields and len(inner) <= 1 and not outer:
+            reaches_out = outside is not None and any(outside)
+            if fields and len(set(values)) <= 1 and not reaches_out:
                 return
-            fields.append(_pack(values, most_pairs if outer else self.nb // 2))
+            bits, packed = _pack(values + (outside or []), inner_uses + (outer_uses if outside is not None else []),
+                                 most_pairs if reaches_out else nb // 2)
+            fields.append((bits, packed[:len(values)], packed[len(values):] if reaches_out else None))
 
-        pairs = [(nodes[u], nodes[v], both, inb(u), inb(v)) for (u, v), both in zip(edges, kinds, strict=True)]
+        pairs = [(nodes[example[key][0]], nodes[example[key][1]]) for key in inner]
+        downs = [(nodes[example[key][0]], nodes[example[key][1]]) for key in outer]
         if self.final:  # everyone left is paired, and whoever stays unpaired has had no bye (C.2)
-            field([1 + a.had_bye + b.had_bye for a, b, *_ in pairs])
-        field([int(both) for _, _, both, _, _ in pairs])  # C.5
+            field([1 + a.had_bye + b.had_bye for a, b in pairs], [1 + a.had_bye + b.had_bye for a, b in downs])
+        field([1] * len(pairs), [0] * len(downs))  # C.5
         sd = self._sd
 
-        def psd(a: Entrant, b: Entrant) -> dict[int, int]:  # C.6: downfloats avoided, less the pair's difference
-            out = {sd(a): 1} if sd(a) == sd(b) else {sd(a): 1, sd(b): 1}
-            if sd(a) == sd(b):
-                out[sd(a)] = 2
+        def psd(a: Entrant, b: Entrant) -> tuple[tuple[int, int], ...]:
+            # C.6: downfloats avoided, less the pair's score difference
+            out = {sd(a): 2} if sd(a) == sd(b) else {sd(a): 1, sd(b): 1}
             diff = abs(a.score - b.score)
             if diff:
                 out[diff] = out.get(diff, 0) - 1
-            return out
+            return tuple(sorted(out.items()))
         if self.mdps or len({p.score for p in self.residents}) > 1:
-            field([psd(a, b) if both else {} for a, b, both, _, _ in pairs])
+            field([psd(a, b) for a, b in pairs])
         if not self.final and self.lower:  # C.7: pairs in the next bracket, then the scores floating into it
-            field([0 if both else 1 for _, _, both, _, _ in pairs])
-            field([{} if both else {sd(a) if ia else sd(b): 1} for a, b, both, ia, _ in pairs])
+            field([0] * len(pairs), [1] * len(downs))
+            field([()] * len(pairs), [((sd(a) if example[key][0] < nb else sd(b), 1),)
+                                      for key, (a, b) in zip(outer, downs, strict=True)])
         # Fields that cannot tell two matchings apart here are skipped without being computed: C.8-C.9 without
         # topscorers; in a bracket of one score nobody floats, so only who downfloats out of it (C.12/C.14) counts.
-        colour = [colour_conflicts(a, b) if both else (0, 0, 0, 0) for a, b, both, _, _ in pairs]
+        colour = [colour_conflicts(a, b) for a, b in pairs]
         tops = any(p.topscorer for p in self.bracket)
         for c in range(0 if tops else 2, 4):  # C.8-C.11
-            field([1 - colour[e][c] if pairs[e][2] else 0 for e in range(len(pairs))])
+            field([1 - x[c] for x in colour])
         one_score = not self.mdps and len({p.score for p in self.residents}) == 1
         backs = [b for b in (1, 2) if self.rounds_played >= b]
 
         def floated(back: int, way: int) -> bool:
             return any((p.float1 if back == 1 else p.float2) == way for p in self.bracket)
+
+        def items(d: dict[int, int]) -> tuple[tuple[int, int], ...]:
+            return tuple(sorted(d.items()))
         for back in backs:  # C.12-C.15: repeated down- and upfloats, one and two rounds back
             if floated(back, DOWN):
-                field([repeated_downfloats_avoided(a, b, back) if both else 0 for a, b, both, _, _ in pairs])
+                field([repeated_downfloats_avoided(a, b, back) for a, b in pairs])
             if self.rounds_played >= 2 and not one_score and floated(back, UP):
-                field([1 - repeated_upfloat(a, b, back) if both else 0 for a, b, both, _, _ in pairs])
+                field([1 - repeated_upfloat(a, b, back) for a, b in pairs])
         for back in backs if not one_score else []:  # C.16-C.19: the score differences of those floats
             if floated(back, DOWN):
-                field([self._repeated_down_sd(a, b, back) if both else {} for a, b, both, _, _ in pairs])
+                field([items(self._repeated_down_sd(a, b, back)) for a, b in pairs])
             if floated(back, UP):
-                field([{sd(_higher(a, b)[0]): -1} if both and repeated_upfloat(a, b, back) else {}
-                       for a, b, both, _, _ in pairs])
-        while sum(bits for bits, _ in fields) > MAX_BITS - MIN_ORDER_BITS and len(fields) > 1:
+                field([((sd(_higher(a, b)[0]), -1),) if repeated_upfloat(a, b, back) else () for a, b in pairs])
+        while sum(bits for bits, _, _ in fields) > MAX_BITS - MIN_ORDER_BITS and len(fields) > 1:
             # Only for very large brackets late in a long event: the least important criteria are left out
             # rather than overflow the solver's 128-bit weights.
             logger.debug("bracket of %d: dropping a criterion field to fit 128-bit weights", len(nodes))
             fields.pop()
-        weights: dict[tuple[int, int], int] = {}
-        width = sum(bits for bits, _ in fields)
-        for e, key in enumerate(edges):
-            w = 0
-            for bits, values in fields:
-                w = (w << bits) + values[e]
-            weights[key] = w
-        return weights, width
+        widths = [bits for bits, _, _ in fields]
+        weight = dict(zip(inner, _combine(widths, [values for _, values, _ in fields]), strict=True))
+        weight.update(zip(outer, _combine(widths, [outside or [0] * len(outer) for _, _, outside in fields]),
+                          strict=True))
+        return weight, keys, sum(widths)
 
     def solve(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
         """The bracket's pairs and its unpaired players (downfloaters, or the bye in the last bracket)."""
@@ -393,7 +430,7 @@ class BracketSolver:
         return pairs, carry
 
     def _match(self, edges: list[tuple[int, int]], exact: bool) -> dict[int, int]:
-        weights, width = self.criteria_weights(edges)
+        by_kind, kinds, width = self.criteria_weights(edges)
         m = len(self.nodes)
         soft_bits, pair_bits = 2 * m.bit_length(), (m // 2 + 1).bit_length()
         # Below the criteria: the Dutch order's bonuses (exact), each worth more than any matching's total soft
@@ -402,25 +439,30 @@ class BracketSolver:
         shift = max(0, min(order_bits, MAX_BITS - width))
         exact = exact and shift >= order_bits
         half = max(1, len(self.residents) // 2)
+        nm = self.nm
+        # A preference for the natural S1-S2 opponent (an MDP: the top resident). In the exact order it only
+        # makes first guesses right more often (fewer solves); otherwise it is the order, with higher-ranked
+        # players paired first so the lowest is the one left over.
+        room, up = shift - pair_bits, m.bit_length() + 1
+        if not exact and ((m << up) + 2 * m).bit_length() <= room:
+            # One solve (no graph to edit afterwards), and every soft preference fits whole (the usual case):
+            # the weights in one pass, the criteria's part shifted once per kind of edge.
+            base = {kind: (w << shift) + 2 * m + 1 for kind, w in by_kind.items()}
+            return _solve_once(m, [(u, v, base[kind] + (((x if (x := m - abs(v - u - half)) > 0 else 0)
+                                                          if u >= nm else m - v) << up) - u - v)
+                                   for (u, v), kind in zip(edges, kinds, strict=True)])
+        weights = [by_kind[kind] for kind in kinds]
+        softs = [(x if (x := m - abs(v - u - half)) > 0 else 0) if u >= nm else m - v for u, v in edges]
+        if not exact:  # one solve: no graph to edit afterwards
+            softs = _top_bits([(s << up) + (2 * m - u - v) for s, (u, v) in zip(softs, edges, strict=True)], room)
+            return _solve_once(m, [(u, v, (w << shift) + s + 1)
+                                   for (u, v), w, s in zip(edges, weights, softs, strict=True)])
+        full = [(w << shift) + s + 1 for w, s in zip(weights, softs, strict=True)]
         matcher = Matcher(m)
-        softs: dict[tuple[int, int], int] = {}
-        for (u, v), w in weights.items():
-            # A preference for the natural S1-S2 opponent (an MDP: the top resident). In the exact order it
-            # only makes first guesses right more often (fewer solves); otherwise it is the order, with
-            # higher-ranked players paired first so the lowest is the one left over.
-            natural = max(0, m - abs(v - u - half)) if u >= self.nm else m - v
-            if exact:
-                soft = natural
-            else:
-                soft = (natural << (m.bit_length() + 1)) + (2 * m - u - v)
-                room = shift - pair_bits
-                soft = soft >> max(0, soft.bit_length() - room) if room > 0 else 0
-            softs[(u, v)] = soft
-            matcher.set(u, v, (w << shift) + soft + 1)
+        matcher.load(edges, full)
         mate = matcher.solve()
-        if exact:
-            mate = DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits), softs).run()
-        return mate
+        return DutchOrder(self, matcher, mate, 1 << (soft_bits + pair_bits),
+                          dict(zip(edges, softs, strict=True))).run()
 
     def _natural_if_perfect(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]] | None:
         """The first candidate of the Dutch order (S1[i] against S2[i]) when it breaks no criterion at all: a
@@ -454,21 +496,22 @@ class BracketSolver:
         return clashes <= forced
 
 
-def _pack(values: list[Any], most_pairs: int) -> tuple[int, list[int]]:
-    """A field's per-edge values as integers and its width: a count, or buckets of counts by score difference
-    (the larger difference in the higher bits), each just wide enough for its sum over a whole matching
-    (one more bit, for the sign, where a value can be negative)."""
+def _pack(values: list[Any], uses: list[int], most_pairs: int) -> tuple[int, list[int]]:
+    """A field's values (one per kind of edge, `uses` edges of each kind) as integers and its width: a count, or
+    buckets of counts by score difference (a tuple of (difference, count); the larger difference in the higher
+    bits), each just wide enough for its sum over a whole matching (one more bit, for the sign, where a value
+    can be negative)."""
     def width(top: int, used: int, signed: bool) -> int:
         return (top * min(used, most_pairs)).bit_length() + (1 if signed else 0)
 
     if not values or isinstance(values[0], int):
-        top = max((abs(v) for v in values), default=0)
-        return width(top, most_pairs, any(v < 0 for v in values)), values
+        top = max(map(abs, values), default=0)
+        return width(top, most_pairs, min(values, default=0) < 0), values
     seen: dict[int, list[int]] = {}  # bucket -> [edges using it, largest |coefficient|, any negative]
-    for v in values:
-        for k, c in v.items():
+    for v, count in zip(values, uses, strict=True):
+        for k, c in v:
             entry = seen.setdefault(k, [0, 0, 0])
-            entry[0] += 1
+            entry[0] += count
             entry[1] = max(entry[1], abs(c))
             entry[2] |= c < 0
     offset: dict[int, int] = {}
@@ -477,7 +520,23 @@ def _pack(values: list[Any], most_pairs: int) -> tuple[int, list[int]]:
         offset[k] = bits
         used, top, negative = seen[k]
         bits += width(top, used, bool(negative))
-    return bits, [sum(c << offset[k] for k, c in v.items()) for v in values]
+    return bits, [sum(c << offset[k] for k, c in v) for v in values]
+
+
+def _combine(widths: list[int], columns: list[list[int]]) -> list[int]:
+    """Per row, the fields' values side by side in one integer (the first field highest), each `widths` bits."""
+    out = [0] * (len(columns[0]) if columns else 0)
+    for bits, values in zip(widths, columns, strict=True):
+        out = [(w << bits) + x for w, x in zip(out, values, strict=True)]
+    return out
+
+
+def _situation(p: Entrant) -> tuple[Any, ...]:
+    """All the quality criteria ask of a player: two players in the same situation weigh the same in every pair.
+    (Where a criterion tells the higher-ranked of a pair by starting number, the two have equal scores and it
+    counts both alike.)"""
+    double = len(p.colours) > 1 and p.colours[-1] == p.colours[-2]
+    return p.score, p.preference, p.topscorer, abs(p.colour_diff) > 1, double, p.float1, p.float2, p.had_bye
 
 
 def colour_conflicts(a: Entrant, b: Entrant) -> tuple[int, int, int, int]:
@@ -490,6 +549,24 @@ def colour_conflicts(a: Entrant, b: Entrant) -> tuple[int, int, int, int]:
         and b.colours[-1] == b.colours[-2]
     return (int(top and clash and abs(a.colour_diff) > 1 and abs(b.colour_diff) > 1), int(top and clash and double),
             int(clash), int(clash and ka >= STRONG and kb >= STRONG))
+
+
+def _solve_once(size: int, edges: list[tuple[int, int, int]]) -> dict[int, int]:
+    """Each matched node's partner in a maximum-weight matching of these (u, v, positive weight) edges."""
+    graph = rx.PyGraph(multigraph=True)  # never two edges between a pair; no lookup per added edge
+    graph.add_nodes_from(range(size))
+    graph.add_edges_from(edges)
+    mate: dict[int, int] = {}
+    for u, v in rx.max_weight_matching(graph, weight_fn=lambda w: w):
+        mate[u], mate[v] = v, u
+    return mate
+
+
+def _top_bits(values: list[int], room: int) -> list[int]:
+    """Each value cut to its `room` most significant bits (0 when there is no room)."""
+    if room <= 0:
+        return [0] * len(values)
+    return [x >> (b - room) if (b := x.bit_length()) > room else x for x in values]
 
 
 def _higher(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
@@ -544,6 +621,15 @@ class DutchOrder:
             self.m.add(u, v, value * self.unit)
             value += step
 
+    def leave_next_group_when_settled(self) -> None:
+        """Just after a solve: if everyone left in a (not final) bracket is paired inside it, every best matching
+        pairs them inside (C.5, the first criterion, counts those pairs), so the next group's edges cannot
+        change who meets whom here any more: they leave the graph, and the solves that follow are smaller."""
+        s = self.s
+        if not s.final and all(self.mate.get(u, s.nb) < s.nb for u in range(s.nb) if u not in self.m.fixed):
+            for x in range(s.nb, len(s.nodes)):
+                self.m.isolate(x)
+
     def run(self) -> dict[int, int]:
         s = self.s
         residents = list(range(s.nm, s.nb))
@@ -575,6 +661,7 @@ class DutchOrder:
         for i, u in enumerate(remainder):
             self.bump(u, remainder[i + 1:], ((int(i < pairs) << bits) - i) << 1)
         self.resolve()
+        self.leave_next_group_when_settled()
         exchanges = sum(1 for u in s1 if not self.in_s1(u))
         lower = list(range(s.nb, size))
         # D.2.c: move the lowest-ranked players of S1 to S2 first.
@@ -621,6 +708,7 @@ class DutchOrder:
                 if self.m.has(u, v):
                     self.m.add(u, v, (len(leaders) - i) * (len(followers) - j) - self.soft.get((u, v), 0))
         self.resolve()
+        self.leave_next_group_when_settled()
         taken: set[int] = set()
         for u in leaders:
             first = next((v for v in followers if v not in taken and self.m.has(u, v)), None)
@@ -707,7 +795,7 @@ def pair_entrants(people: list[Entrant], rounds_played: int, first_white: bool =
 
 
 def dutch_round(
-    n: int, rounds: Sequence[Sequence[Game]], total_rounds: int | None
+    n: int, rounds: Sequence[Sequence[PlayedGame]], total_rounds: int | None
 ) -> tuple[list[tuple[int, int]], int | None]:
     """Pair round len(rounds)+1 of an n-player Swiss of `total_rounds` rounds by the FIDE Dutch rules.
 

@@ -7,7 +7,7 @@ swaps who starts.
 
 from __future__ import annotations
 
-from tournament.round_robin import Pairing
+from tournament.pairing import Pairing, encounters, seeds_used
 
 
 def gauntlet(n: int, challenger: int = 0, games_per_pair: int = 2, cycles: int = 1,
@@ -24,8 +24,7 @@ def gauntlet(n: int, challenger: int = 0, games_per_pair: int = 2, cycles: int =
     for cycle in range(cycles):
         for opponent in (i for i in range(n) if i != challenger):
             a, b = (challenger, opponent) if cycle % 2 == 0 else (opponent, challenger)
-            for g in range(games_per_pair):
-                seats = (a, b) if g % 2 == 0 else (b, a)
-                out.append(Pairing(first_number + len(out), round_index + cycle, seats, seed + g // 2))
-            seed += (games_per_pair + 1) // 2
+            for seats, step in encounters((a, b), games_per_pair):
+                out.append(Pairing(first_number + len(out), round_index + cycle, seats, seed + step))
+            seed += seeds_used(2, games_per_pair)
     return out

@@ -33,20 +33,22 @@ from datetime import UTC, datetime
 from typing import Any
 
 from croniter import croniter
-from openskill.models import PlackettLuce
 from sqlalchemy import UniqueConstraint, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, select
 
-from engine.core import ConfigError, Outcome, get_game
+from engine.core import ConfigError, Termination, get_game
+from engine.core import forfeit as forfeit_outcome
 from engine.core.chance import stream_start
 from engine.server.launcher import command_name, is_command
 from engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
 from tournament.entrants import Entrant
 from tournament.formats import default_swiss_rounds, next_round
-from tournament.round_robin import Pairing, berger_rounds
+from tournament.pairing import Pairing
+from tournament.ratings import Skill, initial_skill, openskill_ratings
+from tournament.round_robin import berger_rounds
 from tournament.runner import (
     Executor,
     InProcess,
@@ -61,12 +63,12 @@ from tournament.runner import (
     record_matches,
     save_ratings,
 )
-from tournament.standings import Standing
+from tournament.standings import SeatResult, Standing
 from tournament.store import Match, MatchSeat, dumps
 
 LEAGUE_FORMATS = ("swiss", "round-robin")
 REMOTE = "remote:"
-OFFLINE = "disconnection"  # the referee's fault kind for a seat that is not there
+OFFLINE = Termination.DISCONNECTION  # the fault of a seat that is not there
 
 DEFAULT_LEASE_S = 300.0  # a claim not renewed for this long belongs to a dead caller
 DEFAULT_CATCH_UP = 3  # due rounds played after downtime; older ones are recorded as missed
@@ -260,9 +262,9 @@ def join_league(engine: Engine, name: str, spec: str, alias: str | None = None, 
             return who
         if existing is not None:
             raise ConfigError(f"'{who}' is already in league '{name}': pass another --alias.")
-        rating = PlackettLuce().rating()
-        session.add(LeagueMember(league_id=league.id, alias=who, spec=spec, mu=float(rating.mu),
-                                 sigma=float(rating.sigma), joined_ts=(now or utc_now()).timestamp()))
+        rating = initial_skill(who)
+        session.add(LeagueMember(league_id=league.id, alias=who, spec=spec, mu=rating.mu, sigma=rating.sigma,
+                                 joined_ts=(now or utc_now()).timestamp()))
         try:
             session.commit()
         except IntegrityError:
@@ -811,21 +813,17 @@ def is_forfeit(record: MatchRecord) -> bool:
 
 def forfeit(plan: TournamentPlan, pairing: Pairing, online: dict[int, bool]) -> Played:
     """The record of a match not played because a seat's bot was offline: the present seats win."""
-    present = tuple(i for i, e in enumerate(pairing.seats) if online[e])
-    away = tuple(i for i, e in enumerate(pairing.seats) if not online[e])
     n = len(pairing.seats)
-    seats = []
-    if present:
-        outcome = Outcome((present, away), tuple(1.0 if i in present else 0.0 for i in range(n)), OFFLINE)
-        for i, e in enumerate(pairing.seats):
-            tier = 0 if i in present else 1
-            seats.append(SeatRecord(plan.entrants[e].alias, tier, len(present) if tier == 0 else len(away),
-                                    outcome.points(i), float(tier == 0), 0, 0.0,
-                                    "{}" if tier == 0 else dumps({OFFLINE: 1})))
-    else:  # nobody came: a double forfeit, no points for anyone
-        seats = [SeatRecord(plan.entrants[e].alias, 0, n, 0.0, 0.0, 0, 0.0, dumps({OFFLINE: 1}))
-                 for e in pairing.seats]
+    away = tuple(i for i, e in enumerate(pairing.seats) if not online[e])
     reason = "offline: " + ", ".join(f"seat {i}" for i in away) if away else ""
+    outcome = forfeit_outcome(n, away, reason)
+    nobody_came = len(away) == n  # a double forfeit: no points for anyone
+    seats = []
+    for i, e in enumerate(pairing.seats):
+        tier = outcome.tier_of(i)
+        seats.append(SeatRecord(plan.entrants[e].alias, tier, len(outcome.ranking[tier]),
+                                0.0 if nobody_came else outcome.points(i), outcome.scores[i], 0, 0.0,
+                                dumps({OFFLINE: 1}) if i in away else "{}"))
     record = MatchRecord(seed=-1, players=n, termination=OFFLINE, reason=reason, plies=0, replay="",
                          details_json=FORFEIT_DETAILS, seats=tuple(seats))
     return pairing, record, 0.0
@@ -869,22 +867,23 @@ def _finish(engine: Engine, league: League, claim: LeagueRound, status: str, mat
 
 def _rate_round(session: Session, league: League, season: int, rnd: int) -> None:
     """OpenSkill update of every member from the round's matches (schedule order), from their carried ratings."""
-    model = PlackettLuce()
     members = {m.alias: m for m in session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id))}
     tids = [d.tournament_id for d in session.exec(select(LeagueDivision).where(LeagueDivision.league_id == league.id)
                                                   .where(LeagueDivision.season == season))]
     matches = session.exec(select(Match).where(Match.tournament_id.in_(tids))  # type: ignore[union-attr]
                            .where(Match.round == rnd)
                            .order_by(Match.tournament_id, Match.number)).all()  # type: ignore[arg-type]
+    results = []
     for match in matches:
         if match.players < 2 or match.details_json == FORFEIT_DETAILS:
             continue  # byes and forfeits say nothing about strength
         seats = sorted(session.exec(select(MatchSeat).where(MatchSeat.match_id == match.id)).all(),
                        key=lambda s: s.seat)
-        ratings = [[model.rating(mu=members[s.alias].mu, sigma=members[s.alias].sigma)] for s in seats]
-        rated = model.rate(ratings, ranks=[float(s.tier) for s in seats])
-        for s, team in zip(seats, rated, strict=True):
-            members[s.alias].mu, members[s.alias].sigma = float(team[0].mu), float(team[0].sigma)
+        tiers = [s.tier for s in seats]
+        results.append([SeatResult(s.alias, s.tier, tiers.count(s.tier), s.points) for s in seats])
+    carried = {a: Skill(a, m.mu, m.sigma) for a, m in members.items()}
+    for alias, skill in openskill_ratings(list(members), results, carried).items():
+        members[alias].mu, members[alias].sigma = skill.mu, skill.sigma
     for m in members.values():
         session.add(m)
 

@@ -1,9 +1,10 @@
 """League rounds played on a running arena (`tourney serve --leagues`), where remote bots are connected.
 
 The arena plays each match through its ordinary RunMatch path (remote seats are the bots'
-sessions, other seats built-in bots), and the record comes back as the tournament store's
-MatchRecord; the league stores it in its division's tournament, so the arena's own store
-(`serve --db`) is skipped for it (one row per match). A remote bot with no session for the
+sessions, other seats built-in bots), and its record comes back as the referee's MatchResult
+(engine/server/results.py) and is stored like any match (runner.match_record) in its
+division's tournament, so the arena's own store (`serve --db`) is skipped for it (one row
+per match). A remote bot with no session for the
 game is offline and forfeits (see tournament/league.py); one that leaves mid-round forfeits
 the matches it could not start. A `cmd:` member is started here for each of its matches,
 with a one-match name and token, and connects to this arena like any bot.
@@ -25,12 +26,12 @@ from typing import Any
 
 import grpc
 
-from engine.core import Outcome, TourneyError
+from engine.core import TourneyError
 from engine.server.arena import REMOTE_PREFIX, Arena, ArenaError
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, is_command
-from engine.server.records import ABORTED
+from engine.server.results import result_of
 from engine.server.tokens import token_hash
 from tournament.league import (
     DEFAULT_CATCH_UP,
@@ -44,44 +45,15 @@ from tournament.league import (
     run_due,
     utc_now,
 )
-from tournament.round_robin import Pairing
-from tournament.runner import MatchRecord, Played, SeatRecord, TournamentPlan, pack_replay
-from tournament.store import dumps, open_store
+from tournament.pairing import Pairing
+from tournament.remote_pool import POLL_S, play_on_threads
+from tournament.runner import Played, TournamentPlan, match_record
+from tournament.store import open_store
 
 SEAT_WAIT_S = 30.0  # a connected bot busy with other matches gets this long to free a slot
 PROGRAM_LOGS = Path("bot-logs")  # where `cmd:` members' output goes, one file per launch
-POLL_S = 0.5  # how often a round waiting for its matches looks at the stop flag
 
 log = logging.getLogger("tourney.league")
-
-
-def record_from_arena(plan: TournamentPlan, pairing: Pairing, record: pb.MatchRecord) -> MatchRecord:
-    """The store's form of an arena match record: tiers from ranks, points, clocks and faults from the replay."""
-    n = len(pairing.seats)
-    aliases = [plan.entrants[e].alias for e in pairing.seats]
-    replay: dict[str, Any] = json.loads(record.replay_json) if record.replay_json else {}
-    decisions = [0] * n
-    think = [0.0] * n
-    faults: list[dict[str, int]] = [{} for _ in range(n)]
-    for step in replay.get("steps", []):
-        for seat, _index, ms, fault in step:
-            decisions[seat] += 1
-            think[seat] += float(ms) / 1000.0
-            if fault:
-                faults[seat][fault] = faults[seat].get(fault, 0) + 1
-    ranks = list(record.ranks)
-    if record.termination == ABORTED or len(ranks) != n:  # void: nobody scores
-        seats = tuple(SeatRecord(aliases[i], 0, n, 0.0, 0.0, decisions[i], think[i], dumps(faults[i]))
-                      for i in range(n))
-    else:
-        levels = sorted(set(ranks))
-        ranking = tuple(tuple(i for i in range(n) if ranks[i] == level) for level in levels)
-        outcome = Outcome(ranking, tuple(record.scores), record.reason)
-        seats = tuple(SeatRecord(aliases[i], levels.index(ranks[i]), ranks.count(ranks[i]), outcome.points(i),
-                                 float(record.scores[i]) if i < len(record.scores) else 0.0, decisions[i], think[i],
-                                 dumps(faults[i])) for i in range(n))
-    return MatchRecord(record.seed, n, record.termination, record.reason, len(replay.get("steps", [])),
-                       pack_replay(replay) if replay else "", dumps({"arena_match_id": record.match_id}), seats)
 
 
 class ArenaExecutor:
@@ -172,7 +144,7 @@ class ArenaExecutor:
                     return present(plan.entrants[e].spec)
 
                 return forfeit(plan, pairing, {e: there(e) for e in pairing.seats})
-        return pairing, record_from_arena(plan, pairing, record), self.loop.time() - started
+        return pairing, match_record(plan, pairing, result_of(record)), self.loop.time() - started
 
     def _wait(self, future: concurrent.futures.Future[pb.MatchRecord]) -> pb.MatchRecord:
         """The match's record; when the round is stopped, stop waiting for it (the arena may be shutting
@@ -186,20 +158,8 @@ class ArenaExecutor:
                     raise RoundStopped from None
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        if not pairings:
-            return
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="league")
-        try:
-            pending = {pool.submit(self._play, plan, p) for p in pairings}
-            while pending and not self.stop.is_set():
-                done, pending = concurrent.futures.wait(pending, timeout=POLL_S,
-                                                        return_when=concurrent.futures.FIRST_COMPLETED)
-                for future in done:
-                    yield [future.result()]
-        finally:
-            # Stopped (or the caller left): matches not started are dropped; the round is replayed later
-            # by whoever takes it over, and what was stored is skipped then.
-            pool.shutdown(wait=False, cancel_futures=True)
+        # Stopped: matches not started are dropped; the round is replayed by whoever takes it over.
+        return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "league", self.stop)
 
     def close(self) -> None:
         pass
@@ -229,7 +189,7 @@ class RemoteLeagueExecutor:
         specs = [plan.entrants[i].spec for i in pairing.seats]
         if any(is_command(spec) for spec in specs) and not any(spec.startswith(REMOTE) for spec in specs):
             # Programs against built-in bots: played here, as a Ray worker would (a private loopback arena).
-            from tournament.runner import match_record, play_pairing
+            from tournament.runner import play_pairing
 
             started = time.perf_counter()
             return pairing, match_record(plan, pairing, play_pairing(plan, pairing)), time.perf_counter() - started
@@ -270,19 +230,10 @@ class RemoteLeagueExecutor:
                     return forfeit(plan, pairing, {e: plan.entrants[e].spec != away for e in pairing.seats})
                 raise ArenaUnreachable(f"the arena at {self.address} did not play a league match ({detail}): "
                                        "check --arena and --admin-token.") from None
-        return pairing, record_from_arena(plan, pairing, record), time.perf_counter() - started
+        return pairing, match_record(plan, pairing, result_of(record)), time.perf_counter() - started
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        if not pairings:
-            return
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="league-remote")
-        try:
-            futures = [pool.submit(self._play, plan, p) for p in pairings]
-            for done in concurrent.futures.as_completed(futures):
-                yield [done.result()]
-        finally:
-            # Left early (SIGTERM, a failure): matches not started are dropped, the round is replayed later.
-            pool.shutdown(wait=False, cancel_futures=True)
+        return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "league-remote")
 
     def close(self) -> None:
         """Cancel the RunMatch calls still waiting, so their threads end and the process can exit."""

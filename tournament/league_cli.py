@@ -42,7 +42,7 @@ from tournament.league import (
     utc_now,
 )
 from tournament.league_arena import RemoteLeagueExecutor
-from tournament.round_robin import Pairing
+from tournament.pairing import Pairing
 from tournament.runner import Executor, Played, TournamentPlan
 from tournament.store import open_store
 

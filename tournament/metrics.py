@@ -20,7 +20,7 @@ from engine.server.metrics import (
     observe_match,
     serve_metrics,
 )
-from tournament.round_robin import Pairing
+from tournament.pairing import Pairing
 from tournament.runner import Executor, MatchRecord, Played, TournamentPlan, unpack_replay
 
 __all__ = ["MeteredExecutor", "TournamentProgress", "instrument", "observe_record", "serve_metrics"]

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from itertools import combinations
 
-from tournament.round_robin import Pairing
+from tournament.pairing import Pairing, encounters, seeds_used
 
 RESTARTS = 12
 
@@ -125,9 +125,7 @@ def pod_schedule(n: int, k: int, games_per_pod: int | None = None, rounds: int |
     seed_offset = 0
     for r, pods in enumerate(pod_rounds(n, k, total_rounds, seed) if cycles > 1 else one_cycle):
         for pod in pods:
-            for g in range(games):
-                shift = g % k
-                seats = pod[shift:] + pod[:shift]
-                schedule.append(Pairing(len(schedule), r, seats, seed_offset + g // k))
-            seed_offset += -(-games // k)
+            for seats, step in encounters(tuple(pod), games):
+                schedule.append(Pairing(len(schedule), r, seats, seed_offset + step))
+            seed_offset += seeds_used(k, games)
     return schedule

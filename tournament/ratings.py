@@ -7,14 +7,14 @@ equal to those of a sequential run with the same seed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
 from tournament.standings import SeatResult, likelihood_of_superiority
 
-__all__ = ["Skill", "likelihood_of_superiority", "openskill_ratings"]
+__all__ = ["Skill", "initial_skill", "likelihood_of_superiority", "openskill_ratings"]
 
 
 @dataclass(frozen=True)
@@ -30,10 +30,23 @@ class Skill:
         return self.mu - 3.0 * self.sigma
 
 
-def openskill_ratings(aliases: Sequence[str], matches: Iterable[Sequence[SeatResult]]) -> dict[str, Skill]:
-    """Rate every entrant from matches given in schedule order; byes (one seat) are skipped."""
+def initial_skill(alias: str) -> Skill:
+    """The rating every newcomer starts from (the model's prior)."""
+    rating = PlackettLuce().rating(name=alias)
+    return Skill(alias, float(rating.mu), float(rating.sigma))
+
+
+def openskill_ratings(aliases: Sequence[str], matches: Iterable[Sequence[SeatResult]],
+                      start: Mapping[str, Skill] | None = None) -> dict[str, Skill]:
+    """Rate every entrant from matches given in schedule order; byes (one seat) are skipped.
+
+    Everyone starts from the model's prior, or from `start` (a league's ratings carried over
+    from earlier rounds) for the aliases it holds.
+    """
     model = PlackettLuce()
-    current = {a: model.rating(name=a) for a in aliases}
+    carried = start or {}
+    current = {a: model.rating(mu=carried[a].mu, sigma=carried[a].sigma, name=a) if a in carried
+               else model.rating(name=a) for a in aliases}
     for match in matches:
         if len(match) < 2:
             continue

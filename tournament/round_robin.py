@@ -8,17 +8,7 @@ Berger tables (the circle method), so every entrant plays once per round where p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """One scheduled match: entrant indices per seat, its round, and its seed offset."""
-
-    number: int
-    round: int
-    seats: tuple[int, ...]
-    seed_offset: int
+from tournament.pairing import Pairing, encounters, seeds_used
 
 
 def berger_rounds(n: int) -> list[list[tuple[int, int]]]:
@@ -56,9 +46,7 @@ def round_robin(n: int, games_per_pair: int = 2, cycles: int = 1) -> list[Pairin
             for a, b in pairs:
                 if cycle % 2 == 1:
                     a, b = b, a
-                for g in range(games_per_pair):
-                    seats = (a, b) if g % 2 == 0 else (b, a)
-                    # Games 2k and 2k+1 share a seed: a duplicate pair.
-                    schedule.append(Pairing(len(schedule), cycle * len(rounds) + r, seats, pair_seed + g // 2))
-                pair_seed += (games_per_pair + 1) // 2
+                for seats, step in encounters((a, b), games_per_pair):  # duplicate pairs
+                    schedule.append(Pairing(len(schedule), cycle * len(rounds) + r, seats, pair_seed + step))
+                pair_seed += seeds_used(2, games_per_pair)
     return schedule

@@ -30,9 +30,9 @@ from engine.referee import MatchResult, TimeControl, play_match
 from engine.server.launcher import is_command
 from tournament.achievements import Earned, match_achievements, rules_for, streak_achievements
 from tournament.entrants import Entrant
-from tournament.formats import FORMATS, FormatSpec, PlayedGame, next_round, sprt_state, total_estimate
+from tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
+from tournament.pairing import Pairing, PlayedGame
 from tournament.ratings import openskill_ratings
-from tournament.round_robin import Pairing
 from tournament.seeding import keyed_match_seed, new_seed_key
 from tournament.sprt import ELO_SCALES, SprtState
 from tournament.standings import SeatResult, Standing, compute_standings
@@ -445,7 +445,7 @@ def stored_match(engine: Engine, match_id: int) -> tuple[Match, list[MatchSeat]]
 def load_history(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[PlayedGame]:
     """Stored results as the pairing functions see them: entrants by seat, points by seat."""
     index = {a: i for i, a in enumerate(aliases)}
-    return [PlayedGame(m.number, m.round, tuple(index[s.alias] for s in seats), tuple(s.points for s in seats),
+    return [PlayedGame(tuple(index[s.alias] for s in seats), tuple(s.points for s in seats), m.number, m.round,
                        m.seed)
             for m, seats in _stored_rows(engine, tournament_id)]
 

@@ -13,13 +13,8 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
-class Game:
-    """One finished pairing of an earlier round: entrants by seat and their points (a bye has one seat)."""
-
-    seats: tuple[int, ...]
-    points: tuple[float, ...]
+from tournament.dutch import DutchUnavailable, dutch_round
+from tournament.pairing import PlayedGame
 
 
 @dataclass
@@ -34,7 +29,7 @@ class PlayerState:
     byes: int = 0
 
 
-def player_states(n: int, history: Sequence[Game]) -> list[PlayerState]:
+def player_states(n: int, history: Sequence[PlayedGame]) -> list[PlayerState]:
     """Scores, opponents, seat balance and byes from the games so far."""
     states = [PlayerState(i) for i in range(n)]
     for g in history:
@@ -57,11 +52,11 @@ def player_states(n: int, history: Sequence[Game]) -> list[PlayerState]:
 MAX_TAIL = 32  # pairs re-paired by backtracking when the greedy pass leaves players over
 
 
-def rounds_of(history: Sequence[Game]) -> list[list[Game]]:
+def rounds_of(history: Sequence[PlayedGame]) -> list[list[PlayedGame]]:
     """Split a flat history into rounds: a round ends where a player turns up in a second, different pairing
     (the several games of one pairing stay together)."""
-    rounds: list[list[Game]] = []
-    current: list[Game] = []
+    rounds: list[list[PlayedGame]] = []
+    current: list[PlayedGame] = []
     table_of: dict[int, frozenset[int]] = {}
     for g in history:
         table = frozenset(g.seats)
@@ -75,7 +70,7 @@ def rounds_of(history: Sequence[Game]) -> list[list[Game]]:
     return rounds
 
 
-def swiss_round(n: int, history: Sequence[Game], total_rounds: int | None = None
+def swiss_round(n: int, history: Sequence[PlayedGame], total_rounds: int | None = None
                 ) -> tuple[list[tuple[int, int]], int | None]:
     """Pair the next round of an n-player Swiss by the FIDE Dutch rules: (white/seat-0, seat-1) pairs and the bye.
 
@@ -84,15 +79,13 @@ def swiss_round(n: int, history: Sequence[Game], total_rounds: int | None = None
     """
     if n < 2:
         raise ValueError("a Swiss round needs at least two players")
-    from tournament.dutch import DutchUnavailable, dutch_round  # dutch.py builds on this module's Game
-
     try:
         return dutch_round(n, rounds_of(history), total_rounds)
     except DutchUnavailable:
         return relaxed_round(n, history)
 
 
-def relaxed_round(n: int, history: Sequence[Game]) -> tuple[list[tuple[int, int]], int | None]:
+def relaxed_round(n: int, history: Sequence[PlayedGame]) -> tuple[list[tuple[int, int]], int | None]:
     """A round when every legal pairing is exhausted: rematches allowed, as few as the search finds."""
     states = player_states(n, history)
     order = sorted(range(n), key=lambda i: (-states[i].score, i))
@@ -241,7 +234,7 @@ def _seat(a: int, b: int, states: list[PlayerState]) -> tuple[int, int]:
 WINDOW = 2  # multiplayer Swiss: how many pods' worth of players (in rank order) a pod may draw from
 
 
-def swiss_pods(n: int, k: int, history: Sequence[Game]) -> tuple[list[tuple[int, ...]], list[int]]:
+def swiss_pods(n: int, k: int, history: Sequence[PlayedGame]) -> tuple[list[tuple[int, ...]], list[int]]:
     """Pair a Swiss round of a k-player game: pods by score, repeat opponents minimised.
 
     Players are ranked by score (then starting rank); each pod takes the best-ranked free
@@ -351,7 +344,7 @@ def _splits(players: list[int], k: int) -> list[list[list[int]]]:
     return out
 
 
-def player_states_multi(n: int, history: Sequence[Game]) -> list[PlayerState]:
+def player_states_multi(n: int, history: Sequence[PlayedGame]) -> list[PlayerState]:
     """Like player_states, for matches of any size: everyone at a table is an opponent; seat 0 counts as +1."""
     states = [PlayerState(i) for i in range(n)]
     for g in history:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tournament.swiss import Game
+from tournament.pairing import PlayedGame
 
 RESULTS_AT = 91  # 0-based column of the first round's block
 BLOCK = 10
@@ -51,12 +51,12 @@ class Tournament:
     total_rounds: int | None = None
     first_white: bool = True
 
-    def history(self) -> tuple[list[list[Game]], list[list[float]]]:
+    def history(self) -> tuple[list[list[PlayedGame]], list[list[float]]]:
         """The rounds as our games (played games with white in seat 0; a pairing-allocated bye or forfeit win as
         a one-seat game), and each round's points that are no game and no such bye (F, H), per player."""
         n = len(self.players)
         rounds = max((len(p.results) for p in self.players), default=0)
-        games: list[list[Game]] = [[] for _ in range(rounds)]
+        games: list[list[PlayedGame]] = [[] for _ in range(rounds)]
         extra = [[0.0] * n for _ in range(rounds)]
         for p in self.players:
             for r, (opponent, colour, code) in enumerate(p.results):
@@ -66,9 +66,9 @@ class Tournament:
                         if theirs[0] != p.number or theirs[2] not in PLAYED:
                             raise TrfError(f"round {r + 1}: players {p.number} and {opponent} do not agree on their "
                                            f"game; fix the result blocks of both lines.")
-                        games[r].append(Game((p.number - 1, opponent - 1), (PLAYED[code], PLAYED[theirs[2]])))
+                        games[r].append(PlayedGame((p.number - 1, opponent - 1), (PLAYED[code], PLAYED[theirs[2]])))
                 elif code in ("U", "+"):
-                    games[r].append(Game((p.number - 1,), (1.0,)))
+                    games[r].append(PlayedGame((p.number - 1,), (1.0,)))
                 else:
                     extra[r][p.number - 1] = UNPLAYED[code]
         return games, extra
@@ -135,7 +135,7 @@ def _player(line: str, lineno: int) -> TrfPlayer:
     return TrfPlayer(number, line[14:47].strip(), int(rating_text) if rating_text.isdigit() else 0, results)
 
 
-def write_trf(names: Sequence[str], rounds: Sequence[Sequence[Game]], total_rounds: int, name: str = "tourney"
+def write_trf(names: Sequence[str], rounds: Sequence[Sequence[PlayedGame]], total_rounds: int, name: str = "tourney"
               ) -> str:
     """A TRF of our tournament: entrant i is starting rank i+1; a pairing of several games is one game, won, drawn
     or lost on the points over them, with the colour of its first game; a bye is `U`."""

@@ -22,8 +22,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql import Executable
 from sqlmodel import Session, col, select
 
-from tournament.formats import FormatSpec, PlayedGame, sprt_state, total_estimate
+from tournament.formats import FormatSpec, sprt_state, total_estimate
 from tournament.league import League, LeagueDivision, LeagueRound, league_standings
+from tournament.pairing import PlayedGame
 from tournament.ratings import openskill_ratings
 from tournament.runner import BYE, load_plan
 from tournament.standings import SeatResult, Standing, compute_standings, likelihood_of_superiority
@@ -270,7 +271,7 @@ def _crosstable(order: list[str], rows: list[_Row]) -> dict[str, Any]:
 def _sprt_curve(spec: FormatSpec, aliases: list[str], rows: list[_Row]) -> dict[str, Any]:
     """The SPRT state now and its LLR after each of (at most SPRT_POINTS) moments of the run."""
     index = {a: i for i, a in enumerate(aliases)}
-    history = [PlayedGame(r.number, r.round, tuple(index[s[0]] for s in r.seats), tuple(s[2] for s in r.seats),
+    history = [PlayedGame(tuple(index[s[0]] for s in r.seats), tuple(s[2] for s in r.seats), r.number, r.round,
                           r.seed) for r in rows if all(s[0] in index for s in r.seats)]
     step = max(1, len(history) // SPRT_POINTS)
     cuts = list(range(step, len(history), step)) + [len(history)]

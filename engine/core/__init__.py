@@ -8,8 +8,19 @@ from engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, Tourn
 from engine.core.game import Action, Game, Illegal, Observation, Outcome, State
 from engine.core.options import Option, Options
 from engine.core.registry import available_games, game_ids, get_game, register
+from engine.core.termination import (
+    CAP_REASON,
+    FAULT_KINDS,
+    Termination,
+    adjudicated_draw,
+    fault_reason,
+    forfeit,
+    termination_of,
+)
 
 __all__ = [
+    "CAP_REASON",
+    "FAULT_KINDS",
     "Action",
     "BotOption",
     "Budget",
@@ -32,11 +43,16 @@ __all__ = [
     "SeatFault",
     "SeatTimeout",
     "State",
+    "Termination",
     "TourneyError",
     "UnknownGame",
+    "adjudicated_draw",
     "available_games",
     "default_clock",
+    "fault_reason",
+    "forfeit",
     "game_ids",
     "get_game",
     "register",
+    "termination_of",
 ]

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from engine.core.game import Action, Game, Observation, State
+from engine.core.termination import Termination
 
 
 class DecisionRequest:
@@ -69,16 +70,16 @@ class Seat(Protocol):
 class SeatFault(Exception):
     """A seat could not give a usable answer; the referee turns it into a typed fault."""
 
-    kind = "crash"
+    kind: Termination = Termination.CRASH
 
 
 class SeatTimeout(SeatFault):
     """The seat did not answer before its deadline (raised by seats that enforce it themselves)."""
 
-    kind = "timeout"
+    kind = Termination.TIMEOUT
 
 
 class SeatDisconnected(SeatFault):
     """The bot behind the seat went away."""
 
-    kind = "disconnection"
+    kind = Termination.DISCONNECTION

@@ -23,7 +23,7 @@ from typing import Any, cast
 import grpc
 
 from engine.bots import make_bot
-from engine.core import Action, Seat, State, TourneyError, get_game
+from engine.core import Action, Seat, State, Termination, TourneyError, get_game
 from engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
 from engine.server.codecs import codec_for, dumps
 from engine.server.config import ArenaConfig
@@ -32,7 +32,8 @@ from engine.server.live import LiveMatch
 from engine.server.match_loop import LoopMatch
 from engine.server.metrics import MatchMetrics
 from engine.server.realtime import play_realtime, supports_realtime
-from engine.server.records import ABORTED, ended_message, public_record, record_of, without_replay
+from engine.server.records import ended_message, public_record, without_replay
+from engine.server.results import record_of
 from engine.server.sessions import BotSession, RemoteSeat, shown
 from engine.server.tokens import token_hash
 
@@ -239,7 +240,8 @@ class Arena:
         except Exception as exc:  # a game bug: the match is void, the arena goes on
             self.metrics.finished(game_id, None, time.perf_counter() - started)
             record = pb.MatchRecord(match_id=match_id, game=game_id, seat_names=names, seed=seed,
-                                    termination=ABORTED, reason=f"aborted: {type(exc).__name__}: {exc}"[:500],
+                                    termination=Termination.ABORTED,
+                                    reason=f"aborted: {type(exc).__name__}: {exc}"[:500],
                                     forfeit_seat=-1, finished=True, full_replay=True)
         finally:
             for _, session in claimed:

@@ -37,8 +37,8 @@ from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, M
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
-from engine.core import available_games
-from engine.referee import ADJUDICATION, FAULT_KINDS, NORMAL, Decision, MatchResult
+from engine.core import FAULT_KINDS, Termination, available_games
+from engine.referee import Decision, MatchResult
 
 # A registry of our own (not the process-global default): tests and the dashboard check read exactly
 # what is exported, and two arenas in one test process do not collide.
@@ -47,9 +47,8 @@ ProcessCollector(registry=REGISTRY)
 PlatformCollector(registry=REGISTRY)
 
 OTHER = "other"
-ABORTED = "aborted"  # the arena voids a match whose game raised
 BYE = "bye"
-TERMINATIONS = frozenset((NORMAL, ADJUDICATION, ABORTED, BYE, *FAULT_KINDS))
+TERMINATIONS = frozenset((Termination.NORMAL, Termination.ADJUDICATION, Termination.ABORTED, BYE, *FAULT_KINDS))
 
 # Whole matches take from milliseconds (sticks, random bots) to an hour (search bots, long games).
 MATCH_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600)
@@ -217,7 +216,7 @@ class MatchMetrics:
         """The match is over (result None: it was aborted). Without live decisions, count them from the replay."""
         ACTIVE.labels(game_label(game_id)).dec()
         if result is None:
-            observe_match(game_id, ABORTED, seconds)
+            observe_match(game_id, Termination.ABORTED, seconds)
         else:
             observe_match(game_id, result.termination, seconds, None if live else result.replay.steps)
 

@@ -38,8 +38,13 @@ from engine.core import (
     SeatDisconnected,
     SeatFault,
     State,
+    Termination,
+    adjudicated_draw,
+    fault_reason,
+    forfeit,
+    termination_of,
 )
-from engine.referee import ADJUDICATION, DISCONNECTION, NORMAL, MatchResult, Replay, SeatStats
+from engine.referee import MatchResult, Replay, SeatStats
 from engine.server.codecs import dumps
 from engine.server.sessions import RemoteSeat, error_message
 
@@ -171,7 +176,8 @@ async def play_realtime(
                 stats[seat].decisions += 1
                 action: Action = legal[index] if 0 <= index < len(legal) else Illegal(raw=repr(index)[:40])
                 if isinstance(action, Illegal):
-                    stats[seat].faults["illegal_move"] = stats[seat].faults.get("illegal_move", 0) + 1
+                    faults = stats[seat].faults
+                    faults[Termination.ILLEGAL_MOVE] = faults.get(Termination.ILLEGAL_MOVE, 0) + 1
                 driver.submit(seat, action)
                 offers.pop(seat, None)  # a fresh offer follows, even if nothing visible changed
             driver.advance()
@@ -190,14 +196,14 @@ async def play_realtime(
         seats_obj = seats[gone]
         if isinstance(seats_obj, RemoteSeat):
             seats_obj.session.send(error_message("disconnection", "the stream closed mid-match", seats_obj.match_id))
-        stats[gone].faults[DISCONNECTION] = 1
-        others = tuple(s for s in range(n) if s != gone)
-        return MatchResult(game.id, seed, n, (others, (gone,)), tuple(0.0 if s == gone else 1.0 for s in range(n)),
-                           DISCONNECTION, f"seat {gone} disconnection", stats, replay, details, forfeit_seat=gone)
+        stats[gone].faults[Termination.DISCONNECTION] = 1
+        lost = forfeit(n, (gone,), fault_reason(gone, Termination.DISCONNECTION))
+        return MatchResult(game.id, seed, n, lost.ranking, lost.scores, Termination.DISCONNECTION, lost.reason,
+                           stats, replay, details, forfeit_seat=gone)
     if not state.is_over():
-        return MatchResult(game.id, seed, n, (tuple(range(n)),), tuple(0.0 for _ in range(n)), ADJUDICATION,
-                           "server time limit", stats, replay, details)
+        stopped = adjudicated_draw(n, "server time limit")
+        return MatchResult(game.id, seed, n, stopped.ranking, stopped.scores, Termination.ADJUDICATION,
+                           stopped.reason, stats, replay, details)
     outcome = state.outcome()
-    termination = ADJUDICATION if outcome.reason == "cap" else NORMAL
-    return MatchResult(game.id, seed, n, outcome.ranking, outcome.scores, termination, outcome.reason, stats,
-                       replay, {**dict(outcome.details), **details})
+    return MatchResult(game.id, seed, n, outcome.ranking, outcome.scores, termination_of(outcome), outcome.reason,
+                       stats, replay, {**dict(outcome.details), **details})

@@ -15,46 +15,16 @@ from typing import Any, cast
 import grpc
 
 from engine.core import TourneyError
-from engine.referee import MatchResult, Replay, SeatStats
+from engine.referee import MatchResult
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
+from engine.server.results import result_of
 
 RUN_MATCH = "/tourney.v1.Arena/RunMatch"
 
 
 class ArenaUnavailable(TourneyError):
     """The arena refused or could not play the match."""
-
-
-def ranking_of(ranks: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """Tiers of seats, best first, from one rank per seat (1 = first; ties share a rank)."""
-    by_rank: dict[int, list[int]] = {}
-    for seat, rank in enumerate(ranks):
-        by_rank.setdefault(rank, []).append(seat)
-    return tuple(tuple(by_rank[r]) for r in sorted(by_rank))
-
-
-def result_of(record: pb.MatchRecord) -> MatchResult:
-    """The referee's MatchResult of an arena MatchRecord."""
-    doc: dict[str, Any] = json.loads(record.replay_json) if record.replay_json else {}
-    replay = Replay.from_dict(doc) if doc else Replay(record.game, len(record.seat_names), {}, record.seed)
-    stats = [SeatStats() for _ in record.seat_names]
-    for step in replay.steps:
-        for decision in step:
-            st = stats[decision.seat]
-            st.decisions += 1
-            st.think_s += decision.ms / 1000.0
-            st.max_move_s = max(st.max_move_s, decision.ms / 1000.0)
-            if decision.fault is not None:
-                st.faults[decision.fault] = st.faults.get(decision.fault, 0) + 1
-    details = {"arena_match_id": record.match_id}
-    if "realtime_log" in doc:
-        details["realtime_log"] = doc["realtime_log"]
-    return MatchResult(
-        record.game, record.seed, len(record.seat_names), ranking_of(list(record.ranks)), tuple(record.scores),
-        record.termination, record.reason, stats, replay, details,
-        forfeit_seat=None if record.forfeit_seat < 0 else record.forfeit_seat,
-    )
 
 
 def run_remote_match(

@@ -9,18 +9,8 @@ import pytest
 
 import tests.sticks  # noqa: F401  (registers the test game)
 from engine.bots import make_bot
-from engine.core import DecisionRequest, SeatDisconnected, get_game
-from engine.referee import (
-    CRASH,
-    DISCONNECTION,
-    ILLEGAL_MOVE,
-    NORMAL,
-    TIMEOUT,
-    Replay,
-    TimeControl,
-    play_match,
-    replay_match,
-)
+from engine.core import DecisionRequest, SeatDisconnected, Termination, get_game
+from engine.referee import Replay, TimeControl, play_match, replay_match
 
 GAME = get_game("sticks")
 
@@ -49,7 +39,7 @@ def bots(*names: str, seed: int = 1) -> list:
 
 def test_a_normal_match_ranks_the_winner_first_and_logs_every_decision():
     result = play_match("sticks", bots("random", "random"), seed=3)
-    assert result.termination == NORMAL
+    assert result.termination == Termination.NORMAL
     assert result.reason == "last_stick"
     assert sorted(s for tier in result.ranking for s in tier) == [0, 1]
     taken = sum(GAME.new_state(3).legal_actions(0)[d.index].n for step in result.replay.steps for d in step)
@@ -78,21 +68,21 @@ def test_a_match_is_a_pure_function_of_seed_and_bots():
 @pytest.mark.parametrize("bad", [-1, 3, 10**12, "1", None])
 def test_an_illegal_index_forfeits_with_a_typed_reason(bad):
     result = play_match("sticks", [Fixed(bad), make_bot("random", GAME, 1)], seed=1)
-    assert result.termination == ILLEGAL_MOVE
+    assert result.termination == Termination.ILLEGAL_MOVE
     assert result.forfeit_seat == 0
     assert result.ranking == ((1,), (0,))
-    assert result.seat_stats[0].faults == {ILLEGAL_MOVE: 1}
+    assert result.seat_stats[0].faults == {Termination.ILLEGAL_MOVE: 1}
 
 
 def test_a_crashing_bot_forfeits_and_the_referee_survives():
     result = play_match("sticks", [make_bot("random", GAME, 1), Raises(RuntimeError("boom"))], seed=2)
-    assert result.termination == CRASH
+    assert result.termination == Termination.CRASH
     assert result.ranking == ((0,), (1,))
 
 
 def test_a_disconnected_bot_forfeits_as_disconnection():
     result = play_match("sticks", [Raises(SeatDisconnected()), make_bot("random", GAME, 1)], seed=2)
-    assert result.termination == DISCONNECTION
+    assert result.termination == Termination.DISCONNECTION
     assert result.reason == "seat 0 disconnection"
 
 
@@ -105,7 +95,7 @@ def test_a_move_over_the_limit_is_a_timeout():
     # Each clock reading advances 0.3 s, so every move "takes" 0.3 s against a 0.2 s limit.
     result = play_match("sticks", bots("random", "random"), seed=1, time_control=TimeControl(move_s=0.2),
                         clock=fake_clock(0.3))
-    assert result.termination == TIMEOUT
+    assert result.termination == Termination.TIMEOUT
     assert result.forfeit_seat == 0
 
 
@@ -115,7 +105,7 @@ def test_the_bank_absorbs_overruns_until_it_is_spent():
     tc = TimeControl(move_s=0.2, bank_s=0.25)
     result = play_match("sticks", [Fixed(0), Fixed(0)], seed=1, config={"pile": 30}, time_control=tc,
                         clock=fake_clock(0.3))
-    assert result.termination == TIMEOUT
+    assert result.termination == Termination.TIMEOUT
     assert result.forfeit_seat == 0
     assert result.seat_stats[0].decisions == 3
 
@@ -124,13 +114,13 @@ def test_the_increment_refills_the_bank():
     tc = TimeControl(move_s=0.2, bank_s=0.25, increment_s=0.1)
     result = play_match("sticks", [Fixed(0), Fixed(0)], seed=1, config={"pile": 30}, time_control=tc,
                         clock=fake_clock(0.3))
-    assert result.termination == NORMAL
+    assert result.termination == Termination.NORMAL
 
 
 def test_replaying_a_forfeit_reproduces_the_forfeit():
     original = play_match("sticks", [make_bot("random", GAME, 1), Fixed(7)], seed=9)
     again = replay_match(original.replay)
-    assert (again.termination, again.ranking, again.forfeit_seat) == (ILLEGAL_MOVE, ((0,), (1,)), 1)
+    assert (again.termination, again.ranking, again.forfeit_seat) == (Termination.ILLEGAL_MOVE, ((0,), (1,)), 1)
 
 
 def test_three_seats_share_the_place_above_a_forfeit():
@@ -145,7 +135,7 @@ def test_every_decision_is_reported_as_it_is_made():
                         on_decision=lambda game, d: seen.append((game, d.seat, d.fault)))
     logged = [(d.seat, d.fault) for step in result.replay.steps for d in step]
     assert [(s, f) for _, s, f in seen] == logged
-    assert seen[-1] == ("sticks", 1, ILLEGAL_MOVE) and {g for g, _, _ in seen} == {"sticks"}
+    assert seen[-1] == ("sticks", 1, Termination.ILLEGAL_MOVE) and {g for g, _, _ in seen} == {"sticks"}
 
 
 class Rendezvous:
@@ -169,7 +159,7 @@ def test_network_seats_of_a_simultaneous_step_are_asked_at_once():
 
     barrier = threading.Barrier(2, timeout=10)
     result = play_match("maitre-ninja", [Rendezvous(barrier, 1), Rendezvous(barrier, 2)], seed=3)
-    assert result.termination in (NORMAL, "adjudication")
+    assert result.termination in (Termination.NORMAL, "adjudication")
     together = [step for step in result.replay.steps if len(step) == 2]
     assert together and all(d.fault is None for step in together for d in step)  # asked at once, none timed out
     assert replay_match(result.replay).ranking == result.ranking

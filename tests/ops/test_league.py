@@ -20,7 +20,7 @@ from tournament.league import (
     league_standings,
     run_due,
 )
-from tournament.round_robin import Pairing
+from tournament.pairing import Pairing
 from tournament.runner import InProcess, TournamentPlan
 from tournament.store import Match, MatchSeat, open_store
 

@@ -33,7 +33,7 @@ from tournament.league import (
     run_due,
     set_paused,
 )
-from tournament.round_robin import Pairing
+from tournament.pairing import Pairing
 from tournament.runner import InProcess, TournamentPlan
 from tournament.store import Match, MatchSeat, open_store
 

@@ -9,7 +9,7 @@ from engine.server import metrics as m
 from tests.ops.prom import prometheus, query, targets_up, wait_for
 from tournament.entrants import Entrant
 from tournament.metrics import MeteredExecutor, TournamentProgress
-from tournament.round_robin import Pairing
+from tournament.pairing import Pairing
 from tournament.runner import InProcess, Played, TournamentPlan, run_tournament
 from tournament.store import open_store
 

@@ -10,8 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.core import available_games
-from engine.referee import FAULT_KINDS
+from engine.core import FAULT_KINDS, available_games
 from tests.ops.prom import free_port, prometheus, query, targets_up, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,8 @@ import pytest
 from engine.bots import make_bot
 from engine.core import get_game
 from engine.referee import play_match
-from engine.server.remote import ArenaUnavailable, ranking_of, run_remote_match
+from engine.server.remote import ArenaUnavailable, run_remote_match
+from engine.server.results import ranking_of
 from tests.server.bots import SilentBot
 from tests.server.harness import ArenaHarness
 

@@ -14,11 +14,11 @@ from py4swiss.trf.codes import PlayerCode
 from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
 from py4swiss.trf.sections import PlayerSection, XSection
 
-from tournament.swiss import Game
+from tournament.pairing import PlayedGame
 
 
 def py4swiss_round(
-    n: int, rounds: Sequence[Sequence[Game]], total_rounds: int
+    n: int, rounds: Sequence[Sequence[PlayedGame]], total_rounds: int
 ) -> tuple[list[tuple[int, int]], int | None]:
     """Round len(rounds)+1 as py4swiss pairs it: the reference the tests compare our pairer with."""
 

@@ -8,13 +8,14 @@ from collections import Counter
 import pytest
 
 from tournament.dutch import dutch_round
-from tournament.swiss import Game, player_states
+from tournament.pairing import PlayedGame
+from tournament.swiss import player_states
 
 
 @pytest.mark.parametrize("n,seed", [(n, s) for n in (4, 7, 10, 15) for s in range(3)])
 def test_dutch_rounds_have_no_rematch_one_bye_each_and_score_groups(n, seed):
     rng = random.Random(seed)
-    rounds: list[list[Game]] = []
+    rounds: list[list[PlayedGame]] = []
     gaps: list[float] = []
     total = min(n - 1, 5)
     for _ in range(total):
@@ -30,9 +31,9 @@ def test_dutch_rounds_have_no_rematch_one_bye_each_and_score_groups(n, seed):
         games = []
         for a, b in pairs:
             x = rng.choice([1.0, 0.5, 0.0])
-            games.append(Game((a, b), (x, 1.0 - x)))
+            games.append(PlayedGame((a, b), (x, 1.0 - x)))
         if bye is not None:
-            games.append(Game((bye,), (1.0,)))
+            games.append(PlayedGame((bye,), (1.0,)))
         rounds.append(games)
     # Mostly within score groups (tiny fields are forced in their last rounds, so only on average).
     assert sum(gaps) / len(gaps) <= 0.5

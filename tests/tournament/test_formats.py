@@ -8,8 +8,9 @@ from itertools import combinations
 
 import pytest
 
-from tournament.formats import FormatSpec, PlayedGame, default_swiss_rounds, next_round, sprt_state
+from tournament.formats import FormatSpec, default_swiss_rounds, next_round, sprt_state
 from tournament.gauntlet import gauntlet
+from tournament.pairing import PlayedGame
 from tournament.pods import pod_rounds, pod_schedule
 from tournament.ratings import likelihood_of_superiority, openskill_ratings
 from tournament.round_robin import round_robin
@@ -79,10 +80,10 @@ def play_out(spec: FormatSpec, n: int, seed: int) -> list[PlayedGame]:
     while (pairings := next_round(spec, n, history, r)) is not None:
         for p in pairings:
             if len(p.seats) == 1:
-                history.append(PlayedGame(p.number, p.round, p.seats, (float(spec.games_per_pair),), -1))
+                history.append(PlayedGame(p.seats, (float(spec.games_per_pair),), p.number, p.round, -1))
             else:
                 x = rng.choice([1.0, 0.0, 0.5])
-                history.append(PlayedGame(p.number, p.round, p.seats, (x, 1 - x), p.seed_offset))
+                history.append(PlayedGame(p.seats, (x, 1 - x), p.number, p.round, p.seed_offset))
         r += 1
     return history
 
@@ -106,7 +107,7 @@ def test_sprt_run_stops_when_the_challenger_is_clearly_better():
     while (pairings := next_round(spec, 2, history, r)) is not None:
         for p in pairings:
             win = p.seats[0] == 0  # the challenger wins every game
-            history.append(PlayedGame(p.number, p.round, p.seats, (1.0, 0.0) if win else (0.0, 1.0), p.seed_offset))
+            history.append(PlayedGame(p.seats, (1.0, 0.0) if win else (0.0, 1.0), p.number, p.round, p.seed_offset))
         r += 1
     state = sprt_state(spec, history)
     assert state.verdict == "H1" and r < 10

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from tournament.swiss import Game, player_states_multi, pod_repeats, swiss_pods
+from tournament.pairing import PlayedGame
+from tournament.swiss import player_states_multi, pod_repeats, swiss_pods
 
 
 def fewest_by_brute_force(players: list[int], k: int, met: set[frozenset[int]]) -> int:
@@ -29,7 +30,7 @@ def test_a_small_score_group_is_split_with_the_fewest_repeats(seed):
     for _ in range(2):
         order = list(range(n))
         rng.shuffle(order)
-        history += [Game(tuple(order[i:i + k]), (0.0,) * k) for i in range(0, n, k)]
+        history += [PlayedGame(tuple(order[i:i + k]), (0.0,) * k) for i in range(0, n, k)]
     met = {frozenset((a, b)) for g in history for a, b in itertools.combinations(g.seats, 2)}
     pods, byes = swiss_pods(n, k, history)
     assert byes == []
@@ -41,7 +42,7 @@ def test_a_small_score_group_is_split_with_the_fewest_repeats(seed):
 def test_a_thousand_players_meet_nobody_twice_while_the_score_groups_allow_it():
     rng = random.Random(2)
     n, k = 1000, 4
-    history: list[Game] = []
+    history: list[PlayedGame] = []
     for _ in range(5):
         states = player_states_multi(n, history)
         pods, byes = swiss_pods(n, k, history)
@@ -49,5 +50,5 @@ def test_a_thousand_players_meet_nobody_twice_while_the_score_groups_allow_it():
         for pod in pods:
             order = list(pod)
             rng.shuffle(order)
-            history.append(Game(tuple(order), tuple(1.0 if i == 0 else 0.0 for i in range(k))))
-        history.extend(Game((b,), (1.0 / k,)) for b in byes)
+            history.append(PlayedGame(tuple(order), tuple(1.0 if i == 0 else 0.0 for i in range(k))))
+        history.extend(PlayedGame((b,), (1.0 / k,)) for b in byes)

@@ -8,13 +8,14 @@ from collections import Counter
 import pytest
 
 from tests.tournament.py4swiss_reference import py4swiss_round
-from tournament.swiss import Game, player_states, rounds_of, swiss_round
+from tournament.pairing import PlayedGame
+from tournament.swiss import player_states, rounds_of, swiss_round
 
 
 def simulate(n: int, rounds: int, seed: int, draws: bool = True):
     """Play `rounds` Swiss rounds with random results; return the history and each round's pairing."""
     rng = random.Random(seed)
-    history: list[Game] = []
+    history: list[PlayedGame] = []
     played = []
     for _ in range(rounds):
         before = player_states(n, history)
@@ -23,9 +24,9 @@ def simulate(n: int, rounds: int, seed: int, draws: bool = True):
         for a, b in pairs:
             # The stronger seed wins more often, so score groups spread like a real event.
             x = rng.choice([1.0, 0.5, 0.0] if draws else [1.0, 0.0]) if rng.random() < 0.6 else float(a < b)
-            history.append(Game((a, b), (x, 1.0 - x)))
+            history.append(PlayedGame((a, b), (x, 1.0 - x)))
         if bye is not None:
-            history.append(Game((bye,), (1.0,)))
+            history.append(PlayedGame((bye,), (1.0,)))
     return history, played
 
 
@@ -140,7 +141,7 @@ def test_multiplayer_swiss_pods_cover_everyone_and_avoid_repeat_opponents(n, k):
     ours = naive = 0
     for seed in range(4):
         rng = random.Random(seed)
-        history: list[Game] = []
+        history: list[PlayedGame] = []
         byes: Counter[int] = Counter()
         for _ in range(4):
             states = player_states_multi(n, history)
@@ -157,8 +158,8 @@ def test_multiplayer_swiss_pods_cover_everyone_and_avoid_repeat_opponents(n, k):
             for pod in pods:
                 order = list(pod)
                 rng.shuffle(order)
-                history.append(Game(tuple(order), tuple(1.0 if i == 0 else 0.0 for i in range(k))))
-            history.extend(Game((b,), (1.0 / k,)) for b in out)
+                history.append(PlayedGame(tuple(order), tuple(1.0 if i == 0 else 0.0 for i in range(k))))
+            history.extend(PlayedGame((b,), (1.0 / k,)) for b in out)
         assert max(byes.values(), default=0) <= 1 or 4 * (n % k) > n
     assert ours <= naive
     assert ours < naive or naive == 0

@@ -11,20 +11,20 @@ from typer.testing import CliRunner
 
 from tournament.cli import app
 from tournament.dutch import dutch_round
-from tournament.swiss import Game
+from tournament.pairing import PlayedGame
 from tournament.trf import format_pairing, read_trf, write_trf
 
 runner = CliRunner()
 
 
-def simulate(n: int, rounds: int, total: int, seed: int) -> list[list[Game]]:
+def simulate(n: int, rounds: int, total: int, seed: int) -> list[list[PlayedGame]]:
     rng = random.Random(seed)
-    history: list[list[Game]] = []
+    history: list[list[PlayedGame]] = []
     for _ in range(rounds):
         pairs, bye = dutch_round(n, history, total)
-        games = [Game((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
+        games = [PlayedGame((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
         if bye is not None:
-            games.append(Game((bye,), (1.0,)))
+            games.append(PlayedGame((bye,), (1.0,)))
         history.append(games)
     return history
 
@@ -80,7 +80,7 @@ def test_a_bad_trf_is_one_sentence_and_exit_2(tmp_path, text, words):
 
 
 def test_games_the_two_players_disagree_on_are_refused(tmp_path):
-    text = write_trf(["a", "b", "c", "d"], [[Game((0, 1), (1.0, 0.0)), Game((2, 3), (0.5, 0.5))]], 3)
+    text = write_trf(["a", "b", "c", "d"], [[PlayedGame((0, 1), (1.0, 0.0)), PlayedGame((2, 3), (0.5, 0.5))]], 3)
     lines = text.splitlines()
     lines[3] = lines[3][:91] + "   3 b 0"  # player 2 claims to have met 3, who says it met 1
     path = tmp_path / "odd.trf"

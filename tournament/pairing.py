@@ -1,0 +1,50 @@
+"""What every format deals in: the pairings it plans, the games it reads back, and how a table becomes games.
+
+A format (round robin, gauntlet, Swiss, pods, solo) is a pure function from the results so
+far (`PlayedGame`s) to the next round's `Pairing`s. When a table (two entrants, or a pod of
+k) plays several games, `encounters` turns it into those games the same way in every
+format: the seats rotate one place per game, and k consecutive games share a seed, so each
+entrant plays the same deal from every seat once and the luck of the cards cancels out
+(with two players: duplicate pairs, the same seed with the seats swapped).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One scheduled match: entrant indices per seat, its round, and its seed offset (-1: a bye)."""
+
+    number: int
+    round: int
+    seats: tuple[int, ...]
+    seed_offset: int
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished pairing as the formats read it: entrants by seat and their points (a bye has one seat).
+
+    A stored result also knows its schedule number, round and seed; a pairer's own history
+    (a TRF file, a test) may leave them at -1.
+    """
+
+    seats: tuple[int, ...]
+    points: tuple[float, ...]
+    number: int = -1
+    round: int = -1
+    seed: int = -1
+
+
+def encounters(table: tuple[int, ...], games: int) -> list[tuple[tuple[int, ...], int]]:
+    """The `games` games of one table as (seats, seed step): seats rotated one place per game, and
+    every len(table) consecutive games on one seed (seed step g // len(table))."""
+    k = len(table)
+    return [(table[g % k:] + table[:g % k], g // k) for g in range(games)]
+
+
+def seeds_used(players: int, games: int) -> int:
+    """How many distinct seeds a table of `players` uses for `games` games (see `encounters`)."""
+    return -(-games // players)
