@@ -46,7 +46,7 @@ CHUNKS_PER_WORKER = 4
 MAX_CHUNK = 64
 TARGET_CHUNK_S = 0.5
 TASK_RETRIES = 4
-IN_FLIGHT_PER_WORKER = 2
+IN_FLIGHT_PER_WORKER = 2  # one running and one queued behind it, when Ray itself caps how many run
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # Ray colours its error texts
 
 
@@ -152,6 +152,7 @@ class RayExecutor:
         self._requested = workers
         self.workers = max(1, workers or os.cpu_count() or 1)  # the cluster's CPUs once Ray is up
         self._chunk = chunk
+        self._cpus = self.workers  # the cluster's CPUs, known once Ray is up
         self._task: Any = None
         self._ready = threading.Event()
         self._error: TourneyError | None = None
@@ -204,8 +205,8 @@ class RayExecutor:
                         + client_hint(self._address)
                     ) from None
                 self._owns = True
-            cpus = int(ray.cluster_resources().get("CPU", 1))
-            self.workers = max(1, min(self._requested, cpus) if self._requested else cpus)
+            self._cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            self.workers = min(self._requested, self._cpus) if self._requested else self._cpus
             self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
         except TourneyError as exc:
             self._error = exc
@@ -218,29 +219,63 @@ class RayExecutor:
         queue = deque(pairings)  # popleft() = schedule order
         timing = ChunkTiming()
         here = LocalPlayer(plan, queue, self._ready) if not self._ready.is_set() else None
-        # Keep two tasks per worker in flight: one running, one queued behind it, so a worker
-        # never idles while the driver stores a chunk and submits the next. Tasks ask for a
-        # whole CPU, so that still caps parallelism at `workers`, and what is submitted but
-        # unfinished is all a dying driver can lose.
         in_flight: list[Any] = []
         plan_ref: Any = None
         try:
             while queue or in_flight or (here is not None and here.busy()):
                 if self._error is not None:
                     raise self._error
-                if self._ready.is_set():
-                    if plan_ref is None:
-                        plan_ref = self._ray.put(plan)
-                    while len(in_flight) < IN_FLIGHT_PER_WORKER * self.workers and (chunk := here_or_queue_take(
-                            queue, here, self._chunk or timing.size(len(queue), self.workers))):
-                        in_flight.append(self._task.remote(plan_ref, chunk, GAME_MODULES.get(plan.game)))
-                for played in self._collect(here, in_flight):
+                if self._ready.is_set() and plan_ref is None:
+                    plan_ref = self._ray.put(plan)
+                self._top_up(plan_ref, plan.game, queue, here, in_flight, timing)
+                found = self._collect(here, in_flight)
+                for played in found:
                     timing.add(played)
-                    yield played
+                # Refill before handing results over: the caller writes them to the database, and
+                # the workers play the next chunks meanwhile instead of waiting for that write.
+                self._top_up(plan_ref, plan.game, queue, here, in_flight, timing)
+                yield from found
         finally:
             if here is not None:
                 here.stop()
             self._cancel(in_flight)
+
+    def _top_up(self, plan_ref: Any, game: str, queue: deque[Any], here: LocalPlayer | None, in_flight: list[Any],
+                timing: ChunkTiming) -> None:
+        """Submit chunks from the queue until `slots()` tasks are in flight (none before Ray is up)."""
+        if plan_ref is None:
+            return
+        while chunk := self._next_chunk(queue, here, len(in_flight), timing):
+            in_flight.append(self._task.remote(plan_ref, chunk, GAME_MODULES.get(game)))
+
+    def _next_chunk(self, queue: deque[Any], here: LocalPlayer | None, in_flight: int,
+                    timing: ChunkTiming) -> list[Any]:
+        """The next chunk for Ray, or none when enough are in flight.
+
+        Decided under the local player's lock: it takes from the same queue, and a match it
+        has just taken counts against `workers` before Ray is given another.
+        """
+        with here.lock if here is not None else contextlib.nullcontext():
+            if in_flight >= self.slots(here):
+                return []
+            size = self._chunk or timing.size(len(queue), self.workers)
+            return [queue.popleft() for _ in range(min(size, len(queue)))]
+
+    def slots(self, here: LocalPlayer | None = None) -> int:
+        """How many tasks to keep in flight: never more matches at once than `workers`, this process's included.
+
+        When `workers` is all of the cluster's CPUs, Ray itself runs no more than that many
+        (each task asks for a CPU), so a second task per worker can wait queued behind the
+        running one and the worker never idles between chunks. With fewer workers than CPUs Ray
+        would run that queued task at once on a free CPU, so then only `workers` are in flight.
+        While this process still finishes the match it began before Ray was up, Ray gets one
+        task fewer and none queued.
+        """
+        if here is not None and here.playing():
+            return self.workers - 1
+        if self.workers >= self._cpus:
+            return IN_FLIGHT_PER_WORKER * self.workers
+        return self.workers
 
     def _collect(self, here: LocalPlayer | None, in_flight: list[Any]) -> list[list[Played]]:
         """What finished since the last look: this process's matches and Ray's chunks (waits briefly)."""
@@ -281,14 +316,6 @@ class RayExecutor:
             self._owns = False
 
 
-def here_or_queue_take(queue: deque[Any], here: LocalPlayer | None, size: int) -> list[Any]:
-    """The next chunk for Ray, taken under the local player's lock (it takes from the same queue)."""
-    if here is None:
-        return [queue.popleft() for _ in range(min(size, len(queue)))]
-    with here.lock:
-        return [queue.popleft() for _ in range(min(size, len(queue)))]
-
-
 class LocalPlayer:
     """Plays matches from the shared queue in a thread of this process until Ray is ready.
 
@@ -302,6 +329,7 @@ class LocalPlayer:
         self.lock = threading.Lock()
         self._ray_ready = ray_ready
         self._stopping = threading.Event()
+        self._playing = threading.Event()
         self._results: SimpleQueue[list[Played] | BaseException] = SimpleQueue()
         self._thread = threading.Thread(target=self._play, name="play-while-ray-starts", daemon=True)
         self._thread.start()
@@ -310,12 +338,18 @@ class LocalPlayer:
         try:
             while not (self._stopping.is_set() or self._ray_ready.is_set()):
                 with self.lock:
-                    if not self.queue:
+                    if not self.queue or self._ray_ready.is_set():  # checked again: Ray may be up by now
                         return
                     pairing = self.queue.popleft()
+                    self._playing.set()
                 self._results.put([self.plan.play(pairing)])
+                self._playing.clear()
         except BaseException as exc:  # handed to the driver, which raises it where the user sees it
             self._results.put(exc)
+
+    def playing(self) -> bool:
+        """True while the thread is in the middle of a match."""
+        return self._playing.is_set()
 
     def busy(self) -> bool:
         """True while the thread plays or has results not yet taken."""

@@ -126,7 +126,7 @@ def test_driver_counts_matches_from_results_in_process(tmp_path) -> None:
     _run_metered(tmp_path, InProcess())
 
 
-def test_driver_counts_matches_played_on_ray_workers(tmp_path, ray_ops) -> None:
+def test_driver_counts_matches_played_on_ray_workers(tmp_path, ray_session) -> None:
     from workers import RayExecutor
 
     executor = RayExecutor(workers=2, chunk=2)

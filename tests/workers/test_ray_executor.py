@@ -97,3 +97,45 @@ def test_chunks_are_sized_from_observed_match_times():
     timing.matches, timing.seconds = 1000, 0.5  # 0.5 ms a match: capped
     assert timing.size(100_000, 2) == MAX_CHUNK
     assert timing.size(16, 2) == 2  # the tail is split so both workers finish together
+
+
+def test_one_worker_plays_one_match_at_a_time_on_a_bigger_cluster(ray_session):
+    from tests.workers.interval_plan import IntervalPlan, most_at_once
+
+    # The session's Ray has 2 CPUs: a task queued behind the running one would start on the
+    # free CPU, so `--workers 1` would play two matches at once (and a 1-worker benchmark
+    # would measure two). Each match waits 50 ms, so any two played together overlap.
+    for workers in (1, 2):
+        played = [record for chunk in RayExecutor(workers=workers, chunk=2).run(IntervalPlan(), list(range(16)))
+                  for _, record, _ in chunk]
+        assert len(played) == 16
+        assert most_at_once(played) <= workers, (workers, played)
+
+
+def test_ray_gets_one_task_fewer_while_this_process_finishes_a_match(ray_session):
+    import threading
+    from collections import deque
+
+    from tests.workers.interval_plan import IntervalPlan
+    from workers.pool import IN_FLIGHT_PER_WORKER, LocalPlayer
+
+    executor = RayExecutor(workers=2)
+    ray_up, hold = threading.Event(), threading.Event()
+    here = LocalPlayer(IntervalPlan(hold=hold), deque(range(4)), ray_up)
+    try:
+        for _ in range(6000):  # until the thread has taken its first match and waits on `hold`
+            if here.playing():
+                break
+            here.take(timeout_s=0.01)
+        ray_up.set()
+        assert executor.slots(here) == 1  # with this process's match, two at once: --workers 2
+    finally:
+        hold.set()
+        here.stop()
+    for _ in range(1200):  # it finishes the held match, then sees Ray up and stops
+        if not here.busy():
+            break
+        here.take(timeout_s=0.05)
+    assert not here.playing()
+    assert executor.slots(here) == IN_FLIGHT_PER_WORKER * 2  # 2 workers are all the CPUs: Ray caps what runs
+    assert RayExecutor(workers=1).slots() == 1  # fewer workers than CPUs: nothing queued that Ray would start
