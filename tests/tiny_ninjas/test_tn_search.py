@@ -1,6 +1,6 @@
 """Tiny Ninjas' `mcts` bot: keeps to its budget (an injected clock, never wall time), is a pure
-function of its seed given a count, searches the simultaneous Blitz mulligan by regret
-matching, and beats greedy in a seeded sample."""
+function of its seed given a count, plays the simultaneous Blitz mulligan, and beats greedy in
+a seeded sample."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from engine.core import DecisionRequest
 from engine.games.tiny_ninjas import GAME
 from engine.games.tiny_ninjas.playout import ATTACK_WORTH, SHIELD_WORTH, playout_action
 from engine.games.tiny_ninjas.rules import P_DEFEND, P_MULLIGAN, P_PLAY
-from engine.games.tiny_ninjas.search import TinyNinjasMcts
+from engine.games.tiny_ninjas.search import DEFAULT_ITERATIONS, TinyNinjasMcts
 from engine.games.tiny_ninjas.state import TinyNinjasState
 from engine.referee import play_match
 
@@ -75,10 +75,10 @@ def test_the_request_deadline_stops_a_long_count() -> None:
 
 def test_a_count_is_the_default_and_never_reads_the_clock() -> None:
     bot = TinyNinjasMcts(seed=1, clock=NoClock())
-    assert (bot.iterations, bot.ms) == (200, None)
+    assert (bot.iterations, bot.ms) == (DEFAULT_ITERATIONS, None)
     state = state_at(P_PLAY)
     bot.act(request_for(state, state.to_act()[0]))
-    assert bot.last_iterations == 200
+    assert bot.last_iterations == DEFAULT_ITERATIONS
 
 
 def match_choices(spec: str, config: dict | None = None) -> list[int]:
@@ -103,7 +103,7 @@ def test_same_seed_and_count_give_the_same_match() -> None:
     assert match_choices("mcts:iterations=20") == first
 
 
-def test_the_blitz_mulligan_is_searched_by_regret_matching() -> None:
+def test_the_blitz_mulligan_is_searched() -> None:
     state = state_at(P_MULLIGAN, {"mode": "blitz"})
     assert len(state.to_act()) == 2
     bot = TinyNinjasMcts(seed=2, iterations=60)
@@ -146,5 +146,20 @@ def test_it_beats_greedy_in_a_seeded_sample_of_duplicate_pairs() -> None:
 
 def test_tourney_games_lists_it_with_its_options() -> None:
     info = {i.name: i for i in bot_infos(GAME)}["mcts"]
-    assert "MCTS" in info.description
-    assert [o.name for o in info.options] == ["ms", "iterations", "playout_depth", "exploration", "epsilon"]
+    assert "same sampled worlds" in info.description
+    assert [o.name for o in info.options] == ["ms", "iterations", "resolve", "epsilon"]
+
+
+def test_every_action_is_scored_in_the_same_world_with_the_same_dice() -> None:
+    """The comparison is paired: a playout depends only on (world, seed, action), never on the
+    bot's own generator, so two actions differ only by what they do."""
+    state = state_at(P_PLAY)
+    seat = state.to_act()[0]
+    request = request_for(state, seat)
+    bot = TinyNinjasMcts(seed=4)
+    world = request.determinize(random.Random(9))
+    assert isinstance(world, TinyNinjasState)
+    scores = [bot._playout(request, world, a, 1234) for a in request.legal]
+    bot.rng.random()
+    assert [bot._playout(request, world, a, 1234) for a in request.legal] == scores
+    assert len(set(scores)) > 1  # and the actions do differ

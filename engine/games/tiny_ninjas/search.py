@@ -1,65 +1,51 @@
-"""`mcts`, Tiny Ninjas' search bot: information-set MCTS with table-driven playouts.
+"""`mcts`, Tiny Ninjas' search bot: paired Monte Carlo playouts with sequential halving.
 
-Each iteration draws a world the seat cannot tell apart from the real one (`determinize`:
-the opponent's unseen cards and the pile are resampled from the cards the seat has not seen,
-cards it saw go back where it saw them), walks one shared tree, plays the rest out with
-`playout.playout_action` (no state copies, so hundreds of playouts fit in 50 ms where the
-one-ply greedy playout of the generic `ismcts` fits a handful) and backs up `Game.evaluate`.
+Each round draws one world the seat cannot tell apart from the real one (`determinize`: the
+opponent's unseen cards and the pile are resampled from the cards the seat has not seen, the
+cards it saw stay where it saw them), then tries every action still in the running in that same
+world with the same dice and the same playout choices (common random numbers), plays each a few
+moves further with `playout.playout_action` (no state copies inside a playout) and scores it
+with `Game.evaluate`. Comparing actions in the same worlds cancels most of the luck of the deal
+and the dice, which is what decides Tiny Ninjas: a tree search that spreads the same playouts
+over different worlds per action could not tell close actions apart and lost to one-ply greedy.
 
-Sequential decisions choose by UCB, counting how often an action was available so that
-moves only some worlds allow are not starved. The Blitz mulligan is simultaneous and hidden:
-there each seat keeps its own regrets and plays regret matching with some exploration
-(decoupled, so neither seat's choice depends on the other's), and the bot's own answer at a
-simultaneous root is drawn from its average strategy rather than the most visited move.
+After every few rounds the worse half of the actions drops out (sequential halving, down to
+the best two), so the budget goes to telling the good ones apart. In a simultaneous step (the Blitz mulligan) the
+other seat's hidden choice is drawn by the playout policy in each world.
 
-The search is anytime: it stops after exactly `iterations` (then it never reads the clock and a
-seed fixes every choice) or when `ms` or the request's deadline is spent.
+The search is anytime: it stops after exactly `iterations` playouts (then it never reads the
+clock and a seed fixes every choice) or when `ms` or the request's deadline is spent.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Sequence
 from typing import ClassVar, Final
 
-from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, State, default_clock
+from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, default_clock
 from engine.core.chance import stream_start
 from engine.games.tiny_ninjas.playout import playout_action
+from engine.games.tiny_ninjas.rules import P_DEFEND
 from engine.games.tiny_ninjas.state import TinyNinjasState
 
 # With no `ms` in the spec a fixed count, so a match stays a pure function of its seed; this
-# count costs about 50 ms a decision on a quiet core (bench: `tourney run`, README).
-DEFAULT_ITERATIONS: Final = 200
-# Share of uniform exploration mixed into regret matching at simultaneous steps.
-MIX_EXPLORATION: Final = 0.2
-
-# How a simultaneous move was drawn: (the actions offered, the drawn one's sampling chance, its
-# chance under the regret-matched strategy), for the sampled regret update.
-_Draw = tuple[tuple[Action, ...], float, float]
-
-
-class _Node:
-    __slots__ = ("children", "stats")
-
-    def __init__(self) -> None:
-        self.children: dict[tuple[Action, ...], _Node] = {}
-        # seat -> action -> [visits, reward sum, times available | cumulative regret, strategy sum]
-        self.stats: dict[int, dict[Action, list[float]]] = {}
+# many playouts cost about 50 ms of one core a decision (README, "how strong is each bot").
+DEFAULT_ITERATIONS: Final = 160
+# Rounds (worlds) between two halvings of the actions still in the running.
+ROUNDS_PER_HALVING: Final = 4
 
 
 class TinyNinjasMcts:
-    """Searches each decision for `ms` milliseconds (or exactly `iterations`) and plays the best-tried move."""
+    """Tries every action in the same sampled worlds, keeps the better half every few rounds."""
 
-    DESCRIPTION: ClassVar[str] = ("information-set MCTS with card-table playouts and regret matching at the "
-                                  "Blitz mulligan; anytime, stops on `ms` or `iterations`")
+    DESCRIPTION: ClassVar[str] = ("Monte Carlo search: every action played out in the same sampled worlds "
+                                  "and dice, sequential halving; anytime, stops on `ms` or `iterations`")
     OPTIONS: ClassVar[tuple[BotOption, ...]] = (
         BotOption("ms", float, None, "think this many milliseconds a decision instead of a fixed count (not "
                   "reproducible run to run)", minimum=1, example=50),
-        BotOption("iterations", int, DEFAULT_ITERATIONS, "iterations per decision: deterministic for a seed",
+        BotOption("iterations", int, DEFAULT_ITERATIONS, "playouts per decision: deterministic for a seed",
                   minimum=1),
-        BotOption("playout_depth", int, 12, "moves played out after the tree", minimum=0),
-        BotOption("exploration", float, 0.7, "UCB exploration constant", minimum=0),
+        BotOption("resolve", bool, True, "play out the opponent's defence to an attack before scoring it"),
         BotOption("epsilon", float, 0.1, "share of random moves in playouts", minimum=0),
     )
 
@@ -68,8 +54,7 @@ class TinyNinjasMcts:
         seed: int = 0,
         ms: float | None = None,
         iterations: int | None = None,
-        playout_depth: int = 12,
-        exploration: float = 0.7,
+        resolve: bool = True,
         epsilon: float = 0.1,
         clock: Clock = default_clock,
     ) -> None:
@@ -83,8 +68,7 @@ class TinyNinjasMcts:
         self.iterations = DEFAULT_ITERATIONS if iterations is None and ms is None else iterations
         self.ms = ms
         self.clock = clock
-        self.playout_depth = playout_depth
-        self.c = exploration
+        self.resolve = resolve
         self.epsilon = epsilon
         self.last_iterations = 0
 
@@ -94,104 +78,53 @@ class TinyNinjasMcts:
         if len(legal) == 1:
             return 0
         budget = Budget(self.clock, self.ms, request.deadline_s)
-        root = _Node()
+        alive = list(range(len(legal)))
+        totals = [0.0] * len(legal)
+        counts = [0] * len(legal)
+        every = self._rounds_per_halving(len(legal))
         done = 0
-        simultaneous = False
-        while done == 0 or ((self.iterations is None or done < self.iterations) and not budget.spent()):
+        rounds = 0
+        while not self._out_of_budget(done, budget):
             world = request.determinize(self.rng)
             assert isinstance(world, TinyNinjasState)
-            world.log = []  # no rule reads the log back; a search copy need not carry the match's history
-            simultaneous = len(world.to_act()) > 1
-            self._iterate(request, root, world, budget)
-            done += 1
+            world.log = []  # no rule reads the log back: a search copy need not carry the match's history
+            playout_seed = self.rng.getrandbits(63)
+            for i in alive:
+                totals[i] += self._playout(request, world, legal[i], playout_seed)
+                counts[i] += 1
+                done += 1
+                if self._out_of_budget(done, budget):
+                    break
+            rounds += 1
+            if rounds % every == 0 and len(alive) > 2:
+                alive.sort(key=lambda k: -totals[k] / counts[k])
+                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
         self.last_iterations = done
-        table = root.stats.get(request.seat, {})
-        if simultaneous:
-            weights = [table[a][4] if a in table else 0.0 for a in legal]
-            if sum(weights) > 0:
-                return self.rng.choices(range(len(legal)), weights=weights)[0]
-        return max(range(len(legal)), key=lambda i: table[legal[i]][0] if legal[i] in table else -1.0)
+        # The budget may stop a round halfway: compare means, not sums.
+        return max(alive, key=lambda k: totals[k] / max(counts[k], 1))
 
-    def _iterate(self, request: DecisionRequest, root: _Node, state: State, budget: Budget) -> None:
-        path: list[tuple[_Node, dict[int, Action], dict[int, _Draw]]] = []
-        node = root
-        while not state.is_over():
-            seats = state.to_act()
-            joint: dict[int, Action] = {}
-            draws: dict[int, _Draw] = {}
-            for s in seats:
-                options = request.legal if node is root and s == request.seat else state.legal_actions(s)
-                if len(seats) > 1:
-                    joint[s], draws[s] = self._matched(node, s, options)
-                else:
-                    joint[s] = self._ucb(node, s, options)
-            path.append((node, joint, draws))
-            state.apply(joint)
-            key = tuple(joint[s] for s in seats)
-            child = node.children.get(key)
-            if child is None:
-                node.children[key] = _Node()
-                break
-            node = child
-        assert isinstance(state, TinyNinjasState)
-        depth = 0
-        while not state.is_over() and depth < self.playout_depth:
-            state.apply({s: playout_action(state, s, self.rng, self.epsilon) for s in state.to_act()})
-            depth += 1
-        game = request.game
-        rewards = [game.evaluate(state, s) for s in range(state.num_players)]
-        for visited, choices, draws in path:
-            for s, a in choices.items():
-                table = visited.stats[s]
-                if s in draws:
-                    _regret_update(table, a, rewards[s], draws[s])
-                st = table[a]
-                st[0] += 1
-                st[1] += rewards[s]
+    def _rounds_per_halving(self, actions: int) -> int:
+        """Rounds between halvings: a count is spread evenly over the halvings it will need
+        (sequential halving); a time budget halves every ROUNDS_PER_HALVING rounds."""
+        if self.iterations is None:
+            return ROUNDS_PER_HALVING
+        halvings = max(1, (actions - 1).bit_length())
+        return max(1, self.iterations // (halvings * actions))
 
-    def _ucb(self, node: _Node, seat: int, legal: Sequence[Action]) -> Action:
-        """UCB over the actions legal in this world; untried ones first, at random."""
-        table = node.stats.setdefault(seat, {})
-        untried = []
-        for a in legal:
-            st = table.get(a)
-            if st is None:
-                st = table[a] = [0, 0.0, 0, 0.0, 0.0]
-            st[2] += 1
-            if st[0] == 0:
-                untried.append(a)
-        if untried:
-            return untried[self.rng.randrange(len(untried))]
-        c = self.c
-        return max(legal, key=lambda a: _ucb_score(table[a], c))
+    def _out_of_budget(self, done: int, budget: Budget) -> bool:
+        return (self.iterations is not None and done >= self.iterations) or budget.spent()
 
-    def _matched(self, node: _Node, seat: int, legal: Sequence[Action]) -> tuple[Action, _Draw]:
-        """Regret matching mixed with uniform exploration: the drawn action and how it was drawn."""
-        table = node.stats.setdefault(seat, {})
-        for a in legal:
-            if a not in table:
-                table[a] = [0, 0.0, 0, 0.0, 0.0]
-        positive = [max(table[a][3], 0.0) for a in legal]
-        total = sum(positive)
-        n = len(legal)
-        strategy = [(p / total if total > 0 else 1.0 / n) for p in positive]
-        for a, p in zip(legal, strategy, strict=True):
-            table[a][4] += p  # the average strategy is what the seat finally plays
-        mixed = [(1 - MIX_EXPLORATION) * p + MIX_EXPLORATION / n for p in strategy]
-        i = self.rng.choices(range(n), weights=mixed)[0]
-        return legal[i], (tuple(legal), mixed[i], strategy[i])
-
-
-def _regret_update(table: dict[Action, list[float]], chosen: Action, reward: float, draw: _Draw) -> None:
-    """Outcome-sampling regret matching (Lanctot et al. 2013): the chosen action's reward,
-    importance-weighted by its sampling chance, against the strategy's estimated value."""
-    offered, sampled, played = draw
-    estimate = reward / sampled
-    strategy_value = played * estimate
-    for a in offered:
-        table[a][3] += (estimate if a is chosen else 0.0) - strategy_value
-
-
-def _ucb_score(st: list[float], c: float) -> float:
-    visits, total, avail = st[0], st[1], st[2]
-    return total / visits + c * math.sqrt(math.log(max(avail, 1.0)) / visits)
+    def _playout(self, request: DecisionRequest, world: TinyNinjasState, action: Action, seed: int) -> float:
+        """`action` in a copy of `world`, the other seats' and the next moves by the playout policy,
+        with the dice and the playout's coin flips fixed by `seed` for every action compared."""
+        state = world.clone()
+        state.chance.reseed(seed)
+        rng = random.Random(seed)
+        me = request.seat
+        state.apply({s: action if s == me else playout_action(state, s, rng, self.epsilon) for s in state.to_act()})
+        # Score every action at the same point of the game: after the attack it began is
+        # resolved. Cutting playouts at a fixed depth instead scored an END_ROUND against the
+        # opponent's next attack and an attack against nothing, and lost to greedy (25-40%).
+        while self.resolve and state.phase == P_DEFEND and state.to_act() != (me,):
+            state.apply({s: playout_action(state, s, rng, self.epsilon) for s in state.to_act()})
+        return request.game.evaluate(state, me)
