@@ -61,10 +61,10 @@ class TinyNinjasGame(Game):
         return C.resolve(None)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """`mcts`: information-set search with table-driven playouts (search.py)."""
-        from engine.games.tiny_ninjas.search import TinyNinjasMcts
+        """`montecarlo`: the search bot, every action scored over the same sampled worlds (search.py)."""
+        from engine.games.tiny_ninjas.search import PairedMonteCarloBot
 
-        return {"mcts": TinyNinjasMcts}
+        return {"montecarlo": PairedMonteCarloBot}
 
     def evaluate(self, state: State, seat: int) -> float:
         """Health difference plus cards, tokens and the pending attack, squashed into [-1, 1]."""

@@ -1,4 +1,4 @@
-"""`mcts`, Tiny Ninjas' search bot: paired Monte Carlo over sampled worlds, sequential halving.
+"""`montecarlo`, Tiny Ninjas' search bot: paired Monte Carlo over sampled worlds, sequential halving.
 
 Each round draws one world the seat cannot tell apart from the real one (`determinize`: the
 opponent's unseen cards and the pile are resampled from the cards the seat has not seen, the
@@ -38,7 +38,7 @@ DEFAULT_ITERATIONS: Final = 1200
 ROUNDS_PER_HALVING: Final = 4
 
 
-class TinyNinjasMcts:
+class PairedMonteCarloBot:
     """Tries every action in the same sampled worlds, keeps the better half every few rounds."""
 
     DESCRIPTION: ClassVar[str] = ("Monte Carlo search: every action scored in the same sampled worlds and "
@@ -63,12 +63,12 @@ class TinyNinjasMcts:
         clock: Clock = default_clock,
     ) -> None:
         if iterations is not None and iterations < 1:
-            raise ValueError("mcts needs iterations >= 1")
+            raise ValueError("montecarlo needs iterations >= 1")
         if ms is not None and ms <= 0:
-            raise ValueError("mcts needs ms > 0")
+            raise ValueError("montecarlo needs ms > 0")
         if not 0.0 <= epsilon <= 1.0:
-            raise ValueError("mcts epsilon must be between 0 and 1")
-        self.rng = random.Random(stream_start(seed, "bot/tiny-ninjas-mcts"))
+            raise ValueError("montecarlo epsilon must be between 0 and 1")
+        self.rng = random.Random(stream_start(seed, "bot/tiny-ninjas-montecarlo"))
         self.iterations = DEFAULT_ITERATIONS if iterations is None and ms is None else iterations
         self.ms = ms
         self.clock = clock
