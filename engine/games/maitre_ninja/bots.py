@@ -1,4 +1,5 @@
-"""Maître Ninja's own bots: `nash` (equilibrium mixed strategy per fight) and `best_response`.
+"""Maître Ninja's own bots: `nash` (equilibrium mixed strategy per fight), `best_response`, and
+`regret`, the anytime search bot (regret matching+ on the same matrix, within a budget).
 
 A fight is a zero-sum matrix game between the attacker's lines and the defender's rows, and
 it depends only on the attacker's rank (and the configured row length and supply). The game
@@ -17,12 +18,13 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from engine.core import BotOption, DecisionRequest
+from engine.core import BotOption, Budget, Clock, DecisionRequest, default_clock
 from engine.games.maitre_ninja.actions import PARRIES, attack_lines, iter_rows, parry_rows
 from engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
@@ -94,6 +96,31 @@ def row_masks(rank: int, length: int, caps: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(defender_wins_mask("".join(_LETTER[p] for p in row), levels) for row in iter_rows(length, caps))
 
 
+@cache
+def distinct_rows(rank: int, length: int, caps: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The rows worth playing, as (lines-beaten mask, first legal row with it), in row order.
+
+    Rows with the same answers are merged and rows beating a subset of another row's lines are
+    dropped: neither changes what the defender can achieve, and every kept row is a real legal row.
+    """
+    first_row: dict[int, int] = {}
+    for r, mask in enumerate(row_masks(rank, length, caps)):
+        first_row.setdefault(mask, r)
+    kept: list[int] = []
+    for mask in sorted(first_row, key=lambda mk: (-mk.bit_count(), first_row[mk])):
+        if not any(mask | k == k for k in kept):
+            kept.append(mask)
+    kept.sort(key=lambda mk: first_row[mk])
+    return tuple((mk, first_row[mk]) for mk in kept)
+
+
+@cache
+def win_matrix(rank: int, length: int, caps: tuple[int, ...]) -> tuple[tuple[float, ...], ...]:
+    """win[a][k] = 1.0 when attack line a beats the k-th of `distinct_rows`, else 0.0."""
+    kept = distinct_rows(rank, length, caps)
+    return tuple(tuple(0.0 if (mk >> a) & 1 else 1.0 for mk, _ in kept) for a in range(len(attack_lines(rank))))
+
+
 @dataclass(frozen=True)
 class FightSolution:
     """The equilibrium of one fight's matrix game.
@@ -130,26 +157,14 @@ def _clean(probs: list[float]) -> tuple[float, ...]:
 
 @cache
 def solve_fight(rank: int, length: int, caps: tuple[int, ...]) -> FightSolution:
-    """Solve the fight at `rank` (rows of `length` parries under supply `caps`) by linear programming.
-
-    Rows with the same answers are merged and rows beating a subset of another row's lines are
-    dropped first: neither changes the value, and every kept row is a real legal row.
-    """
+    """Solve the fight at `rank` (rows of `length` parries under supply `caps`) by linear programming,
+    over the `distinct_rows` only."""
     import numpy as np
     from scipy.optimize import linprog
 
     n_lines = len(attack_lines(rank))
-    masks = row_masks(rank, length, caps)
-    first_row: dict[int, int] = {}
-    for r, mask in enumerate(masks):
-        first_row.setdefault(mask, r)
-    kept: list[int] = []
-    for mask in sorted(first_row, key=lambda mk: (-mk.bit_count(), first_row[mk])):
-        if not any(mask | k == k for k in kept):
-            kept.append(mask)
-    kept.sort(key=lambda mk: first_row[mk])
-    # win[a, k] = 1 when line a beats kept row k.
-    win = np.array([[0.0 if (mk >> a) & 1 else 1.0 for mk in kept] for a in range(n_lines)])
+    kept = distinct_rows(rank, length, caps)
+    win = np.array(win_matrix(rank, length, caps))
     n_rows = len(kept)
 
     # Attacker: maximise v subject to (x . win[:, k]) >= v for every row k, sum(x) = 1.
@@ -182,7 +197,7 @@ def solve_fight(rank: int, length: int, caps: tuple[int, ...]) -> FightSolution:
         caps=caps,
         value=float(-att.fun),
         attacker_probs=_clean([float(v) for v in att.x[:n_lines]]),
-        rows=tuple(first_row[kept[k]] for k in support),
+        rows=tuple(kept[k][1] for k in support),
         defender_probs=tuple(y[k] for k in support),
     )
 
@@ -307,4 +322,127 @@ class BestResponseBot:
         raise ValueError(f"best_response bot asked to act with role {role!r}")
 
 
-__all__ = ["BestResponseBot", "FightSolution", "NashBot", "solve_fight", "warm_up"]
+# With no `ms` in the spec a fixed count, so a match stays a pure function of its seed. A count
+# that costs about 50 ms at rank 4 here (162 lines x 426 rows) and leaves the mix within a few
+# points of the game value (tests/maitre_ninja/test_mn_regret.py measures how close).
+REGRET_ITERATIONS = 300
+
+
+@dataclass(frozen=True)
+class RegretMix:
+    """What a regret-matching run found: each side's average strategy and the work it took.
+
+    attacker_probs: one probability per line of `attack_lines(rank)`; defender_probs: one per
+    `distinct_rows` entry; iterations: how many rounds of play it averaged.
+    """
+
+    attacker_probs: tuple[float, ...]
+    defender_probs: tuple[float, ...]
+    iterations: int
+
+
+def regret_match(rank: int, length: int, caps: tuple[int, ...], iterations: int | None, budget: Budget) -> RegretMix:
+    """Approach the fight's equilibrium by regret matching+ with alternating updates.
+
+    Each round both sides play their regret-matched strategy against the other's current one;
+    the average over rounds (weighted by round number, which converges faster) is the answer.
+    It stops after `iterations` rounds or when `budget` is spent, whichever is first, and always
+    plays at least one round. The same count gives the same mix: nothing here is random.
+    """
+    import numpy as np
+
+    win = np.array(win_matrix(rank, length, caps))
+    n_lines, n_rows = win.shape
+    regret_a = np.zeros(n_lines)
+    regret_d = np.zeros(n_rows)
+    avg_a = np.zeros(n_lines)
+    avg_d = np.zeros(n_rows)
+    sigma_d = np.full(n_rows, 1.0 / n_rows)
+    done = 0
+    while done == 0 or ((iterations is None or done < iterations) and not budget.spent()):
+        done += 1
+        sigma_a = _matched(regret_a)
+        line_values = win @ sigma_d  # each line's win chance against the current defence
+        regret_a = np.maximum(regret_a + line_values - sigma_a @ line_values, 0.0)
+        sigma_a = _matched(regret_a)
+        row_values = 1.0 - sigma_a @ win  # each row's hold chance against the current attack
+        regret_d = np.maximum(regret_d + row_values - sigma_d @ row_values, 0.0)
+        avg_a += done * sigma_a
+        avg_d += done * sigma_d
+        sigma_d = _matched(regret_d)
+    return RegretMix(_clean([float(p) for p in avg_a]), _clean([float(p) for p in avg_d]), done)
+
+
+def _draw(rng: random.Random, weights: Sequence[float]) -> int:
+    """An index drawn in proportion to `weights` (not cached: a timed search's mixes never repeat)."""
+    return rng.choices(range(len(weights)), weights=weights)[0]
+
+
+def _matched(regret: Any) -> Any:
+    """Play in proportion to positive regret; uniformly when no action has any."""
+    total = float(regret.sum())
+    return regret / total if total > 0 else regret * 0.0 + 1.0 / len(regret)
+
+
+class RegretBot:
+    """The anytime fight search: regret matching+ on each fight's matrix game, within its budget."""
+
+    DESCRIPTION: ClassVar[str] = ("anytime search of each fight (hidden line vs parry row) by regret matching+ "
+                                  "over merged rows; stops on `ms` or `iterations`")
+    OPTIONS: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("ms", float, None, "think this many milliseconds a fight instead of a fixed count (not "
+                  "reproducible run to run)", minimum=1, example=50),
+        BotOption("iterations", int, REGRET_ITERATIONS, "regret-matching rounds per fight: deterministic for a seed",
+                  minimum=1),
+    )
+
+    def __init__(self, seed: int = 0, ms: float | None = None, iterations: int | None = None,
+                 clock: Clock = default_clock) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError("regret needs iterations >= 1")
+        if ms is not None and ms <= 0:
+            raise ValueError("regret needs ms > 0")
+        self.rng = random.Random(seed)
+        self.iterations = REGRET_ITERATIONS if iterations is None and ms is None else iterations
+        self.ms = ms
+        self.clock = clock
+        # The row this bot chose for the fight it is defending: (fight number, row), laid card by card.
+        self.plan: tuple[int, tuple[str, ...]] | None = None
+        self.last_mix: RegretMix | None = None
+
+    def _search(self, request: DecisionRequest, rank: int, length: int, caps: tuple[int, ...]) -> RegretMix:
+        budget = Budget(self.clock, self.ms, request.deadline_s)
+        self.last_mix = regret_match(rank, length, caps, self.iterations, budget)
+        return self.last_mix
+
+    def act(self, request: DecisionRequest) -> int:
+        """Attacker: a line drawn from the searched mix. Defender: a whole row drawn at its first
+        card (from the rows agreeing with any cards already laid), then laid card by card."""
+        role, rank, length, caps = fight_key(request)
+        if role == "attacker":
+            mix = self._search(request, rank, length, caps)
+            return request.legal.index(attack_lines(rank)[_draw(self.rng, mix.attacker_probs)])
+        if role != "defender":
+            raise ValueError(f"regret bot asked to act with role {role!r}")
+        fight = int(request.observation["fight_number"])
+        laid = laid_so_far(request)
+        if self.plan is None or self.plan[0] != fight or self.plan[1][: len(laid)] != laid:
+            self.plan = self._plan_row(request, fight, laid, rank, length, caps)
+        if self.plan is None:  # no row of the mix begins this way (another bot began it): any legal parry
+            return self.rng.randrange(len(request.legal))
+        return request.legal.index(PARRIES[PARRY_TYPES.index(self.plan[1][len(laid)])])
+
+    def _plan_row(self, request: DecisionRequest, fight: int, laid: tuple[str, ...], rank: int, length: int,
+                  caps: tuple[int, ...]) -> tuple[int, tuple[str, ...]] | None:
+        mix = self._search(request, rank, length, caps)
+        rows = parry_rows(length, caps)
+        kept = distinct_rows(rank, length, caps)
+        options = [(rows[r].row, p) for (_, r), p in zip(kept, mix.defender_probs, strict=True)
+                   if p > 0 and rows[r].row[: len(laid)] == laid]
+        if not options:
+            return None
+        pick = _draw(self.rng, [p for _, p in options])
+        return fight, options[pick][0]
+
+
+__all__ = ["BestResponseBot", "FightSolution", "NashBot", "RegretBot", "regret_match", "solve_fight", "warm_up"]

@@ -114,9 +114,9 @@ class MaitreNinja(Game):
         return MaitreNinjaState(self, parse_config(players, config, chance), chance)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
-        from engine.games.maitre_ninja.bots import BestResponseBot, NashBot
+        from engine.games.maitre_ninja.bots import BestResponseBot, NashBot, RegretBot
 
-        return {"nash": NashBot, "best_response": BestResponseBot}
+        return {"nash": NashBot, "best_response": BestResponseBot, "regret": RegretBot}
 
     def render(self, state: State) -> str:
         from engine.games.maitre_ninja.render import render

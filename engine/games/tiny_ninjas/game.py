@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from engine.core import Game, Inject, State
@@ -59,6 +59,12 @@ class TinyNinjasGame(Game):
     def default_config(self) -> dict[str, Any]:
         """The standard configuration of spec §7."""
         return C.resolve(None)
+
+    def bots(self) -> Mapping[str, Callable[..., Any]]:
+        """`montecarlo`: the search bot, every action scored over the same sampled worlds (search.py)."""
+        from engine.games.tiny_ninjas.search import PairedMonteCarloBot
+
+        return {"montecarlo": PairedMonteCarloBot}
 
     def evaluate(self, state: State, seat: int) -> float:
         """Health difference plus cards, tokens and the pending attack, squashed into [-1, 1]."""

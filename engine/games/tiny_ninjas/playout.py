@@ -1,0 +1,106 @@
+"""A fast playout policy for search: each decision read off the card tables, no look-ahead.
+
+Search plays hundreds of playouts a decision, so a playout move may not copy the state (the
+one-ply greedy move copies it once per legal action). Each card type gets two numbers from
+the printed tables: what its attack is expected to deal and what its shield is expected to
+block. The Attacker plays its strongest attack; the Defender answers a real threat with the
+best shield that matches the attack's colour and lets small hits through (cards are worth
+more than one HEALTH to a Defender, game.DEFENDER_CARD_VALUE). Every other decision is random.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from engine.core import Action
+from engine.games.tiny_ninjas import actions as A
+from engine.games.tiny_ninjas.data import (
+    AB_NONE,
+    AB_PHANTOM,
+    ATK_ABILITY,
+    ATK_DICE,
+    ATK_FACE,
+    ATK_VALUE,
+    CARDS,
+    DEF_DICE,
+    DEF_FACE,
+    DEF_SHIELD,
+    DEF_VALUE,
+    INSTANCE_TYPE,
+    SHELL_ALL,
+)
+from engine.games.tiny_ninjas.rules import P_DEFEND, P_PLAY
+from engine.games.tiny_ninjas.state import TinyNinjasState
+
+# What a keyword face or a non-damage ability is worth in the playout, in HEALTH: roughly a
+# hit's worth (a freeze, a doom, a grab, a heal all swing about one to two points).
+KEYWORD_WORTH: Final = 1.5
+ABILITY_WORTH: Final = 1.5
+# A shield roll of SHELL's "ALL" blocks everything: count it as a big block.
+SHELL_WORTH: Final = 4.0
+# The Defender spends a card only on an attack at least this strong (or one that would kill).
+DEFEND_FROM: Final = 2
+
+
+def _mean_face(faces: Sequence[float], dice: int, keyword: float) -> float:
+    per_die = sum(v if v >= 0 else keyword for v in faces) / len(faces)
+    return per_die * dice
+
+
+def _attack_worth(t: int) -> float:
+    worth = _mean_face(ATK_FACE[t], ATK_DICE[t], KEYWORD_WORTH) if ATK_DICE[t] else float(ATK_VALUE[t])
+    if ATK_ABILITY[t] not in (AB_NONE, AB_PHANTOM) and worth == 0:
+        worth = ABILITY_WORTH
+    return worth
+
+
+def _shield_worth(t: int) -> float:
+    if DEF_DICE[t]:
+        faces = [SHELL_WORTH if v >= SHELL_ALL else v for v in DEF_FACE[t]]
+        return _mean_face(faces, DEF_DICE[t], 0.0)
+    return float(DEF_VALUE[t])
+
+
+ATTACK_WORTH: Final = tuple(_attack_worth(t) for t in range(len(CARDS)))
+SHIELD_WORTH: Final = tuple(_shield_worth(t) for t in range(len(CARDS)))
+
+
+def playout_action(state: TinyNinjasState, seat: int, rng: random.Random, epsilon: float) -> Action:
+    """The playout's move for `seat`: a random one with probability `epsilon`, else the table's choice."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1 or rng.random() < epsilon:
+        return legal[rng.randrange(len(legal))]
+    if state.phase == P_PLAY:
+        return _attack(legal)
+    if state.phase == P_DEFEND:
+        return _defence(state, seat, legal)
+    return legal[rng.randrange(len(legal))]
+
+
+def _attack(legal: Sequence[Action]) -> Action:
+    """The strongest attack, without spending tokens (they are worth more kept, game.TOKEN_VALUE)."""
+    best: Action = legal[0]
+    best_worth = -1.0
+    for action in legal:
+        if isinstance(action, A.Play) and not action.tokens:
+            worth = ATTACK_WORTH[INSTANCE_TYPE[action.card]]
+            if worth > best_worth:
+                best, best_worth = action, worth
+    return best
+
+
+def _defence(state: TinyNinjasState, seat: int, legal: Sequence[Action]) -> Action:
+    """The best matching shield against a threat; no defence against a small hit."""
+    threat = state.p_amount
+    if threat < DEFEND_FROM and threat + state.p_undef < state.health[seat]:
+        return A.NO_DEFEND
+    best: Action = A.NO_DEFEND
+    best_worth = 0.0
+    for action in legal:
+        if isinstance(action, A.Defend) and not action.yellow:
+            t = INSTANCE_TYPE[action.card]
+            if DEF_SHIELD[t] & state.p_colour and SHIELD_WORTH[t] > best_worth:
+                best, best_worth = action, SHIELD_WORTH[t]
+    return best
