@@ -105,9 +105,10 @@ class ExpectimaxBot:
         """Expected value over the next roll of the seat to move in `state`."""
         if depth <= 0 or state.is_over():
             return evaluate(state, root)
-        self._budget.check()
         total = 0.0
         for n, p in _ROLLS:
+            # Checked per roll: the most a spent budget can still run is one move list's evaluations.
+            self._budget.check()
             node = state.clone()
             rules.set_roll(node, _dice(n))
             if not node.legal_moves():

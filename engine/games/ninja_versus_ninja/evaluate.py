@@ -101,28 +101,37 @@ def _manhattan_table() -> tuple[tuple[int, ...], ...]:
 MANHATTAN = _manhattan_table()
 
 
+def _ring_table() -> tuple[tuple[tuple[float, int], ...], ...]:
+    """Per target square: (chance of rolling d, mask of the squares exactly d away) for every
+    distance d a 2d4 roll can make, so a threat is a few mask tests instead of a walk over Ninjas."""
+    return tuple(
+        tuple((p, sum(1 << x for x in range(NUM_SQUARES) if MANHATTAN[target][x] == d)) for d, p in sorted(_P.items()))
+        for target in range(NUM_SQUARES)
+    )
+
+
+RINGS = _ring_table()
+
+
 def capture_threat(state: NvnState, seat: int) -> float:
     """Chance that the opponent can land on `seat`'s mission Ninja with its next roll.
 
     Straight and L paths are exactly as long as the Manhattan distance, so an attacker at
-    distance D needs n == D; blockers and longer reversal paths are ignored.
+    distance D needs n == D; blockers and longer reversal paths are ignored. Outside their
+    home, while the opponent has a mission of its own, only its mission Ninja may capture.
     """
     target = state.m_sq[seat]
-    opp = 1 - seat
     if target == NO_SQUARE:
         return 0.0
-    in_their_home = IN_HOME[opp][target]
-    free = state.m_sq[opp] == NO_SQUARE
-    hit = set()
-    mask = state.occ[opp]
-    dist = MANHATTAN[target]
-    while mask:
-        low = mask & -mask
-        x = low.bit_length() - 1
-        mask ^= low
-        if in_their_home or free or x == state.m_sq[opp]:
-            hit.add(dist[x])
-    return sum(_P.get(d, 0.0) for d in hit)
+    opp = 1 - seat
+    attackers = state.occ[opp]
+    if not IN_HOME[opp][target] and state.m_sq[opp] != NO_SQUARE:
+        attackers &= 1 << state.m_sq[opp]
+    threat = 0.0
+    for p, ring in RINGS[target]:
+        if attackers & ring:
+            threat += p
+    return threat
 
 
 def mission_worth(state: NvnState, seat: int) -> float:
