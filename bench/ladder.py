@@ -50,6 +50,8 @@ SEARCH_BOTS = {
 }
 BUDGETS_MS = (10, 50, 200)
 PLAYERS = {"ninja-arena": 4}  # the Ninja Arena goal is about the 4-player game
+# A few minutes a game on two loaded cores: a Ninja Arena cycle is 20 matches of ~100 ticks.
+DEFAULT_PAIRS = {"ninja-arena": 1}
 
 
 def entrants(search: str) -> list[Entrant]:
@@ -72,8 +74,9 @@ def run_game(game: str, search: str, pairs: int, workers: int) -> None:
         started = time.perf_counter()
         report = run_tournament(store, plan, executor=RayExecutor(workers=workers))
         took = time.perf_counter() - started
-        rows = [[(s.alias, s.points, s.tier) for s in seats] for _, seats in stored_matches(store, report.tournament_id)]
-        seeds = [m.seed for m, _ in stored_matches(store, report.tournament_id)]
+        stored = stored_matches(store, report.tournament_id)
+        rows = [[(s.alias, s.points, s.tier) for s in seats] for _, seats in stored]
+        seeds = [m.seed for m, _ in stored]
     print(f"\n{game}: round robin of {len(bots)} bots, {players} players a match, {report.matches} matches, "
           f"{took:.0f} s")
     print(f"{'#':>2} {'bot':<22}{'games':>6}{'score %':>9}  {'Elo [95%]':<22}")
@@ -134,13 +137,14 @@ def first_place_shares(aliases: list[str], rows: list[list[tuple[str, float, int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", action="append", help="a game id (repeatable; default: every game)")
-    parser.add_argument("--pairs", type=int, default=4,
-                        help="duplicate pairs per encounter, or pod-schedule cycles for 4-player games (default 4)")
+    parser.add_argument("--pairs", type=int, default=None,
+                        help="duplicate pairs per encounter (default 4), or pod-schedule cycles for 4-player games "
+                             "(default 1)")
     parser.add_argument("--workers", type=int, default=2, help="Ray workers (default 2)")
     parser.add_argument("--search", action="append", default=[], metavar="GAME=SPEC",
                         help="the search bot for a game, e.g. tiny-ninjas=ismcts:rollout_depth=6")
     args = parser.parse_args()
-    if args.pairs < 1 or args.workers < 1:
+    if (args.pairs is not None and args.pairs < 1) or args.workers < 1:
         parser.error("--pairs and --workers must be at least 1")
     search = dict(SEARCH_BOTS)
     for item in args.search:
@@ -153,7 +157,8 @@ def main() -> None:
     for game in games:
         if game not in known:
             parser.error(f"unknown game '{game}': choose one of {', '.join(known)}")
-        run_game(game, search[game], args.pairs, args.workers)
+        pairs = args.pairs if args.pairs is not None else DEFAULT_PAIRS.get(game, 4)
+        run_game(game, search[game], pairs, args.workers)
 
 
 if __name__ == "__main__":

@@ -1,21 +1,25 @@
 """Ninja Arena's search bot (`duct`): decoupled regret matching over a tick's grouped actions.
 
 Every live seat acts in the same tick, so no seat may search as if it saw the others'
-choices. Each iteration draws fresh future dice (`determinize`), every live seat picks
-one of its candidate actions from its own regret-matching strategy (decoupled: a seat's
-statistics never condition on another seat's pick), the tick is resolved, a few more
-ticks are played out by the tactician's policy for everyone, and each seat's regrets are
-updated from its own gain in `Game.evaluate` (outcome sampling, Lanctot et al. 2013).
+choices: each seat keeps its own regrets over its own candidates (decoupled), and none
+conditions on another's pick. An iteration draws fresh future dice (`determinize`), each
+opponent picks from its regret-matching strategy, and then every one of the bot's own
+candidates is played against those picks on the same dice (common random numbers): the
+tick is resolved, a few more ticks are played out by the tactician's policy for everyone,
+and `Game.evaluate` gives each seat's gain. The bot's regrets get the whole vector of
+gains (full-width regret matching, low variance); each opponent's get an outcome-sampled
+estimate for its one pick (Lanctot et al. 2013, SM-MCTS with regret matching).
 
 The legal list holds up to a hundred actions (31 rolls, every target and split of every
-technique), far too many to sample in the few dozen iterations Python affords in 50 ms,
-so it is grouped into a handful of candidates that differ in kind: the tactician's and
-greedy's choices, the best activations, the rolls toward the best goals, a claim, a wait.
-The tactician's choice starts with a positive regret (a prior): with few samples the bot
-plays like the tactician, and the search moves it away where the play-outs disagree.
+technique), far too many for the handful of iterations Python affords in 50 ms, so it is
+grouped into a few candidates that differ in kind: the tactician's and greedy's choices,
+a wait, a claim, the best activations, the rolls toward the best goals. The tactician's
+choice starts with a positive regret (a prior): with few iterations the bot plays like the
+tactician, and the search moves it away where the play-outs keep disagreeing.
 
-Anytime like `ismcts`: exactly `iterations` (default 24; the clock is then never read, so a
-seed fixes every choice) or until `ms` is spent; the request's deadline always stops it.
+Anytime like `ismcts`: exactly `iterations` (default 8; the clock is then never read, so a
+seed fixes every choice) or until `ms` is spent (an iteration cut short is dropped, so every
+candidate is always judged on the same dice); the request's deadline always stops it.
 """
 
 from __future__ import annotations
@@ -24,16 +28,16 @@ import random
 from typing import ClassVar
 
 from engine.bots.seeding import bot_rng
-from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, default_clock
+from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
 from engine.games.ninja_arena import rules
 from engine.games.ninja_arena.actions import HIT, WAIT, Activate, Roll, Switch
 from engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot, _goals, attack_value, best_keep
 from engine.games.ninja_arena.game import GAME
 from engine.games.ninja_arena.state import ArenaState
 
-DEFAULT_ITERATIONS = 24  # with no `ms`: fixed, so a match stays a pure function of its seed
+DEFAULT_ITERATIONS = 8  # with no `ms`: fixed, so a match stays a pure function of its seed
 OPPONENT_WIDTH = 3  # candidates per opponent: its tactician and greedy choices, a wait
-EXPLORE = 0.2  # share of uniform play mixed into each strategy, so every candidate keeps being sampled
+EXPLORE = 0.2  # share of uniform play mixed into an opponent's strategy, so each of its candidates is sampled
 ACTIVATIONS_KEPT = 3  # the best-valued activations among my candidates
 ROLL_GOALS_KEPT = 2  # rolls toward this many of the best goals
 
@@ -49,12 +53,12 @@ class DuctArenaBot:
         BotOption("iterations", int, DEFAULT_ITERATIONS, "iterations per decision: deterministic for a seed",
                   minimum=1),
         BotOption("horizon", int, 3, "ticks played out after the searched one", minimum=0),
-        BotOption("width", int, 8, "candidate actions searched for the bot's own seat", minimum=1),
+        BotOption("width", int, 6, "candidate actions searched for the bot's own seat", minimum=1),
         BotOption("prior", float, 0.05, "starting regret of the tactician's choice (0: no prior)", minimum=0),
     )
 
     def __init__(self, seed: int = 0, ms: float | None = None, iterations: int | None = None, horizon: int = 3,
-                 width: int = 8, prior: float = 0.05, clock: Clock = default_clock) -> None:
+                 width: int = 6, prior: float = 0.05, clock: Clock = default_clock) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("duct needs iterations >= 1")
         if ms is not None and ms <= 0:
@@ -93,39 +97,60 @@ class DuctArenaBot:
         budget = Budget(self.clock, self.ms, request.deadline_s)
         done = 0
         while (self.iterations is None or done < self.iterations) and not budget.spent():
-            self._iterate(request, seats, cands, regrets, totals, before, budget)
+            try:
+                self._iterate(request, me, cands, regrets, totals, before, budget)
+            except OutOfTime:
+                break
             done += 1
         mine = totals[me] if done else regrets[me]
         best = max(range(len(mine)), key=lambda k: mine[k])
         return legal.index(cands[me][best])
 
-    def _iterate(self, request: DecisionRequest, seats: list[int], cands: dict[int, list[Action]],
+    def _iterate(self, request: DecisionRequest, me: int, cands: dict[int, list[Action]],
                  regrets: dict[int, list[float]], totals: dict[int, list[float]], before: dict[int, float],
                  budget: Budget) -> None:
-        """One sample: every seat picks from its own strategy, the tick and a play-out follow, regrets update."""
+        """One sample of the dice: the opponents pick from their strategies, every own candidate is
+        played against those picks on the same dice, and every seat's regrets update at the end
+        (an iteration cut short by the budget raises OutOfTime before anything is updated)."""
         world = request.determinize(self.rng)
         assert isinstance(world, ArenaState)
         picks: dict[int, tuple[int, list[float]]] = {}
-        for p in seats:
-            sigma = _strategy(regrets[p])
-            for k, s in enumerate(sigma):
-                totals[p][k] += s
-            picks[p] = (_sample(self.rng, sigma), sigma)
-        world.apply({p: cands[p][k] for p, (k, _) in picks.items()})
-        self._play_out(world, budget)
-        for p, (k, sigma) in picks.items():
-            gain = GAME.evaluate(world, p) - before[p]
-            # Outcome sampling: only the picked action has a value estimate, gain / its probability.
-            estimate = gain / sigma[k]
+        for p in cands:
+            if p != me:
+                sigma = _strategy(regrets[p], EXPLORE)
+                picks[p] = (_sample(self.rng, sigma), sigma)
+        mine = _strategy(regrets[me], 0.0)
+        gains: list[float] = []
+        theirs = dict.fromkeys(picks, 0.0)  # each opponent's gain, expected over the bot's strategy
+        for k, action in enumerate(cands[me]):
+            budget.check()
+            trial = world.clone()  # the same future dice for every candidate
+            joint = {p: cands[p][j] for p, (j, _) in picks.items()}
+            joint[me] = action
+            trial.apply(joint)
+            self._play_out(trial, budget)
+            gains.append(GAME.evaluate(trial, me) - before[me])
+            for p in theirs:
+                theirs[p] += mine[k] * (GAME.evaluate(trial, p) - before[p])
+        expected = sum(s * g for s, g in zip(mine, gains, strict=True))
+        for k, g in enumerate(gains):
+            regrets[me][k] += g - expected
+            totals[me][k] += mine[k]
+        for p, (j, sigma) in picks.items():
+            # Outcome sampling: only the picked action has a value estimate, its gain / its probability.
+            estimate = theirs[p] / sigma[j]
             row = regrets[p]
-            for j in range(len(row)):
-                row[j] += (estimate if j == k else 0.0) - gain
+            for i in range(len(row)):
+                row[i] += (estimate if i == j else 0.0) - theirs[p]
+            for i, s_i in enumerate(sigma):
+                totals[p][i] += s_i
 
     def _play_out(self, world: ArenaState, budget: Budget) -> None:
-        """`horizon` ticks of tactician play for every seat (cut short when the budget is spent)."""
+        """`horizon` ticks of tactician play for every seat (OutOfTime when the budget is spent)."""
         for _ in range(self.horizon):
-            if world.over or budget.spent():
+            if world.over:
                 return
+            budget.check()
             joint: dict[int, Action] = {}
             for p in world.to_act():
                 legal = list(world.legal_actions(p))
@@ -178,14 +203,14 @@ def _goal_rolls(st: ArenaState, p: int) -> list[Roll]:
     return seen
 
 
-def _strategy(regrets: list[float]) -> list[float]:
-    """Regret matching (positive regrets, normalised) mixed with EXPLORE of uniform play."""
+def _strategy(regrets: list[float], explore: float) -> list[float]:
+    """Regret matching (positive regrets, normalised) mixed with `explore` of uniform play."""
     positive = [r if r > 0.0 else 0.0 for r in regrets]
     total = sum(positive)
     n = len(regrets)
     if total <= 0.0:
         return [1.0 / n] * n
-    return [(1.0 - EXPLORE) * r / total + EXPLORE / n for r in positive]
+    return [(1.0 - explore) * r / total + explore / n for r in positive]
 
 
 def _sample(rng: random.Random, sigma: list[float]) -> int:

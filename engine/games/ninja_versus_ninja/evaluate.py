@@ -113,12 +113,13 @@ def _ring_table() -> tuple[tuple[tuple[float, int], ...], ...]:
 RINGS = _ring_table()
 
 
-def capture_threat(state: NvnState, seat: int) -> float:
-    """Chance that the opponent can land on `seat`'s mission Ninja with its next roll.
+def mission_worth(state: NvnState, seat: int) -> float:
+    """Expected points of `seat`'s mission from here, minus its Ninja's expected loss.
 
-    Straight and L paths are exactly as long as the Manhattan distance, so an attacker at
-    distance D needs n == D; blockers and longer reversal paths are ignored. Outside their
-    home, while the opponent has a mission of its own, only its mission Ninja may capture.
+    The loss is the chance that the opponent can land on the mission Ninja with its next
+    roll: straight and L paths are exactly as long as the Manhattan distance, so an attacker
+    at distance D needs n == D (blockers and longer reversal paths are ignored). Outside
+    their home, while the opponent has a mission of its own, only its mission Ninja may capture.
     """
     target = state.m_sq[seat]
     if target == NO_SQUARE:
@@ -131,34 +132,29 @@ def capture_threat(state: NvnState, seat: int) -> float:
     for p, ring in RINGS[target]:
         if attackers & ring:
             threat += p
-    return threat
-
-
-def mission_worth(state: NvnState, seat: int) -> float:
-    """Expected points of `seat`'s mission from here, minus its Ninja's expected loss."""
-    sq = state.m_sq[seat]
-    if sq == NO_SQUARE:
-        return 0.0
-    r = row_of(sq) if seat == 0 else ROWS - 1 - row_of(sq)
-    left = MISSION_TURNS - state.m_turns[seat]
-    base = MISSION_VALUE[(state.m_rev[seat], left, r, state.m_depth[seat])]
-    threat = capture_threat(state, seat)
-    if state.to_move == seat and not state.is_over():
+    if state.to_move == seat and state.winner is None and not state.reason:
         threat *= FLEE
+    r = row_of(target) if seat == 0 else ROWS - 1 - row_of(target)
+    base = MISSION_VALUE[(state.m_rev[seat], MISSION_TURNS - state.m_turns[seat], r, state.m_depth[seat])]
     return (1.0 - threat) * base - threat * PIECE
 
 
-def material(state: NvnState, seat: int) -> float:
-    """A seat's position in score points: score, Ninjas, and the mission's worth."""
-    return state.score[seat] + PIECE * state.occ[seat].bit_count() + mission_worth(state, seat)
-
-
 def evaluate(state: NvnState, seat: int) -> float:
-    """How good the position is for `seat`, in [-1, 1] (±1 only for a finished game)."""
+    """How good the position is for `seat`, in [-1, 1] (±1 only for a finished game).
+
+    For each seat its score, its Ninjas and its mission's worth (all in score points); the
+    difference is squashed by tanh. Written out in one place: search calls it most of all."""
     if state.is_over():
         if state.winner is None:
             return 0.0
         return 1.0 if state.winner == seat else -1.0
-    diff = material(state, seat) - material(state, 1 - seat)
+    other = 1 - seat
+    mine = state.score[seat] + PIECE * state.occ[seat].bit_count()
+    if state.m_sq[seat] != NO_SQUARE:
+        mine += mission_worth(state, seat)
+    theirs = state.score[other] + PIECE * state.occ[other].bit_count()
+    if state.m_sq[other] != NO_SQUARE:
+        theirs += mission_worth(state, other)
+    diff = mine - theirs
     # Points are worth more as the target nears; 0.999 keeps heuristics below a real win.
     return 0.999 * math.tanh(diff / SCALE)
