@@ -37,7 +37,7 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from engine.core import game_ids  # noqa: E402
 from tournament.entrants import Entrant  # noqa: E402
-from tournament.runner import TournamentPlan, run_tournament, stored_matches  # noqa: E402
+from tournament.runner import InProcess, TournamentPlan, run_tournament, stored_matches  # noqa: E402
 from tournament.standings import Z95  # noqa: E402
 from tournament.store import open_store  # noqa: E402
 
@@ -61,10 +61,11 @@ def entrants(search: str) -> list[Entrant]:
     return bots
 
 
-def run_game(game: str, search: str, pairs: int, workers: int) -> None:
-    """Play one game's ladder and print its two tables."""
+def run_game(game: str, search: str, pairs: int, workers: int, local: bool) -> None:
+    """Play one game's ladder (on Ray, or in this process with `local`) and print its two tables."""
     from workers import RayExecutor
 
+    executor = InProcess() if local else RayExecutor(workers=workers)
     players = PLAYERS.get(game, 2)
     bots = entrants(search)
     plan = TournamentPlan(game=game, entrants=bots, seed=1, players=players, seed_key=f"bench-ladder-{game}",
@@ -72,7 +73,7 @@ def run_game(game: str, search: str, pairs: int, workers: int) -> None:
     with tempfile.TemporaryDirectory(prefix="tourney-ladder-") as tmp:
         store = open_store(str(Path(tmp) / "ladder.db"))
         started = time.perf_counter()
-        report = run_tournament(store, plan, executor=RayExecutor(workers=workers))
+        report = run_tournament(store, plan, executor=executor)
         took = time.perf_counter() - started
         stored = stored_matches(store, report.tournament_id)
         rows = [[(s.alias, s.points, s.tier) for s in seats] for _, seats in stored]
@@ -111,8 +112,8 @@ def versus_greedy_pairs(aliases: list[str], rows: list[list[tuple[str, float, in
         mean = sum(scores) / len(scores)
         var = sum((x - mean) ** 2 for x in scores) / max(1, len(scores) - 1)
         half = Z95 * math.sqrt(var / len(scores))
-        print(f"   {alias:<22}{len(scores):>6}{100 * mean:>8.1f}%  [{100 * (mean - half):.1f}, "
-              f"{100 * (mean + half):.1f}]")
+        low, high = max(0.0, mean - half), min(1.0, mean + half)
+        print(f"   {alias:<22}{len(scores):>6}{100 * mean:>8.1f}%  [{100 * low:.1f}, {100 * high:.1f}]")
 
 
 def first_place_shares(aliases: list[str], rows: list[list[tuple[str, float, int]]]) -> None:
@@ -141,6 +142,7 @@ def main() -> None:
                         help="duplicate pairs per encounter (default 4), or pod-schedule cycles for 4-player games "
                              "(default 1)")
     parser.add_argument("--workers", type=int, default=2, help="Ray workers (default 2)")
+    parser.add_argument("--local", action="store_true", help="play in this process, one match at a time, not on Ray")
     parser.add_argument("--search", action="append", default=[], metavar="GAME=SPEC",
                         help="the search bot for a game, e.g. tiny-ninjas=ismcts:rollout_depth=6")
     args = parser.parse_args()
@@ -158,7 +160,7 @@ def main() -> None:
         if game not in known:
             parser.error(f"unknown game '{game}': choose one of {', '.join(known)}")
         pairs = args.pairs if args.pairs is not None else DEFAULT_PAIRS.get(game, 4)
-        run_game(game, search[game], pairs, args.workers)
+        run_game(game, search[game], pairs, args.workers, args.local)
 
 
 if __name__ == "__main__":

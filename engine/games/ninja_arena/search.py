@@ -27,8 +27,8 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from engine.bots.seeding import bot_rng
 from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
+from engine.core.chance import stream_start
 from engine.games.ninja_arena import rules
 from engine.games.ninja_arena.actions import HIT, WAIT, Activate, Roll, Switch
 from engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot, _goals, attack_value, best_keep
@@ -65,7 +65,7 @@ class DuctArenaBot:
             raise ValueError("duct needs ms > 0")
         if horizon < 0 or width < 1 or prior < 0:
             raise ValueError("duct needs horizon >= 0, width >= 1 and prior >= 0")
-        self.rng = bot_rng(seed, "duct")
+        self.rng = random.Random(stream_start(seed, "bot/duct"))
         self.iterations = DEFAULT_ITERATIONS if iterations is None and ms is None else iterations
         self.ms = ms
         self.horizon = horizon
