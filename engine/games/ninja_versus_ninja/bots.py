@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from engine.core import BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
 from engine.core.chance import stream_start
-from engine.games.ninja_versus_ninja import rules
+from engine.games.ninja_versus_ninja import leaves, rules
 from engine.games.ninja_versus_ninja.data import ROLL_OUTCOMES, ROLL_WEIGHTS
 from engine.games.ninja_versus_ninja.evaluate import evaluate
 from engine.games.ninja_versus_ninja.state import NvnState
@@ -151,13 +151,15 @@ class ExpectimaxBot:
     def _choose(self, node: NvnState, root: int, depth: int) -> float:
         """The mover's best value (max for the root, min for its opponent) with `depth` moves to go."""
         maximize = node.to_move == root
-        children = self._children(node)
+        # Every move's result scored without playing it (leaves.py): the last level is most of the work.
+        static = leaves.move_values(node, root)
         if depth == 1:
-            values = [evaluate(c, root) for c in children]
-        else:
-            if len(children) > self.beam:
-                static = [evaluate(c, root) for c in children]
-                order = sorted(range(len(children)), key=lambda i: static[i], reverse=maximize)
-                children = [children[i] for i in order[: self.beam]]
-            values = [self._chance(c, root, depth - 1) for c in children]
+            return max(static) if maximize else min(static)
+        order = sorted(range(len(static)), key=lambda i: static[i], reverse=maximize)[: self.beam]
+        groups, moves = node.legal_groups(), node.legal_moves()
+        values = []
+        for i in order:
+            child = node.lookahead_copy()
+            rules.play(child, groups[i], moves[i])
+            values.append(self._chance(child, root, depth - 1))
         return max(values) if maximize else min(values)

@@ -114,36 +114,51 @@ RINGS = _ring_table()
 
 
 def mission_worth(state: NvnState, seat: int) -> float:
-    """Expected points of `seat`'s mission from here, minus its Ninja's expected loss.
+    """Expected points of `seat`'s mission from here, minus its Ninja's expected loss (see `worth`)."""
+    target = state.m_sq[seat]
+    if target == NO_SQUARE:
+        return 0.0
+    opp = 1 - seat
+    return worth(seat, target, state.m_rev[seat], state.m_turns[seat], state.m_depth[seat], state.occ[opp],
+                 state.m_sq[opp], state.to_move == seat and state.winner is None and not state.reason)
+
+
+def worth(seat: int, target: int, rev: bool, turns: int, depth: int, their_occ: int, their_mission: int,
+          to_move: bool) -> float:
+    """The worth of `seat`'s mission Ninja on `target` from the raw fields (search reads them
+    without building a position, see leaves.py).
 
     The loss is the chance that the opponent can land on the mission Ninja with its next
     roll: straight and L paths are exactly as long as the Manhattan distance, so an attacker
     at distance D needs n == D (blockers and longer reversal paths are ignored). Outside
     their home, while the opponent has a mission of its own, only its mission Ninja may capture.
+    `to_move`: the seat moves next in a live game, so it may flee.
     """
-    target = state.m_sq[seat]
-    if target == NO_SQUARE:
-        return 0.0
-    opp = 1 - seat
-    attackers = state.occ[opp]
-    if not IN_HOME[opp][target] and state.m_sq[opp] != NO_SQUARE:
-        attackers &= 1 << state.m_sq[opp]
+    attackers = their_occ
+    if not IN_HOME[1 - seat][target] and their_mission != NO_SQUARE:
+        attackers &= 1 << their_mission
     threat = 0.0
     for p, ring in RINGS[target]:
         if attackers & ring:
             threat += p
-    if state.to_move == seat and state.winner is None and not state.reason:
+    if to_move:
         threat *= FLEE
     r = row_of(target) if seat == 0 else ROWS - 1 - row_of(target)
-    base = MISSION_VALUE[(state.m_rev[seat], MISSION_TURNS - state.m_turns[seat], r, state.m_depth[seat])]
+    base = MISSION_VALUE[(rev, MISSION_TURNS - turns, r, depth)]
     return (1.0 - threat) * base - threat * PIECE
+
+
+def squash(diff: float) -> float:
+    """A material difference in score points as a value in (-1, 1)."""
+    # Points are worth more as the target nears; 0.999 keeps heuristics below a real win.
+    return 0.999 * math.tanh(diff / SCALE)
 
 
 def evaluate(state: NvnState, seat: int) -> float:
     """How good the position is for `seat`, in [-1, 1] (±1 only for a finished game).
 
     For each seat its score, its Ninjas and its mission's worth (all in score points); the
-    difference is squashed by tanh. Written out in one place: search calls it most of all."""
+    difference is squashed by tanh."""
     if state.is_over():
         if state.winner is None:
             return 0.0
@@ -155,6 +170,4 @@ def evaluate(state: NvnState, seat: int) -> float:
     theirs = state.score[other] + PIECE * state.occ[other].bit_count()
     if state.m_sq[other] != NO_SQUARE:
         theirs += mission_worth(state, other)
-    diff = mine - theirs
-    # Points are worth more as the target nears; 0.999 keeps heuristics below a real win.
-    return 0.999 * math.tanh(diff / SCALE)
+    return squash(mine - theirs)
