@@ -131,7 +131,7 @@ def first_place_shares(aliases: list[str], rows: list[list[tuple[str, float, int
     for alias in aliases:
         if games[alias]:
             share = firsts[alias] / games[alias]
-            ratio = f"{share / base:.2f}" if base else "inf"
+            ratio = f"{share / base:.2f}" if base else ("-" if share == 0 else "inf")
             print(f"   {alias:<22}{games[alias]:>6}{100 * share:>8.1f}%  {ratio:>8}")
 
 
