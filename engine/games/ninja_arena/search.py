@@ -83,6 +83,7 @@ class DuctArenaBot:
             return 0
         if isinstance(legal[0], Switch):  # the Duel board switch is a single choice: the tactician's rule
             return self.tactician.act(request)
+        budget = Budget(self.clock, self.ms, request.deadline_s)  # from the start: the candidates count too
         root = request.determinize(self.rng)
         assert isinstance(root, ArenaState)
         me = request.seat
@@ -94,7 +95,6 @@ class DuctArenaBot:
         # The tactician's choice is each seat's first candidate: it starts ahead by `prior`.
         regrets = {p: [self.prior] + [0.0] * (len(cands[p]) - 1) for p in seats}
         totals = {p: [0.0] * len(cands[p]) for p in seats}
-        budget = Budget(self.clock, self.ms, request.deadline_s)
         done = 0
         while (self.iterations is None or done < self.iterations) and not budget.spent():
             try:
