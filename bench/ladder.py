@@ -113,7 +113,8 @@ def versus_greedy_pairs(aliases: list[str], rows: list[list[tuple[str, float, in
         var = sum((x - mean) ** 2 for x in scores) / max(1, len(scores) - 1)
         half = Z95 * math.sqrt(var / len(scores))
         low, high = max(0.0, mean - half), min(1.0, mean + half)
-        print(f"   {alias:<22}{len(scores):>6}{100 * mean:>8.1f}%  [{100 * low:.1f}, {100 * high:.1f}]")
+        interval = f"[{100 * low:.1f}, {100 * high:.1f}]" if len(scores) > 1 else "(one pair: none)"
+        print(f"   {alias:<22}{len(scores):>6}{100 * mean:>8.1f}%  {interval}")
 
 
 def first_place_shares(aliases: list[str], rows: list[list[tuple[str, float, int]]]) -> None:
