@@ -11,7 +11,7 @@ Config keys (declared in game.OPTIONS; `tourney games` lists them):
 
 Modules: data (tables), matching (dice vs requirements), actions, rules (the transitions in
 order of play), state (ArenaState), game (config, evaluate, render), realtime (clock driver),
-bots (greedy, tactician).
+bots (greedy, tactician), search (duct, the simultaneous-move search bot).
 """
 
 from engine.games.ninja_arena.game import GAME, NinjaArena

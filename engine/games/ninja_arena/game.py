@@ -97,9 +97,11 @@ class NinjaArena(Game):
         return ArenaState(self, chance, chars, duel, cap)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
+        """`greedy` and `tactician` (heuristics) and `duct`, the simultaneous-move search bot."""
         from engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot
+        from engine.games.ninja_arena.search import DuctArenaBot
 
-        return {"greedy": GreedyArenaBot, "tactician": TacticianBot}
+        return {"greedy": GreedyArenaBot, "tactician": TacticianBot, "duct": DuctArenaBot}
 
     def evaluate(self, state: State, seat: int) -> float:
         """Own health (tokens still absorbable, a spare life before recovering, a Power) against

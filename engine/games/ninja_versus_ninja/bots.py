@@ -9,6 +9,13 @@ so a chance node has 7 children, not 16.
 Beyond depth 2 the tree is too wide to search whole in Python, so it is narrowed: every
 root move is first scored at depth 2, the best `beam` of them are searched to `depth`, and
 below the root a side considers only its `beam` best moves by the static evaluation.
+
+With `ms` the search deepens until time runs out, and each depth searches the root moves best
+first: a depth cut short still counts for the moves it finished (they are compared among
+themselves, the best of the previous depth among them), so a busy machine loses part of a
+depth, not all of it. The leaves are most of the work, so search copies positions without
+their chance streams (`NvnState.lookahead_copy`: it sets the dice itself) and `evaluate` is
+written out flat.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from typing import ClassVar
 
 from engine.core import BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
 from engine.core.chance import stream_start
-from engine.games.ninja_versus_ninja import rules
+from engine.games.ninja_versus_ninja import leaves, rules
 from engine.games.ninja_versus_ninja.data import ROLL_OUTCOMES, ROLL_WEIGHTS
 from engine.games.ninja_versus_ninja.evaluate import evaluate
 from engine.games.ninja_versus_ninja.state import NvnState
@@ -37,8 +44,8 @@ class ExpectimaxBot:
 
     Depth counts moves (2 = its move and every reply to every roll). Without `ms` it searches
     exactly `depth` deep (default 3; reproducible, bounded only by the request's deadline);
-    with `ms` it deepens up to `depth` (default MAX_DEPTH) and plays the deepest search that
-    finished in time. `expectimax:depth=2` searches the full two-move tree in a
+    with `ms` it deepens up to `depth` (default MAX_DEPTH) and plays from the deepest search,
+    counting the moves a depth cut short had finished. `expectimax:depth=2` searches the full two-move tree in a
     few milliseconds; depth 3 with a beam of 4 takes a tenth to a quarter of a second.
     """
 
@@ -74,41 +81,65 @@ class ExpectimaxBot:
         if not isinstance(state, NvnState):
             raise TypeError("the expectimax bot plays Ninja Versus Ninja only")
         self._budget = Budget(self.clock, self.ms, request.deadline_s)
-        # Depth 1 is one static evaluation per move, always finished, so there is an answer.
-        values = self.move_values(state, request.seat, 1)
-        for depth in range(2, self.depth + 1):
-            try:
-                values = self.move_values(state, request.seat, depth)
-            except OutOfTime:
-                break
+        values = self._search(self._children(state), request.seat, self.depth)
         best = max(values)
         return self.rng.choice([i for i, v in enumerate(values) if v >= best - 1e-12])
 
     def move_values(self, state: NvnState, seat: int, depth: int) -> list[float]:
-        """The value, for `seat`, of each legal move searched `depth` moves deep; moves outside
-        the deep beam score below the rest."""
+        """The value, for `seat`, of each legal move searched `depth` moves deep (no time limit);
+        moves outside the deep beam score below the rest."""
+        self._budget = Budget(self.clock, None, None)
+        return self._search(self._children(state), seat, depth)
+
+    def _search(self, children: list[NvnState], seat: int, depth: int) -> list[float]:
+        """Iterative deepening from depth 1 (one static evaluation per move, always finished, so
+        there is an answer) until `depth` or until the budget stops a search part-way."""
+        values = [evaluate(c, seat) for c in children]
+        shallow: list[float] = []
+        for d in range(2, depth + 1):
+            values, finished = self._deepen(children, seat, d, shallow, values)
+            if not finished:
+                break
+            if d == 2:
+                shallow = values
+        return values
+
+    def _children(self, state: NvnState) -> list[NvnState]:
+        """The position after each legal move, in legal order."""
         children = []
         for group, move in zip(state.legal_groups(), state.legal_moves(), strict=True):
-            child = state.clone()
+            child = state.lookahead_copy()
             rules.play(child, group, move)
             children.append(child)
-        shallow = [self._chance(c, seat, min(depth, 2) - 1) for c in children]
-        if depth <= 2:
-            return shallow
-        order = sorted(range(len(children)), key=lambda i: shallow[i], reverse=True)[: self.beam]
-        out = [v - 4.0 for v in shallow]  # below every deep value (all in [-1, 1])
-        for i in order:
-            out[i] = self._chance(children[i], seat, depth - 1)
-        return out
+        return children
+
+    def _deepen(self, children: list[NvnState], seat: int, depth: int, shallow: list[float],
+                previous: list[float]) -> tuple[list[float], bool]:
+        """Values at `depth` (>= 2) and whether every searched move finished. Depth 2 searches every
+        move; deeper, only the `beam` moves best at depth 2 (`shallow`), the rest pushed below them.
+        Moves are searched best first (by `previous`), so when time runs out the moves already
+        searched at `depth` are compared among themselves; with none finished, `previous` stands."""
+        ranked = sorted(range(len(children)), key=lambda i: previous[i], reverse=True)
+        if depth > 2:
+            kept = set(sorted(range(len(children)), key=lambda i: shallow[i], reverse=True)[: self.beam])
+            ranked = [i for i in ranked if i in kept]
+        out = [v - 4.0 for v in (shallow if depth > 2 else previous)]  # below every searched value (all in [-1, 1])
+        for done, i in enumerate(ranked):
+            try:
+                out[i] = self._chance(children[i], seat, depth - 1)
+            except OutOfTime:
+                return (out if done else previous), False
+        return out, True
 
     def _chance(self, state: NvnState, root: int, depth: int) -> float:
         """Expected value over the next roll of the seat to move in `state`."""
         if depth <= 0 or state.is_over():
             return evaluate(state, root)
-        self._budget.check()
         total = 0.0
         for n, p in _ROLLS:
-            node = state.clone()
+            # Checked per roll: the most a spent budget can still run is one move list's evaluations.
+            self._budget.check()
+            node = state.lookahead_copy()
             rules.set_roll(node, _dice(n))
             if not node.legal_moves():
                 rules.pass_turn(node)
@@ -120,17 +151,15 @@ class ExpectimaxBot:
     def _choose(self, node: NvnState, root: int, depth: int) -> float:
         """The mover's best value (max for the root, min for its opponent) with `depth` moves to go."""
         maximize = node.to_move == root
-        children = []
-        for group, move in zip(node.legal_groups(), node.legal_moves(), strict=True):
-            child = node.clone()
-            rules.play(child, group, move)
-            children.append(child)
+        # Every move's result scored without playing it (leaves.py): the last level is most of the work.
+        static = leaves.move_values(node, root)
         if depth == 1:
-            values = [evaluate(c, root) for c in children]
-        else:
-            if len(children) > self.beam:
-                static = [evaluate(c, root) for c in children]
-                order = sorted(range(len(children)), key=lambda i: static[i], reverse=maximize)
-                children = [children[i] for i in order[: self.beam]]
-            values = [self._chance(c, root, depth - 1) for c in children]
+            return max(static) if maximize else min(static)
+        order = sorted(range(len(static)), key=lambda i: static[i], reverse=maximize)[: self.beam]
+        groups, moves = node.legal_groups(), node.legal_moves()
+        values = []
+        for i in order:
+            child = node.lookahead_copy()
+            rules.play(child, groups[i], moves[i])
+            values.append(self._chance(child, root, depth - 1))
         return max(values) if maximize else min(values)

@@ -101,55 +101,73 @@ def _manhattan_table() -> tuple[tuple[int, ...], ...]:
 MANHATTAN = _manhattan_table()
 
 
-def capture_threat(state: NvnState, seat: int) -> float:
-    """Chance that the opponent can land on `seat`'s mission Ninja with its next roll.
+def _ring_table() -> tuple[tuple[tuple[float, int], ...], ...]:
+    """Per target square: (chance of rolling d, mask of the squares exactly d away) for every
+    distance d a 2d4 roll can make, so a threat is a few mask tests instead of a walk over Ninjas."""
+    return tuple(
+        tuple((p, sum(1 << x for x in range(NUM_SQUARES) if MANHATTAN[target][x] == d)) for d, p in sorted(_P.items()))
+        for target in range(NUM_SQUARES)
+    )
 
-    Straight and L paths are exactly as long as the Manhattan distance, so an attacker at
-    distance D needs n == D; blockers and longer reversal paths are ignored.
-    """
-    target = state.m_sq[seat]
-    opp = 1 - seat
-    if target == NO_SQUARE:
-        return 0.0
-    in_their_home = IN_HOME[opp][target]
-    free = state.m_sq[opp] == NO_SQUARE
-    hit = set()
-    mask = state.occ[opp]
-    dist = MANHATTAN[target]
-    while mask:
-        low = mask & -mask
-        x = low.bit_length() - 1
-        mask ^= low
-        if in_their_home or free or x == state.m_sq[opp]:
-            hit.add(dist[x])
-    return sum(_P.get(d, 0.0) for d in hit)
+
+RINGS = _ring_table()
 
 
 def mission_worth(state: NvnState, seat: int) -> float:
-    """Expected points of `seat`'s mission from here, minus its Ninja's expected loss."""
-    sq = state.m_sq[seat]
-    if sq == NO_SQUARE:
+    """Expected points of `seat`'s mission from here, minus its Ninja's expected loss (see `worth`)."""
+    target = state.m_sq[seat]
+    if target == NO_SQUARE:
         return 0.0
-    r = row_of(sq) if seat == 0 else ROWS - 1 - row_of(sq)
-    left = MISSION_TURNS - state.m_turns[seat]
-    base = MISSION_VALUE[(state.m_rev[seat], left, r, state.m_depth[seat])]
-    threat = capture_threat(state, seat)
-    if state.to_move == seat and not state.is_over():
+    opp = 1 - seat
+    return worth(seat, target, state.m_rev[seat], state.m_turns[seat], state.m_depth[seat], state.occ[opp],
+                 state.m_sq[opp], state.to_move == seat and state.winner is None and not state.reason)
+
+
+def worth(seat: int, target: int, rev: bool, turns: int, depth: int, their_occ: int, their_mission: int,
+          to_move: bool) -> float:
+    """The worth of `seat`'s mission Ninja on `target` from the raw fields (search reads them
+    without building a position, see leaves.py).
+
+    The loss is the chance that the opponent can land on the mission Ninja with its next
+    roll: straight and L paths are exactly as long as the Manhattan distance, so an attacker
+    at distance D needs n == D (blockers and longer reversal paths are ignored). Outside
+    their home, while the opponent has a mission of its own, only its mission Ninja may capture.
+    `to_move`: the seat moves next in a live game, so it may flee.
+    """
+    attackers = their_occ
+    if not IN_HOME[1 - seat][target] and their_mission != NO_SQUARE:
+        attackers &= 1 << their_mission
+    threat = 0.0
+    for p, ring in RINGS[target]:
+        if attackers & ring:
+            threat += p
+    if to_move:
         threat *= FLEE
+    r = row_of(target) if seat == 0 else ROWS - 1 - row_of(target)
+    base = MISSION_VALUE[(rev, MISSION_TURNS - turns, r, depth)]
     return (1.0 - threat) * base - threat * PIECE
 
 
-def material(state: NvnState, seat: int) -> float:
-    """A seat's position in score points: score, Ninjas, and the mission's worth."""
-    return state.score[seat] + PIECE * state.occ[seat].bit_count() + mission_worth(state, seat)
+def squash(diff: float) -> float:
+    """A material difference in score points as a value in (-1, 1)."""
+    # Points are worth more as the target nears; 0.999 keeps heuristics below a real win.
+    return 0.999 * math.tanh(diff / SCALE)
 
 
 def evaluate(state: NvnState, seat: int) -> float:
-    """How good the position is for `seat`, in [-1, 1] (±1 only for a finished game)."""
+    """How good the position is for `seat`, in [-1, 1] (±1 only for a finished game).
+
+    For each seat its score, its Ninjas and its mission's worth (all in score points); the
+    difference is squashed by tanh."""
     if state.is_over():
         if state.winner is None:
             return 0.0
         return 1.0 if state.winner == seat else -1.0
-    diff = material(state, seat) - material(state, 1 - seat)
-    # Points are worth more as the target nears; 0.999 keeps heuristics below a real win.
-    return 0.999 * math.tanh(diff / SCALE)
+    other = 1 - seat
+    mine = state.score[seat] + PIECE * state.occ[seat].bit_count()
+    if state.m_sq[seat] != NO_SQUARE:
+        mine += mission_worth(state, seat)
+    theirs = state.score[other] + PIECE * state.occ[other].bit_count()
+    if state.m_sq[other] != NO_SQUARE:
+        theirs += mission_worth(state, other)
+    return squash(mine - theirs)

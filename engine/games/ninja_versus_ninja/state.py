@@ -157,10 +157,17 @@ class NvnState(State):
 
     def clone(self) -> NvnState:
         """An independent copy (chance streams included; the move log is shared, it never changes)."""
+        return self.lookahead_copy(self.chance.clone())
+
+    def lookahead_copy(self, chance: Chance | None = None) -> NvnState:
+        """A copy for search that shares this state's chance streams unless given others.
+
+        Search that sets the dice itself (`rules.set_roll`) and only plays moves never draws from
+        them, and copying the streams is a fifth of a clone's cost."""
         twin = NvnState.__new__(NvnState)
         twin.game = self.game
         twin.num_players = 2
-        twin.chance = self.chance.clone()
+        twin.chance = self.chance if chance is None else chance
         twin.target = self.target
         twin.cap = self.cap
         twin.occ = self.occ[:]
