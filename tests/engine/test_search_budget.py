@@ -10,30 +10,12 @@ from engine.bots import make_bot
 from engine.bots.ismcts import IsmctsBot
 from engine.core import ConfigError, DecisionRequest, Game, State, get_game
 from engine.referee import play_match
+from tests.clocks import FakeClock, NoClock
 
 STICKS = get_game("sticks")
 NVN = get_game("ninja-versus-ninja")
 
 
-class FakeClock:
-    """Time that moves only when read: `step` seconds per reading."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 100.0
-        self.step = step
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.now += self.step
-        self.reads += 1
-        return self.now
-
-
-class NoClock:
-    """A clock that must never be read: fixed-iteration search may not depend on time."""
-
-    def __call__(self) -> float:
-        raise AssertionError("a search with a budget in iterations read the clock")
 
 
 def first_request(game: Game, deadline_s: float | None = None) -> DecisionRequest:

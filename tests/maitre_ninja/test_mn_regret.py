@@ -10,31 +10,13 @@ from engine.core import Budget, DecisionRequest
 from engine.games.maitre_ninja import GAME
 from engine.games.maitre_ninja.bots import RegretBot, distinct_rows, regret_match, solve_fight, win_matrix
 from engine.referee import play_match
+from tests.clocks import FakeClock, NoClock
 from tests.maitre_ninja.helpers import new
 
 SUPPLY = (4, 4, 4)
 LENGTH = {1: 2, 2: 5, 3: 9, 4: 12}
 
 
-class FakeClock:
-    """Time that moves only when read: `step` seconds per reading."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 100.0
-        self.step = step
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.now += self.step
-        self.reads += 1
-        return self.now
-
-
-class NoClock:
-    """A clock that must never be read."""
-
-    def __call__(self) -> float:
-        raise AssertionError("a search with a budget in iterations read the clock")
 
 
 def guarantees(rank: int, iterations: int) -> tuple[float, float]:

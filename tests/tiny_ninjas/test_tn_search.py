@@ -16,27 +16,7 @@ from engine.games.tiny_ninjas.rules import P_DEFEND, P_MULLIGAN, P_PLAY
 from engine.games.tiny_ninjas.search import DEFAULT_ITERATIONS, PairedMonteCarloBot
 from engine.games.tiny_ninjas.state import TinyNinjasState
 from engine.referee import play_match
-
-
-class FakeClock:
-    """Time that moves only when read: `step` seconds per reading."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 100.0
-        self.step = step
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.now += self.step
-        self.reads += 1
-        return self.now
-
-
-class NoClock:
-    """A clock that must never be read."""
-
-    def __call__(self) -> float:
-        raise AssertionError("a search with a budget in iterations read the clock")
+from tests.clocks import FakeClock, NoClock
 
 
 def state_at(phase: int, config: dict | None = None, seed: int = 3) -> TinyNinjasState:
