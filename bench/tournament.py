@@ -38,8 +38,9 @@ from engine.core import get_game  # noqa: E402
 from tournament.dutch import dutch_round  # noqa: E402
 from tournament.entrants import Entrant  # noqa: E402
 from tournament.pairing import PlayedGame  # noqa: E402
-from tournament.runner import InProcess, TournamentPlan, create_tournament, record_matches  # noqa: E402
-from tournament.store import open_store  # noqa: E402
+from tournament.runner import InProcess, TournamentPlan  # noqa: E402
+from tournament.store.database import open_store  # noqa: E402
+from tournament.store.writes import create_tournament, record_matches  # noqa: E402
 
 
 def plan_for(game: str, matches: int) -> TournamentPlan:

@@ -24,8 +24,10 @@ from engine.server.generated import arena_pb2 as pb
 from engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
 from tournament.pairing import Pairing
 from tournament.remote_pool import play_on_threads
-from tournament.runner import Played, TournamentPlan, _guard, bot_seed, match_record
-from tournament.store import Tournament
+from tournament.runner import TournamentPlan, bot_seed
+from tournament.store.records import Played, match_record
+from tournament.store.retry import guard
+from tournament.store.tables import Tournament
 
 ARENA_SETTING = "arena"  # the key of the arena's address in Tournament.settings_json
 
@@ -44,7 +46,7 @@ def remember_arena(engine: Engine, tournament_id: int, address: str) -> None:
             row.settings_json = json.dumps(settings)
             session.add(row)
             session.commit()
-    _guard(write)
+    guard(write)
 
 
 def remembered_arena(engine: Engine, tournament_id: int) -> str | None:
@@ -54,7 +56,7 @@ def remembered_arena(engine: Engine, tournament_id: int) -> str | None:
             row = session.get(Tournament, tournament_id)
             address = json.loads(row.settings_json or "{}").get(ARENA_SETTING) if row is not None else None
             return address if isinstance(address, str) and address else None
-    found: str | None = _guard(read)
+    found: str | None = guard(read)
     return found
 
 
@@ -79,7 +81,7 @@ class RemoteArenaExecutor:
         except ArenaUnavailable as exc:
             raise ArenaUnavailable(f"{str(exc).rstrip('.')}: the results so far are stored; once the arena runs "
                                    "again, `tourney resume` finishes the tournament there.") from None
-        return pairing, match_record(plan, pairing, result), time.perf_counter() - started
+        return pairing, match_record(plan.aliases_of(pairing), result), time.perf_counter() - started
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
         return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "arena-run")

@@ -33,11 +33,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from croniter import croniter
-from sqlalchemy import UniqueConstraint, update
+from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import registry
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Session, select
 
 from engine.core import ConfigError, Termination, get_game
 from engine.core import forfeit as forfeit_outcome
@@ -49,22 +48,14 @@ from tournament.formats import default_swiss_rounds, next_round
 from tournament.pairing import Pairing
 from tournament.ratings import Skill, initial_skill, openskill_ratings
 from tournament.round_robin import berger_rounds
-from tournament.runner import (
-    Executor,
-    InProcess,
-    MatchRecord,
-    Played,
-    SeatRecord,
-    TournamentPlan,
-    create_tournament,
-    load_history,
-    load_plan,
-    load_standings,
-    record_matches,
-    save_ratings,
-)
+from tournament.runner import Executor, InProcess, TournamentPlan, load_plan
 from tournament.standings import SeatResult, Standing
-from tournament.store import Match, MatchSeat, dumps
+from tournament.store.codec import dumps
+from tournament.store.league_tables import League, LeagueDivision, LeagueMember, LeagueRound, LeagueSeason
+from tournament.store.reads import load_history, load_standings
+from tournament.store.records import MatchRecord, Played, SeatRecord
+from tournament.store.tables import Match, MatchSeat
+from tournament.store.writes import create_tournament, record_matches, save_ratings
 
 LEAGUE_FORMATS = ("swiss", "round-robin")
 REMOTE = "remote:"
@@ -77,87 +68,6 @@ MISSED = "missed"
 Clock = Callable[[], datetime]
 Presence = Callable[[str], bool]
 RoundHook = Callable[["RoundReport"], None]
-
-_registry = registry()
-
-
-class LeagueModel(SQLModel, registry=_registry):
-    """Base of the league tables (their own metadata; migration 0003 creates them)."""
-
-
-class League(LeagueModel, table=True):
-    """A league: its game, format, schedule and division settings."""
-
-    id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, index=True)
-    game: str
-    format: str
-    schedule: str
-    rounds_per_season: int | None = None  # None: a full round robin, or ceil(log2 n)+1 Swiss rounds
-    divisions: int = 1
-    promote: int = 0
-    games_per_pair: int = 2
-    players: int = 2
-    move_ms: int | None = None
-    config_json: str = "{}"
-    seed: int = 1
-    anchor_ts: float  # the schedule's first tick is the first one after this time (moved by resume)
-    paused: bool = False  # no round is played while paused; resuming skips the ticks it missed
-
-
-class LeagueMember(LeagueModel, table=True):
-    """A bot in a league, with the rating it carries from round to round and season to season."""
-
-    __table_args__ = (UniqueConstraint("league_id", "alias"),)
-    id: int | None = Field(default=None, primary_key=True)
-    league_id: int = Field(index=True)
-    alias: str
-    spec: str
-    mu: float
-    sigma: float
-    division: int | None = None  # None until the member's first season starts
-    joined_ts: float
-    left_ts: float | None = None  # set by `league leave`: forfeits the rest of the season, then is not placed
-
-
-class LeagueSeason(LeagueModel, table=True):
-    """One season: how many rounds it has."""
-
-    __table_args__ = (UniqueConstraint("league_id", "season"),)
-    id: int | None = Field(default=None, primary_key=True)
-    league_id: int = Field(index=True)
-    season: int
-    rounds: int
-    started_ts: float
-
-
-class LeagueDivision(LeagueModel, table=True):
-    """The tournament that holds one division of one season."""
-
-    __table_args__ = (UniqueConstraint("league_id", "season", "division"),)
-    id: int | None = Field(default=None, primary_key=True)
-    league_id: int = Field(index=True)
-    season: int
-    division: int
-    tournament_id: int
-
-
-class LeagueRound(LeagueModel, table=True):
-    """A schedule slot: claimed by exactly one run-due caller (unique league+slot), then done."""
-
-    __table_args__ = (UniqueConstraint("league_id", "slot"),)
-    id: int | None = Field(default=None, primary_key=True)
-    league_id: int = Field(index=True)
-    slot: int
-    season: int  # -1: the slot passed without a season (too few members, or missed)
-    round: int  # for a missed slot: how many ticks it stands for
-    due_ts: float
-    status: str  # running | done | skipped | missed (a run of ticks passed over by the catch-up policy)
-    owner: str
-    claimed_ts: float
-    matches: int = 0
-    forfeits: int = 0
-
 
 def _id(league: League) -> int:
     assert league.id is not None

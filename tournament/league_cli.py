@@ -43,8 +43,9 @@ from tournament.league import (
 )
 from tournament.league_arena import RemoteLeagueExecutor
 from tournament.pairing import Pairing
-from tournament.runner import Executor, Played, TournamentPlan
-from tournament.store import open_store
+from tournament.runner import Executor, TournamentPlan
+from tournament.store.database import open_store
+from tournament.store.records import Played
 
 league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, seasons, divisions with promotion "
                                                     "and relegation (create, join, leave, list, pause, resume, "

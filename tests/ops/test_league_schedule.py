@@ -35,7 +35,8 @@ from tournament.league import (
 )
 from tournament.pairing import Pairing
 from tournament.runner import InProcess, TournamentPlan
-from tournament.store import Match, MatchSeat, open_store
+from tournament.store.database import open_store
+from tournament.store.tables import Match, MatchSeat
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_S = 120.0

@@ -10,8 +10,9 @@ from tests.ops.prom import prometheus, query, targets_up, wait_for
 from tournament.entrants import Entrant
 from tournament.metrics import MeteredExecutor, TournamentProgress
 from tournament.pairing import Pairing
-from tournament.runner import InProcess, Played, TournamentPlan, run_tournament
-from tournament.store import open_store
+from tournament.runner import InProcess, TournamentPlan, run_tournament
+from tournament.store.database import open_store
+from tournament.store.records import Played
 
 
 class PausingExecutor(InProcess):
