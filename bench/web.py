@@ -36,7 +36,8 @@ from engine.bots import make_bot  # noqa: E402
 from engine.core import get_game  # noqa: E402
 from engine.referee import play_match  # noqa: E402
 from tournament.entrants import Entrant as PlanEntrant  # noqa: E402
-from tournament.league import LeagueSettings, create_league, join_league, run_due  # noqa: E402
+from tournament.league.members import LeagueSettings, create_league, join_league  # noqa: E402
+from tournament.league.rounds import run_due  # noqa: E402
 from tournament.pairing import Pairing  # noqa: E402
 from tournament.runner import TournamentPlan  # noqa: E402
 from tournament.store.codec import dumps  # noqa: E402

@@ -5,7 +5,7 @@ sessions, other seats built-in bots), and its record comes back as the referee's
 (engine/server/results.py) and is stored like any match (runner.match_record) in its
 division's tournament, so the arena's own store (`serve --db`) is skipped for it (one row
 per match). A remote bot with no session for the
-game is offline and forfeits (see tournament/league.py); one that leaves mid-round forfeits
+game is offline and forfeits (see tournament/league/forfeits.py); one that leaves mid-round forfeits
 the matches it could not start. A `cmd:` member is started here for each of its matches,
 with a one-match name and token, and connects to this arena like any bot.
 """
@@ -33,18 +33,10 @@ from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, is_command
 from engine.server.results import result_of
 from engine.server.tokens import token_hash
-from tournament.league import (
-    DEFAULT_CATCH_UP,
-    DEFAULT_LEASE_S,
-    REMOTE,
-    Clock,
-    RoundHook,
-    RoundReport,
-    RoundStopped,
-    forfeit,
-    run_due,
-    utc_now,
-)
+from tournament.league.forfeits import forfeit
+from tournament.league.members import REMOTE
+from tournament.league.rounds import RoundHook, RoundReport, RoundStopped, run_due
+from tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, Clock, utc_now
 from tournament.pairing import Pairing
 from tournament.remote_pool import POLL_S, play_on_threads
 from tournament.runner import TournamentPlan

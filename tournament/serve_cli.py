@@ -105,7 +105,7 @@ def serve(
             raise ConfigError(f"--bad-messages-per-s must be above 0, not {bad_messages_per_s:g}.")
         if league_lease <= 0:
             raise ConfigError(f"--league-lease must be a positive number of seconds, not {league_lease}.")
-        from tournament.league import parse_catch_up
+        from tournament.league.schedule import parse_catch_up
 
         catch_up = parse_catch_up(league_catch_up)
         tls = None

@@ -23,11 +23,12 @@ from sqlalchemy.sql import Executable
 from sqlmodel import Session, col, select
 
 from tournament.formats import FormatSpec, sprt_state, total_estimate
-from tournament.league import League, LeagueDivision, LeagueRound, league_standings
+from tournament.league.season import league_standings
 from tournament.pairing import PlayedGame
 from tournament.ratings import openskill_ratings
 from tournament.runner import load_plan
 from tournament.standings import SeatResult, Standing, compute_standings, likelihood_of_superiority
+from tournament.store.league_tables import League, LeagueDivision, LeagueRound
 from tournament.store.records import BYE
 from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament
 

@@ -210,7 +210,8 @@ def fixed_league_keys() -> Iterator[None]:
 
 def play_league(db: Path, executor: Any) -> dict[str, Any]:
     """Two seasons of an hourly Swiss league in two divisions, one member always offline; what was stored."""
-    from tournament.league import LeagueSettings, create_league, join_league, run_due
+    from tournament.league.members import LeagueSettings, create_league, join_league
+    from tournament.league.rounds import run_due
     from tournament.store.database import open_store
 
     engine = open_store(str(db))

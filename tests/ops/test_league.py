@@ -10,19 +10,14 @@ from pathlib import Path
 from openskill.models import PlackettLuce
 from sqlmodel import Session, select
 
-from tournament.league import (
-    OFFLINE,
-    LeagueMember,
-    LeagueRound,
-    LeagueSettings,
-    create_league,
-    join_league,
-    league_standings,
-    run_due,
-)
+from tournament.league.forfeits import OFFLINE
+from tournament.league.members import LeagueSettings, create_league, join_league
+from tournament.league.rounds import run_due
+from tournament.league.season import league_standings
 from tournament.pairing import Pairing
 from tournament.runner import InProcess, TournamentPlan
 from tournament.store.database import open_store
+from tournament.store.league_tables import LeagueMember, LeagueRound
 from tournament.store.tables import Match, MatchSeat
 
 START = datetime(2026, 1, 1, tzinfo=UTC)

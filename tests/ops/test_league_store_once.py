@@ -11,7 +11,8 @@ from sqlmodel import Session, select
 from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
 from tests.ops.test_league import START, FakeClock
-from tournament.league import LeagueSettings, create_league, join_league, run_due
+from tournament.league.members import LeagueSettings, create_league, join_league
+from tournament.league.rounds import run_due
 from tournament.league_arena import ArenaExecutor
 from tournament.serve_cli import store_writer
 from tournament.store.database import open_store

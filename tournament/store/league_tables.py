@@ -90,3 +90,9 @@ class LeagueRound(LeagueModel, table=True):
     claimed_ts: float
     matches: int = 0
     forfeits: int = 0
+
+
+def league_id(league: League) -> int:
+    """The id of a stored league (every league read from the store has one)."""
+    assert league.id is not None
+    return league.id

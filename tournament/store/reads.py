@@ -51,6 +51,18 @@ def match_seats(conn: Connection, tournament_id: int) -> Iterator[list[Row[Any]]
         yield list(seats)
 
 
+def round_seats(conn: Connection, tournament_ids: Sequence[int], rnd: int) -> Iterator[list[Row[Any]]]:
+    """The seat rows (players, details_json, alias, tier, points) of round `rnd` of several tournaments
+    (a league season's divisions), match by match in (tournament, schedule) order."""
+    query = (select(Match.tournament_id, Match.number, Match.players, Match.details_json, MatchSeat.alias,
+                    MatchSeat.tier, MatchSeat.points)
+             .join(MatchSeat, MatchSeat.match_id == Match.id)  # type: ignore[arg-type]
+             .where(Match.tournament_id.in_(tournament_ids)).where(Match.round == rnd)  # type: ignore[union-attr]
+             .order_by(Match.tournament_id, Match.number, MatchSeat.seat))  # type: ignore[arg-type]
+    for _, seats in groupby(conn.execute(query), key=lambda row: (row.tournament_id, row.number)):
+        yield list(seats)
+
+
 def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[SeatResult]]:
     """The stored matches as the standings and ratings read them, in schedule order.
 
