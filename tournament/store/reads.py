@@ -13,8 +13,9 @@ from itertools import groupby
 from typing import Any
 
 from sqlalchemy import Row
+from sqlalchemy import select as select_columns  # any number of plain columns (sqlmodel's select takes four)
 from sqlalchemy.engine import Connection, Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from tournament.achievements import Earned
 from tournament.pairing import PlayedGame
@@ -29,8 +30,8 @@ from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat,
 STREAM_ROWS = 2000  # seat rows fetched at a time while streaming a tournament's results
 
 # The columns the end of a run reads, one row per seat (never the replay).
-_SEAT_COLUMNS = (Match.number, Match.round, Match.seed, Match.termination, MatchSeat.alias, MatchSeat.tier,
-                 MatchSeat.points, MatchSeat.faults_json)
+_SEAT_COLUMNS = (col(Match.number), col(Match.round), col(Match.seed), col(Match.termination), col(MatchSeat.alias),
+                 col(MatchSeat.tier), col(MatchSeat.points), col(MatchSeat.faults_json))
 
 
 def stored_numbers(engine: Engine, tournament_id: int) -> set[int]:
@@ -43,10 +44,10 @@ def stored_numbers(engine: Engine, tournament_id: int) -> set[int]:
 
 def match_seats(conn: Connection, tournament_id: int) -> Iterator[list[Row[Any]]]:
     """Each stored match's seat rows (the _SEAT_COLUMNS), in schedule order, streamed from the database."""
-    query = (select(*_SEAT_COLUMNS).join(MatchSeat, MatchSeat.match_id == Match.id)  # type: ignore[arg-type]
-             .where(Match.tournament_id == tournament_id)
-             .order_by(Match.number, MatchSeat.seat))  # type: ignore[arg-type]
-    rows = conn.execution_options(yield_per=STREAM_ROWS).execute(query)
+    query = (select_columns(*_SEAT_COLUMNS).join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+             .where(col(Match.tournament_id) == tournament_id)
+             .order_by(col(Match.number), col(MatchSeat.seat)))
+    rows: Iterator[Row[Any]] = iter(conn.execution_options(yield_per=STREAM_ROWS).execute(query))
     for _, seats in groupby(rows, key=lambda row: row.number):
         yield list(seats)
 
@@ -54,12 +55,13 @@ def match_seats(conn: Connection, tournament_id: int) -> Iterator[list[Row[Any]]
 def round_seats(conn: Connection, tournament_ids: Sequence[int], rnd: int) -> Iterator[list[Row[Any]]]:
     """The seat rows (players, details_json, alias, tier, points) of round `rnd` of several tournaments
     (a league season's divisions), match by match in (tournament, schedule) order."""
-    query = (select(Match.tournament_id, Match.number, Match.players, Match.details_json, MatchSeat.alias,
-                    MatchSeat.tier, MatchSeat.points)
-             .join(MatchSeat, MatchSeat.match_id == Match.id)  # type: ignore[arg-type]
-             .where(Match.tournament_id.in_(tournament_ids)).where(Match.round == rnd)  # type: ignore[union-attr]
-             .order_by(Match.tournament_id, Match.number, MatchSeat.seat))  # type: ignore[arg-type]
-    for _, seats in groupby(conn.execute(query), key=lambda row: (row.tournament_id, row.number)):
+    query = (select_columns(col(Match.tournament_id), col(Match.number), col(Match.players), col(Match.details_json),
+                    col(MatchSeat.alias), col(MatchSeat.tier), col(MatchSeat.points))
+             .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+             .where(col(Match.tournament_id).in_(tournament_ids)).where(col(Match.round) == rnd)
+             .order_by(col(Match.tournament_id), col(Match.number), col(MatchSeat.seat)))
+    rows: Iterator[Row[Any]] = iter(conn.execute(query))
+    for _, seats in groupby(rows, key=lambda row: (row.tournament_id, row.number)):
         yield list(seats)
 
 
@@ -161,6 +163,15 @@ def load_achievements(engine: Engine, tournament_id: int) -> list[Earned]:
             rows = session.exec(select(Achievement).where(Achievement.tournament_id == tournament_id)
                                 .order_by(Achievement.id)).all()  # type: ignore[arg-type]
             return [Earned(r.alias, r.number, r.name, r.opponent) for r in rows]
+    return guard(read)
+
+
+def stored_setting(engine: Engine, tournament_id: int, key: str) -> Any:
+    """One entry of a tournament's settings, or None (no such entry, or no such tournament)."""
+    def read() -> Any:
+        with Session(engine) as session:
+            row = session.get(Tournament, tournament_id)
+            return loads(row.settings_json or "{}").get(key) if row is not None else None
     return guard(read)
 
 

@@ -1,7 +1,7 @@
 """A finished match in its stored form (MatchRecord), built where it was played from the referee's result.
 
 Workers send a MatchRecord back instead of the MatchResult: the replay is already serialised
-and compressed, so the driver (the one serial part) only writes rows (writes.match_rows), and
+and compressed and the achievements read, so the driver (the one serial part) only writes rows (writes.match_rows), and
 a task's return value stays small.
 """
 
@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.referee import MatchResult
+from tournament.achievements import match_achievements
 from tournament.pairing import Pairing
 from tournament.standings import SeatResult
 from tournament.store.codec import dumps, jsonable, pack_replay
@@ -45,6 +46,9 @@ class MatchRecord:
     replay: str
     details_json: str
     seats: tuple[SeatRecord, ...]
+    # What each entrant earned in this match, as (alias, number, name): read from the details
+    # where the match was played, so the driver does not parse every match's details again.
+    achievements: tuple[tuple[str, int, str], ...] = ()
 
 
 Played = tuple[Pairing, MatchRecord, float]  # a scheduled match, its record, and how long it took (s)
@@ -67,5 +71,7 @@ def match_record(aliases: Sequence[str], result: MatchResult) -> MatchRecord:
         st = result.seat_stats[seat]
         seats.append(SeatRecord(sr.alias, sr.tier, sr.tier_size, sr.points, result.scores[seat], st.decisions,
                                 st.think_s, dumps(st.faults)))
+    details = dumps(jsonable(result.details))
+    earned = tuple((e.alias, e.number, e.name) for e in match_achievements(details, aliases))
     return MatchRecord(result.seed, result.players, result.termination, result.reason, len(result.replay.steps),
-                       pack_replay(result.replay.to_dict()), dumps(jsonable(result.details)), tuple(seats))
+                       pack_replay(result.replay.to_dict()), details, tuple(seats), earned)

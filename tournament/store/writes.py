@@ -10,23 +10,24 @@ change once it is created, so they are read once per store and tournament, not p
 
 from __future__ import annotations
 
+import json
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, insert
+from sqlalchemy import Table, delete, insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from engine.referee import MatchResult
-from tournament.achievements import match_achievements, streak_achievements
+from tournament.achievements import streak_achievements
 from tournament.pairing import Pairing
 from tournament.seeding import new_seed_key
 from tournament.standings import Standing
-from tournament.store.codec import dumps
+from tournament.store.codec import dumps, loads
 from tournament.store.reads import streak_results
 from tournament.store.records import BYE, Played, SeatRecord
 from tournament.store.retry import guard
@@ -82,7 +83,7 @@ def entrant_ids(conn: Connection, tournament_id: int) -> dict[str, int]:
     ids = per_store.get(tournament_id)
     if ids is None:
         ids = {alias: eid for alias, eid in conn.execute(
-            select(Entrant.alias, Entrant.id).where(Entrant.tournament_id == tournament_id))}  # type: ignore[arg-type]
+            select(Entrant.alias, Entrant.id).where(Entrant.tournament_id == tournament_id))}
         per_store[tournament_id] = ids
     return ids
 
@@ -114,7 +115,7 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
                  "seed": rec.seed, "players": rec.players, "config_json": config, "termination": rec.termination,
                  "reason": rec.reason, "plies": rec.plies, "duration_s": duration_s, "replay_json": rec.replay,
                  "details_json": rec.details_json, "finished_at": finished_at}
-        out.append(_with_seats(tournament_id, match, rec.seats, entrants))
+        out.append(_with_seats(tournament_id, match, rec.seats, entrants, rec.achievements))
     # A bye is worth a win for every game the pairing would have played (two players), or the
     # average share of the table (more players: a win would be worth k times that).
     value = float(plan.games_per_pair / (1 if plan.players == 2 else plan.players))
@@ -131,22 +132,27 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
 
 
 def _with_seats(tournament_id: int, match: dict[str, Any], seats: Sequence[SeatRecord],
-                entrants: dict[str, int]) -> MatchRows:
+                entrants: dict[str, int], earned: Sequence[tuple[str, int, str]] = ()) -> MatchRows:
     seat_rows = [{"seat": i, "entrant_id": entrants.get(sr.alias), "alias": sr.alias, "tier": sr.tier,
                   "points": sr.points, "score": sr.score, "decisions": sr.decisions, "think_s": sr.think_s,
                   "faults_json": sr.faults_json} for i, sr in enumerate(seats)]
-    earned = [{"tournament_id": tournament_id, "alias": e.alias, "number": e.number, "name": e.name,
-               "opponent": None}
-              for e in match_achievements(match["details_json"], [sr.alias for sr in seats])]
-    return MatchRows(match, seat_rows, earned)
+    achievements = [{"tournament_id": tournament_id, "alias": alias, "number": number, "name": name,
+                     "opponent": None} for alias, number, name in earned]
+    return MatchRows(match, seat_rows, achievements)
+
+
+# Built once: the statements of every batch (on the tables, not the ORM classes: no ORM work per batch).
+_MATCHES: Table = Match.__table__  # type: ignore[attr-defined]
+_INSERT_MATCHES = insert(_MATCHES).returning(_MATCHES.c.id, sort_by_parameter_order=True)
+_INSERT_SEATS = insert(MatchSeat.__table__)  # type: ignore[attr-defined]
+_INSERT_ACHIEVEMENTS = insert(Achievement.__table__)  # type: ignore[attr-defined]
 
 
 def insert_rows(conn: Connection, rows: Sequence[MatchRows]) -> None:
     """Insert a batch's rows in three executemany statements (matches, seats, achievements)."""
     if not rows:
         return
-    ids = conn.execute(insert(Match).returning(Match.id, sort_by_parameter_order=True),  # type: ignore[arg-type]
-                       [r.match for r in rows]).scalars().all()
+    ids = conn.execute(_INSERT_MATCHES, [r.match for r in rows]).scalars().all()
     seats, earned = [], []
     for r, match_id in zip(rows, ids, strict=True):
         for seat in r.seats:
@@ -155,9 +161,9 @@ def insert_rows(conn: Connection, rows: Sequence[MatchRows]) -> None:
             e["match_id"] = match_id
         seats += r.seats
         earned += r.achievements
-    conn.execute(insert(MatchSeat), seats)
+    conn.execute(_INSERT_SEATS, seats)
     if earned:
-        conn.execute(insert(Achievement), earned)
+        conn.execute(_INSERT_ACHIEVEMENTS, earned)
 
 
 def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, played: Sequence[Played],
@@ -206,6 +212,23 @@ def save_ratings(engine: Engine, tournament_id: int, standings: Sequence[Standin
             if t is not None:
                 t.status = "finished"
                 session.add(t)
+            session.commit()
+    guard(write)
+
+
+def save_setting(engine: Engine, tournament_id: int, key: str, value: Any) -> None:
+    """Set one entry of a tournament's settings (e.g. the arena it is played on); no tournament: nothing."""
+    def write() -> None:
+        with Session(engine) as session:
+            row = session.get(Tournament, tournament_id)
+            if row is None:
+                return
+            settings = loads(row.settings_json or "{}")
+            if settings.get(key) == value:
+                return
+            settings[key] = value
+            row.settings_json = json.dumps(settings)
+            session.add(row)
             session.commit()
     guard(write)
 
