@@ -37,9 +37,10 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from engine.core import game_ids  # noqa: E402
 from tournament.entrants import Entrant  # noqa: E402
-from tournament.runner import InProcess, TournamentPlan, run_tournament, stored_matches  # noqa: E402
+from tournament.runner import InProcess, TournamentPlan, run_tournament  # noqa: E402
 from tournament.standings import Z95  # noqa: E402
-from tournament.store import open_store  # noqa: E402
+from tournament.store.database import open_store  # noqa: E402
+from tournament.store.reads import stored_matches  # noqa: E402
 
 # Each game's strongest general search bot, by its registered name (a game's own bot wins).
 SEARCH_BOTS = {

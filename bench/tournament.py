@@ -8,8 +8,12 @@
 (c) Swiss pairing time for one round at 100, 1,000 and 10,000 players: our FIDE Dutch pairer and py4swiss
     (capped at 2 minutes), on the same history, wall and CPU seconds (goals: under 1 s at 1,000 and 10 s at
     10,000), and whether both chose the same round; `--pairing-only` runs just this;
-(d) result writes/s to SQLite and PostgreSQL (a private PG 15 cluster if --pg is not given);
-(e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local.
+(d) matches/s written by record_matches beside a plain SQLAlchemy core executemany of the same rows, and
+    their ratio (goals: >= 0.7x raw, >= 5,000 matches/s on SQLite), on SQLite and PostgreSQL (a private
+    PG 15 cluster if --pg is not given) in the same run;
+(e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local;
+(f) peak RSS (VmHWM, a fresh process each) of storing and finishing a 1,000- and a 100,000-match run
+    (goal: within 20%); `--store-only` runs just (d) and (f).
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
 """
 
@@ -25,8 +29,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy.engine import Engine
 
 # Run as a script, Python puts bench/ first on the path, and Ray gives its workers the driver's
 # script folder too, where bench/engine.py would shadow the `engine` package: the repository
@@ -35,11 +42,24 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from engine.core import get_game  # noqa: E402
+from tournament.achievements import rules_for  # noqa: E402
 from tournament.dutch import dutch_round  # noqa: E402
 from tournament.entrants import Entrant  # noqa: E402
-from tournament.pairing import PlayedGame  # noqa: E402
-from tournament.runner import InProcess, TournamentPlan, create_tournament, record_matches  # noqa: E402
-from tournament.store import open_store  # noqa: E402
+from tournament.pairing import Pairing, PlayedGame  # noqa: E402
+from tournament.runner import InProcess, TournamentPlan  # noqa: E402
+from tournament.store.database import open_store  # noqa: E402
+from tournament.store.reads import load_standings  # noqa: E402
+from tournament.store.records import Played  # noqa: E402
+from tournament.store.tables import Achievement, Match, MatchSeat  # noqa: E402
+from tournament.store.writes import (  # noqa: E402
+    MatchRows,
+    create_tournament,
+    entrant_ids,
+    match_rows,
+    record_matches,
+    save_ratings,
+    save_streaks,
+)
 
 
 def plan_for(game: str, matches: int) -> TournamentPlan:
@@ -199,16 +219,58 @@ def bench_swiss() -> None:
         print(f"{n:>8}{ours:>9.2f}{ours_cpu:>10.2f}{goal:>8}{shown:>12}{shown_cpu:>9}{same:>6}", flush=True)
 
 
-def bench_writes(url: str, label: str, matches: int = 400, batch: int = 16) -> None:
-    plan = plan_for("sticks", matches)
+WRITE_MATCHES = 8192  # matches written per side and turn in (d)
+WRITE_TURNS = 5
+TEMPLATES = 64  # real matches played once, their records reused under new schedule numbers
+
+
+def synthetic_played(plan: TournamentPlan, matches: int) -> list[Played]:
+    """`matches` finished matches of `plan`: TEMPLATES real ones played in-process, repeated under
+    consecutive schedule numbers (seats alternating), as a long tournament's chunks would bring them."""
+    templates = [item for chunk in InProcess().run(plan, plan.schedule()[:TEMPLATES]) for item in chunk]
+    out: list[Played] = []
+    for n in range(matches):
+        pairing, record, seconds = templates[n % len(templates)]
+        out.append((Pairing(n, 0, pairing.seats, n), record, seconds))
+    return out
+
+
+def raw_write(engine: Engine, batches: list[list[MatchRows]]) -> None:
+    """The baseline: the same rows, one transaction per batch, three plain core executemany
+    statements (matches with their ids returned in order, then seats, then achievements)."""
+    matches, seats, earned = Match.__table__, MatchSeat.__table__, Achievement.__table__  # type: ignore[attr-defined]
+    for rows in batches:
+        with engine.begin() as conn:
+            ids = conn.execute(matches.insert().returning(matches.c.id, sort_by_parameter_order=True),
+                               [r.match for r in rows]).scalars().all()
+            placed = [{**s, "match_id": i} for r, i in zip(rows, ids, strict=True) for s in r.seats]
+            conn.execute(seats.insert(), placed)
+            achieved = [{**e, "match_id": i} for r, i in zip(rows, ids, strict=True) for e in r.achievements]
+            if achieved:
+                conn.execute(earned.insert(), achieved)
+
+
+def bench_writes(url: str, label: str, plan: TournamentPlan, played: list[Played], batch: int) -> None:
+    """One row of (d): record_matches against the raw executemany of the same rows, in alternating turns."""
     engine = open_store(url)
-    tid = create_tournament(engine, plan)
-    played = [item for chunk in InProcess().run(plan, plan.schedule()) for item in chunk]
-    start = time.perf_counter()
-    for i in range(0, len(played), batch):
-        record_matches(engine, tid, plan, played[i:i + batch])
-    took = time.perf_counter() - start
-    print(f"{label:<12}{len(played) / took:>12.0f}{batch:>8}")
+    ours, raw = [], []
+    for _ in range(WRITE_TURNS):
+        tid = create_tournament(engine, plan)
+        start = time.perf_counter()
+        for i in range(0, len(played), batch):
+            record_matches(engine, tid, plan, played[i:i + batch])
+        ours.append(len(played) / (time.perf_counter() - start))
+        raw_tid = create_tournament(engine, plan)
+        with engine.connect() as conn:
+            ids = entrant_ids(conn, raw_tid)
+        when = datetime.now(UTC)
+        batches = [match_rows(raw_tid, plan, played[i:i + batch], (), ids, when) for i in range(0, len(played), batch)]
+        start = time.perf_counter()
+        raw_write(engine, batches)
+        raw.append(len(played) / (time.perf_counter() - start))
+    engine.dispose()
+    mine, base = statistics.median(ours), statistics.median(raw)
+    print(f"{label:<12}{batch:>7}{mine:>15.0f}{base:>13.0f}{mine / base:>8.2f}{os.getloadavg()[0]:>9.2f}", flush=True)
 
 
 def private_postgres() -> tuple[str, Path] | None:
@@ -228,29 +290,89 @@ def private_postgres() -> tuple[str, Path] | None:
     return f"postgresql://postgres@127.0.0.1:{port}/postgres", data
 
 
-def bench_db(pg: str | None) -> None:
-    import tests.sticks  # noqa: F401  (the fast test game)
-
-    print("\n(d) result writes/s (one transaction per batch, as the driver writes chunks)")
-    print(f"{'database':<12}{'writes/s':>12}{'batch':>8}")
+def bench_db(pg: str | None, game: str) -> None:
+    """(d) record_matches beside a plain core executemany of the same rows, SQLite and PostgreSQL in one run."""
+    plan = plan_for(game, WRITE_MATCHES)
+    played = synthetic_played(plan, WRITE_MATCHES)
+    print(f"\n(d) result writes, {WRITE_MATCHES} {game} matches per side, median of {WRITE_TURNS} alternating turns "
+          "(one transaction per batch; goal: >= 0.7x raw and >= 5,000 matches/s on SQLite)")
+    print(f"{'database':<12}{'batch':>7}{'record_matches':>15}{'raw core':>13}{'ratio':>8}{'load 1m':>9}")
     with tempfile.TemporaryDirectory() as tmp:
-        bench_writes(str(Path(tmp) / "bench.db"), "sqlite")
-        bench_writes(str(Path(tmp) / "bench1.db"), "sqlite", batch=1)
+        for batch in (256, 16, 1):
+            some = played if batch > 1 else played[:WRITE_MATCHES // 8]  # one per transaction is slow
+            bench_writes(str(Path(tmp) / f"bench{batch}.db"), "sqlite", plan, some, batch)
     started = None
     if pg is None:
         started = private_postgres()
         pg = started[0] if started else None
     if pg is None:
-        print("postgresql  (skipped: no PostgreSQL 15 binaries, or not root; pass --pg URL)")
+        print("postgresql  (not run: no PostgreSQL 15 binaries, or not root; pass --pg URL)")
         return
     try:
-        bench_writes(pg, "postgresql")
-        bench_writes(pg, "postgresql", batch=1)
+        for batch in (256, 16):
+            bench_writes(pg, "postgresql", plan, played, batch)
     finally:
         if started is not None:
             subprocess.run(["runuser", "-u", "postgres", "--", "/usr/lib/postgresql/15/bin/pg_ctl", "-D",
                             str(started[1] / "db"), "-m", "immediate", "stop"], capture_output=True)
             shutil.rmtree(started[1], ignore_errors=True)
+
+
+RSS_SIZES = (1_000, 100_000)
+RSS_BATCH = 256
+
+
+def finish_run(matches: int, game: str) -> None:
+    """In this (fresh) process: store `matches` finished matches with record_matches, then finish the
+    tournament as run_tournament does (standings and ratings, streaks); print the peak RSS in KB."""
+    plan = plan_for(game, TEMPLATES)  # the schedule is never played: the records are synthetic
+    played = synthetic_played(plan, TEMPLATES)
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = open_store(str(Path(tmp) / "rss.db"))
+        tid = create_tournament(engine, plan)
+        for start in range(0, matches, RSS_BATCH):
+            chunk = [(Pairing(n, 0, played[n % TEMPLATES][0].seats, n), *played[n % TEMPLATES][1:])
+                     for n in range(start, min(start + RSS_BATCH, matches))]
+            record_matches(engine, tid, plan, chunk)
+        finish(engine, tid, plan)
+    print(peak_rss_kb())
+
+
+def peak_rss_kb() -> int:
+    """This process's peak resident set in KB: VmHWM, the high-water mark of its own address space.
+
+    ru_maxrss is not used: a child that Python starts with vfork inherits the parent's maximum
+    at exec, so it would report the benchmark's own size, not the run's."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    import resource
+
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)  # not Linux: the best there is
+
+
+def finish(engine: Engine, tid: int, plan: TournamentPlan) -> None:
+    """The end of run_tournament: standings and ratings from the store, then the streaks."""
+    standings = load_standings(engine, tid, [e.alias for e in plan.entrants])
+    save_ratings(engine, tid, standings)
+    g = get_game(plan.game)
+    save_streaks(engine, tid, rules_for(g.streak_achievements, plan.config, g.default_config()))
+
+
+def bench_rss(game: str) -> None:
+    """(f) peak RSS of finishing a run of 1,000 and of 100,000 matches, each in a fresh process (goal: within 20%)."""
+    print(f"\n(f) peak RSS of storing and finishing a {game} run (record_matches in batches of {RSS_BATCH}, then "
+          "standings, ratings and streaks), fresh process each")
+    print(f"{'matches':>9}{'peak RSS MB':>13}{'seconds':>9}{'vs first':>10}{'load 1m':>9}")
+    first = None
+    for n in RSS_SIZES:
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, __file__, "--finish-run", str(n), "--game", game], check=True,
+                             capture_output=True, text=True).stdout
+        mb = int(out.split()[-1]) / 1024
+        first = first or mb
+        print(f"{n:>9}{mb:>13.1f}{time.perf_counter() - start:>9.1f}{mb / first:>10.2f}{os.getloadavg()[0]:>9.2f}",
+              flush=True)
 
 
 def first_result_s(extra: list[str], timeout_s: float = 120.0) -> float:
@@ -299,14 +421,21 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="Turns of 1 and 2 Ray workers for (a).")
     parser.add_argument("--pg", default=None, help="PostgreSQL URL (default: start a private cluster)")
     parser.add_argument("--pairing-only", action="store_true", help="Only (c), the Swiss pairing times.")
+    parser.add_argument("--store-only", action="store_true", help="Only (d) and (f), the store's writes and memory.")
+    parser.add_argument("--finish-run", type=int, default=None, help=argparse.SUPPRESS)  # (f)'s child process
     args = parser.parse_args()
+    if args.finish_run is not None:
+        finish_run(args.finish_run, args.game)
+        return
     if args.pairing_only:
         bench_swiss()
         return
-    bench_ray(args.game, args.matches, args.repeats)
-    bench_first_result()
-    bench_swiss()
-    bench_db(args.pg)
+    if not args.store_only:
+        bench_ray(args.game, args.matches, args.repeats)
+        bench_first_result()
+        bench_swiss()
+    bench_db(args.pg, args.game)
+    bench_rss(args.game)
 
 
 if __name__ == "__main__":

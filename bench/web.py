@@ -36,21 +36,14 @@ from engine.bots import make_bot  # noqa: E402
 from engine.core import get_game  # noqa: E402
 from engine.referee import play_match  # noqa: E402
 from tournament.entrants import Entrant as PlanEntrant  # noqa: E402
-from tournament.league import LeagueSettings, create_league, join_league, run_due  # noqa: E402
+from tournament.league.members import LeagueSettings, create_league, join_league  # noqa: E402
+from tournament.league.rounds import run_due  # noqa: E402
 from tournament.pairing import Pairing  # noqa: E402
-from tournament.runner import TournamentPlan, match_record  # noqa: E402
-from tournament.store import (  # noqa: E402
-    Achievement,
-    Bot,
-    Entrant,
-    Match,
-    MatchSeat,
-    Rating,
-    SkillRating,
-    Tournament,
-    dumps,
-    open_store,
-)
+from tournament.runner import TournamentPlan  # noqa: E402
+from tournament.store.codec import dumps  # noqa: E402
+from tournament.store.database import open_store  # noqa: E402
+from tournament.store.records import match_record  # noqa: E402
+from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament  # noqa: E402
 from web.app import create_app  # noqa: E402
 
 GAMES = ["tiny-ninjas", "ninja-versus-ninja", "maitre-ninja", "ninja-arena"]
@@ -66,7 +59,7 @@ def real_matches(game: str) -> list[object]:
     out = []
     for seed in range(POOL):
         result = play_match(game, [make_bot("random", g, seed), make_bot("random", g, seed + 1)], seed, players=2)
-        out.append(match_record(plan, Pairing(0, 0, (0, 1), 0), result))
+        out.append(match_record(plan.aliases_of(Pairing(0, 0, (0, 1), 0)), result))
     return out
 
 

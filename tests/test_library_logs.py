@@ -54,7 +54,7 @@ def test_the_check_sees_a_print(tmp_path: Path) -> None:
 def test_the_cli_shows_library_warnings_on_stderr_as_bare_sentences(capsys: pytest.CaptureFixture[str]) -> None:
     configure_cli_logging()
     configure_cli_logging()  # twice: still one line per record
-    logging.getLogger("tournament.runner").warning("the database is unreachable (%s); retrying in %.1f s",
+    logging.getLogger("tournament.store.retry").warning("the database is unreachable (%s); retrying in %.1f s",
                                                    "refused", 0.2)
     logging.getLogger("engine.server.arena").info("an info line the user does not see")
     logging.getLogger("tourney.league").error("a league round failed")

@@ -11,51 +11,34 @@ only matches whose results are stored count, so none is lost and none is played 
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator, Sequence
 
 import grpc
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
 
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
 from tournament.pairing import Pairing
 from tournament.remote_pool import play_on_threads
-from tournament.runner import Played, TournamentPlan, _guard, bot_seed, match_record
-from tournament.store import Tournament
+from tournament.runner import TournamentPlan, bot_seed
+from tournament.store.reads import stored_setting
+from tournament.store.records import Played, match_record
+from tournament.store.writes import save_setting
 
 ARENA_SETTING = "arena"  # the key of the arena's address in Tournament.settings_json
 
 
 def remember_arena(engine: Engine, tournament_id: int, address: str) -> None:
     """Store the arena's address with the tournament (the token stays with the organiser)."""
-    def write() -> None:
-        with Session(engine) as session:
-            row = session.get(Tournament, tournament_id)
-            if row is None:
-                return
-            settings = json.loads(row.settings_json or "{}")
-            if settings.get(ARENA_SETTING) == address:
-                return
-            settings[ARENA_SETTING] = address
-            row.settings_json = json.dumps(settings)
-            session.add(row)
-            session.commit()
-    _guard(write)
+    save_setting(engine, tournament_id, ARENA_SETTING, address)
 
 
 def remembered_arena(engine: Engine, tournament_id: int) -> str | None:
     """The address of the arena the tournament was played on, or None (played on workers)."""
-    def read() -> str | None:
-        with Session(engine) as session:
-            row = session.get(Tournament, tournament_id)
-            address = json.loads(row.settings_json or "{}").get(ARENA_SETTING) if row is not None else None
-            return address if isinstance(address, str) and address else None
-    found: str | None = _guard(read)
-    return found
+    address = stored_setting(engine, tournament_id, ARENA_SETTING)
+    return address if isinstance(address, str) and address else None
 
 
 class RemoteArenaExecutor:
@@ -79,7 +62,7 @@ class RemoteArenaExecutor:
         except ArenaUnavailable as exc:
             raise ArenaUnavailable(f"{str(exc).rstrip('.')}: the results so far are stored; once the arena runs "
                                    "again, `tourney resume` finishes the tournament there.") from None
-        return pairing, match_record(plan, pairing, result), time.perf_counter() - started
+        return pairing, match_record(plan.aliases_of(pairing), result), time.perf_counter() - started
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
         return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "arena-run")

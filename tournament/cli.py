@@ -40,20 +40,13 @@ from tournament.game_options import options_doc, options_table
 from tournament.help_style import hide_flag_placeholders
 from tournament.legends import legend
 from tournament.progress import ProgressLines
-from tournament.runner import (
-    TournamentPlan,
-    load_achievements,
-    load_plan,
-    load_standings,
-    run_tournament,
-    stored_match,
-    stored_matches,
-    unpack_replay,
-)
+from tournament.runner import TournamentPlan, load_plan, run_tournament
 from tournament.seeding import check_seed_key
 from tournament.sprt import explain as explain_sprt
 from tournament.standings import Standing, legend_lines
-from tournament.store import open_store
+from tournament.store.codec import unpack_replay
+from tournament.store.database import open_store
+from tournament.store.reads import load_achievements, load_standings, stored_match, stored_matches
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine

@@ -5,7 +5,7 @@ sessions, other seats built-in bots), and its record comes back as the referee's
 (engine/server/results.py) and is stored like any match (runner.match_record) in its
 division's tournament, so the arena's own store (`serve --db`) is skipped for it (one row
 per match). A remote bot with no session for the
-game is offline and forfeits (see tournament/league.py); one that leaves mid-round forfeits
+game is offline and forfeits (see tournament/league/forfeits.py); one that leaves mid-round forfeits
 the matches it could not start. A `cmd:` member is started here for each of its matches,
 with a one-match name and token, and connects to this arena like any bot.
 """
@@ -33,22 +33,15 @@ from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, is_command
 from engine.server.results import result_of
 from engine.server.tokens import token_hash
-from tournament.league import (
-    DEFAULT_CATCH_UP,
-    DEFAULT_LEASE_S,
-    REMOTE,
-    Clock,
-    RoundHook,
-    RoundReport,
-    RoundStopped,
-    forfeit,
-    run_due,
-    utc_now,
-)
+from tournament.league.forfeits import forfeit
+from tournament.league.members import REMOTE
+from tournament.league.rounds import RoundHook, RoundReport, RoundStopped, run_due
+from tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, Clock, utc_now
 from tournament.pairing import Pairing
 from tournament.remote_pool import POLL_S, play_on_threads
-from tournament.runner import Played, TournamentPlan, match_record
-from tournament.store import open_store
+from tournament.runner import TournamentPlan
+from tournament.store.database import open_store
+from tournament.store.records import Played, match_record
 
 SEAT_WAIT_S = 30.0  # a connected bot busy with other matches gets this long to free a slot
 PROGRAM_LOGS = Path("bot-logs")  # where `cmd:` members' output goes, one file per launch
@@ -144,7 +137,7 @@ class ArenaExecutor:
                     return present(plan.entrants[e].spec)
 
                 return forfeit(plan, pairing, {e: there(e) for e in pairing.seats})
-        return pairing, match_record(plan, pairing, result_of(record)), self.loop.time() - started
+        return pairing, match_record(plan.aliases_of(pairing), result_of(record)), self.loop.time() - started
 
     def _wait(self, future: concurrent.futures.Future[pb.MatchRecord]) -> pb.MatchRecord:
         """The match's record; when the round is stopped, stop waiting for it (the arena may be shutting
@@ -192,7 +185,8 @@ class RemoteLeagueExecutor:
             from tournament.runner import play_pairing
 
             started = time.perf_counter()
-            return pairing, match_record(plan, pairing, play_pairing(plan, pairing)), time.perf_counter() - started
+            record = match_record(plan.aliases_of(pairing), play_pairing(plan, pairing))
+            return pairing, record, time.perf_counter() - started
         with contextlib.ExitStack() as stack:
             return self._play_remote(plan, pairing, stack)
 
@@ -230,7 +224,7 @@ class RemoteLeagueExecutor:
                     return forfeit(plan, pairing, {e: plan.entrants[e].spec != away for e in pairing.seats})
                 raise ArenaUnreachable(f"the arena at {self.address} did not play a league match ({detail}): "
                                        "check --arena and --admin-token.") from None
-        return pairing, match_record(plan, pairing, result_of(record)), time.perf_counter() - started
+        return pairing, match_record(plan.aliases_of(pairing), result_of(record)), time.perf_counter() - started
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
         return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "league-remote")

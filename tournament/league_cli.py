@@ -1,6 +1,6 @@
 """`tourney league create|join|leave|list|pause|resume|run-due|standings`: scheduled league seasons.
 
-See tournament/league.py for the model.
+See tournament/league/ for the model.
 
 Registered on the main `app` by one import at the bottom of tournament/cli.py.
 """
@@ -23,28 +23,23 @@ from rich.table import Table
 
 from engine.core import ConfigError, get_game
 from tournament.cli import _standing_doc, app, guarded, parse_settings
-from tournament.league import (
-    DEFAULT_CATCH_UP,
-    DEFAULT_LEASE_S,
+from tournament.league.members import (
     LEAGUE_FORMATS,
     LeagueSettings,
-    LeagueTable,
-    RoundReport,
     create_league,
     join_league,
-    league_standings,
     leave_league,
     list_leagues,
-    parse_catch_up,
-    parse_when,
-    run_due,
     set_paused,
-    utc_now,
 )
+from tournament.league.rounds import RoundReport, run_due
+from tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, parse_catch_up, parse_when, utc_now
+from tournament.league.season import LeagueTable, league_standings
 from tournament.league_arena import RemoteLeagueExecutor
 from tournament.pairing import Pairing
-from tournament.runner import Executor, Played, TournamentPlan
-from tournament.store import open_store
+from tournament.runner import Executor, TournamentPlan
+from tournament.store.database import open_store
+from tournament.store.records import Played
 
 league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, seasons, divisions with promotion "
                                                     "and relegation (create, join, leave, list, pause, resume, "

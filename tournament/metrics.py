@@ -21,7 +21,9 @@ from engine.server.metrics import (
     serve_metrics,
 )
 from tournament.pairing import Pairing
-from tournament.runner import Executor, MatchRecord, Played, TournamentPlan, unpack_replay
+from tournament.runner import Executor, TournamentPlan
+from tournament.store.codec import unpack_replay
+from tournament.store.records import MatchRecord, Played
 
 __all__ = ["MeteredExecutor", "TournamentProgress", "instrument", "observe_record", "serve_metrics"]
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 
 from tournament.pairing import Pairing
-from tournament.runner import Played
+from tournament.store.records import Played
 
 POLL_S = 0.5  # how often a pool waiting for its matches looks at the stop flag
 

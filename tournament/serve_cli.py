@@ -105,7 +105,7 @@ def serve(
             raise ConfigError(f"--bad-messages-per-s must be above 0, not {bad_messages_per_s:g}.")
         if league_lease <= 0:
             raise ConfigError(f"--league-lease must be a positive number of seconds, not {league_lease}.")
-        from tournament.league import parse_catch_up
+        from tournament.league.schedule import parse_catch_up
 
         catch_up = parse_catch_up(league_catch_up)
         tls = None
@@ -172,38 +172,13 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
 
 def store_writer(db_url: str) -> Callable[[str, Sequence[str], MatchResult, float], None]:
     """A callback that stores each finished arena match (outside any tournament) in the store."""
-    from sqlmodel import Session
+    from tournament.store.database import open_store
+    from tournament.store.writes import record_arena_match
 
-    from tournament import store
-    from tournament.runner import _guard
-
-    engine = store.open_store(db_url)
+    engine = open_store(db_url)
 
     def write(match_id: str, names: Sequence[str], result: MatchResult, seconds: float) -> None:
-        # Retried with backoff while the database is unreachable (a restart must not lose a match).
-        _guard(lambda: write_once(match_id, names, result, seconds))
-
-    def write_once(match_id: str, names: Sequence[str], result: MatchResult, seconds: float) -> None:
-        tiers = {seat: i for i, tier in enumerate(result.ranking) for seat in tier}
-        with Session(engine) as session:
-            row = store.Match(
-                tournament_id=None, number=0, game=result.game_id, seed=result.seed, players=result.players,
-                config_json=store.dumps(result.replay.config), termination=result.termination,
-                reason=result.reason, plies=len(result.replay.steps), duration_s=seconds,
-                replay_json=store.dumps(result.replay.to_dict()),
-                details_json=store.dumps({"arena_match_id": match_id, **dict(result.details)}),
-            )
-            session.add(row)
-            session.flush()
-            assert row.id is not None
-            for seat, name in enumerate(names):
-                st = result.seat_stats[seat]
-                session.add(store.MatchSeat(
-                    match_id=row.id, seat=seat, alias=name, tier=tiers.get(seat, len(result.ranking)),
-                    points=result.points(seat), score=float(result.scores[seat]), decisions=st.decisions,
-                    think_s=st.think_s, faults_json=store.dumps(st.faults),
-                ))
-            session.commit()
+        record_arena_match(engine, match_id, names, result, seconds)
 
     return write
 

@@ -14,7 +14,7 @@ import typer
 
 from engine.core import ConfigError
 from tournament.cli import app, guarded
-from tournament.store import open_store
+from tournament.store.database import open_store
 
 if TYPE_CHECKING:
     from engine.server.arena import Arena

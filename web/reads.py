@@ -23,12 +23,14 @@ from sqlalchemy.sql import Executable
 from sqlmodel import Session, col, select
 
 from tournament.formats import FormatSpec, sprt_state, total_estimate
-from tournament.league import League, LeagueDivision, LeagueRound, league_standings
+from tournament.league.season import league_standings
 from tournament.pairing import PlayedGame
 from tournament.ratings import openskill_ratings
-from tournament.runner import BYE, load_plan
+from tournament.runner import load_plan
 from tournament.standings import SeatResult, Standing, compute_standings, likelihood_of_superiority
-from tournament.store import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament
+from tournament.store.league_tables import League, LeagueDivision, LeagueRound
+from tournament.store.records import BYE
+from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament
 
 PAGE_SIZE = 50
 MAX_PAGE = 100_000  # a client-chosen page number is bounded like every other input

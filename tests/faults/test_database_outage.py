@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from tests.faults.conftest import Postgres
 from tournament.cli import app
-from tournament.store import _with_driver
+from tournament.store.database import with_driver
 
 ROOT = Path(__file__).resolve().parents[2]
 # A small search bot makes each match take a little while, so the outage lands mid-tournament.
@@ -27,7 +27,7 @@ TOTAL = 12  # 6 pairs x 2 games: the driver is frozen after the first, so the ou
 
 def _stored(url: str) -> int:
     """Matches stored so far (0 while the tables do not exist or the server is down)."""
-    engine = create_engine(_with_driver(url))
+    engine = create_engine(with_driver(url))
     try:
         with engine.connect() as con:
             return int(con.execute(text("select count(*) from match")).scalar() or 0)
@@ -67,7 +67,7 @@ def test_postgres_restarted_mid_tournament_loses_nothing(restartable_postgres: P
     assert "retrying" in err  # it did notice the outage
     result = json.loads(out)
     assert result["matches"] == TOTAL and result["standings"] == expected["standings"]
-    engine = create_engine(_with_driver(pg.url))
+    engine = create_engine(with_driver(pg.url))
     with engine.connect() as con:
         numbers = [row[0] for row in con.execute(text("select number from match"))]
         seats = con.execute(text("select count(*) from matchseat")).scalar()
@@ -98,7 +98,7 @@ def test_the_arena_keeps_a_match_that_ends_while_postgres_is_down(restartable_po
             later = [p.result(WAIT_S * 4) for p in pending]
     finally:
         harness.close()
-    engine = create_engine(_with_driver(pg.url))
+    engine = create_engine(with_driver(pg.url))
     with engine.connect() as con:
         stored = [json.loads(row[0])["arena_match_id"] for row in con.execute(text("select details_json from match"))]
     engine.dispose()

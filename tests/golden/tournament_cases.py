@@ -101,7 +101,7 @@ def plan_of(case: TournamentCase) -> Any:
 def play(case: TournamentCase, db: Path, executor: Any) -> dict[str, Any]:
     """Run `case` into a new SQLite store at `db` with `executor`; the record of what was stored."""
     from tournament.runner import run_tournament
-    from tournament.store import open_store
+    from tournament.store.database import open_store
 
     engine = open_store(str(db))
     report = run_tournament(engine, plan_of(case), executor=executor)
@@ -210,8 +210,9 @@ def fixed_league_keys() -> Iterator[None]:
 
 def play_league(db: Path, executor: Any) -> dict[str, Any]:
     """Two seasons of an hourly Swiss league in two divisions, one member always offline; what was stored."""
-    from tournament.league import LeagueSettings, create_league, join_league, run_due
-    from tournament.store import open_store
+    from tournament.league.members import LeagueSettings, create_league, join_league
+    from tournament.league.rounds import run_due
+    from tournament.store.database import open_store
 
     engine = open_store(str(db))
     settings = LeagueSettings(name="golden", game=LEAGUE_GAME, format="swiss", schedule="0 * * * *",

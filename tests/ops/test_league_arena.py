@@ -11,9 +11,12 @@ from engine.server.client import BotClient, RandomBot
 from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
 from tests.ops.test_league import START, FakeClock
-from tournament.league import OFFLINE, LeagueSettings, create_league, join_league, run_due
+from tournament.league.forfeits import OFFLINE
+from tournament.league.members import LeagueSettings, create_league, join_league
+from tournament.league.rounds import run_due
 from tournament.league_arena import ArenaExecutor
-from tournament.store import Match, MatchSeat, open_store
+from tournament.store.database import open_store
+from tournament.store.tables import Match, MatchSeat
 
 
 def test_league_round_on_the_arena_with_a_connected_and_an_absent_remote_bot(tmp_path) -> None:

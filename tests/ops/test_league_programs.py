@@ -15,9 +15,12 @@ from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
 from engine.server.tokens import token_hash
 from tests.ops.test_league import START, FakeClock
-from tournament.league import OFFLINE, LeagueSettings, create_league, join_league, run_due
+from tournament.league.forfeits import OFFLINE
+from tournament.league.members import LeagueSettings, create_league, join_league
+from tournament.league.rounds import run_due
 from tournament.league_arena import ArenaExecutor
-from tournament.store import Match, MatchSeat, open_store
+from tournament.store.database import open_store
+from tournament.store.tables import Match, MatchSeat
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = f"cmd:{sys.executable} {ROOT / 'clients/python/examples/random_bot.py'}"

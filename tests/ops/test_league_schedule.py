@@ -19,23 +19,16 @@ import tests.ops.slow_bot  # noqa: F401  (registers the slowpoke bot here too)
 from engine.core import ConfigError
 from engine.server import metrics as m
 from tests.ops.test_league import START, FakeClock, make_league
-from tournament.league import (
-    MISSED,
-    OFFLINE,
-    LeagueRound,
-    LeagueSettings,
-    create_league,
-    join_league,
-    league_standings,
-    leave_league,
-    list_leagues,
-    parse_catch_up,
-    run_due,
-    set_paused,
-)
+from tournament.league.forfeits import OFFLINE
+from tournament.league.members import LeagueSettings, create_league, join_league, leave_league, list_leagues, set_paused
+from tournament.league.rounds import run_due
+from tournament.league.schedule import MISSED, parse_catch_up
+from tournament.league.season import league_standings
 from tournament.pairing import Pairing
 from tournament.runner import InProcess, TournamentPlan
-from tournament.store import Match, MatchSeat, open_store
+from tournament.store.database import open_store
+from tournament.store.league_tables import LeagueRound
+from tournament.store.tables import Match, MatchSeat
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_S = 120.0

@@ -11,10 +11,12 @@ from sqlmodel import Session, select
 from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
 from tests.ops.test_league import START, FakeClock
-from tournament.league import LeagueSettings, create_league, join_league, run_due
+from tournament.league.members import LeagueSettings, create_league, join_league
+from tournament.league.rounds import run_due
 from tournament.league_arena import ArenaExecutor
 from tournament.serve_cli import store_writer
-from tournament.store import Match, open_store
+from tournament.store.database import open_store
+from tournament.store.tables import Match
 
 
 def test_league_matches_are_stored_once_by_an_arena_with_a_database(tmp_path) -> None:

@@ -22,7 +22,8 @@ from engine.server.servicer import ArenaServicer, arena_handler
 from tournament.entrants import Entrant
 from tournament.metrics import MeteredExecutor, TournamentProgress
 from tournament.runner import InProcess, TournamentPlan, run_tournament
-from tournament.store import Match, MatchSeat, open_store
+from tournament.store.database import open_store
+from tournament.store.tables import Match, MatchSeat
 
 
 def value(name: str, **labels: str) -> float:

@@ -10,8 +10,9 @@ from tests.ops.prom import prometheus, query, targets_up, wait_for
 from tournament.entrants import Entrant
 from tournament.metrics import MeteredExecutor, TournamentProgress
 from tournament.pairing import Pairing
-from tournament.runner import InProcess, Played, TournamentPlan, run_tournament
-from tournament.store import open_store
+from tournament.runner import InProcess, TournamentPlan, run_tournament
+from tournament.store.database import open_store
+from tournament.store.records import Played
 
 
 class PausingExecutor(InProcess):
@@ -74,7 +75,8 @@ def test_prometheus_scrapes_the_arena_during_a_league_round_robin(tmp_path) -> N
     from engine.server.config import ArenaConfig
     from engine.server.local import LocalArena
     from tests.ops.test_league import START, FakeClock
-    from tournament.league import LeagueSettings, create_league, join_league, run_due
+    from tournament.league.members import LeagueSettings, create_league, join_league
+    from tournament.league.rounds import run_due
     from tournament.league_arena import ArenaExecutor
 
     port = m.serve_metrics(0, "127.0.0.1")

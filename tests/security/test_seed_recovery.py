@@ -26,7 +26,8 @@ from tournament.arena_run import RemoteArenaExecutor
 from tournament.entrants import Entrant
 from tournament.runner import TournamentPlan, run_tournament
 from tournament.seeding import LEGACY_KEY
-from tournament.store import Match, open_store
+from tournament.store.database import open_store
+from tournament.store.tables import Match
 
 GAME = "tiny-ninjas"
 GAMES = 6  # three duplicate pairs, as in the report: 6 of 6 recovered

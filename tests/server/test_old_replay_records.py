@@ -18,8 +18,9 @@ from engine.server.generated import arena_pb2 as pb
 from tests.maitre_ninja.old_replays import old_form
 from tests.server.harness import ArenaHarness
 from tournament.entrants import parse_entrants
-from tournament.runner import TournamentPlan, pack_replay, run_tournament, unpack_replay
-from tournament.store import open_store
+from tournament.runner import TournamentPlan, run_tournament
+from tournament.store.codec import pack_replay, unpack_replay
+from tournament.store.database import open_store
 from web.app import create_app
 
 SENTENCE = "cannot be played again move for move; its stored result is unchanged."

@@ -43,8 +43,10 @@ def test_a_tournament_plays_the_same_on_an_arena_as_on_workers(harness: ArenaHar
 
     from tournament.arena_run import RemoteArenaExecutor
     from tournament.entrants import Entrant
-    from tournament.runner import InProcess, TournamentPlan, run_tournament, unpack_replay
-    from tournament.store import Match, MatchSeat, open_store
+    from tournament.runner import InProcess, TournamentPlan, run_tournament
+    from tournament.store.codec import unpack_replay
+    from tournament.store.database import open_store
+    from tournament.store.tables import Match, MatchSeat
 
     # Bots that use their random stream, so a different bot seed would change the games.
     plan = TournamentPlan(game="sticks", entrants=[Entrant("r1", "random"), Entrant("g", "greedy"),

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
 from tournament.cli import app
-from tournament.store import open_store
+from tournament.store.database import open_store
 
 runner = CliRunner()
 

@@ -14,7 +14,7 @@ import tests.sticks  # noqa: F401
 from engine.core.chance import stream_start
 from tournament.cli import app
 from tournament.seeding import LEGACY_KEY, keyed_match_seed
-from tournament.store import open_store
+from tournament.store.database import open_store
 
 runner = CliRunner()
 KEY = "organiser-secret-0123456789"

@@ -10,7 +10,7 @@ import tests.sticks  # noqa: F401
 from tournament.cli import app
 from tournament.runner import load_plan
 from tournament.sprt import llr
-from tournament.store import open_store
+from tournament.store.database import open_store
 
 runner = CliRunner()
 

@@ -11,9 +11,10 @@ from sqlalchemy.engine import Engine
 
 from engine.core import get_game
 from tournament.entrants import parse_entrants
-from tournament.league import LeagueSettings, create_league, join_league, run_due
+from tournament.league.members import LeagueSettings, create_league, join_league
+from tournament.league.rounds import run_due
 from tournament.runner import TournamentPlan, run_tournament
-from tournament.store import open_store
+from tournament.store.database import open_store
 
 HOSTILE = '<script>alert("x")</script>'
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "web"

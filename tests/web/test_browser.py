@@ -17,7 +17,8 @@ from tests.server.bots import RecordingBot
 from tests.server.harness import ArenaHarness
 from tests.web.browser import WAIT_S, chromium, served
 from tests.web.conftest import ARTIFACTS, HOSTILE, Filled
-from tournament.runner import stored_matches, unpack_replay
+from tournament.store.codec import unpack_replay
+from tournament.store.reads import stored_matches
 from web.app import create_app
 
 GAMES = ["tiny-ninjas", "ninja-versus-ninja", "maitre-ninja", "ninja-arena"]
@@ -251,8 +252,9 @@ def _world(tmp: Any, replay: Replay) -> Any:
     from sqlmodel import Session
 
     from engine.referee import replay_match as replay_it
-    from tournament.runner import pack_replay
-    from tournament.store import Match, MatchSeat, open_store
+    from tournament.store.codec import pack_replay
+    from tournament.store.database import open_store
+    from tournament.store.tables import Match, MatchSeat
 
     engine = open_store(str(tmp / f"world{replay.seed}.db"))
     result = replay_it(replay)

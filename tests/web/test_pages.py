@@ -11,8 +11,10 @@ from sqlmodel import Session, func, select
 from engine.public_replay import public_frames
 from engine.referee import Replay
 from tests.web.conftest import HOSTILE, Filled
-from tournament.runner import load_plan, load_standings, stored_matches, unpack_replay
-from tournament.store import Match, MatchSeat
+from tournament.runner import load_plan
+from tournament.store.codec import unpack_replay
+from tournament.store.reads import load_standings, stored_matches
+from tournament.store.tables import Match, MatchSeat
 from web.app import create_app
 
 TOKEN = "organiser-secret"
@@ -217,8 +219,9 @@ def test_openapi_lists_every_api_page(client: TestClient) -> None:
 def test_a_running_tournament_shows_its_progress(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from engine.core import get_game
     from tournament.entrants import parse_entrants
-    from tournament.runner import InProcess, TournamentPlan, create_tournament, record_matches
-    from tournament.store import open_store
+    from tournament.runner import InProcess, TournamentPlan
+    from tournament.store.database import open_store
+    from tournament.store.writes import create_tournament, record_matches
 
     engine = open_store(str(tmp_path / "running.db"))
     plan = TournamentPlan(game="maitre-ninja", entrants=parse_entrants("random,random@b,random@c,random@d",

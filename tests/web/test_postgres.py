@@ -7,8 +7,9 @@ from fastapi.testclient import TestClient
 from engine.core import get_game
 from tests.tournament.conftest import postgres_url  # noqa: F401  (the session's PostgreSQL cluster)
 from tournament.entrants import parse_entrants
-from tournament.runner import TournamentPlan, load_standings, run_tournament, stored_matches
-from tournament.store import open_store
+from tournament.runner import TournamentPlan, run_tournament
+from tournament.store.database import open_store
+from tournament.store.reads import load_standings, stored_matches
 from web.app import create_app
 
 

@@ -18,8 +18,9 @@ from ray.cluster_utils import Cluster  # noqa: E402
 
 import tests.sticks  # noqa: E402,F401
 from tournament.entrants import Entrant  # noqa: E402
-from tournament.runner import TournamentPlan, load_history, run_tournament  # noqa: E402
-from tournament.store import open_store  # noqa: E402
+from tournament.runner import TournamentPlan, run_tournament  # noqa: E402
+from tournament.store.database import open_store  # noqa: E402
+from tournament.store.reads import load_history  # noqa: E402
 from workers import RayExecutor  # noqa: E402
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from tournament.entrants import Entrant
-from tournament.runner import InProcess, TournamentPlan, load_history, run_tournament
-from tournament.store import open_store
+from tournament.runner import InProcess, TournamentPlan, run_tournament
+from tournament.store.database import open_store
+from tournament.store.reads import load_history
 
 pytestmark = pytest.mark.slow  # a Ray cluster of its own: ./test.sh leaves it to CI (.ci/run)
 

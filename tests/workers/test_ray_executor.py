@@ -8,8 +8,9 @@ from typer.testing import CliRunner
 
 from tournament.cli import app
 from tournament.entrants import Entrant
-from tournament.runner import InProcess, TournamentPlan, load_history, run_tournament
-from tournament.store import open_store
+from tournament.runner import InProcess, TournamentPlan, run_tournament
+from tournament.store.database import open_store
+from tournament.store.reads import load_history
 from workers import RayExecutor
 from workers.pool import chunk_size, chunks
 

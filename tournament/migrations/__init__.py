@@ -1,1 +1,1 @@
-"""Alembic migrations for the results store (run by tournament.store.open_store)."""
+"""Alembic migrations for the results store (run by tournament.store.database.open_store)."""

@@ -6,8 +6,8 @@ from alembic import context
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
-import tournament.store  # noqa: F401  (registers the tables on SQLModel.metadata)
-from tournament.league import LeagueModel
+import tournament.store.tables  # noqa: F401  (registers the results tables on SQLModel.metadata)
+from tournament.store.league_tables import LeagueModel
 
 config = context.config
 target_metadata = [SQLModel.metadata, LeagueModel.metadata]

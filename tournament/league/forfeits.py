@@ -1,0 +1,45 @@
+"""Matches a league records without playing them: a seat whose bot is offline forfeits, an offline bot gets no bye."""
+
+from __future__ import annotations
+
+from engine.core import Termination
+from engine.core import forfeit as forfeit_outcome
+from tournament.pairing import Pairing
+from tournament.runner import TournamentPlan
+from tournament.store.codec import dumps
+from tournament.store.records import MatchRecord, Played, SeatRecord
+
+OFFLINE = Termination.DISCONNECTION  # the fault of a seat that is not there
+FORFEIT_DETAILS = dumps({"forfeit": True})
+
+
+def is_forfeit(record: MatchRecord) -> bool:
+    """A match not played because a bot was offline (made by `forfeit`)."""
+    return record.details_json == FORFEIT_DETAILS
+
+
+def forfeit(plan: TournamentPlan, pairing: Pairing, online: dict[int, bool]) -> Played:
+    """The record of a match not played because a seat's bot was offline: the present seats win."""
+    n = len(pairing.seats)
+    away = tuple(i for i, e in enumerate(pairing.seats) if not online[e])
+    reason = "offline: " + ", ".join(f"seat {i}" for i in away) if away else ""
+    outcome = forfeit_outcome(n, away, reason)
+    nobody_came = len(away) == n  # a double forfeit: no points for anyone
+    seats = []
+    for i, e in enumerate(pairing.seats):
+        tier = outcome.tier_of(i)
+        seats.append(SeatRecord(plan.entrants[e].alias, tier, len(outcome.ranking[tier]),
+                                0.0 if nobody_came else outcome.points(i), outcome.scores[i], 0, 0.0,
+                                dumps({OFFLINE: 1}) if i in away else "{}"))
+    record = MatchRecord(seed=-1, players=n, termination=OFFLINE, reason=reason, plies=0, replay="",
+                         details_json=FORFEIT_DETAILS, seats=tuple(seats))
+    return pairing, record, 0.0
+
+
+def no_bye(plan: TournamentPlan, pairing: Pairing) -> Played:
+    """The bye of a bot that is offline: stored (Swiss sees the bye was used), worth nothing."""
+    alias = plan.entrants[pairing.seats[0]].alias
+    seat = SeatRecord(alias, 0, 1, 0.0, 0.0, 0, 0.0, dumps({OFFLINE: 1}))
+    record = MatchRecord(seed=-1, players=1, termination=OFFLINE, reason="offline: no bye", plies=0, replay="",
+                         details_json=FORFEIT_DETAILS, seats=(seat,))
+    return pairing, record, 0.0

@@ -1,0 +1,98 @@
+"""Opening a store: the URL, the driver, SQLite's pragmas, and the Alembic upgrade to the newest schema.
+
+SQLite file by default; any SQLAlchemy URL (PostgreSQL) works.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, inspect
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import SQLModel, create_engine
+
+from engine.core import TourneyError
+from tournament.store import tables  # noqa: F401  (registers the results tables on SQLModel.metadata)
+from tournament.store.league_tables import LeagueModel
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+
+
+class StoreError(TourneyError):
+    """The database cannot be reached or written."""
+
+
+def open_store(url: str) -> Engine:
+    """Connect to `url`, create missing tables, and fail with one sentence if that is impossible."""
+    if "://" not in url:
+        url = f"sqlite:///{url}"
+    url = with_driver(url)
+    try:
+        engine = create_engine(url, pool_pre_ping=True)
+        if url.startswith("sqlite"):
+            event.listen(engine, "connect", _sqlite_pragmas)
+        migrate(engine)
+    except SQLAlchemyError as exc:
+        orig = getattr(exc, "orig", None)
+        reason = str(orig) if orig is not None else type(exc).__name__
+        raise StoreError(
+            f"cannot use the database {redact(url)} ({reason.strip().splitlines()[0]}): "
+            "check that it is reachable and writable, or pass another --db URL."
+        ) from None
+    except Exception as exc:
+        raise StoreError(f"cannot use the database {redact(url)} ({exc}): pass a valid --db URL.") from None
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (creating it in an empty database).
+
+    A store created before migrations existed (tables but no alembic_version) gets its missing
+    tables and is stamped as current.
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        found = inspect(conn)
+        if found.has_table("tournament") and not found.has_table("alembic_version"):
+            SQLModel.metadata.create_all(conn)
+            LeagueModel.metadata.create_all(conn)  # the league tables are part of the schema too
+            command.stamp(cfg, "head")
+        else:
+            command.upgrade(cfg, "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL with synchronous=NORMAL: a commit survives the driver being killed (only a power cut can
+    lose the last few), at a fraction of the cost of a full fsync per commit; readers never block."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def with_driver(url: str) -> str:
+    """postgresql:// with whichever driver is installed: psycopg (3) when present, else psycopg2."""
+    scheme, rest = url.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        driver = "psycopg" if importlib.util.find_spec("psycopg") else "psycopg2"
+        return f"postgresql+{driver}://{rest}"
+    return url
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for error messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        if ":" in creds:
+            return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
+    return url

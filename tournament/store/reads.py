@@ -1,0 +1,197 @@
+"""Reading results back: what is stored, the history the pairers see, standings, streaks, achievements.
+
+The end of a run reads every match of a tournament; it streams only the seat columns it needs
+(number, alias, tier, points, faults), in schedule order, never the replays, so its memory
+does not grow with the number of matches stored. OpenSkill and streaks depend on that order,
+which makes a resumed or parallel tournament rate exactly like a sequential one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import groupby
+from typing import Any
+
+from sqlalchemy import Row
+from sqlalchemy import select as select_columns  # any number of plain columns (sqlmodel's select takes four)
+from sqlalchemy.engine import Connection, Engine
+from sqlmodel import Session, col, select
+
+from tournament.achievements import Earned
+from tournament.pairing import PlayedGame
+from tournament.ratings import openskill_ratings
+from tournament.standings import SeatResult, Standing, compute_standings
+from tournament.store.codec import loads
+from tournament.store.database import StoreError
+from tournament.store.records import BYE
+from tournament.store.retry import guard
+from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Tournament
+
+STREAM_ROWS = 2000  # seat rows fetched at a time while streaming a tournament's results
+
+# The columns the end of a run reads, one row per seat (never the replay).
+_SEAT_COLUMNS = (col(Match.number), col(Match.round), col(Match.seed), col(Match.termination), col(MatchSeat.alias),
+                 col(MatchSeat.tier), col(MatchSeat.points), col(MatchSeat.faults_json))
+
+
+def stored_numbers(engine: Engine, tournament_id: int) -> set[int]:
+    """Schedule numbers of the matches already stored for a tournament."""
+    def read() -> set[int]:
+        with engine.connect() as conn:
+            return set(conn.execute(select(Match.number).where(Match.tournament_id == tournament_id)).scalars())
+    return guard(read)
+
+
+def match_seats(conn: Connection, tournament_id: int) -> Iterator[list[Row[Any]]]:
+    """Each stored match's seat rows (the _SEAT_COLUMNS), in schedule order, streamed from the database."""
+    query = (select_columns(*_SEAT_COLUMNS).join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+             .where(col(Match.tournament_id) == tournament_id)
+             .order_by(col(Match.number), col(MatchSeat.seat)))
+    rows: Iterator[Row[Any]] = iter(conn.execution_options(yield_per=STREAM_ROWS).execute(query))
+    for _, seats in groupby(rows, key=lambda row: row.number):
+        yield list(seats)
+
+
+def round_seats(conn: Connection, tournament_ids: Sequence[int], rnd: int) -> Iterator[list[Row[Any]]]:
+    """The seat rows (players, details_json, alias, tier, points) of round `rnd` of several tournaments
+    (a league season's divisions), match by match in (tournament, schedule) order."""
+    query = (select_columns(col(Match.tournament_id), col(Match.number), col(Match.players), col(Match.details_json),
+                    col(MatchSeat.alias), col(MatchSeat.tier), col(MatchSeat.points))
+             .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+             .where(col(Match.tournament_id).in_(tournament_ids)).where(col(Match.round) == rnd)
+             .order_by(col(Match.tournament_id), col(Match.number), col(MatchSeat.seat)))
+    rows: Iterator[Row[Any]] = iter(conn.execute(query))
+    for _, seats in groupby(rows, key=lambda row: (row.tournament_id, row.number)):
+        yield list(seats)
+
+
+def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[SeatResult]]:
+    """The stored matches as the standings and ratings read them, in schedule order.
+
+    Equal seat results are one shared object (there are few distinct ones: entrants times
+    places), so whatever the standings keep per match is a list of references.
+    """
+    shared: dict[tuple[Any, ...], SeatResult] = {}
+    faults: dict[str, int] = {}
+    for seats in match_seats(conn, tournament_id):
+        tiers: dict[int, int] = {}
+        for st in seats:
+            tiers[st.tier] = tiers.get(st.tier, 0) + 1
+        bye = seats[0].termination == BYE
+        match = []
+        for st in seats:
+            count = faults.get(st.faults_json)
+            if count is None:
+                count = faults[st.faults_json] = sum(int(v) for v in loads(st.faults_json).values())
+            key = (st.alias, st.tier, tiers[st.tier], st.points, count, bye)
+            result = shared.get(key)
+            if result is None:
+                result = shared[key] = SeatResult(*key)
+            match.append(result)
+        yield match
+
+
+def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[Standing]:
+    """Standings and ratings from what is stored, in schedule order, so resumed runs match uninterrupted ones."""
+    def read() -> list[Standing]:
+        with engine.connect() as conn:
+            standings = compute_standings(aliases, standings_input(conn, tournament_id))
+        with engine.connect() as conn:  # a second pass rather than holding every match in memory
+            skills = openskill_ratings(aliases, standings_input(conn, tournament_id))
+        for s in standings:
+            s.mu, s.sigma = skills[s.alias].mu, skills[s.alias].sigma
+        return standings
+    return guard(read)
+
+
+def streak_results(conn: Connection, tournament_id: int) -> Iterator[list[tuple[str, int, int]]]:
+    """Each played match (byes left out) as (alias, tier, tier size) per seat, in schedule order."""
+    for seats in match_seats(conn, tournament_id):
+        if seats[0].termination == BYE:
+            continue
+        tiers = [st.tier for st in seats]
+        yield [(st.alias, st.tier, tiers.count(st.tier)) for st in seats]
+
+
+def load_history(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[PlayedGame]:
+    """Stored results as the pairing functions see them: entrants by seat, points by seat."""
+    index = {a: i for i, a in enumerate(aliases)}
+
+    def read() -> list[PlayedGame]:
+        with engine.connect() as conn:
+            return [PlayedGame(tuple(index[s.alias] for s in seats), tuple(s.points for s in seats),
+                               seats[0].number, seats[0].round, seats[0].seed)
+                    for seats in match_seats(conn, tournament_id)]
+    return guard(read)
+
+
+def stored_matches(engine: Engine, tournament_id: int) -> list[tuple[Match, list[MatchSeat]]]:
+    """A tournament's stored matches with their seats (whole rows, replays included), in schedule order."""
+    def read() -> list[tuple[Match, list[MatchSeat]]]:
+        with Session(engine) as session:
+            rows = session.exec(
+                select(MatchSeat, Match).where(MatchSeat.match_id == Match.id)
+                .where(Match.tournament_id == tournament_id)
+                .order_by(Match.number, MatchSeat.seat)  # type: ignore[arg-type]
+            ).all()
+            out: list[tuple[Match, list[MatchSeat]]] = []
+            for seat, match in rows:
+                if not out or out[-1][0].id != match.id:
+                    out.append((match, []))
+                out[-1][1].append(seat)
+            return out
+    return guard(read)
+
+
+def stored_match(engine: Engine, match_id: int) -> tuple[Match, list[MatchSeat]] | None:
+    """One stored match and its seats, or None."""
+    def read() -> tuple[Match, list[MatchSeat]] | None:
+        with Session(engine) as session:
+            m = session.get(Match, match_id)
+            if m is None:
+                return None
+            seats = list(session.exec(select(MatchSeat).where(MatchSeat.match_id == match_id)
+                                      .order_by(MatchSeat.seat)))  # type: ignore[arg-type]
+            return m, seats
+    return guard(read)
+
+
+def load_achievements(engine: Engine, tournament_id: int) -> list[Earned]:
+    """Every achievement stored for a tournament, streaks included."""
+    def read() -> list[Earned]:
+        with Session(engine) as session:
+            rows = session.exec(select(Achievement).where(Achievement.tournament_id == tournament_id)
+                                .order_by(Achievement.id)).all()  # type: ignore[arg-type]
+            return [Earned(r.alias, r.number, r.name, r.opponent) for r in rows]
+    return guard(read)
+
+
+def stored_setting(engine: Engine, tournament_id: int, key: str) -> Any:
+    """One entry of a tournament's settings, or None (no such entry, or no such tournament)."""
+    def read() -> Any:
+        with Session(engine) as session:
+            row = session.get(Tournament, tournament_id)
+            return loads(row.settings_json or "{}").get(key) if row is not None else None
+    return guard(read)
+
+
+def stored_tournament(engine: Engine, tournament_id: int | None) -> tuple[Tournament, list[tuple[str, str]]]:
+    """A stored tournament (no id: the most recent unfinished one) and its entrants as (alias, bot spec),
+    in entry order; one sentence when there is none."""
+    def read() -> tuple[Tournament, list[tuple[str, str]]]:
+        with Session(engine) as session:
+            if tournament_id is None:
+                t = session.exec(select(Tournament).where(Tournament.status != "finished")
+                                 .order_by(Tournament.id.desc())).first()  # type: ignore[union-attr]
+                if t is None:
+                    raise StoreError("there is no unfinished tournament in this database: pass an id to resume.")
+            else:
+                t = session.get(Tournament, tournament_id)
+                if t is None:
+                    raise StoreError(f"there is no tournament {tournament_id} in this database: check the id and --db.")
+            rows = session.exec(select(Entrant.alias, Bot.spec).join(Bot, Bot.id == Entrant.bot_id)  # type: ignore[arg-type]
+                                .where(Entrant.tournament_id == t.id)
+                                .order_by(Entrant.position)).all()  # type: ignore[arg-type]
+            session.expunge(t)
+            return t, [(alias, spec) for alias, spec in rows]
+    return guard(read)

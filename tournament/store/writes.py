@@ -1,0 +1,282 @@
+"""Writing results: a tournament and its entrants, batches of finished matches, final ratings and streaks.
+
+A batch (the chunk an executor hands back) is one transaction, written as soon as it arrives,
+so a driver that dies loses nothing that finished and a resumed tournament skips what is
+stored. The rows of a batch are built by one converter (`match_rows`) and inserted with core
+executemany statements: one for the matches (their ids come back in order), one for all their
+seats, one for their achievements; no ORM unit of work. A tournament's entrant ids never
+change once it is created, so they are read once per store and tournament, not per batch.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Table, delete, insert
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from engine.referee import MatchResult
+from tournament.achievements import streak_achievements
+from tournament.pairing import Pairing
+from tournament.seeding import new_seed_key
+from tournament.standings import Standing
+from tournament.store.codec import dumps, loads
+from tournament.store.reads import streak_results
+from tournament.store.records import BYE, Played, SeatRecord
+from tournament.store.retry import guard
+from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament, now
+
+if TYPE_CHECKING:
+    from tournament.runner import TournamentPlan
+
+# store -> tournament id -> alias -> entrant id (weak: a store that is dropped takes its entry with it)
+_ENTRANT_IDS: weakref.WeakKeyDictionary[Engine, dict[int, dict[str, int]]] = weakref.WeakKeyDictionary()
+
+
+def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
+    """Store a new tournament and its entrants; return its id.
+
+    A plan without a seed key gets a fresh secret one here, stored with the tournament so that
+    resume and replay reproduce its matches exactly.
+    """
+    if plan.seed_key is None:
+        plan.seed_key = new_seed_key()
+    key = plan.seed_key
+
+    def write() -> int:
+        with Session(engine) as session:
+            t = Tournament(name=plan.name, game=plan.game, format=plan.format, players=plan.players,
+                           seed=plan.seed, seed_key=key, config_json=dumps(plan.config),
+                           settings_json=dumps(plan.settings()))
+            session.add(t)
+            session.flush()
+            assert t.id is not None
+            for i, e in enumerate(plan.entrants):
+                bot = _bot(session, e.spec)
+                assert bot.id is not None
+                session.add(Entrant(tournament_id=t.id, bot_id=bot.id, alias=e.alias, position=i))
+            session.commit()
+            return t.id
+    return guard(write)
+
+
+def _bot(session: Session, spec: str) -> Bot:
+    """The Bot row named `spec`, created the first time a tournament enters it."""
+    bot = session.exec(select(Bot).where(Bot.name == spec)).first()
+    if bot is None:
+        bot = Bot(name=spec, spec=spec)
+        session.add(bot)
+        session.flush()
+    return bot
+
+
+def entrant_ids(conn: Connection, tournament_id: int) -> dict[str, int]:
+    """alias -> entrant id of a tournament (read from the store the first time only)."""
+    per_store = _ENTRANT_IDS.setdefault(conn.engine, {})
+    ids = per_store.get(tournament_id)
+    if ids is None:
+        ids = {alias: eid for alias, eid in conn.execute(
+            select(Entrant.alias, Entrant.id).where(Entrant.tournament_id == tournament_id))}
+        per_store[tournament_id] = ids
+    return ids
+
+
+@dataclass
+class MatchRows:
+    """One finished match as rows: the match, its seats and its achievements, without the match id
+    (the database assigns it on insert; `insert_rows` fills it into the others)."""
+
+    match: dict[str, Any]
+    seats: list[dict[str, Any]]
+    achievements: list[dict[str, Any]]
+
+
+def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played], byes: Sequence[Pairing],
+               entrants: dict[str, int], finished_at: datetime) -> list[MatchRows]:
+    """The rows of a batch of finished matches and byes (the one converter from records to rows).
+
+    A number that occurs twice in the batch (a duplicated chunk) is written once: its first record.
+    """
+    config = dumps(plan.config)
+    out: list[MatchRows] = []
+    seen: set[int] = set()
+    for pairing, rec, duration_s in played:
+        if pairing.number in seen:
+            continue
+        seen.add(pairing.number)
+        match = {"tournament_id": tournament_id, "number": pairing.number, "round": pairing.round, "game": plan.game,
+                 "seed": rec.seed, "players": rec.players, "config_json": config, "termination": rec.termination,
+                 "reason": rec.reason, "plies": rec.plies, "duration_s": duration_s, "replay_json": rec.replay,
+                 "details_json": rec.details_json, "finished_at": finished_at}
+        out.append(_with_seats(tournament_id, match, rec.seats, entrants, rec.achievements))
+    # A bye is worth a win for every game the pairing would have played (two players), or the
+    # average share of the table (more players: a win would be worth k times that).
+    value = float(plan.games_per_pair / (1 if plan.players == 2 else plan.players))
+    for bye in byes:
+        if bye.number in seen:
+            continue
+        seen.add(bye.number)
+        seat = SeatRecord(plan.entrants[bye.seats[0]].alias, 0, 1, value, 0.0, 0, 0.0, "{}")
+        match = {"tournament_id": tournament_id, "number": bye.number, "round": bye.round, "game": plan.game,
+                 "seed": -1, "players": 1, "config_json": config, "termination": BYE, "reason": "bye", "plies": 0,
+                 "duration_s": 0.0, "replay_json": "{}", "details_json": "{}", "finished_at": finished_at}
+        out.append(_with_seats(tournament_id, match, (seat,), entrants))
+    return out
+
+
+def _with_seats(tournament_id: int, match: dict[str, Any], seats: Sequence[SeatRecord],
+                entrants: dict[str, int], earned: Sequence[tuple[str, int, str]] = ()) -> MatchRows:
+    seat_rows = [{"seat": i, "entrant_id": entrants.get(sr.alias), "alias": sr.alias, "tier": sr.tier,
+                  "points": sr.points, "score": sr.score, "decisions": sr.decisions, "think_s": sr.think_s,
+                  "faults_json": sr.faults_json} for i, sr in enumerate(seats)]
+    achievements = [{"tournament_id": tournament_id, "alias": alias, "number": number, "name": name,
+                     "opponent": None} for alias, number, name in earned]
+    return MatchRows(match, seat_rows, achievements)
+
+
+# Built once: the statements of every batch (on the tables, not the ORM classes: no ORM work per batch).
+_MATCHES: Table = Match.__table__  # type: ignore[attr-defined]
+_INSERT_MATCHES = insert(_MATCHES).returning(_MATCHES.c.id, sort_by_parameter_order=True)
+_INSERT_SEATS = insert(MatchSeat.__table__)  # type: ignore[attr-defined]
+_INSERT_ACHIEVEMENTS = insert(Achievement.__table__)  # type: ignore[attr-defined]
+
+
+def insert_rows(conn: Connection, rows: Sequence[MatchRows]) -> None:
+    """Insert a batch's rows in three executemany statements (matches, seats, achievements)."""
+    if not rows:
+        return
+    ids = conn.execute(_INSERT_MATCHES, [r.match for r in rows]).scalars().all()
+    seats, earned = [], []
+    for r, match_id in zip(rows, ids, strict=True):
+        for seat in r.seats:
+            seat["match_id"] = match_id
+        for e in r.achievements:
+            e["match_id"] = match_id
+        seats += r.seats
+        earned += r.achievements
+    conn.execute(_INSERT_SEATS, seats)
+    if earned:
+        conn.execute(_INSERT_ACHIEVEMENTS, earned)
+
+
+def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, played: Sequence[Played],
+                   byes: Sequence[Pairing] = ()) -> None:
+    """Write a batch of finished matches (and byes) in one transaction, skipping any already stored.
+
+    Skipping keeps a retried or duplicated chunk, or a league round another caller took over,
+    from ever writing a match twice. The batch is inserted as it is; only when the store refuses
+    a number it already holds is the transaction redone without the stored ones, so the common
+    case reads nothing back.
+    """
+    if not played and not byes:
+        return
+    finished_at = now()
+
+    def write() -> None:
+        rows: list[MatchRows] = []
+        try:
+            with engine.begin() as conn:
+                rows = match_rows(tournament_id, plan, played, byes, entrant_ids(conn, tournament_id), finished_at)
+                insert_rows(conn, rows)
+            return
+        except IntegrityError:
+            pass  # some of these numbers are stored already
+        with engine.begin() as conn:
+            numbers = [r.match["number"] for r in rows]
+            stored = set(conn.execute(select(Match.number).where(Match.tournament_id == tournament_id)
+                                      .where(Match.number.in_(numbers))).scalars())  # type: ignore[attr-defined]
+            insert_rows(conn, [r for r in rows if r.match["number"] not in stored])
+    guard(write)
+
+
+def save_ratings(engine: Engine, tournament_id: int, standings: Sequence[Standing]) -> None:
+    """Store the final performance and OpenSkill ratings and mark the tournament finished."""
+    def write() -> None:
+        with Session(engine) as session:
+            for table in (Rating, SkillRating):
+                session.execute(delete(table).where(table.tournament_id == tournament_id))  # type: ignore[arg-type]
+            for s in standings:
+                session.add(Rating(tournament_id=tournament_id, alias=s.alias, rating=s.rating, low=s.low,
+                                   high=s.high, games=s.games))
+                session.add(SkillRating(tournament_id=tournament_id, alias=s.alias, mu=s.mu, sigma=s.sigma,
+                                        buchholz=s.buchholz, sonneborn_berger=s.sonneborn_berger,
+                                        direct=s.direct))
+            t = session.get(Tournament, tournament_id)
+            if t is not None:
+                t.status = "finished"
+                session.add(t)
+            session.commit()
+    guard(write)
+
+
+def save_setting(engine: Engine, tournament_id: int, key: str, value: Any) -> None:
+    """Set one entry of a tournament's settings (e.g. the arena it is played on); no tournament: nothing."""
+    def write() -> None:
+        with Session(engine) as session:
+            row = session.get(Tournament, tournament_id)
+            if row is None:
+                return
+            settings = loads(row.settings_json or "{}")
+            if settings.get(key) == value:
+                return
+            settings[key] = value
+            row.settings_json = json.dumps(settings)
+            session.add(row)
+            session.commit()
+    guard(write)
+
+
+def save_streaks(engine: Engine, tournament_id: int, rules: Sequence[tuple[int, int, str]]) -> None:
+    """Recount the streak achievements from the stored results (idempotent, so resumes agree)."""
+    def count() -> list[Any]:
+        with engine.connect() as conn:
+            return streak_achievements(streak_results(conn, tournament_id), rules)
+    earned = guard(count)
+
+    def write() -> None:
+        with engine.begin() as conn:
+            conn.execute(delete(Achievement).where(Achievement.tournament_id == tournament_id)  # type: ignore[arg-type]
+                         .where(Achievement.match_id == None))  # type: ignore[arg-type]  # noqa: E711  (SQL IS NULL)
+            if earned:
+                conn.execute(insert(Achievement), [{"tournament_id": tournament_id, "match_id": None, "alias": e.alias,
+                                                    "number": e.number, "name": e.name, "opponent": e.opponent}
+                                                   for e in earned])
+    guard(write)
+
+
+def record_arena_match(engine: Engine, match_id: str, names: Sequence[str], result: MatchResult,
+                       seconds: float) -> None:
+    """Store a match the arena played outside any tournament (number 0, its arena id in the details).
+
+    Retried with backoff while the database is unreachable: a restart must not lose a match.
+    """
+    tiers = {seat: i for i, tier in enumerate(result.ranking) for seat in tier}
+
+    def write() -> None:
+        with Session(engine) as session:
+            row = Match(
+                tournament_id=None, number=0, game=result.game_id, seed=result.seed, players=result.players,
+                config_json=dumps(result.replay.config), termination=result.termination,
+                reason=result.reason, plies=len(result.replay.steps), duration_s=seconds,
+                replay_json=dumps(result.replay.to_dict()),
+                details_json=dumps({"arena_match_id": match_id, **dict(result.details)}),
+            )
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            for seat, name in enumerate(names):
+                st = result.seat_stats[seat]
+                session.add(MatchSeat(
+                    match_id=row.id, seat=seat, alias=name, tier=tiers.get(seat, len(result.ranking)),
+                    points=result.points(seat), score=float(result.scores[seat]), decisions=st.decisions,
+                    think_s=st.think_s, faults_json=dumps(st.faults),
+                ))
+            session.commit()
+    guard(write)
