@@ -26,12 +26,14 @@ counts as one game, won, drawn or lost by the points over those games, with the 
 its first game (seat 0 = white); scores are counted in half points.
 
 py4swiss is the reference the tests compare with; this pairer is its own code. Size limits:
-the generation order is followed exactly for brackets of up to EXACT_ORDER_MAX nodes (every
-field of up to 300 players); larger brackets are paired in slices of the natural S1/S2
-order (CHUNK players of S1 at a time, one solve each, the order kept softly), and a bracket
-too large for the full graph offers each player only candidates near its natural opponent.
-The absolute criteria hold at every size; beyond those limits the choice among equally good
-pairings may differ from the Dutch order.
+the generation order is followed exactly for brackets (with the next group) of up to
+FULL_GRAPH_MAX nodes (every field of up to 300 players); larger brackets are paired in slices
+(CHUNK players of S1 at a time with as many of S2, taken by opposite colour preference so each
+slice is as colour-balanced as the bracket; one solve each, the order kept softly), and a
+bracket too large for the full graph offers each player only candidates near its natural
+opponent. The absolute criteria hold at every size; beyond those limits the choice among
+equally good pairings may differ from the Dutch order (tests/tournament/test_dutch_fide.py
+checks that a 1,000-player round is never worse than py4swiss's by any criterion C.5-C.19).
 
 Cost: the weights are worked out once per kind of edge (every criterion depends only on the two
 players' situations: score, colours, floats, bye), and once a bracket is settled inside (all its
@@ -58,8 +60,7 @@ logger = logging.getLogger(__name__)
 WHITE, BLACK, NONE = 1, -1, 0
 MILD, STRONG, ABSOLUTE = 1, 2, 3
 DOWN, UP = -1, 1
-FULL_GRAPH_MAX = 320  # brackets (with the next group) up to this size get every legal edge; larger a window
-EXACT_ORDER_MAX = 320  # up to this size the Dutch generation order is followed exactly (one solve per choice)
+FULL_GRAPH_MAX = 320  # brackets (with the next group) up to this size get every legal edge and the exact order
 FIRST_WINDOW = 8
 CHUNK = 60  # S1 players per slice of a very large bracket
 
@@ -405,18 +406,20 @@ class BracketSolver:
 
     def _in_chunks(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
         """A very large bracket, paired slice by slice: the natural pairing meets S1[i] with S2[i], so the i-th
-        CHUNK of S1 and the i-th CHUNK of S2 form a sub-bracket (the MDPs join the first one). Whoever a slice
-        leaves unpaired joins the next; the last slice sees the next score group (C.7) and, in the last
-        bracket, pairs everyone it can. The rules hold in every slice; the generation order holds inside it."""
+        CHUNK of S1 and as many S2 players, each S1 player's opposite colour preference first (_ColourQueues),
+        form a sub-bracket (the MDPs join the first one). Whoever a slice leaves unpaired joins the next; the
+        last slice sees the next score group (C.7) and, in the last bracket, pairs everyone it can. The rules
+        hold in every slice; the generation order holds inside it."""
         res = self.residents
         half = len(res) // 2
         pairs: list[tuple[Entrant, Entrant]] = []
         carry = list(self.mdps)
         starts = list(range(0, half, CHUNK))
+        s2 = _ColourQueues(res[half:])
         for n_slice, start in enumerate(starts):
             last = n_slice == len(starts) - 1
             top = res[start:start + CHUNK] if not last else res[start:half]
-            bottom = res[half + start:half + start + CHUNK] if not last else res[half + start:]
+            bottom = s2.partners(top) if not last else s2.rest()
             members = sorted(carry + top + bottom, key=lambda p: (-p.score, p.index))
             mdps = [p for p in members if p.score > self.low_score]
             # The next group's top few are enough to judge a slice's downfloaters (C.7); a collapsed group
@@ -494,6 +497,50 @@ class BracketSolver:
         sides = [p.preference[0] for p in self.bracket]
         forced = max(0, abs(sides.count(WHITE) - sides.count(BLACK)) - sides.count(NONE) - self.nb % 2) // 2
         return clashes <= forced
+
+
+class _ColourQueues:
+    """S2 of a very large bracket as three queues by colour preference side, each in rank order.
+
+    A slice of S2 cut by position alone holds whatever colours happen to lie there, and a slice pairs all it
+    can (C.5 before C.10): where its S1 part wants more whites than its S2 part has blacks, it meets
+    same-preference pairs that the whole bracket would not need (at 10,000 players, ten times the forced
+    number). Taking for each S1 player the next S2 player of the opposite preference keeps every slice as
+    balanced as the bracket, and each queue is taken in rank order, so the slice stays near the natural pairing.
+    """
+
+    def __init__(self, players: list[Entrant]) -> None:
+        self.queues = {side: [p for p in players if p.preference[0] == side] for side in (WHITE, BLACK, NONE)}
+        self.heads = dict.fromkeys(self.queues, 0)
+
+    def _take(self, side: int) -> Entrant | None:
+        i = self.heads[side]
+        if i >= len(self.queues[side]):
+            return None
+        self.heads[side] = i + 1
+        return self.queues[side][i]
+
+    def _first(self) -> Entrant:
+        """The highest-ranked player left in any queue."""
+        side = min((s for s in self.queues if self.heads[s] < len(self.queues[s])),
+                   key=lambda s: self.queues[s][self.heads[s]].index)
+        got = self._take(side)
+        assert got is not None
+        return got
+
+    def partners(self, top: list[Entrant]) -> list[Entrant]:
+        """As many S2 players as `top` has, each S1 player's opposite preference first, then no preference, then
+        the highest-ranked left; in rank order."""
+        out = []
+        for p in top:
+            side = p.preference[0]
+            got = (self._take(-side) or self._take(NONE)) if side != NONE else None
+            out.append(got or self._first())
+        return sorted(out, key=lambda p: p.index)
+
+    def rest(self) -> list[Entrant]:
+        """Everyone not yet taken, in rank order."""
+        return sorted((p for s, q in self.queues.items() for p in q[self.heads[s]:]), key=lambda p: p.index)
 
 
 def _pack(values: list[Any], uses: list[int], most_pairs: int) -> tuple[int, list[int]]:
