@@ -133,8 +133,10 @@ def bracket_vector(brackets: list[Bracket], i: int, rounds_played: int) -> tuple
 
 @dataclass
 class Verdict:
-    """How pairing A compares with pairing B: 'same', 'tie' (equal on every criterion in every bracket),
-    'better' or 'worse' (A against B), and where the first difference lies."""
+    """How pairing A compares with pairing B: 'same', 'colours' (the same pairs, some with the colours the other
+    way round: E.1-E.5, which no criterion counts), 'tie' (other pairs, equal on every criterion in every
+    bracket: the Dutch order D.1-D.3 broke the tie), 'better' or 'worse' (A against B), and where the first
+    difference lies."""
 
     outcome: str
     bracket: int | None = None  # index of the first bracket whose criteria differ
@@ -148,6 +150,9 @@ def compare_pairings(people: list[Entrant], a: tuple[list[tuple[int, int]], int 
     bracket from the top)."""
     if (sorted(a[0]), a[1]) == (sorted(b[0]), b[1]):
         return Verdict("same")
+    if (sorted(map(sorted, a[0])), a[1]) == (sorted(map(sorted, b[0])), b[1]):
+        flipped = len(set(a[0]) - set(b[0]))
+        return Verdict("colours", detail=f"{flipped} pairs with the colours the other way round")
     abs_a, abs_b = absolute_violations(people, *a), absolute_violations(people, *b)
     if abs_a != abs_b:
         worse = abs_a > abs_b
