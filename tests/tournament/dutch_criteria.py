@@ -181,3 +181,14 @@ def round_totals(people: list[Entrant], pairing: tuple[list[tuple[int, int]], in
             x = v[k]
             totals[name] = totals.get(name, 0) + (sum(x) if isinstance(x, list) else abs(x))
     return totals
+
+
+def colour_floor(people: list[Entrant], pairing: tuple[list[tuple[int, int]], int | None]) -> int:
+    """The fewest unmet colour preferences (C.10) any pairing of the same players within the same brackets
+    could have: in each bracket, the surplus of one preferred colour over the other that the players without
+    a preference cannot absorb, half of it per pair. For fields too large for the reference to pair."""
+    floor = 0
+    for b in brackets_of(people, *pairing):
+        sides = [p.preference[0] for pair in b.pairs for p in pair]
+        floor += max(0, abs(sides.count(WHITE) - sides.count(BLACK)) - sides.count(NONE)) // 2
+    return floor
