@@ -7,7 +7,8 @@
 (b) Ray overhead per match: 1 Ray worker against the same matches played in-process;
 (c) Swiss pairing time for one round at 100, 1,000 and 10,000 players: our FIDE Dutch pairer and py4swiss
     (capped at 2 minutes), on the same history, wall and CPU seconds (goals: under 1 s at 1,000 and 10 s at
-    10,000), and our round judged against py4swiss's by the Dutch criteria; `--pairing-only` runs just this;
+    10,000), and our round judged against py4swiss's by the Dutch criteria; then our slowest round of a
+    whole event at 1,000 and 10,000; `--pairing-only` runs just this;
 (d) result writes/s to SQLite and PostgreSQL (a private PG 15 cluster if --pg is not given);
 (e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local.
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
@@ -124,15 +125,19 @@ def ray_reference_scaling(ray: object, per_task_s: float, tasks: int = 12) -> fl
     return walls[0] / (2 * walls[1])
 
 
+def played(pairs: list[tuple[int, int]], bye: int | None, rng: random.Random) -> list[PlayedGame]:
+    """One round's games with random results (win, draw or loss alike); a bye is a win."""
+    games = [PlayedGame((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
+    if bye is not None:
+        games.append(PlayedGame((bye,), (1.0,)))
+    return games
+
+
 def simulate_swiss(n: int, rounds: int, rng: random.Random) -> list[list[PlayedGame]]:
     """`rounds` rounds of an n-player Swiss paired by our FIDE Dutch pairer, random results."""
     history: list[list[PlayedGame]] = []
     for _ in range(rounds):
-        pairs, bye = dutch_round(n, history, PAIRING_ROUNDS)
-        games = [PlayedGame((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
-        if bye is not None:
-            games.append(PlayedGame((bye,), (1.0,)))
-        history.append(games)
+        history.append(played(*dutch_round(n, history, PAIRING_ROUNDS), rng))
     return history
 
 
@@ -207,6 +212,18 @@ def bench_swiss() -> None:
             v = compare_pairings(people, (pairs, bye), (theirs[2], theirs[3]), len(history))
             verdict = v.outcome if v.criterion is None else f"{v.outcome} on {v.criterion} ({v.detail})"
         print(f"{n:>8}{ours:>9.2f}{ours_cpu:>10.2f}{goal:>8}{shown:>12}{shown_cpu:>9}{colours:>14}  {verdict}",
+              flush=True)
+    print(f"\n    ours over every round of a {PAIRING_ROUNDS}-round event (later rounds: more, smaller score groups)")
+    print(f"{'players':>8}{'slowest s':>11}{'its cpu':>9}{'round':>7}{'median s':>10}")
+    for n in (1000, 10_000):
+        rng, history, times = random.Random(n), [], []
+        for r in range(PAIRING_ROUNDS):
+            wall, cpu = time.perf_counter(), time.process_time()
+            pairs, bye = dutch_round(n, history, PAIRING_ROUNDS)
+            times.append((time.perf_counter() - wall, time.process_time() - cpu, r + 1))
+            history.append(played(pairs, bye, rng))
+        slow = max(times)
+        print(f"{n:>8}{slow[0]:>11.2f}{slow[1]:>9.2f}{slow[2]:>7}{statistics.median(t[0] for t in times):>10.2f}",
               flush=True)
 
 
