@@ -270,12 +270,16 @@ class BracketSolver:
         return len(left) == len(self.residents) % 2 and (not left or self.floater_is_absorbed(self.residents))
 
     def floater_is_absorbed(self, free: list[Entrant]) -> bool:
-        """Would the next group pair all its players plus any one of `free` floating into it? (A greedy pairing of
-        the group that leaves nobody, or one player whom each of `free` may meet, proves it; else no.)"""
+        """Would the next bracket make as many pairs, one of them with the floater, whichever of `free` floats into
+        it? (C.7 counts those pairs and the floater's score difference.) A greedy pairing of the next group that
+        leaves nobody, when each of `free` may meet someone there, proves it; so does one that leaves a single
+        player whom each of `free` may meet. Else no."""
         if self._leftover is None:
             self._leftover = _greedy_leftover(self.lower)
         left = self._leftover
-        return not left and len(self.lower) % 2 == 0 or len(left) == 1 and all(legal(p, left[0]) for p in free)
+        if not left:
+            return all(any(legal(p, q) for q in self.lower) for p in free)
+        return len(left) == 1 and all(legal(p, left[0]) for p in free)
 
     def edges(self, window: int | None) -> list[tuple[int, int]]:
         """Legal pairs of node positions; with a window, residents only see candidates near their natural opponent
