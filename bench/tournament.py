@@ -7,7 +7,8 @@
 (b) Ray overhead per match: 1 Ray worker against the same matches played in-process;
 (c) Swiss pairing time for one round at 100, 1,000 and 10,000 players: our FIDE Dutch pairer and py4swiss
     (capped at 2 minutes), on the same history, wall and CPU seconds (goals: under 1 s at 1,000 and 10 s at
-    10,000), and whether both chose the same round; `--pairing-only` runs just this;
+    10,000), and our round judged against py4swiss's by the Dutch criteria; then our slowest round of a
+    whole event at 1,000 and 10,000; `--pairing-only` runs just this;
 (d) matches/s written by record_matches beside a plain SQLAlchemy core executemany of the same rows, and
     their ratio (goals: >= 0.7x raw, >= 5,000 matches/s on SQLite), on SQLite and PostgreSQL (a private
     PG 15 cluster if --pg is not given) in the same run;
@@ -144,15 +145,19 @@ def ray_reference_scaling(ray: object, per_task_s: float, tasks: int = 12) -> fl
     return walls[0] / (2 * walls[1])
 
 
+def played(pairs: list[tuple[int, int]], bye: int | None, rng: random.Random) -> list[PlayedGame]:
+    """One round's games with random results (win, draw or loss alike); a bye is a win."""
+    games = [PlayedGame((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
+    if bye is not None:
+        games.append(PlayedGame((bye,), (1.0,)))
+    return games
+
+
 def simulate_swiss(n: int, rounds: int, rng: random.Random) -> list[list[PlayedGame]]:
     """`rounds` rounds of an n-player Swiss paired by our FIDE Dutch pairer, random results."""
     history: list[list[PlayedGame]] = []
     for _ in range(rounds):
-        pairs, bye = dutch_round(n, history, PAIRING_ROUNDS)
-        games = [PlayedGame((a, b), (x, 1 - x)) for a, b in pairs for x in [rng.choice([1.0, 0.5, 0.0])]]
-        if bye is not None:
-            games.append(PlayedGame((bye,), (1.0,)))
-        history.append(games)
+        history.append(played(*dutch_round(n, history, PAIRING_ROUNDS), rng))
     return history
 
 
@@ -197,11 +202,17 @@ def bench_swiss() -> None:
     """(c) one round's pairing time, ours (FIDE Dutch, rustworkx) and py4swiss, after 4 rounds of the same event.
 
     Ours: the best of SWISS_REPEATS runs. Wall seconds are what the goals speak of; CPU seconds (this process
-    only) show what the pairer costs when the shared machine is busy. `same`: whether both pairers chose
-    identical pairings, colours and bye."""
+    only) show what the pairer costs when the shared machine is busy. `criteria`: our round judged against
+    py4swiss's by the Dutch criteria (tests/tournament/dutch_criteria.py): same, tie (other pairs, equal on
+    C.1-C.19 in every bracket), or the first criterion where ours is better or worse. `C.10`: our unmet colour
+    preferences and, in brackets, the fewest the same players allow (where py4swiss is too slow to compare)."""
+    from tests.tournament.dutch_criteria import colour_floor, compare_pairings, round_totals
+    from tournament.dutch import entrants_from_rounds
+
     print("\n(c) Swiss pairing time for round 5 (FIDE Dutch; the same history for both; py4swiss capped at "
-          f"{PY4SWISS_CAP_S:.0f} s)")
-    print(f"{'players':>8}{'ours s':>9}{'ours cpu':>10}{'goal s':>8}{'py4swiss s':>12}{'py4 cpu':>9}{'same':>6}")
+          f"{PY4SWISS_CAP_S:.0f} s); load {os.getloadavg()[0]:.2f}")
+    print(f"{'players':>8}{'ours s':>9}{'ours cpu':>10}{'goal s':>8}{'py4swiss s':>12}{'py4 cpu':>9}"
+          f"{'C.10 (floor)':>14}  criteria vs py4swiss")
     for n in (100, 1000, 10_000):
         history = simulate_swiss(n, 4, random.Random(n))
         ours = ours_cpu = float("inf")
@@ -211,12 +222,29 @@ def bench_swiss() -> None:
             ours, ours_cpu = min(ours, time.perf_counter() - wall), min(ours_cpu, time.process_time() - cpu)
         theirs = py4swiss_timed(n, history)
         goal = f"< {SWISS_GOALS_S[n]:.0f}" if n in SWISS_GOALS_S else "-"
+        people = entrants_from_rounds(n, history, PAIRING_ROUNDS)
+        unmet = round_totals(people, (pairs, bye), len(history))["C.10 colour preference unmet"]
+        colours = f"{unmet} ({colour_floor(people, (pairs, bye))})"
         if theirs is None:
-            shown, shown_cpu, same = f">{PY4SWISS_CAP_S:.0f}", "-", "-"
+            shown, shown_cpu, verdict = f">{PY4SWISS_CAP_S:.0f}", "-", "-"
         else:
             shown, shown_cpu = f"{theirs[0]:.2f}", f"{theirs[1]:.2f}"
-            same = "yes" if (sorted(pairs), bye) == (theirs[2], theirs[3]) else "no"
-        print(f"{n:>8}{ours:>9.2f}{ours_cpu:>10.2f}{goal:>8}{shown:>12}{shown_cpu:>9}{same:>6}", flush=True)
+            v = compare_pairings(people, (pairs, bye), (theirs[2], theirs[3]), len(history))
+            verdict = v.outcome if v.criterion is None else f"{v.outcome} on {v.criterion} ({v.detail})"
+        print(f"{n:>8}{ours:>9.2f}{ours_cpu:>10.2f}{goal:>8}{shown:>12}{shown_cpu:>9}{colours:>14}  {verdict}",
+              flush=True)
+    print(f"\n    ours over every round of a {PAIRING_ROUNDS}-round event (later rounds: more, smaller score groups)")
+    print(f"{'players':>8}{'slowest s':>11}{'its cpu':>9}{'round':>7}{'median s':>10}")
+    for n in (1000, 10_000):
+        rng, history, times = random.Random(n), [], []
+        for r in range(PAIRING_ROUNDS):
+            wall, cpu = time.perf_counter(), time.process_time()
+            pairs, bye = dutch_round(n, history, PAIRING_ROUNDS)
+            times.append((time.perf_counter() - wall, time.process_time() - cpu, r + 1))
+            history.append(played(pairs, bye, rng))
+        slow = max(times)
+        print(f"{n:>8}{slow[0]:>11.2f}{slow[1]:>9.2f}{slow[2]:>7}{statistics.median(t[0] for t in times):>10.2f}",
+              flush=True)
 
 
 WRITE_MATCHES = 8192  # matches written per side and turn in (d)

@@ -26,18 +26,23 @@ counts as one game, won, drawn or lost by the points over those games, with the 
 its first game (seat 0 = white); scores are counted in half points.
 
 py4swiss is the reference the tests compare with; this pairer is its own code. Size limits:
-the generation order is followed exactly for brackets of up to EXACT_ORDER_MAX nodes (every
-field of up to 300 players); larger brackets are paired in slices of the natural S1/S2
-order (CHUNK players of S1 at a time, one solve each, the order kept softly), and a bracket
-too large for the full graph offers each player only candidates near its natural opponent.
-The absolute criteria hold at every size; beyond those limits the choice among equally good
-pairings may differ from the Dutch order.
+the generation order is followed exactly for brackets of up to EXACT_BRACKET_MAX players whose
+graph (with the next group, unless it cannot matter) has up to FULL_GRAPH_MAX nodes (every field
+of up to 300 players); other brackets that fit are paired in one solve, the order kept softly;
+larger ones in slices (CHUNK players of S1 at a time with as many of S2, taken by opposite
+colour preference so each slice is as colour-balanced as the bracket; one solve each), and a
+bracket too large for the full graph offers each player only candidates near its natural
+opponent. The absolute criteria hold at every size; beyond those limits the choice among
+equally good pairings may differ from the Dutch order (tests/tournament/test_dutch_fide.py
+checks that a 1,000-player round is never worse than py4swiss's by any criterion C.5-C.19).
 
 Cost: the weights are worked out once per kind of edge (every criterion depends only on the two
 players' situations: score, colours, floats, bye), and once a bracket is settled inside (all its
-players paired within it) the next group leaves the graph, so the many solves of the generation
-order run on the bracket alone. bench/tournament.py (c) prints one round's time at 100, 1,000
-and 10,000 players.
+players paired within it, or all but one whom the next group takes whoever it is) the next group
+leaves the graph, so the many solves of the generation order run on the bracket alone. C.4's
+check that the rest can be paired is a greedy pass, repaired exactly on its last pairs when it
+strands players. bench/tournament.py (c) prints one round's time at 100, 1,000 and 10,000
+players, and the slowest round of a whole event.
 """
 
 from __future__ import annotations
@@ -58,8 +63,10 @@ logger = logging.getLogger(__name__)
 WHITE, BLACK, NONE = 1, -1, 0
 MILD, STRONG, ABSOLUTE = 1, 2, 3
 DOWN, UP = -1, 1
-FULL_GRAPH_MAX = 320  # brackets (with the next group) up to this size get every legal edge; larger a window
-EXACT_ORDER_MAX = 320  # up to this size the Dutch generation order is followed exactly (one solve per choice)
+FULL_GRAPH_MAX = 320  # brackets (with the next group) up to this size get every legal edge
+# ... and the exact generation order if the bracket itself has at most this many players: its cost is about one
+# solve per S1 player, and no field of up to 300 players has a larger bracket after round one.
+EXACT_BRACKET_MAX = 160
 FIRST_WINDOW = 8
 CHUNK = 60  # S1 players per slice of a very large bracket
 
@@ -184,6 +191,7 @@ class Matcher:
         self.graph.add_nodes_from(range(size))
         self.weight: dict[tuple[int, int], int] = {}
         self.fixed: dict[int, int] = {}
+        self.isolated_from = -1  # nodes from here on have left the graph (the next score group), -1 while none
 
     def load(self, edges: list[tuple[int, int]], weights: list[int]) -> None:
         """Add many new edges (u < v, positive weights) at once, in this order."""
@@ -251,9 +259,29 @@ class BracketSolver:
         self.rounds_played = rounds_played
         self.low_score = residents[-1].score
         self.exact = exact  # follow the Dutch generation order exactly (one solve per choice), or softly
+        self._leftover: list[Entrant] | None = None  # the next group's greedy pairing's unpaired, once needed
 
     def inside(self, u: int) -> bool:
         return u < self.nb
+
+    def _next_group_cannot_matter(self) -> bool:
+        """A bracket of one score that can pair all its players but for parity, where the next group takes any
+        one of them as a floater and still pairs everyone: every best pairing pairs as many here (C.5) and sends
+        the next bracket the same (C.7), so the bracket is paired on its own edges (a greedy pass proves it)."""
+        left = _greedy_leftover(self.residents)
+        return len(left) == len(self.residents) % 2 and (not left or self.floater_is_absorbed(self.residents))
+
+    def floater_is_absorbed(self, free: list[Entrant]) -> bool:
+        """Would the next bracket make as many pairs, one of them with the floater, whichever of `free` floats into
+        it? (C.7 counts those pairs and the floater's score difference.) A greedy pairing of the next group that
+        leaves nobody, when each of `free` may meet someone there, proves it; so does one that leaves a single
+        player whom each of `free` may meet. Else no."""
+        if self._leftover is None:
+            self._leftover = _greedy_leftover(self.lower)
+        left = self._leftover
+        if not left:
+            return all(any(legal(p, q) for q in self.lower) for p in free)
+        return len(left) == 1 and all(legal(p, left[0]) for p in free)
 
     def edges(self, window: int | None) -> list[tuple[int, int]]:
         """Legal pairs of node positions; with a window, residents only see candidates near their natural opponent
@@ -384,6 +412,8 @@ class BracketSolver:
 
     def solve(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
         """The bracket's pairs and its unpaired players (downfloaters, or the bye in the last bracket)."""
+        if self.lower and not self.final and not self.mdps and self._next_group_cannot_matter():
+            self.lower, self.nodes = [], self.bracket
         natural = self._natural_if_perfect()
         if natural is not None:
             return natural
@@ -391,7 +421,7 @@ class BracketSolver:
         if m > FULL_GRAPH_MAX and len(self.residents) > 2 * CHUNK:
             return self._in_chunks()
         if m <= FULL_GRAPH_MAX:
-            mate = self._match(self.edges(None), exact=self.exact)
+            mate = self._match(self.edges(None), exact=self.exact and self.nb <= EXACT_BRACKET_MAX)
         else:
             # Large brackets: candidates near the natural opponent, widened once if that leaves players unpaired
             # or more colour clashes than the bracket's preferences force.
@@ -405,18 +435,20 @@ class BracketSolver:
 
     def _in_chunks(self) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
         """A very large bracket, paired slice by slice: the natural pairing meets S1[i] with S2[i], so the i-th
-        CHUNK of S1 and the i-th CHUNK of S2 form a sub-bracket (the MDPs join the first one). Whoever a slice
-        leaves unpaired joins the next; the last slice sees the next score group (C.7) and, in the last
-        bracket, pairs everyone it can. The rules hold in every slice; the generation order holds inside it."""
+        CHUNK of S1 and as many S2 players, each S1 player's opposite colour preference first (_ColourQueues),
+        form a sub-bracket (the MDPs join the first one). Whoever a slice leaves unpaired joins the next; the
+        last slice sees the next score group (C.7) and, in the last bracket, pairs everyone it can. The rules
+        hold in every slice; the generation order holds inside it."""
         res = self.residents
         half = len(res) // 2
         pairs: list[tuple[Entrant, Entrant]] = []
         carry = list(self.mdps)
         starts = list(range(0, half, CHUNK))
+        s2 = _ColourQueues(res[half:])
         for n_slice, start in enumerate(starts):
             last = n_slice == len(starts) - 1
             top = res[start:start + CHUNK] if not last else res[start:half]
-            bottom = res[half + start:half + start + CHUNK] if not last else res[half + start:]
+            bottom = s2.partners(top) if not last else s2.rest()
             members = sorted(carry + top + bottom, key=lambda p: (-p.score, p.index))
             mdps = [p for p in members if p.score > self.low_score]
             # The next group's top few are enough to judge a slice's downfloaters (C.7); a collapsed group
@@ -494,6 +526,50 @@ class BracketSolver:
         sides = [p.preference[0] for p in self.bracket]
         forced = max(0, abs(sides.count(WHITE) - sides.count(BLACK)) - sides.count(NONE) - self.nb % 2) // 2
         return clashes <= forced
+
+
+class _ColourQueues:
+    """S2 of a very large bracket as three queues by colour preference side, each in rank order.
+
+    A slice of S2 cut by position alone holds whatever colours happen to lie there, and a slice pairs all it
+    can (C.5 before C.10): where its S1 part wants more whites than its S2 part has blacks, it meets
+    same-preference pairs that the whole bracket would not need (at 10,000 players, ten times the forced
+    number). Taking for each S1 player the next S2 player of the opposite preference keeps every slice as
+    balanced as the bracket, and each queue is taken in rank order, so the slice stays near the natural pairing.
+    """
+
+    def __init__(self, players: list[Entrant]) -> None:
+        self.queues = {side: [p for p in players if p.preference[0] == side] for side in (WHITE, BLACK, NONE)}
+        self.heads = dict.fromkeys(self.queues, 0)
+
+    def _take(self, side: int) -> Entrant | None:
+        i = self.heads[side]
+        if i >= len(self.queues[side]):
+            return None
+        self.heads[side] = i + 1
+        return self.queues[side][i]
+
+    def _first(self) -> Entrant:
+        """The highest-ranked player left in any queue."""
+        side = min((s for s in self.queues if self.heads[s] < len(self.queues[s])),
+                   key=lambda s: self.queues[s][self.heads[s]].index)
+        got = self._take(side)
+        assert got is not None
+        return got
+
+    def partners(self, top: list[Entrant]) -> list[Entrant]:
+        """As many S2 players as `top` has, each S1 player's opposite preference first, then no preference, then
+        the highest-ranked left; in rank order."""
+        out = []
+        for p in top:
+            side = p.preference[0]
+            got = (self._take(-side) or self._take(NONE)) if side != NONE else None
+            out.append(got or self._first())
+        return sorted(out, key=lambda p: p.index)
+
+    def rest(self) -> list[Entrant]:
+        """Everyone not yet taken, in rank order."""
+        return sorted((p for s, q in self.queues.items() for p in q[self.heads[s]:]), key=lambda p: p.index)
 
 
 def _pack(values: list[Any], uses: list[int], most_pairs: int) -> tuple[int, list[int]]:
@@ -624,16 +700,28 @@ class DutchOrder:
     def leave_next_group_when_settled(self) -> None:
         """Just after a solve: if everyone left in a (not final) bracket is paired inside it, every best matching
         pairs them inside (C.5, the first criterion, counts those pairs), so the next group's edges cannot
-        change who meets whom here any more: they leave the graph, and the solves that follow are smaller."""
+        change who meets whom here any more: they leave the graph, and the solves that follow are smaller.
+
+        The same holds with one player left over (an odd bracket) when everyone still free here has one score
+        and the next group pairs all its players with any of them: then whoever floats, the next bracket makes
+        as many pairs and sees the same score difference, so C.7 cannot prefer one floater to another and the
+        choice is the generation order's alone, made on the bracket's edges."""
         s = self.s
-        if not s.final and all(self.mate.get(u, s.nb) < s.nb for u in range(s.nb) if u not in self.m.fixed):
+        if s.final or len(s.nodes) == s.nb or self.m.isolated_from >= 0:
+            return
+        free = [u for u in range(s.nb) if u not in self.m.fixed]
+        out = sum(1 for u in free if self.mate.get(u, s.nb) >= s.nb)
+        if out == 0 or out == 1 and len({s.nodes[u].score for u in free}) == 1 \
+                and s.floater_is_absorbed([s.nodes[u] for u in free]):
             for x in range(s.nb, len(s.nodes)):
                 self.m.isolate(x)
+            self.m.isolated_from = s.nb
 
     def run(self) -> dict[int, int]:
         s = self.s
         residents = list(range(s.nm, s.nb))
         size = len(s.nodes)
+        self.leave_next_group_when_settled()  # the first solve may settle it already: D.2's solve is then smaller
         # D.3: which MDPs are paired in the bracket: the highest-ranked first.
         chosen = []
         for u in range(s.nm):
@@ -709,9 +797,16 @@ class DutchOrder:
                     self.m.add(u, v, (len(leaders) - i) * (len(followers) - j) - self.soft.get((u, v), 0))
         self.resolve()
         self.leave_next_group_when_settled()
+        # Every solve is a best matching by the criteria, so all best ones break each colour criterion (C.8-C.11)
+        # as often as this one. Where it breaks one nowhere, no best matching has a pair that would: such an S2
+        # player is no leader's first choice, and skipping it spares a solve that could not change the matching.
+        nodes = s.nodes
+        kept = [c for c in range(4) if not any(colour_conflicts(nodes[u], nodes[v])[c] for u, v in self.mate.items()
+                                                if u < v < s.nb)]
         taken: set[int] = set()
         for u in leaders:
-            first = next((v for v in followers if v not in taken and self.m.has(u, v)), None)
+            first = next((v for v in followers if v not in taken and self.m.has(u, v)
+                          and not any(colour_conflicts(nodes[u], nodes[v])[c] for c in kept)), None)
             if self.mate.get(u) != first:
                 self.bump(u, followers[::-1], 0, 1)
                 self.resolve()
@@ -723,6 +818,20 @@ class DutchOrder:
         return self.mate
 
 
+def _greedy_leftover(players: list[Entrant]) -> list[Entrant]:
+    """Who is left when these are paired greedily, each with the first legal partner after it."""
+    left = list(players)
+    out = []
+    while left:
+        a = left.pop(0)
+        b = next((x for x in left if legal(a, x)), None)
+        if b is None:
+            out.append(a)
+        else:
+            left.remove(b)
+    return out
+
+
 def completes(players: list[Entrant]) -> bool:
     """C.4: can these players all be paired legally (one left over when odd, who has had no bye)?"""
     if not players:
@@ -730,23 +839,43 @@ def completes(players: list[Entrant]) -> bool:
     # A greedy pass in score order settles almost every case without building a graph.
     rest = sorted(players, key=lambda p: (-p.score, p.index))
     left = list(rest)
+    made: list[Entrant] = []  # the greedy pass's pairs, two by two in the order made
     while len(left) > 1:
         a = left.pop(0)
         b = next((x for x in left if legal(a, x)), None)
         if b is None:
+            left.insert(0, a)
             break
         left.remove(b)
+        made += [a, b]
     else:
         if not left or not left[0].had_bye:
             return True
-    g = rx.PyGraph()
+    # Late in an event the greedy pass often strands its last few players. Undoing its last pairs and pairing
+    # those players with the stranded ones exactly usually proves it (the other greedy pairs stand); then a
+    # matching over each player's next few legal partners; only when both fail is every pair tried, which at
+    # 1,000 players would be most of a round's time.
+    pool = made[-2 * REPAIR_PAIRS:] + left
+    return _pairs_everyone(sorted(pool, key=lambda p: (-p.score, p.index)), None) \
+        or _pairs_everyone(rest, NEAR_PARTNERS) or _pairs_everyone(rest, None)
+
+
+REPAIR_PAIRS = 40
+NEAR_PARTNERS = 12
+
+
+def _pairs_everyone(rest: list[Entrant], near: int | None) -> bool:
+    """Does a maximum matching pair all of `rest` (one left over without a bye when odd), each player offered its
+    first `near` legal partners after it in this order (every one with None)?"""
+    g = rx.PyGraph(multigraph=True)  # never two edges between a pair
     g.add_nodes_from(range(len(rest) + 1))
+    edges: list[tuple[int, int, int]] = []
     for i, a in enumerate(rest):
-        for j in range(i + 1, len(rest)):
-            if legal(a, rest[j]):
-                g.add_edge(i, j, 1)
+        found = (j for j in range(i + 1, len(rest)) if legal(a, rest[j]))
+        edges.extend((i, j, 1) for j in (found if near is None else itertools.islice(found, near)))
         if len(rest) % 2 and not a.had_bye:
-            g.add_edge(i, len(rest), 1)
+            edges.append((i, len(rest), 1))
+    g.add_edges_from(edges)
     need = (len(rest) + 1) // 2
     return len(rx.max_weight_matching(g, max_cardinality=True, weight_fn=lambda x: x)) >= need
 

@@ -47,3 +47,10 @@ def test_dutch_first_round_is_top_half_against_bottom_half():
     pairs, bye = dutch_round(8, [], 5)
     assert sorted(tuple(sorted(p)) for p in pairs) == [(0, 4), (1, 5), (2, 6), (3, 7)]
     assert bye is None
+
+
+def test_round_one_colours_alternate_down_the_boards():
+    # E.5: the top seed has white, then colours alternate board by board (the old pairer gave the whole top
+    # half seat 0).
+    pairs, bye = dutch_round(9, [], 5)
+    assert pairs == [(0, 4), (5, 1), (2, 6), (7, 3)] and bye == 8

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from py4swiss.engines import DutchEngine
@@ -96,3 +97,22 @@ def test_a_missing_file_and_an_unknown_system_are_one_sentence(tmp_path):
     path.write_text(write_trf(["a", "b"], [], 1))
     unknown = runner.invoke(app, ["pair", "--system", "burstein", str(path)])
     assert unknown.exit_code == 2 and "use --system dutch" in unknown.output
+
+
+def test_the_readme_example_pairs_as_py4swiss_does_line_for_line():
+    # README: `tourney pair --system dutch docs/examples/event.trf`. The file is hand-written TRF (not by
+    # write_trf), with two pairing-allocated byes; the output must be py4swiss's, in its publishing order.
+    path = Path(__file__).resolve().parents[2] / "docs" / "examples" / "event.trf"
+    result = runner.invoke(app, ["pair", "--system", "dutch", str(path)])
+    assert result.exit_code == 0, result.output
+    theirs = [f"{p.white} {p.black}" for p in DutchEngine.generate_pairings(TrfParser.parse(path))]
+    assert result.stdout.splitlines() == [str(len(theirs)), *theirs]
+    assert theirs[-1].endswith(" 0")  # eleven players: the bye, printed last as N 0
+
+
+def test_the_readme_quotes_the_example_output():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    path = Path(__file__).resolve().parents[2] / "docs" / "examples" / "event.trf"
+    lines = runner.invoke(app, ["pair", "--system", "dutch", str(path)]).stdout.splitlines()
+    assert "that is " + ", then ".join([f"`{lines[0]}`", ", ".join(f"`{x}`" for x in lines[1:])]) + "." in \
+        " ".join(readme.split())
