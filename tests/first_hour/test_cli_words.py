@@ -54,12 +54,17 @@ def test_a_bot_option_that_is_not_a_number_says_so():
     assert "iterations=abc" in line and "is not a whole number" in line and "'<'" not in line
 
 
-def test_reading_commands_never_create_a_database(tmp_path):
-    for command in (["standings", "1"], ["matches", "1"], ["replay", "1"], ["resume"]):
-        typo = tmp_path / "typo.db"
-        line = one_error(runner.invoke(app, [*command, "--db", str(typo)]))
-        assert f"there is no database {typo}" in line
-        assert not typo.exists()
+@pytest.mark.parametrize("command, maker", [
+    (["standings", "1"], "tourney run"), (["matches", "1"], "tourney run"), (["replay", "1"], "tourney run"),
+    (["resume"], "tourney run"), (["league", "list"], "tourney league create"),
+    (["league", "standings", "weekly"], "tourney league create"),
+    (["league", "join", "weekly", "random"], "tourney league create"),
+    (["league", "run-due", "--local"], "tourney league create"), (["league", "pause", "weekly"], "tourney league create")])
+def test_reading_commands_never_create_a_database(tmp_path, command, maker):
+    typo = tmp_path / "typo.db"
+    line = one_error(runner.invoke(app, [*command, "--db", str(typo)]))
+    assert f"there is no database {typo}" in line and f"`{maker}` creates it" in line
+    assert not typo.exists()
 
 
 def test_multi_player_standings_are_whole_and_points_exact(tmp_path):
