@@ -18,6 +18,7 @@ from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
 from tournament.cli import app
 
+ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "first-hour-admin-" + "x" * 24
 MY_BOT = """from tourney_bot import Bot, run_bot
 
@@ -97,3 +98,12 @@ def test_a_remote_bot_that_is_not_connected_stores_no_tournament(tmp_path):
             bot.terminate()
             bot.wait(30)
         assert played.exit_code == 0, played.output
+
+
+def test_the_example_on_a_python_without_grpc_names_the_python_to_use():
+    # -S: no site-packages, as on a system Python that never installed grpc.
+    done = subprocess.run([sys.executable, "-S", "clients/python/examples/random_bot.py"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot import grpc" in lines[0] and lines[0].endswith(".venv/bin/python.")
