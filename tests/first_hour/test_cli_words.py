@@ -159,3 +159,18 @@ def test_arena_match_prints_a_line_for_a_person_and_the_record_with_json():
     assert len(line.stdout.strip().splitlines()) == 1 and "seed 1: " in line.stdout and "replay" not in line.stdout
     record = runner.invoke(app, ["arena-match", "--game", "sticks", "--bots", "random,greedy", "--seed", "1", "--json"])
     assert json.loads(record.stdout)["replay"]["seed"] == 1
+
+
+def test_ninja_versus_ninja_play_by_play_numbers_the_turn_that_follows_the_move():
+    result = runner.invoke(app, ["match", "--game", "ninja-versus-ninja", "--bots", "greedy,random", "--seed", "7",
+                                 "--verbose"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    heads = [n for n, line in enumerate(lines) if line.startswith("turn ") and " to move " in line]
+    assert len(heads) > 3
+    for number, n in enumerate(heads, start=2):  # the first move printed is turn 1: its position shows turn 2
+        assert lines[n - 1].startswith("seat ")  # right under the move it follows
+        assert lines[n].startswith(f"turn {number} · ")
+        nxt = lines[n].split(" · ")[1].removesuffix(" to move")
+        moved = next(line for line in lines[n:] if line.startswith("last: ")).split()[1]
+        assert {nxt, moved} == {"Red", "Black"}  # the side to move is the other one
