@@ -59,7 +59,8 @@ def test_a_bot_option_that_is_not_a_number_says_so():
     (["resume"], "tourney run"), (["league", "list"], "tourney league create"),
     (["league", "standings", "weekly"], "tourney league create"),
     (["league", "join", "weekly", "random"], "tourney league create"),
-    (["league", "run-due", "--local"], "tourney league create"), (["league", "pause", "weekly"], "tourney league create")])
+    (["league", "run-due", "--local"], "tourney league create"),
+    (["league", "pause", "weekly"], "tourney league create")])
 def test_reading_commands_never_create_a_database(tmp_path, command, maker):
     typo = tmp_path / "typo.db"
     line = one_error(runner.invoke(app, [*command, "--db", str(typo)]))
