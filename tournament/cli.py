@@ -596,7 +596,8 @@ def replay(
             out.print(f"match {match_id}: a bye for {seats[0].alias}", highlight=False)
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
-        names = [s.alias for s in seats]
+        by_seat = {s.seat: s.alias for s in seats}  # a solo match stores only the bot's seat: the rest are the game's
+        names = [by_seat.get(i, SOLO_AI) for i in range(record.players)]
         replay_match(record)  # first without printing: a replay of an older game version stops here (exit 2)
         result = replay_match(record, play_by_play(get_game(record.game_id), names, labels=full))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)

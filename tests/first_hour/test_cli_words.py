@@ -175,3 +175,14 @@ def test_ninja_versus_ninja_play_by_play_numbers_the_turn_that_follows_the_move(
         nxt = lines[n].split(" · ")[1].removesuffix(" to move")
         moved = next(line for line in lines[n:] if line.startswith("last: ")).split()[1]
         assert {nxt, moved} == {"Red", "Black"}  # the side to move is the other one
+
+
+def test_a_solo_tournament_match_replays_with_the_solo_ai_named(tmp_path):
+    db = str(tmp_path / "solo.db")
+    ran = runner.invoke(app, ["run", "--local", "--mode", "solo", "--bots", "greedy,random", "--games-per-pair", "2",
+                              "--db", db])
+    assert ran.exit_code == 0, ran.output
+    replayed = runner.invoke(app, ["replay", "1", "--db", db])
+    assert replayed.exit_code == 0, replayed.output
+    last = replayed.stdout.strip().splitlines()[-1]
+    assert last.startswith("match 1 (tiny-ninjas): ") and "Solo AI" in last and "greedy" in last
