@@ -186,3 +186,11 @@ def test_a_solo_tournament_match_replays_with_the_solo_ai_named(tmp_path):
     assert replayed.exit_code == 0, replayed.output
     last = replayed.stdout.strip().splitlines()[-1]
     assert last.startswith("match 1 (tiny-ninjas): ") and "Solo AI" in last and "greedy" in last
+
+
+def test_every_command_that_plays_defaults_to_the_same_game():
+    for path in (("match",), ("run",), ("sprt",), ("connect",), ("arena-match",)):
+        assert "[default: tiny-ninjas]" in _help(*path), path
+    played = runner.invoke(app, ["arena-match", "--bots", "random,greedy", "--seed", "1"])
+    assert played.exit_code == 0, played.output
+    assert played.stdout.startswith("tiny-ninjas match ")
