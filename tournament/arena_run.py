@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
+from tournament.entrants import REMOTE
 from tournament.pairing import Pairing
 from tournament.remote_pool import play_on_threads
 from tournament.runner import TournamentPlan, bot_seed
@@ -60,9 +61,15 @@ class RemoteArenaExecutor:
                                       self.admin_token,
                                       bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
         except ArenaUnavailable as exc:
-            raise ArenaUnavailable(f"{str(exc).rstrip('.')}: the results so far are stored; once the arena runs "
-                                   "again, `tourney resume` finishes the tournament there.") from None
+            raise ArenaUnavailable(f"{str(exc).rstrip('.')}: the results so far are stored; once the arena and its "
+                                   "bots are back, `tourney resume` finishes the tournament there.") from None
         return pairing, match_record(plan.aliases_of(pairing), result), time.perf_counter() - started
+
+    def check_bots(self, game: str, min_players: int, specs: Sequence[str]) -> None:
+        """Fail with one sentence, before any tournament is stored, when a remote:NAME entrant is
+        not connected to the arena for `game` (see check_connected)."""
+        for spec in dict.fromkeys(s for s in specs if s.startswith(REMOTE)):
+            check_connected(self.address, self.admin_token, game, min_players, spec)
 
     def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
         return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "arena-run")
@@ -94,3 +101,33 @@ def check_arena(address: str, admin_token: str, timeout_s: float = 10.0) -> None
                         if code in REFUSALS[:2] else "start it with `tourney serve` or fix --arena")
                 raise ArenaUnavailable(f"the arena at {address} cannot run this tournament "
                                        f"({rpc_detail(exc).rstrip('.')}): {hint}.") from None
+
+
+# A built-in bot no arena has; its ':' keeps the arena from reading it as a connected bot's bare name.
+NO_BOT = "not-a-bot:probe=1"
+
+
+def check_connected(address: str, admin_token: str, game: str, min_players: int, spec: str) -> None:
+    """Fail with one sentence when the bot `spec` (remote:NAME) has no free match slot for `game`.
+
+    It asks for a match of that bot against a bot no arena has. The arena claims a connected
+    bot's slot (waiting its usual while for a bot still connecting), then refuses the unknown
+    one as an invalid request and gives the slot back; a bot it cannot claim is refused first.
+    The bot is never told of a match.
+    """
+    request = pb.RunMatchRequest(admin_token=admin_token, game=game, seats=[spec] + [NO_BOT] * (min_players - 1))
+    with grpc.insecure_channel(address) as channel:
+        call = channel.unary_unary(RUN_MATCH, request_serializer=pb.RunMatchRequest.SerializeToString,
+                                   response_deserializer=pb.MatchRecord.FromString)
+        try:
+            call(request, timeout=120.0)
+        except grpc.RpcError as exc:
+            code = exc.code() if isinstance(exc, grpc.Call) else None
+            if code == grpc.StatusCode.FAILED_PRECONDITION:
+                name = spec[len(REMOTE):]
+                raise ArenaUnavailable(f"the arena at {address} cannot run this tournament "
+                                       f"({rpc_detail(exc).rstrip('.')}): start the bot with TOURNEY_BOT_NAME={name} "
+                                       "and run this again (nothing was stored).") from None
+            if code != grpc.StatusCode.INVALID_ARGUMENT:
+                raise ArenaUnavailable(f"the arena at {address} did not answer ({rpc_detail(exc).rstrip('.')}): "
+                                       "check that `tourney serve` runs there.") from None

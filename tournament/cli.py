@@ -130,12 +130,12 @@ def parse_settings(options: Options, pairs: list[str] | None, mode: str | None, 
     return config
 
 
-def open_existing(db: str) -> Engine:
-    """The store of a command that reads what `run` stored: a SQLite file that is not there is a
-    typo in --db, never a new empty database."""
+def open_existing(db: str, made_by: str = "tourney run") -> Engine:
+    """The store of a command that reads what `made_by` stored: a SQLite file that is not there is
+    a typo in --db, never a new empty database."""
     path = db.removeprefix("sqlite:///") if db.startswith("sqlite:///") else (None if "://" in db else db)
     if path is not None and path != ":memory:" and not Path(path).exists():
-        raise ConfigError(f"there is no database {path}: check --db (`tourney run` creates it).")
+        raise ConfigError(f"there is no database {path}: check --db (`{made_by}` creates it).")
     return open_store(db)
 
 
@@ -303,7 +303,9 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         from tournament.arena_run import RemoteArenaExecutor, remember_arena
 
         # It plays only TournamentPlans, which is all this function hands it.
-        executor = cast("PoolExecutor", RemoteArenaExecutor(arena, admin_token, workers or 4))
+        on_arena = RemoteArenaExecutor(arena, admin_token, workers or 4)
+        on_arena.check_bots(plan.game, get_game(plan.game).min_players, [e.spec for e in plan.entrants])
+        executor = cast("PoolExecutor", on_arena)
     else:
         executor = make_executor(local=local, address=address, workers=workers)
     from tournament.metrics import instrument
@@ -587,7 +589,8 @@ def replay(
             out.print(f"match {match_id}: a bye for {seats[0].alias}", highlight=False)
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
-        names = [s.alias for s in seats]
+        by_seat = {s.seat: s.alias for s in seats}  # a solo match stores only the bot's seat: the rest are the game's
+        names = [by_seat.get(i, SOLO_AI) for i in range(record.players)]
         replay_match(record)  # first without printing: a replay of an older game version stops here (exit 2)
         result = replay_match(record, play_by_play(get_game(record.game_id), names, labels=full))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engine.core import ConfigError, get_game
-from tournament.cli import _standing_doc, app, guarded, parse_settings
+from tournament.cli import _standing_doc, app, guarded, open_existing, parse_settings
 from tournament.league.members import (
     LEAGUE_FORMATS,
     LeagueSettings,
@@ -45,6 +45,7 @@ league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, 
                                                     "and relegation (create, join, leave, list, pause, resume, "
                                                     "run-due, standings).")
 app.add_typer(league_app, name="league")
+LEAGUE_STORE_MAKER = "tourney league create"  # what makes the store every other league command reads
 
 DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Database: a SQLite path or SQLAlchemy URL "
                                                                 "(default $TOURNEY_DB, else tourney.db).")]
@@ -103,7 +104,8 @@ def join(
         spec, at, named = bot.rpartition("@") if "@" in bot else (bot, "", "")
         if at and alias is not None and alias != named:
             raise ConfigError(f"'{bot}' names the alias {named} and --alias {alias}: give the alias once.")
-        who = join_league(open_store(db), name, spec, alias or named or None, parse_when(now))
+        store = open_existing(db, LEAGUE_STORE_MAKER)
+        who = join_league(store, name, spec, alias or named or None, parse_when(now))
         print(f"{who} joined league {name}")
     guarded(body)
 
@@ -188,7 +190,7 @@ def run_due_command(
         if lease <= 0:
             raise ConfigError(f"--lease must be a positive number of seconds, not {lease}.")
         keep = parse_catch_up(catch_up)
-        engine = open_store(db)
+        engine = open_existing(db, LEAGUE_STORE_MAKER)
         if metrics_port is not None:
             serve_metrics(metrics_port, metrics_host)
         fixed = parse_when(now)
@@ -242,7 +244,7 @@ def standings_command(
 ) -> None:
     """Each division's standings in a season, and every bot's carried rating."""
     def body() -> None:
-        table = league_standings(open_store(db), name, season)
+        table = league_standings(open_existing(db, LEAGUE_STORE_MAKER), name, season)
         if as_json:
             print(json.dumps({
                 "league": table.league, "game": table.game, "season": table.season,
@@ -287,7 +289,7 @@ def league_table(table: LeagueTable, division: int, rows: Sequence[Any]) -> Tabl
 def list_command(db: DbOpt = "tourney.db", as_json: JsonOpt = False) -> None:
     """Every league: game, format, schedule, members, current season, next round (or paused)."""
     def body() -> None:
-        leagues = list_leagues(open_store(db))
+        leagues = list_leagues(open_existing(db, LEAGUE_STORE_MAKER))
         if as_json:
             print(json.dumps({"leagues": [{
                 "name": lg.name, "game": lg.game, "format": lg.format, "schedule": lg.schedule,
@@ -316,7 +318,7 @@ def leave_command(
 ) -> None:
     """Take a bot out: it forfeits the rest of this season and is not placed in the next one."""
     def body() -> None:
-        leave_league(open_store(db), name, alias, parse_when(now))
+        leave_league(open_existing(db, LEAGUE_STORE_MAKER), name, alias, parse_when(now))
         print(f"{alias} left league {name}")
     guarded(body)
 
@@ -325,7 +327,7 @@ def leave_command(
 def pause_command(name: Annotated[str, typer.Argument(help="The league.")], db: DbOpt = "tourney.db") -> None:
     """Stop playing a league's rounds until it is resumed."""
     def body() -> None:
-        set_paused(open_store(db), name, True)
+        set_paused(open_existing(db, LEAGUE_STORE_MAKER), name, True)
         print(f"league {name} paused")
     guarded(body)
 
@@ -335,6 +337,6 @@ def resume_command(name: Annotated[str, typer.Argument(help="The league.")], db:
                    now: NowOpt = None) -> None:
     """Play a paused league again; the ticks that passed while it was paused are not played."""
     def body() -> None:
-        due = set_paused(open_store(db), name, False, parse_when(now))
+        due = set_paused(open_existing(db, LEAGUE_STORE_MAKER), name, False, parse_when(now))
         print(f"league {name} resumed; next round due {_when(due)}")
     guarded(body)

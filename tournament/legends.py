@@ -14,7 +14,8 @@ LEGENDS: dict[str, str] = {
     ),
     "ninja-versus-ninja": (
         "key: R = a Red ninja, B = a Black ninja, . = an empty square · columns a-d, rows 1-11 · "
-        "c11→c8→d8 = a ninja's path · rolled 2+2=4 = the dice of the player to move"
+        "c11→c8→d8 = a ninja's path · each move is followed by the position it left: the next turn, "
+        "who moves in it and their dice (rolled 2+2=4)"
     ),
     "maitre-ninja": (
         "key: parries DO = dodge, BL = block, JU = jump · attacks Fi = fist, Fo = foot, Te = Tegaki, "

@@ -33,7 +33,7 @@ from engine.server.metrics import serve_metrics
 from engine.server.server import start_server
 from engine.server.tokens import add_bot, default_path, load_tokens
 from tournament.admin_token import check_admin_token
-from tournament.cli import JsonOpt, app, err, guarded
+from tournament.cli import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
 
 if TYPE_CHECKING:
     from web.cli import WebBeside
@@ -233,7 +233,7 @@ class BuiltinOverNetwork(Bot):
 
 @app.command()
 def connect(
-    game: Annotated[str, typer.Option("--game", "-g", help="Game to play (see `tourney games`).")],
+    game: GameOpt = DEFAULT_GAME,
     bot: Annotated[str, typer.Option(help="Built-in bot that plays, e.g. random.")] = "random",
     address: ArenaOpt = "127.0.0.1:50051",
     name: Annotated[str | None, typer.Option(help="Name to connect as (default: the bot spec).")] = None,
@@ -267,7 +267,7 @@ def connect(
 def arena_match(
     bots: Annotated[str, typer.Option(help="Seats, comma-separated: remote:NAME, \"cmd:PROGRAM ARGS\" or a "
                                            "built-in bot.")],
-    game: Annotated[str, typer.Option("--game", "-g", help="Game id.")],
+    game: GameOpt = DEFAULT_GAME,
     address: Annotated[str | None, typer.Option("--arena", help="The arena's host:port (default: "
                                                 "a private arena on a free loopback port).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the match.")] = None,

@@ -28,18 +28,26 @@ _ROOT = Path(__file__).resolve().parents[2]
 if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
-import grpc  # noqa: E402
+try:
+    import grpc
 
-from engine.server.client import (  # noqa: E402
-    Bot,
-    BotClient,
-    RandomBot,
-    SessionRefused,
-    action_dict,
-    observation_dict,
-    rpc_detail,
-)
-from engine.server.generated import arena_pb2  # noqa: E402
+    from engine.server.client import (
+        Bot,
+        BotClient,
+        RandomBot,
+        SessionRefused,
+        action_dict,
+        observation_dict,
+        rpc_detail,
+    )
+    from engine.server.generated import arena_pb2
+except ModuleNotFoundError as missing:
+    # The usual first mistake: the system's Python, which has no grpc. Name the one that has it.
+    _VENV = _ROOT / ".venv" / "bin" / "python"
+    _USE = str(_VENV) if _VENV.exists() else "the Python tourney is installed in (bash scripts/setup.sh makes .venv)"
+    print(f"error: {sys.executable} cannot import {missing.name} (the SDK needs grpc and protobuf): run this bot "
+          f"with {_USE}.", file=sys.stderr, flush=True)
+    raise SystemExit(2) from None
 
 
 def run_bot(bot: Bot, name: str | None = None, address: str | None = None, token: str | None = None,

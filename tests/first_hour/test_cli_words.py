@@ -54,12 +54,18 @@ def test_a_bot_option_that_is_not_a_number_says_so():
     assert "iterations=abc" in line and "is not a whole number" in line and "'<'" not in line
 
 
-def test_reading_commands_never_create_a_database(tmp_path):
-    for command in (["standings", "1"], ["matches", "1"], ["replay", "1"], ["resume"]):
-        typo = tmp_path / "typo.db"
-        line = one_error(runner.invoke(app, [*command, "--db", str(typo)]))
-        assert f"there is no database {typo}" in line
-        assert not typo.exists()
+@pytest.mark.parametrize("command, maker", [
+    (["standings", "1"], "tourney run"), (["matches", "1"], "tourney run"), (["replay", "1"], "tourney run"),
+    (["resume"], "tourney run"), (["league", "list"], "tourney league create"),
+    (["league", "standings", "weekly"], "tourney league create"),
+    (["league", "join", "weekly", "random"], "tourney league create"),
+    (["league", "run-due", "--local"], "tourney league create"),
+    (["league", "pause", "weekly"], "tourney league create")])
+def test_reading_commands_never_create_a_database(tmp_path, command, maker):
+    typo = tmp_path / "typo.db"
+    line = one_error(runner.invoke(app, [*command, "--db", str(typo)]))
+    assert f"there is no database {typo}" in line and f"`{maker}` creates it" in line
+    assert not typo.exists()
 
 
 def test_multi_player_standings_are_whole_and_points_exact(tmp_path):
@@ -154,3 +160,37 @@ def test_arena_match_prints_a_line_for_a_person_and_the_record_with_json():
     assert len(line.stdout.strip().splitlines()) == 1 and "seed 1: " in line.stdout and "replay" not in line.stdout
     record = runner.invoke(app, ["arena-match", "--game", "sticks", "--bots", "random,greedy", "--seed", "1", "--json"])
     assert json.loads(record.stdout)["replay"]["seed"] == 1
+
+
+def test_ninja_versus_ninja_play_by_play_numbers_the_turn_that_follows_the_move():
+    result = runner.invoke(app, ["match", "--game", "ninja-versus-ninja", "--bots", "greedy,random", "--seed", "7",
+                                 "--verbose"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    heads = [n for n, line in enumerate(lines) if line.startswith("turn ") and " to move " in line]
+    assert len(heads) > 3
+    for number, n in enumerate(heads, start=2):  # the first move printed is turn 1: its position shows turn 2
+        assert lines[n - 1].startswith("seat ")  # right under the move it follows
+        assert lines[n].startswith(f"turn {number} · ")
+        nxt = lines[n].split(" · ")[1].removesuffix(" to move")
+        moved = next(line for line in lines[n:] if line.startswith("last: ")).split()[1]
+        assert {nxt, moved} == {"Red", "Black"}  # the side to move is the other one
+
+
+def test_a_solo_tournament_match_replays_with_the_solo_ai_named(tmp_path):
+    db = str(tmp_path / "solo.db")
+    ran = runner.invoke(app, ["run", "--local", "--mode", "solo", "--bots", "greedy,random", "--games-per-pair", "2",
+                              "--db", db])
+    assert ran.exit_code == 0, ran.output
+    replayed = runner.invoke(app, ["replay", "1", "--db", db])
+    assert replayed.exit_code == 0, replayed.output
+    last = replayed.stdout.strip().splitlines()[-1]
+    assert last.startswith("match 1 (tiny-ninjas): ") and "Solo AI" in last and "greedy" in last
+
+
+def test_every_command_that_plays_defaults_to_the_same_game():
+    for path in (("match",), ("run",), ("sprt",), ("connect",), ("arena-match",)):
+        assert "[default: tiny-ninjas]" in _help(*path), path
+    played = runner.invoke(app, ["arena-match", "--bots", "random,greedy", "--seed", "1"])
+    assert played.exit_code == 0, played.output
+    assert played.stdout.startswith("tiny-ninjas match ")

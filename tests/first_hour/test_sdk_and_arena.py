@@ -18,6 +18,7 @@ from engine.server.config import ArenaConfig
 from engine.server.local import LocalArena
 from tournament.cli import app
 
+ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "first-hour-admin-" + "x" * 24
 MY_BOT = """from tourney_bot import Bot, run_bot
 
@@ -76,3 +77,33 @@ def test_a_refused_admin_token_stores_no_tournament(tmp_path):
         played = CliRunner().invoke(app, ["run", "--game", "sticks", "--bots", "random,greedy", "--arena",
                                           arena.address, "--admin-token", ADMIN, "--db", str(db), "--json"])
         assert played.exit_code == 0, played.output
+
+
+def test_a_remote_bot_that_is_not_connected_stores_no_tournament(tmp_path):
+    db = tmp_path / "t.db"
+    with LocalArena(ArenaConfig(admin_token=ADMIN, allow_anonymous=True, seat_wait_s=0.5)) as arena:
+        result = CliRunner().invoke(app, ["run", "--game", "sticks", "--bots", "remote:mybot,greedy", "--arena",
+                                          arena.address, "--admin-token", ADMIN, "--db", str(db)])
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "no bot named 'mybot'" in lines[0] and "TOURNEY_BOT_NAME=mybot" in lines[0]
+        with sqlite3.connect(db) as con:
+            assert con.execute("select count(*) from tournament").fetchone()[0] == 0
+        bot = start_my_bot(tmp_path, arena.address, "")
+        try:
+            assert bot.stderr is not None and "connected" in bot.stderr.readline()  # (it exits on any failure)
+            played = CliRunner().invoke(app, ["run", "--game", "sticks", "--bots", "remote:mybot,greedy", "--arena",
+                                              arena.address, "--admin-token", ADMIN, "--db", str(db), "--json"])
+        finally:
+            bot.terminate()
+            bot.wait(30)
+        assert played.exit_code == 0, played.output
+
+
+def test_the_example_on_a_python_without_grpc_names_the_python_to_use():
+    # -S: no site-packages, as on a system Python that never installed grpc.
+    done = subprocess.run([sys.executable, "-S", "clients/python/examples/random_bot.py"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot import grpc" in lines[0] and lines[0].endswith(".venv/bin/python.")

@@ -79,7 +79,7 @@
     const cols = Math.max(4, ...seen.map(s => s.col + 1)), rows = Math.max(11, ...seen.map(s => s.row + 1));
     const size = 40, ox = 40, oy = 60;
     const centre = s => [ox + s.row * size + size / 2, oy + s.col * size + size / 2];
-    caption(g, 20, 24, `turn ${v.turn_number} · to move ${who(v.to_move)} · roll ${(v.roll || []).join("+")}`,
+    caption(g, 20, 24, `turn ${v.turn_number + 1} · to move ${who(v.to_move)} · roll ${(v.roll || []).join("+")}`,
             {"data-k": "turn"});
     for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++)
       el(g, "rect", {x: ox + r * size, y: oy + c * size, width: size, height: size,

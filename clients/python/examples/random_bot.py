@@ -1,4 +1,4 @@
-"""Plays any game: a uniformly random legal action. Run: python clients/python/examples/random_bot.py"""
+"""Plays any game: a uniformly random legal action. Run: .venv/bin/python clients/python/examples/random_bot.py"""
 
 import sys
 from pathlib import Path

@@ -15,11 +15,13 @@ def render_board(state: NvnState) -> str:
     lines = []
     if state.is_over():
         who = "draw" if state.winner is None else f"{COLOR_NAMES[state.winner]} wins"
-        lines.append(f"turn {state.turn_number} · game over: {who} ({state.reason})")
+        lines.append(f"after {state.turn_number} turns · game over: {who} ({state.reason})")
     else:
+        # Under the move just printed, the header is the next turn's (turn_number counts turns
+        # played), so "turn 2 · Red to move" follows Black's turn 1, never "turn 1 · Red".
         d1, d2 = state.roll
         lines.append(
-            f"turn {state.turn_number} · {COLOR_NAMES[state.to_move]} to move · rolled {d1}+{d2}={d1 + d2}"
+            f"turn {state.turn_number + 1} · {COLOR_NAMES[state.to_move]} to move · rolled {d1}+{d2}={d1 + d2}"
         )
     lines.append("      " + " ".join(COL_LETTERS))
     for r in range(ROWS - 1, -1, -1):
