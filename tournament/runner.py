@@ -73,7 +73,7 @@ class TournamentPlan:
     def spec(self) -> FormatSpec:
         """The format settings, checked: one sentence for anything a user can get wrong."""
         n = len(self.entrants)
-        if n < 2:
+        if n < (1 if self.format == "solo" else 2):  # solo plays each bot against the rulebook AI
             raise ConfigError("a tournament needs at least two bots: pass e.g. --bots random,greedy.")
         if self.format not in FORMATS:
             raise ConfigError(f"unknown format '{self.format}': choose one of {', '.join(FORMATS)}.")
@@ -88,7 +88,7 @@ class TournamentPlan:
                               "(tourney run --mode solo picks it).")
         if self.players != 2 and self.format == "gauntlet":
             raise ConfigError("a gauntlet pairs two players per match: pass --players 2 or another --format.")
-        if self.players > n:
+        if self.players > n and self.format != "solo":  # in solo the game's own AI fills the other seats
             raise ConfigError(f"{self.players}-player pods need at least {self.players} bots, not {n}.")
         if self.sprt is not None:
             if self.format != "gauntlet":

@@ -37,6 +37,15 @@ def test_solo_match_with_two_bots_says_to_pass_one():
     assert "pass one bot" in line
 
 
+def test_a_solo_tournament_of_one_bot_plays_it_against_the_rulebook_ai(tmp_path):
+    db = tmp_path / "solo.db"
+    result = runner.invoke(app, ["run", "--local", "--mode", "solo", "--bots", "greedy", "--games-per-pair", "2",
+                                 "--db", str(db), "--json"])
+    assert result.exit_code == 0, result.output
+    seats = sqlite3.connect(db).execute("select alias from matchseat").fetchall()
+    assert len(seats) >= 2 and {a for (a,) in seats} == {"greedy"}  # only the bot's seat is stored
+
+
 def test_tiny_ninjas_seat_count_names_the_flag():
     assert "--players 2" in one_error(runner.invoke(app, ["match", "--bots", "greedy,random,random"]))
 
