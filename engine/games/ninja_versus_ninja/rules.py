@@ -37,6 +37,10 @@ def setup(state: NvnState, first_player: int | str) -> None:
 
 
 
+# Each seat's stream name, made once: a name is formatted for every roll otherwise.
+DICE_STREAMS = (dice_stream(0), dice_stream(1))
+
+
 def roll_off(state: NvnState) -> int:
     """Both seats roll 2d4 (seat 0 first); the higher total moves first; ties reroll (§1.3)."""
     for _ in range(ROLLOFF_ATTEMPTS):
@@ -48,8 +52,9 @@ def roll_off(state: NvnState) -> int:
 
 def roll_dice(state: NvnState, seat: int) -> tuple[int, int]:
     """Two four-sided dice from `seat`'s stream, die 1 then die 2."""
-    name = dice_stream(seat)
-    return (state.chance.roll(name, DIE_SIDES), state.chance.roll(name, DIE_SIDES))
+    name = DICE_STREAMS[seat]
+    chance = state.chance
+    return (chance.roll(name, DIE_SIDES), chance.roll(name, DIE_SIDES))
 
 
 # ----------------------------------------------------------------- a turn (§3.1)
@@ -102,14 +107,13 @@ def list_moves(state: NvnState, n: int, first_only: bool = False) -> tuple[list[
             to = g.to
             if own & (1 << to) and to != s:
                 continue  # never onto one's own Ninja
-            single = g.single
-            if single >= 0:
-                if single & others:
-                    continue
+            if not g.crossed & others:  # every path is clear: the first one stands for the move
                 legal.append(g.paths[0])
                 groups.append(g)
                 if first_only:
                     return legal, groups
+                continue
+            if g.shared & others:  # a square every path crosses is taken
                 continue
             for i, m in enumerate(g.masks):
                 if not m & others:
