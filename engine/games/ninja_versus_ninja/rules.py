@@ -27,18 +27,19 @@ def dice_stream(seat: int) -> str:
     return f"dice/{seat}"
 
 
+# Each seat's stream name and start position (§8.2, a bitmask), made once: otherwise every roll
+# formats a name and every match parses twelve square names.
+DICE_STREAMS = (dice_stream(0), dice_stream(1))
+START_MASKS = tuple(sum(1 << square_index(q) for q in START[p]) for p in (0, 1))
+
+
 def setup(state: NvnState, first_player: int | str) -> None:
     """§1.3: the U start (§8.2), the roll-off (or a fixed first player), the first roll."""
-    state.occ = [sum(1 << square_index(q) for q in START[0]), sum(1 << square_index(q) for q in START[1])]
+    state.occ = list(START_MASKS)
     state.first_player = roll_off(state) if first_player == "rolloff" else int(first_player)
     state.to_move = state.first_player
     begin_turn(state)
 
-
-
-
-# Each seat's stream name, made once: a name is formatted for every roll otherwise.
-DICE_STREAMS = (dice_stream(0), dice_stream(1))
 
 
 def roll_off(state: NvnState) -> int:
