@@ -188,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = [{k: row[k] for k in ("kind", "game", "players", "config", "games")} for row in plan]
     best: dict[str, dict[tuple[str, str, int, str], Row]] = {label: {} for label in labels}
     for r in range(args.rounds):
-        order = list(zip(labels, (args.base, args.head)))
+        order = list(zip(labels, (args.base, args.head), strict=True))
         for label, tree in order if r % 2 == 0 else order[::-1]:
             for row in _in_tree(tree, {"rows": rows, "games": None, "seconds": None}):
                 kept = best[label].get(_key(row))
