@@ -3,8 +3,8 @@
     .venv/bin/python bench/engine_compare.py /path/to/base /path/to/head
     .venv/bin/python bench/engine_compare.py BASE HEAD --rounds 5 --seconds 2 --game tiny-ninjas
 
-Measures what `bench/engine.py` measures (random playouts through the State interface, and
-random bots refereed by `play_match`) for every game, player count and Tiny Ninjas mode, in a
+Measures with `bench/engine.py`'s own loops (random playouts through the State interface, and
+random bots refereed by `play_match`) every game, player count and mode, in a
 fresh process per tree and per round, alternating the trees so that a change in the machine's
 load hits both. Each row plays the same seeds in both trees: the first (discarded) run of the
 base tree finds how many games fit in `--seconds`, and every later run plays exactly those.
@@ -23,9 +23,9 @@ only the tree's own code differs between the two columns.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
-import random
 import subprocess
 import sys
 import sysconfig
@@ -40,81 +40,40 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 Row = dict[str, Any]  # kind, game, players, config, and then games or seconds
 
 
-def _player_counts(game: Any, config_error: type[Exception]) -> list[int]:
-    """The fewest players, and the most that the game's default options allow."""
-    most = game.max_players
-    while most > game.min_players:
-        try:
-            game.new_state(0, players=most)
-            break
-        except config_error:
-            most -= 1
-    return sorted({game.min_players, most})
+def _bench() -> Any:
+    """This folder's bench/engine.py (its loops and player counts), run against the tree on the path."""
+    spec = importlib.util.spec_from_file_location("engine_bench", Path(__file__).with_name("engine.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _rows(games: Sequence[str] | None) -> list[Row]:
     """Every row to measure (run inside a tree: the games and their modes come from its code)."""
-    from engine.core import ConfigError, available_games, get_game
+    from engine.core import available_games, get_game
 
+    bench = _bench()
     ids = list(games) if games else [g.id for g in available_games()]
     rows: list[Row] = []
     for kind in ("playout", "referee"):
         for gid in ids:
-            game = get_game(gid)
-            for n in _player_counts(game, ConfigError):
+            for n in bench.player_counts(gid):
                 rows.append({"kind": kind, "game": gid, "players": n, "config": {}})
             if kind == "playout":
-                for mode in game.modes[1:]:
+                for mode in get_game(gid).modes[1:]:
                     rows.append({"kind": kind, "game": gid, "players": 2, "config": {"mode": mode}})
     return rows
 
 
-def _playouts(row: Row) -> tuple[int, int, float]:
-    """(games, decisions, CPU seconds) of uniformly random playouts, seeds 0, 1, 2, ..."""
-    from engine.core import get_game
-
-    game = get_game(row["game"])
-    rng = random.Random(1)
-    limit = row.get("games")
-    decisions = games = 0
-    started = time.process_time()
-    while (games < limit) if limit is not None else (time.process_time() - started < row["seconds"]):
-        state = game.new_state(games, players=row["players"], config=row["config"] or None)
-        while not state.is_over():
-            joint = {}
-            for seat in state.to_act():
-                legal = state.legal_actions(seat)
-                joint[seat] = legal[rng.randrange(len(legal))]
-            state.apply(joint)
-            decisions += len(joint)
-        games += 1
-    return games, decisions, time.process_time() - started
-
-
-def _refereed(row: Row) -> tuple[int, int, float]:
-    """(matches, decisions, CPU seconds) of built-in random bots refereed by `play_match`."""
-    from engine.bots import make_bot
-    from engine.core import get_game
-    from engine.referee import play_match
-
-    game = get_game(row["game"])
-    players = row["players"]
-    limit = row.get("games")
-    decisions = matches = 0
-    started = time.process_time()
-    while (matches < limit) if limit is not None else (time.process_time() - started < row["seconds"]):
-        seats = [make_bot("random", game, 31 * matches + i) for i in range(players)]
-        result = play_match(row["game"], seats, seed=matches, players=players, config=row["config"] or None)
-        decisions += sum(stats.decisions for stats in result.seat_stats)
-        matches += 1
-    return matches, decisions, time.process_time() - started
-
-
 def _measure(rows: list[Row]) -> list[Row]:
     """Each row with the games, decisions and CPU seconds measured in this process."""
+    bench = _bench()
     out = []
     for row in rows:
-        games, decisions, cpu = (_playouts if row["kind"] == "playout" else _refereed)(row)
+        play = bench.random_playouts if row["kind"] == "playout" else bench.refereed_random
+        games, decisions, cpu = play(row["game"], row["players"], row["config"] or None, seconds=row.get("seconds"),
+                                     games=row.get("games"), clock=time.process_time)
         out.append({**row, "games": games, "decisions": decisions, "cpu": cpu})
     return out
 
