@@ -16,8 +16,9 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 # This file is named engine.py: drop its own folder from the path so `engine` is the package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
@@ -44,18 +45,29 @@ def player_counts(game_id: str) -> list[int]:
     return sorted({game.min_players, most})
 
 
-def playout_speed(game_id: str, players: int, seconds: float,
-                  config: dict[str, str] | None = None) -> tuple[float, float, int]:
-    """(decisions/s, games/s, games) of random playouts for about `seconds`."""
+Clock = Callable[[], float]
+
+
+def _until(seconds: float | None, games: int | None, clock: Clock) -> Callable[[int], bool]:
+    """Whether to play game number `k`: `games` of them, or as many as start within `seconds`."""
+    if games is not None:
+        return lambda k: k < games
+    deadline = clock() + (seconds or 0.0)
+    return lambda k: clock() < deadline
+
+
+def random_playouts(game_id: str, players: int, config: dict[str, Any] | None = None, *,
+                    seconds: float | None = None, games: int | None = None,
+                    clock: Clock = time.perf_counter) -> tuple[int, int, float]:
+    """(games, decisions, seconds by `clock`) of uniformly random playouts on seeds 0, 1, 2, ...:
+    `games` of them, or as many as `seconds` allow."""
     game = get_game(game_id)
     rng = random.Random(1)
-    decisions = games = 0
-    started = time.perf_counter()
-    deadline = started + seconds
-    seed = 0
-    while time.perf_counter() < deadline:
-        state = game.new_state(seed, players=players, config=config)
-        seed += 1
+    decisions = played = 0
+    started = clock()
+    more = _until(seconds, games, clock)
+    while more(played):
+        state = game.new_state(played, players=players, config=config)
         while not state.is_over():
             joint = {}
             for seat in state.to_act():
@@ -63,24 +75,29 @@ def playout_speed(game_id: str, players: int, seconds: float,
                 joint[seat] = legal[rng.randrange(len(legal))]
             state.apply(joint)
             decisions += len(joint)
-        games += 1
-    elapsed = time.perf_counter() - started
-    return decisions / elapsed, games / elapsed, games
+        played += 1
+    return played, decisions, clock() - started
 
 
-def referee_speed(game_id: str, players: int, seconds: float) -> tuple[float, float, int]:
-    """(decisions/s, matches/s, matches) of built-in random bots refereed by `play_match`."""
+def refereed_random(game_id: str, players: int, config: dict[str, Any] | None = None, *,
+                    seconds: float | None = None, games: int | None = None,
+                    clock: Clock = time.perf_counter) -> tuple[int, int, float]:
+    """(matches, decisions, seconds by `clock`) of built-in random bots refereed by `play_match`
+    on seeds 0, 1, 2, ...: `games` matches, or as many as `seconds` allow."""
     game = get_game(game_id)
     decisions = matches = 0
-    started = time.perf_counter()
-    deadline = started + seconds
-    while time.perf_counter() < deadline:
+    started = clock()
+    more = _until(seconds, games, clock)
+    while more(matches):
         seats = [make_bot("random", game, 31 * matches + i) for i in range(players)]
-        result = play_match(game_id, seats, seed=matches, players=players)
+        result = play_match(game_id, seats, seed=matches, players=players, config=config)
         decisions += sum(stats.decisions for stats in result.seat_stats)
         matches += 1
-    elapsed = time.perf_counter() - started
-    return decisions / elapsed, matches / elapsed, matches
+    return matches, decisions, clock() - started
+
+
+def _rates(games: int, decisions: int, elapsed: float) -> tuple[float, float, int]:
+    return decisions / elapsed, games / elapsed, games
 
 
 def duplicate_win_rate(game_id: str, hero: str, villain: str, pairs: int) -> tuple[float, float, int]:
@@ -129,11 +146,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         speed.add_column(col, justify="right")
     for gid in games:
         for n in player_counts(gid):
-            d, gs, count = playout_speed(gid, n, args.seconds)
+            d, gs, count = _rates(*random_playouts(gid, n, seconds=args.seconds))
             speed.add_row(gid, str(n), f"{d:,.0f}", f"{gs:,.1f}", str(count))
     if "tiny-ninjas" in games:
         for mode in get_game("tiny-ninjas").modes[1:]:
-            d, gs, count = playout_speed("tiny-ninjas", 2, args.seconds, {"mode": mode})
+            d, gs, count = _rates(*random_playouts("tiny-ninjas", 2, {"mode": mode}, seconds=args.seconds))
             speed.add_row(f"tiny-ninjas {mode}", "2", f"{d:,.0f}", f"{gs:,.1f}", str(count))
     console.print(speed)
 
@@ -142,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         refereed.add_column(col, justify="right")
     for gid in games:
         for n in player_counts(gid):
-            d, ms, count = referee_speed(gid, n, args.seconds)
+            d, ms, count = _rates(*refereed_random(gid, n, seconds=args.seconds))
             refereed.add_row(gid, str(n), f"{d:,.0f}", f"{ms:,.1f}", str(count))
     console.print(refereed)
 

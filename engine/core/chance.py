@@ -72,21 +72,26 @@ class Chance:
         self._state = {}
         self.inject = None
 
-    def next64(self, name: str) -> int:
-        """The next raw 64-bit value of stream `name`."""
+    def next64s(self, name: str, k: int) -> list[int]:
+        """The next `k` raw 64-bit values of stream `name`, in order.
+
+        Several at once because a deal draws dozens: one call instead of one per value.
+        """
         s = self._state.get(name)
         if s is None:
             s = stream_start(self.seed, name)
-        s = (s + 0x9E3779B97F4A7C15) & _MASK
+        out = []
+        for _ in range(k):
+            s = (s + 0x9E3779B97F4A7C15) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            out.append(z ^ (z >> 31))
         self._state[name] = s
-        z = s
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        return out
 
     def below(self, name: str, n: int) -> int:
         """A uniform integer in 0..n-1 from stream `name` (bias below 2**-50 for any n used here)."""
-        # next64 inlined: dice are drawn in every playout's inner loop.
+        # One next64s value, inlined: dice are drawn in every playout's inner loop.
         state = self._state
         s = state.get(name)
         if s is None:

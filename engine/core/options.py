@@ -20,6 +20,7 @@ from engine.core.errors import ConfigError
 # How a value is written: `json` is a structured value (a list, a mapping) given as JSON text.
 Kind = Literal["int", "float", "bool", "str", "json"]
 
+_PLAIN = (int, float, str, type(None))  # immutable defaults, shared rather than copied (bool is an int)
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
@@ -139,7 +140,8 @@ class Options:
 
     def defaults(self) -> dict[str, Any]:
         """A fresh default config (lists and mappings copied, so a caller may change them)."""
-        return {o.key: copy.deepcopy(o.default) for o in self.items}
+        # Built for every new state: only containers need the (slow) deep copy.
+        return {o.key: o.default if isinstance(o.default, _PLAIN) else copy.deepcopy(o.default) for o in self.items}
 
     def refuse_unknown(self, config: Mapping[str, Any] | None) -> None:
         """ConfigError naming the first unknown key and every valid one."""

@@ -171,11 +171,12 @@ class MaitreNinjaState(State):
             raise IllegalAction(f"this step needs exactly one action from seats {list(seats)}, "
                                 f"got seats {sorted(actions)}.")
         parry = actions[self.defender]
-        legal = next_parries(self.laid, self.row_length(), self.setup.parry_supply)
+        length = self.row_length()
+        legal = next_parries(self.laid, length, self.setup.parry_supply)
         if not isinstance(parry, Parry) or parry not in legal:
             raise IllegalAction(
                 f"seat {self.defender} sent {parry!r}, which cannot follow {list(self.laid)} in a row of "
-                f"{self.row_length()} parries within the supply "
+                f"{length} parries within the supply "
                 f"{dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True))}."
             )
         if self.pending is None:
@@ -185,7 +186,7 @@ class MaitreNinjaState(State):
                 raise IllegalAction(f"seat {self.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
             self.pending = line
         self.laid += (parry.parry,)
-        if len(self.laid) == self.row_length():
+        if len(self.laid) == length:
             line, row = self.pending, ParryRow(self.laid)
             self.pending, self.laid = None, ()
             self.fight(line, row)

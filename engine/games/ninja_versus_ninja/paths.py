@@ -14,6 +14,9 @@ clear one is the canonical path.
 
 from __future__ import annotations
 
+import operator
+from functools import reduce
+
 from engine.games.ninja_versus_ninja.actions import Move
 from engine.games.ninja_versus_ninja.data import (
     BACKWARD,
@@ -39,7 +42,7 @@ class Group:
     dojo, i.e. the move starts a mission (§4.2.4).
     """
 
-    __slots__ = ("frm", "to", "rev", "depth", "leaves_home", "ends_home", "paths", "masks", "single")
+    __slots__ = ("frm", "to", "rev", "depth", "leaves_home", "ends_home", "paths", "masks", "crossed", "shared")
 
     def __init__(self, frm: int, to: int, rev: bool, depth: int, leaves_home: bool, ends_home: bool) -> None:
         self.frm = frm
@@ -50,7 +53,10 @@ class Group:
         self.ends_home = ends_home
         self.paths: list[Move] = []
         self.masks: list[int] = []
-        self.single = 0  # the mask when the group has exactly one path (fast path), else -1
+        # Every square some path crosses, and the squares every path crosses: the legal move
+        # lists test these first, since most positions leave all paths clear or block them all.
+        self.crossed = 0
+        self.shared = 0
 
 
 IN_HOME = tuple(tuple(row_of(sq) in HOME_ROWS[p] for sq in range(NUM_SQUARES)) for p in (0, 1))
@@ -125,7 +131,8 @@ def _build(p: int, start: int, n: int) -> tuple[Group, ...]:
         # monotone and reversals turn in the opponent's dojo): check the tables agree.
         assert group.leaves_home == leaves
     for group in groups.values():
-        group.single = group.masks[0] if len(group.masks) == 1 else -1
+        group.crossed = reduce(operator.or_, group.masks)
+        group.shared = reduce(operator.and_, group.masks)
     return tuple(groups[k] for k in sorted(groups))
 
 

@@ -27,13 +27,18 @@ def dice_stream(seat: int) -> str:
     return f"dice/{seat}"
 
 
+# Each seat's stream name and start position (§8.2, a bitmask), made once: otherwise every roll
+# formats a name and every match parses twelve square names.
+DICE_STREAMS = (dice_stream(0), dice_stream(1))
+START_MASKS = tuple(sum(1 << square_index(q) for q in START[p]) for p in (0, 1))
+
+
 def setup(state: NvnState, first_player: int | str) -> None:
     """§1.3: the U start (§8.2), the roll-off (or a fixed first player), the first roll."""
-    state.occ = [sum(1 << square_index(q) for q in START[0]), sum(1 << square_index(q) for q in START[1])]
+    state.occ = list(START_MASKS)
     state.first_player = roll_off(state) if first_player == "rolloff" else int(first_player)
     state.to_move = state.first_player
     begin_turn(state)
-
 
 
 
@@ -48,8 +53,9 @@ def roll_off(state: NvnState) -> int:
 
 def roll_dice(state: NvnState, seat: int) -> tuple[int, int]:
     """Two four-sided dice from `seat`'s stream, die 1 then die 2."""
-    name = dice_stream(seat)
-    return (state.chance.roll(name, DIE_SIDES), state.chance.roll(name, DIE_SIDES))
+    name = DICE_STREAMS[seat]
+    chance = state.chance
+    return (chance.roll(name, DIE_SIDES), chance.roll(name, DIE_SIDES))
 
 
 # ----------------------------------------------------------------- a turn (§3.1)
@@ -102,14 +108,13 @@ def list_moves(state: NvnState, n: int, first_only: bool = False) -> tuple[list[
             to = g.to
             if own & (1 << to) and to != s:
                 continue  # never onto one's own Ninja
-            single = g.single
-            if single >= 0:
-                if single & others:
-                    continue
+            if not g.crossed & others:  # every path is clear: the first one stands for the move
                 legal.append(g.paths[0])
                 groups.append(g)
                 if first_only:
                     return legal, groups
+                continue
+            if g.shared & others:  # a square every path crosses is taken
                 continue
             for i, m in enumerate(g.masks):
                 if not m & others:

@@ -93,7 +93,7 @@ class NvnState(State):
         """The deduplicated legal moves, sorted by (from, to, uses_reversal, depth) (§3.3)."""
         if seat != self.to_move or self.is_over():
             return []
-        return list(self.moves)
+        return list(self._listed()[0])
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move (the engine's own list; do not modify)."""
@@ -108,16 +108,20 @@ class NvnState(State):
 
         Any clear path with the same (from, to, uses_reversal, depth) is the same action (§3.3).
         """
-        for i, move in enumerate(self.moves):
+        return self._index(action, *self._listed())
+
+    def _index(self, action: Action, moves: list[Move], groups: list[Group]) -> int:
+        # `find` on lists already in hand: apply, run for every decision, lists them only once.
+        for i, move in enumerate(moves):
             if move is action:
                 return i
         if not isinstance(action, Move):
             return -1
-        for i, move in enumerate(self.moves):
+        for i, move in enumerate(moves):
             if (move.frm, move.to, move.uses_reversal, move.depth) == (
                 action.frm, action.to, action.uses_reversal, action.depth
             ):
-                group = self.groups[i]
+                group = groups[i]
                 others = (self.occ[0] | self.occ[1]) ^ (1 << group.frm)
                 for path, mask in zip(group.paths, group.masks, strict=True):
                     if path.path == action.path and not mask & others:
@@ -131,16 +135,18 @@ class NvnState(State):
         if set(actions) != {self.to_move}:
             raise IllegalAction(f"it is seat {self.to_move}'s turn: send exactly one action for it.")
         action = actions[self.to_move]
-        i = self.find(action)
+        moves, groups = self._listed()
+        i = self._index(action, moves, groups)
         if i < 0:
             label = getattr(action, "label", action)
             raise IllegalAction(f"{label} is not a legal move: pick one from the legal list.")
-        R.play(self, self.groups[i], self.moves[i])
+        R.play(self, groups[i], moves[i])
         R.begin_turn(self)
 
     def apply_index(self, i: int) -> None:
         """Play legal move number i (fast path for playouts and search)."""
-        R.play(self, self.groups[i], self.moves[i])
+        moves, groups = self._listed()
+        R.play(self, groups[i], moves[i])
         R.begin_turn(self)
 
     def is_over(self) -> bool:

@@ -147,11 +147,11 @@ def shuffle(chance: Chance, name: str, items: Sequence[int]) -> list[int]:
     if inj is not None and inj.shuffles:
         return chance.shuffled(name, items)
     out = list(items)
-    nxt = chance.next64
+    draws = iter(chance.next64s(name, len(out) // 2))  # one per two of the len(out) - 1 swaps
     spare = -1
     for i in range(len(out) - 1, 0, -1):
         if spare < 0:
-            x = nxt(name)
+            x = next(draws)
             spare = x & _HALF
             j = ((x >> 32) * (i + 1)) >> 32
         else:
