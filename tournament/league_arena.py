@@ -31,6 +31,7 @@ from engine.server.arena import REMOTE_PREFIX, Arena, ArenaError
 from engine.server.client import rpc_detail
 from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, is_command
+from engine.server.remote import RUN_MATCH
 from engine.server.results import result_of
 from engine.server.tokens import token_hash
 from tournament.league.forfeits import forfeit
@@ -209,7 +210,7 @@ class RemoteLeagueExecutor:
                                      wait_s=self.wait_s)
         started = time.perf_counter()
         with grpc.insecure_channel(self.address) as channel:
-            call = channel.unary_unary("/tourney.v1.Arena/RunMatch",
+            call = channel.unary_unary(RUN_MATCH,
                                        request_serializer=pb.RunMatchRequest.SerializeToString,
                                        response_deserializer=pb.MatchRecord.FromString)
             pending = call.future(request, timeout=3600)

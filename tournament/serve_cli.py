@@ -30,6 +30,7 @@ from engine.server.generated import arena_pb2 as pb
 from engine.server.launcher import BotProcess, command_name, is_command
 from engine.server.local import LocalArena
 from engine.server.metrics import serve_metrics
+from engine.server.remote import RUN_MATCH
 from engine.server.server import start_server
 from engine.server.tokens import add_bot, default_path, load_tokens
 from tournament.admin_token import check_admin_token
@@ -323,7 +324,7 @@ def arena_match(
 
 def _run_remote(address: str, request: pb.RunMatchRequest) -> pb.MatchRecord:
     with grpc.insecure_channel(address) as channel:
-        run = channel.unary_unary("/tourney.v1.Arena/RunMatch", request_serializer=pb.RunMatchRequest.
+        run = channel.unary_unary(RUN_MATCH, request_serializer=pb.RunMatchRequest.
                                   SerializeToString, response_deserializer=pb.MatchRecord.FromString)
         try:
             return cast(pb.MatchRecord, run(request, timeout=3600))
