@@ -148,7 +148,8 @@ def test_the_playout_runs_until_the_seats_next_own_round(monkeypatch: pytest.Mon
         return playout_action(s, *args)
 
     monkeypatch.setattr(search, "playout_action", recording)
-    PairedMonteCarloBot(seed=4)._playout(request, world, request.legal[0], 5)
+    # Keeping 4 cards, the seat's Round ends after this attack (the battle goes on for sure).
+    PairedMonteCarloBot(seed=4, keep=4)._playout(request, world, request.legal[0], 5)
     # The other seat's Round was played out, and nothing past the start of the seat's own next one.
     assert (state.round + 1, 1 - seat) in asked
     assert all(r <= state.round + 1 for r, _ in asked)

@@ -39,7 +39,7 @@ from engine.games.tiny_ninjas.state import TinyNinjasState
 
 # With no `ms` in the spec a fixed count, so a match stays a pure function of its seed; this
 # many playouts cost about 50 ms of one core a decision (README, "how strong is each bot").
-DEFAULT_ITERATIONS: Final = 400
+DEFAULT_ITERATIONS: Final = 320
 # Rounds (worlds) between two halvings of the actions still in the running.
 ROUNDS_PER_HALVING: Final = 4
 # A playout stops after this many moves even if the seat's next Round has not begun (a Round
