@@ -3,14 +3,20 @@
 Each round draws one world the seat cannot tell apart from the real one (`determinize`: the
 opponent's unseen cards and the pile are resampled from the cards the seat has not seen, the
 cards it saw stay where it saw them), then tries every action still in the running in that same
-world with the same dice (common random numbers) and scores it with `Game.evaluate`; with
-`resolve` it first plays out the opponent's defence by `playout.playout_action`. Comparing
-actions in the same worlds cancels most of the luck of the deal and the dice, which is what
-decides Tiny Ninjas: a tree search that spread its playouts over different worlds per action
-could not tell close actions apart and lost to one-ply greedy (about 30% in 17 games), and
-scoring after a fixed playout depth (4, or 1) lost too (25-40%): it scored an END_ROUND against
-the opponent's next attack and an attack against nothing. By default an action is scored right
-after it is applied, as greedy does, but over many paired worlds instead of three.
+world with the same dice (common random numbers). Comparing actions in the same worlds cancels
+most of the luck of the deal and the dice, which is what decides Tiny Ninjas: a tree search that
+spread its playouts over different worlds per action could not tell close actions apart and
+lost to one-ply greedy (about 30% in 17 games).
+
+An action is scored by `Game.evaluate` when the seat's next own attacking Round begins: the
+playout policy (`playout.py`) plays the rest of this Round and the other seat's Round. That is
+the first moment two actions are alike enough to compare: every Round the Attacker holds a full
+hand and the Defender only the cards it kept back from its own Round, so what an attack really
+costs is the shield missing in the next Round, which no score right after the move can see.
+Scored right after the action (`lookahead=none`, as greedy scores it, over many paired worlds
+instead of three) the bot scored 58% against greedy; scored after a fixed number of playout
+moves (4, or 1) it lost (25-40%), scoring an END_ROUND against the other's next attack and an
+attack against nothing. Plays whose tokens add no damage are dropped first (`undominated`).
 
 After every few rounds the worse half of the actions drops out (sequential halving, down to the
 best two), so the budget goes to telling the good ones apart. In a simultaneous step (the Blitz
@@ -27,16 +33,19 @@ from typing import ClassVar, Final
 
 from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, default_clock
 from engine.core.chance import stream_start
-from engine.games.tiny_ninjas.playout import playout_action
-from engine.games.tiny_ninjas.rules import P_DEFEND
+from engine.games.tiny_ninjas.playout import KEEP_CARDS, playout_action, undominated
+from engine.games.tiny_ninjas.rules import P_OVER
 from engine.games.tiny_ninjas.state import TinyNinjasState
 
 # With no `ms` in the spec a fixed count, so a match stays a pure function of its seed; this
 # many playouts cost about 50 ms of one core a decision (README, "how strong is each bot").
-DEFAULT_ITERATIONS: Final = 1200
+DEFAULT_ITERATIONS: Final = 320
 # Rounds (worlds) between two halvings of the actions still in the running.
 ROUNDS_PER_HALVING: Final = 4
-
+# A playout stops after this many moves even if the seat's next Round has not begun (a Round
+# may hold up to attack_cap_per_round attacks; the policy's Rounds take a few).
+MAX_PLAYOUT_MOVES: Final = 60
+LOOKAHEADS: Final = ("round", "none")
 
 class PairedMonteCarloBot:
     """Tries every action in the same sampled worlds, keeps the better half every few rounds."""
@@ -48,8 +57,9 @@ class PairedMonteCarloBot:
                   "reproducible run to run)", minimum=1, example=50),
         BotOption("iterations", int, DEFAULT_ITERATIONS, "playouts per decision: deterministic for a seed",
                   minimum=1),
-        BotOption("resolve", bool, False, "play out the opponent's defence to an attack before scoring it (measured "
-                  "weaker: 4 of 10 against greedy)"),
+        BotOption("lookahead", str, "round", "round: score an action when the seat's next own Round begins; "
+                  "none: right after it (58% against greedy instead of about 70%)", choices=LOOKAHEADS),
+        BotOption("keep", int, KEEP_CARDS, "cards a playout Attacker keeps back to defend with", minimum=0),
         BotOption("epsilon", float, 0.1, "share of random moves in playouts", minimum=0),
     )
 
@@ -58,7 +68,8 @@ class PairedMonteCarloBot:
         seed: int = 0,
         ms: float | None = None,
         iterations: int | None = None,
-        resolve: bool = False,
+        lookahead: str = "round",
+        keep: int = KEEP_CARDS,
         epsilon: float = 0.1,
         clock: Clock = default_clock,
     ) -> None:
@@ -68,11 +79,16 @@ class PairedMonteCarloBot:
             raise ValueError("montecarlo needs ms > 0")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError("montecarlo epsilon must be between 0 and 1")
+        if lookahead not in LOOKAHEADS:
+            raise ValueError(f"montecarlo lookahead must be one of {', '.join(LOOKAHEADS)}")
+        if keep < 0:
+            raise ValueError("montecarlo needs keep >= 0")
         self.rng = random.Random(stream_start(seed, "bot/tiny-ninjas-montecarlo"))
         self.iterations = DEFAULT_ITERATIONS if iterations is None and ms is None else iterations
         self.ms = ms
         self.clock = clock
-        self.resolve = resolve
+        self.lookahead = lookahead
+        self.keep = keep
         self.epsilon = epsilon
         self.last_iterations = 0
 
@@ -81,11 +97,13 @@ class PairedMonteCarloBot:
         legal = request.legal
         if len(legal) == 1:
             return 0
+        alive = undominated(legal)
+        if len(alive) == 1:
+            return alive[0]
         budget = Budget(self.clock, self.ms, request.deadline_s)
-        alive = list(range(len(legal)))
         totals = [0.0] * len(legal)
         counts = [0] * len(legal)
-        every = self._rounds_per_halving(len(legal))
+        every = self._rounds_per_halving(len(alive))
         done = 0
         rounds = 0
         while not self._out_of_budget(done, budget):
@@ -119,14 +137,19 @@ class PairedMonteCarloBot:
         return (self.iterations is not None and done >= self.iterations) or budget.spent()
 
     def _playout(self, request: DecisionRequest, world: TinyNinjasState, action: Action, seed: int) -> float:
-        """`action` in a copy of `world`, the other seats' and the next moves by the playout policy,
-        with the dice and the playout's coin flips fixed by `seed` for every action compared."""
+        """`action` in a copy of `world`, the other seats' and the next moves by the playout policy
+        until the seat's next own Round (or the end of the battle), with the dice and the
+        playout's coin flips fixed by `seed` for every action compared."""
         state = world.clone()
         state.chance.reseed(seed)
         rng = random.Random(seed)
         me = request.seat
-        state.apply({s: action if s == me else playout_action(state, s, rng, self.epsilon) for s in state.to_act()})
-        # With `resolve`, an attack is scored once the opponent's defence to it is played out.
-        while self.resolve and state.phase == P_DEFEND and state.to_act() != (me,):
-            state.apply({s: playout_action(state, s, rng, self.epsilon) for s in state.to_act()})
+        epsilon, keep = self.epsilon, self.keep
+        state.apply({s: action if s == me else playout_action(state, s, rng, epsilon, keep) for s in state.to_act()})
+        if self.lookahead == "round":
+            start, battle = world.round, world.battle
+            for _ in range(MAX_PLAYOUT_MOVES):
+                if state.phase == P_OVER or state.battle != battle or (state.round > start and state.attacker == me):
+                    break
+                state.apply({s: playout_action(state, s, rng, epsilon, keep) for s in state.to_act()})
         return request.game.evaluate(state, me)
