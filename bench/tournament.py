@@ -14,7 +14,7 @@
     PG 15 cluster if --pg is not given) in the same run;
 (e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local;
 (f) peak RSS (VmHWM, a fresh process each) of storing and finishing a 1,000- and a 100,000-match run
-    (goal: within 20%); `--store-only` runs just (d) and (f).
+    (goal: within 20%); `--store-only` runs just (d) and (f), `--ray-only` just (a) and (b).
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
 """
 
@@ -450,6 +450,7 @@ def main() -> None:
     parser.add_argument("--pg", default=None, help="PostgreSQL URL (default: start a private cluster)")
     parser.add_argument("--pairing-only", action="store_true", help="Only (c), the Swiss pairing times.")
     parser.add_argument("--store-only", action="store_true", help="Only (d) and (f), the store's writes and memory.")
+    parser.add_argument("--ray-only", action="store_true", help="Only (a) and (b), Ray's scaling and overhead.")
     parser.add_argument("--finish-run", type=int, default=None, help=argparse.SUPPRESS)  # (f)'s child process
     args = parser.parse_args()
     if args.finish_run is not None:
@@ -460,6 +461,8 @@ def main() -> None:
         return
     if not args.store_only:
         bench_ray(args.game, args.matches, args.repeats)
+        if args.ray_only:
+            return
         bench_first_result()
         bench_swiss()
     bench_db(args.pg, args.game)
