@@ -108,11 +108,16 @@ class MatchResult:
     details: Mapping[str, Any] = field(default_factory=dict)
     forfeit_seat: int | None = None
 
+    @property
+    def outcome(self) -> Outcome:
+        """The ranking, scores and reason as the game's Outcome (its tiers and points are read from it)."""
+        return Outcome(self.ranking, self.scores, self.reason)
+
     def points(self, seat: int) -> float:
         """Match points in [0, 1] (Outcome.points); a void match (aborted by the arena) scores nobody."""
         if self.termination is Termination.ABORTED:
             return 0.0
-        return Outcome(self.ranking, self.scores, self.reason).points(seat)
+        return self.outcome.points(seat)
 
 
 Clock = Callable[[], float]
