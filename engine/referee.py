@@ -108,11 +108,16 @@ class MatchResult:
     details: Mapping[str, Any] = field(default_factory=dict)
     forfeit_seat: int | None = None
 
+    @property
+    def outcome(self) -> Outcome:
+        """The ranking, scores and reason as the game's Outcome (its tiers and points are read from it)."""
+        return Outcome(self.ranking, self.scores, self.reason)
+
     def points(self, seat: int) -> float:
         """Match points in [0, 1] (Outcome.points); a void match (aborted by the arena) scores nobody."""
         if self.termination is Termination.ABORTED:
             return 0.0
-        return Outcome(self.ranking, self.scores, self.reason).points(seat)
+        return self.outcome.points(seat)
 
 
 Clock = Callable[[], float]
@@ -216,10 +221,10 @@ def referee_steps(
             if on_decision is not None:
                 on_decision(game.id, decision)
             if fault is not None:
-                st.faults[fault] = st.faults.get(fault, 0) + 1
                 if not (game.handles_illegal_actions and fault == Termination.ILLEGAL_MOVE):
                     replay.steps.append(step)
-                    return _forfeit(game, state, replay, stats, seat, fault)
+                    return forfeit_result(replay, stats, seat, fault)
+                st.faults[fault] = st.faults.get(fault, 0) + 1  # the game plays it as a Mistake
                 joint[seat] = Illegal(raw=repr(index)[:40])
             else:
                 assert isinstance(index, int)
@@ -267,13 +272,19 @@ def _ask_together(seats: Sequence[Seat], requests: Mapping[int, DecisionRequest]
         return {s: f.result() for s, f in futures.items()}
 
 
-def _forfeit(
-    game: Game, state: State, replay: Replay, stats: list[SeatStats], seat: int, fault: Termination
-) -> MatchResult:
-    """The faulty seat is ranked last; every other seat shares the place above it."""
-    outcome = forfeit(state.num_players, (seat,), fault_reason(seat, fault))
-    return MatchResult(game.id, replay.seed, state.num_players, outcome.ranking, outcome.scores, fault,
-                       outcome.reason, stats, replay, {}, forfeit_seat=seat)
+def forfeit_result(replay: Replay, stats: list[SeatStats], seat: int, fault: Termination, why: str = "",
+                   details: Mapping[str, Any] | None = None) -> MatchResult:
+    """The result of a match that `seat` forfeited by `fault`: it is ranked last, every other seat
+    shares the place above it, and the fault is counted in its stats.
+
+    Every path that ends a match by a seat's fault (the referee, real-time play, a program that
+    never played) builds its result here. `why`, when given, is added to the stored reason.
+    """
+    stats[seat].faults[fault] = stats[seat].faults.get(fault, 0) + 1
+    reason = fault_reason(seat, fault) + (f" ({why})" if why else "")
+    outcome = forfeit(replay.players, (seat,), reason)
+    return MatchResult(replay.game_id, replay.seed, replay.players, outcome.ranking, outcome.scores, fault,
+                       outcome.reason, stats, replay, dict(details or {}), forfeit_seat=seat)
 
 
 class _ReplaySeat:

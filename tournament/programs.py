@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.core import ConfigError, Termination, fault_reason, forfeit
-from engine.referee import MatchResult, Replay, SeatStats
+from engine.core import ConfigError, Termination
+from engine.referee import MatchResult, Replay, SeatStats, forfeit_result
 from engine.server.arena import REMOTE_PREFIX
 from engine.server.config import ArenaConfig
 from engine.server.launcher import BotProcess, command_name, is_command
@@ -109,8 +109,6 @@ def log_tail(path: Path, start: int = 0) -> str:
 
 
 def _forfeit(game: str, players: int, seed: int, config: dict[str, Any], seat: int, why: str) -> MatchResult:
-    stats = [SeatStats() for _ in range(players)]
-    stats[seat].faults[Termination.CRASH] = 1
-    lost = forfeit(players, (seat,), f"{fault_reason(seat, Termination.CRASH)} ({NOT_PLAYED}: {why})")
-    return MatchResult(game, seed, players, lost.ranking, lost.scores, Termination.CRASH, lost.reason, stats,
-                       Replay(game, players, config, seed), {}, forfeit_seat=seat)
+    """The match forfeited as a crash by the program in `seat`, which never played it."""
+    return forfeit_result(Replay(game, players, config, seed), [SeatStats() for _ in range(players)], seat,
+                          Termination.CRASH, f"{NOT_PLAYED}: {why}")

@@ -40,11 +40,9 @@ from engine.core import (
     State,
     Termination,
     adjudicated_draw,
-    fault_reason,
-    forfeit,
     termination_of,
 )
-from engine.referee import MatchResult, Replay, SeatStats
+from engine.referee import MatchResult, Replay, SeatStats, forfeit_result
 from engine.server.codecs import dumps
 from engine.server.sessions import RemoteSeat, error_message
 
@@ -196,10 +194,7 @@ async def play_realtime(
         seats_obj = seats[gone]
         if isinstance(seats_obj, RemoteSeat):
             seats_obj.session.send(error_message("disconnection", "the stream closed mid-match", seats_obj.match_id))
-        stats[gone].faults[Termination.DISCONNECTION] = 1
-        lost = forfeit(n, (gone,), fault_reason(gone, Termination.DISCONNECTION))
-        return MatchResult(game.id, seed, n, lost.ranking, lost.scores, Termination.DISCONNECTION, lost.reason,
-                           stats, replay, details, forfeit_seat=gone)
+        return forfeit_result(replay, stats, gone, Termination.DISCONNECTION, details=details)
     if not state.is_over():
         stopped = adjudicated_draw(n, "server time limit")
         return MatchResult(game.id, seed, n, stopped.ranking, stopped.scores, Termination.ADJUDICATION,

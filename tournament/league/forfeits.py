@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from engine.core import Termination
 from engine.core import forfeit as forfeit_outcome
+from engine.referee import SeatStats
 from tournament.pairing import Pairing
 from tournament.runner import TournamentPlan
 from tournament.store.codec import dumps
-from tournament.store.records import MatchRecord, Played, SeatRecord
+from tournament.store.records import MatchRecord, Played, bye_seat, seat_records
 
 OFFLINE = Termination.DISCONNECTION  # the fault of a seat that is not there
 FORFEIT_DETAILS = dumps({"forfeit": True})
@@ -25,21 +26,22 @@ def forfeit(plan: TournamentPlan, pairing: Pairing, online: dict[int, bool]) -> 
     reason = "offline: " + ", ".join(f"seat {i}" for i in away) if away else ""
     outcome = forfeit_outcome(n, away, reason)
     nobody_came = len(away) == n  # a double forfeit: no points for anyone
-    seats = []
-    for i, e in enumerate(pairing.seats):
-        tier = outcome.tier_of(i)
-        seats.append(SeatRecord(plan.entrants[e].alias, tier, len(outcome.ranking[tier]),
-                                0.0 if nobody_came else outcome.points(i), outcome.scores[i], 0, 0.0,
-                                dumps({OFFLINE: 1}) if i in away else "{}"))
+    points = [0.0 if nobody_came else outcome.points(i) for i in range(n)]
+    stats = [_offline() if i in away else SeatStats() for i in range(n)]
+    seats = seat_records(plan.aliases_of(pairing), outcome, points, stats)
     record = MatchRecord(seed=-1, players=n, termination=OFFLINE, reason=reason, plies=0, replay="",
-                         details_json=FORFEIT_DETAILS, seats=tuple(seats))
+                         details_json=FORFEIT_DETAILS, seats=seats)
     return pairing, record, 0.0
+
+
+def _offline() -> SeatStats:
+    """The stats of a seat whose bot was not there: one offline fault, nothing played."""
+    return SeatStats(faults={OFFLINE: 1})
 
 
 def no_bye(plan: TournamentPlan, pairing: Pairing) -> Played:
     """The bye of a bot that is offline: stored (Swiss sees the bye was used), worth nothing."""
-    alias = plan.entrants[pairing.seats[0]].alias
-    seat = SeatRecord(alias, 0, 1, 0.0, 0.0, 0, 0.0, dumps({OFFLINE: 1}))
+    seat = bye_seat(plan.entrants[pairing.seats[0]].alias, 0.0, _offline())
     record = MatchRecord(seed=-1, players=1, termination=OFFLINE, reason="offline: no bye", plies=0, replay="",
                          details_json=FORFEIT_DETAILS, seats=(seat,))
     return pairing, record, 0.0

@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.referee import MatchResult
+from engine.core import Outcome
+from engine.referee import MatchResult, SeatStats
 from tournament.achievements import match_achievements
 from tournament.pairing import Pairing
-from tournament.standings import SeatResult
 from tournament.store.codec import dumps, jsonable, pack_replay
 
 BYE = "BYE"  # the termination of a stored bye
 BYE_SEED = -1  # the seed offset of a bye pairing: it is recorded, never played
+BYE_OUTCOME = Outcome(((0,),), (0.0,), "bye")  # a bye's one seat, alone in first place
 
 
 @dataclass(frozen=True)
@@ -54,24 +55,33 @@ class MatchRecord:
 Played = tuple[Pairing, MatchRecord, float]  # a scheduled match, its record, and how long it took (s)
 
 
-def seat_results(aliases: Sequence[str], result: MatchResult) -> list[SeatResult]:
-    """Each seat's place and points, for standings."""
-    out = []
+def seat_records(aliases: Sequence[str], outcome: Outcome, points: Sequence[float],
+                 stats: Sequence[SeatStats]) -> tuple[SeatRecord, ...]:
+    """The seats of a match in their stored form, played or not (a forfeit, a bye): each seat's tier in
+    `outcome` and that tier's size, its match points, its score, and its decisions, thinking time and faults."""
+    seats = []
     for seat, alias in enumerate(aliases):
-        tier = next(i for i, t in enumerate(result.ranking) if seat in t)
-        faults = sum(result.seat_stats[seat].faults.values())
-        out.append(SeatResult(alias, tier, len(result.ranking[tier]), result.points(seat), faults))
-    return out
+        tier = outcome.tier_of(seat)
+        st = stats[seat]
+        seats.append(SeatRecord(alias, tier, len(outcome.ranking[tier]), points[seat], float(outcome.scores[seat]),
+                                st.decisions, st.think_s, dumps(st.faults)))
+    return tuple(seats)
+
+
+def result_seats(aliases: Sequence[str], result: MatchResult) -> tuple[SeatRecord, ...]:
+    """The seats of a match the referee played, whose seats the entrants `aliases` held, in their stored form."""
+    return seat_records(aliases, result.outcome, [result.points(seat) for seat in range(len(aliases))],
+                        result.seat_stats)
+
+
+def bye_seat(alias: str, points: float, stats: SeatStats | None = None) -> SeatRecord:
+    """The one seat of a bye (a round without a game): alone in first place, worth `points`."""
+    return seat_records((alias,), BYE_OUTCOME, (points,), (stats or SeatStats(),))[0]
 
 
 def match_record(aliases: Sequence[str], result: MatchResult) -> MatchRecord:
     """Reduce a finished match, whose seats the entrants `aliases` held, to its stored form (pure)."""
-    seats = []
-    for seat, sr in enumerate(seat_results(aliases, result)):
-        st = result.seat_stats[seat]
-        seats.append(SeatRecord(sr.alias, sr.tier, sr.tier_size, sr.points, result.scores[seat], st.decisions,
-                                st.think_s, dumps(st.faults)))
     details = dumps(jsonable(result.details))
     earned = tuple((e.alias, e.number, e.name) for e in match_achievements(details, aliases))
     return MatchRecord(result.seed, result.players, result.termination, result.reason, len(result.replay.steps),
-                       pack_replay(result.replay.to_dict()), details, tuple(seats), earned)
+                       pack_replay(result.replay.to_dict()), details, result_seats(aliases, result), earned)

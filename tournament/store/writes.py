@@ -29,7 +29,7 @@ from tournament.seeding import new_seed_key
 from tournament.standings import Standing
 from tournament.store.codec import dumps, loads
 from tournament.store.reads import streak_results
-from tournament.store.records import BYE, Played, SeatRecord
+from tournament.store.records import BYE, Played, SeatRecord, bye_seat, result_seats
 from tournament.store.retry import guard
 from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament, now
 
@@ -123,7 +123,7 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
         if bye.number in seen:
             continue
         seen.add(bye.number)
-        seat = SeatRecord(plan.entrants[bye.seats[0]].alias, 0, 1, value, 0.0, 0, 0.0, "{}")
+        seat = bye_seat(plan.entrants[bye.seats[0]].alias, value)
         match = {"tournament_id": tournament_id, "number": bye.number, "round": bye.round, "game": plan.game,
                  "seed": -1, "players": 1, "config_json": config, "termination": BYE, "reason": "bye", "plies": 0,
                  "duration_s": 0.0, "replay_json": "{}", "details_json": "{}", "finished_at": finished_at}
@@ -133,12 +133,16 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
 
 def _with_seats(tournament_id: int, match: dict[str, Any], seats: Sequence[SeatRecord],
                 entrants: dict[str, int], earned: Sequence[tuple[str, int, str]] = ()) -> MatchRows:
-    seat_rows = [{"seat": i, "entrant_id": entrants.get(sr.alias), "alias": sr.alias, "tier": sr.tier,
-                  "points": sr.points, "score": sr.score, "decisions": sr.decisions, "think_s": sr.think_s,
-                  "faults_json": sr.faults_json} for i, sr in enumerate(seats)]
+    seat_rows = [_seat_row(i, sr, entrants.get(sr.alias)) for i, sr in enumerate(seats)]
     achievements = [{"tournament_id": tournament_id, "alias": alias, "number": number, "name": name,
                      "opponent": None} for alias, number, name in earned]
     return MatchRows(match, seat_rows, achievements)
+
+
+def _seat_row(seat: int, sr: SeatRecord, entrant_id: int | None) -> dict[str, Any]:
+    """A MatchSeat row's columns (all but the match id) for seat number `seat`."""
+    return {"seat": seat, "entrant_id": entrant_id, "alias": sr.alias, "tier": sr.tier, "points": sr.points,
+            "score": sr.score, "decisions": sr.decisions, "think_s": sr.think_s, "faults_json": sr.faults_json}
 
 
 # Built once: the statements of every batch (on the tables, not the ORM classes: no ORM work per batch).
@@ -257,7 +261,7 @@ def record_arena_match(engine: Engine, match_id: str, names: Sequence[str], resu
 
     Retried with backoff while the database is unreachable: a restart must not lose a match.
     """
-    tiers = {seat: i for i, tier in enumerate(result.ranking) for seat in tier}
+    seats = result_seats(names, result)
 
     def write() -> None:
         with Session(engine) as session:
@@ -271,12 +275,7 @@ def record_arena_match(engine: Engine, match_id: str, names: Sequence[str], resu
             session.add(row)
             session.flush()
             assert row.id is not None
-            for seat, name in enumerate(names):
-                st = result.seat_stats[seat]
-                session.add(MatchSeat(
-                    match_id=row.id, seat=seat, alias=name, tier=tiers.get(seat, len(result.ranking)),
-                    points=result.points(seat), score=float(result.scores[seat]), decisions=st.decisions,
-                    think_s=st.think_s, faults_json=dumps(st.faults),
-                ))
+            for seat, sr in enumerate(seats):  # outside a tournament: no entrant
+                session.add(MatchSeat(match_id=row.id, **_seat_row(seat, sr, None)))
             session.commit()
     guard(write)
