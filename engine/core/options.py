@@ -74,7 +74,8 @@ class Option:
         if self.kind in ("int", "float"):
             numeric = (int,) if self.kind == "int" else (int, float)
             if isinstance(value, bool) or not isinstance(value, numeric) or not self._in_range(value):
-                raise ConfigError(f"config '{name}' is {value!r}: give {self._range_words()}.")
+                either = " or null" if self.nullable else ""  # null: the game chooses (see the help)
+                raise ConfigError(f"config '{name}' is {value!r}: give {self._range_words()}{either}.")
         if self.kind == "str" and not isinstance(value, str):
             raise ConfigError(f"config '{name}' is {value!r}: give text.")
         return value
@@ -256,7 +257,7 @@ def _per_seat(option: Option, value: Any) -> list[Any] | dict[int, Any]:
     if isinstance(value, list | tuple):
         if len(value) != seats:
             raise ConfigError(
-                f"config '{option.key}' must list one value per seat ({seats} values), not {len(value)}."
+                f"config '{option.key}' is {list(value)!r}: give one value per seat ({seats}), or one for every seat."
             )
         return [option.checked(item) for item in value]
     return [option.checked(value)] * seats

@@ -54,8 +54,8 @@ def check_seats(cfg: dict[str, Any], players: int | None) -> None:
         raise ConfigError(f"Duel mode is for exactly 2 players, not {n}: drop --mode duel or use 2 players.")
     limit = D.MAX_PLAYERS_GENIN if genin else D.MAX_PLAYERS_CORE
     if not 2 <= n <= limit:
-        hint = "" if genin else " (enable genin_pack for up to 6)"
-        raise ConfigError(f"Ninja Arena needs 2 to {limit} players{hint}, not {n}.")
+        fix = "seat fewer players" if genin else f"enable genin_pack for up to {D.MAX_PLAYERS_GENIN}"
+        raise ConfigError(f"Ninja Arena needs 2 to {limit} players, not {n}: {fix}.")
     if chars is None:
         return
     need = n * (2 if duel else 1)
