@@ -1,17 +1,20 @@
-"""A game's options, declared once: the keys, their types, defaults and simple checks.
+"""A game's options, declared once: the keys, their types, defaults and checks.
 
 Each game lists its options as `Option`s in one `Options`. From that one declaration come the
-default config, the refusal of unknown keys (naming the valid ones), the check of each plain
-value, how the command line turns `--set KEY=TEXT` into a value, and what `tourney games`
-shows. Checks that tie several options together (start health under max health, characters
-per player) stay in the game, next to the rule they protect.
+default config, `Options.resolve` (the caller's config merged over the defaults, text read as
+each option's kind, every value checked, unknown keys refused naming the valid ones), how the
+command line turns `--set KEY=TEXT` into a value, and what `tourney games` shows. What only
+one game knows rides on the same declaration as small hooks: `validators` for checks that tie
+several options together (start health under max health, one element per seat) and `layer`
+for values a game puts between its defaults and the caller's config (a mode's delta).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,6 +26,15 @@ Kind = Literal["int", "float", "bool", "str", "json"]
 _PLAIN = (int, float, str, type(None))  # immutable defaults, shared rather than copied (bool is an int)
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
+_WHOLE = re.compile(r"[+-]?\d+")
+
+# A check that ties options together: the merged, checked config and the player count asked for
+# (None: the game's default). It raises ConfigError, and may put a value it has checked into the
+# form the game reads (rank keys given as text become ints).
+Validator = Callable[[dict[str, Any], int | None], None]
+# The values a game puts over its defaults before the caller's own keys, from the caller's
+# (already read and checked) keys and the player count: Tiny Ninjas' mode delta, for one.
+Layer = Callable[[Mapping[str, Any], int | None], Mapping[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -53,7 +65,8 @@ class Option:
         if value is None and self.nullable:
             return value
         if self.choices:
-            if value not in self.choices:
+            # Same type as well as equal: True is not the choice 1, nor 1.0 the seat 1.
+            if not any(type(value) is type(c) and value == c for c in self.choices):
                 raise ConfigError(f"config '{name}' is {value!r}: use one of {', '.join(map(str, self.choices))}.")
             return value
         if self.kind == "bool" and not isinstance(value, bool):
@@ -61,7 +74,8 @@ class Option:
         if self.kind in ("int", "float"):
             numeric = (int,) if self.kind == "int" else (int, float)
             if isinstance(value, bool) or not isinstance(value, numeric) or not self._in_range(value):
-                raise ConfigError(f"config '{name}' is {value!r}: give {self._range_words()}.")
+                either = " or null" if self.nullable else ""  # null: the game chooses (see the help)
+                raise ConfigError(f"config '{name}' is {value!r}: give {self._range_words()}{either}.")
         if self.kind == "str" and not isinstance(value, str):
             raise ConfigError(f"config '{name}' is {value!r}: give text.")
         return value
@@ -81,20 +95,37 @@ class Option:
 
     def from_text(self, raw: str) -> Any:
         """The value `--set KEY=raw` means: text stays text for a text option; other kinds read
-        JSON (numbers, true, lists, mappings) and fall back to the text, which the game's check
-        then refuses in its own words."""
+        JSON (numbers, true, lists, mappings) and fall back to the text, which the check then
+        refuses in its own words."""
         if self.kind == "str" and not self.nullable and not self.per_seat:
             return raw
+        text = raw.strip().lower()
         if self.kind == "bool":
-            text = raw.strip().lower()
             if text in _TRUE:
                 return True
             if text in _FALSE:
                 return False
+        if self.kind == "int" and _WHOLE.fullmatch(text):
+            return int(text)  # JSON would refuse "03" and "+3"
         try:
             return json.loads(raw)
         except json.JSONDecodeError:
             return raw
+
+    def read(self, value: Any) -> Any:
+        """`value` with text read as this option's kind ("40" -> 40, "off" -> False), and text
+        naming a choice in any case ("BLITZ" -> "blitz", "1" -> the seat 1); anything else as
+        it is, for `check` to judge."""
+        if not isinstance(value, str):
+            return value
+        if self.choices:
+            text = value.strip().lower()
+            return next((c for c in self.choices if str(c).lower() == text), value)
+        return self.from_text(value)
+
+    def checked(self, value: Any, label: str | None = None) -> Any:
+        """`read` then `check`: the value a config may hold, or ConfigError."""
+        return self.check(self.read(value), label)
 
     def type_name(self) -> str:
         """The type as a reader sees it: "int", "bool or per-seat", "str or null", ..."""
@@ -120,10 +151,13 @@ class Option:
 
 @dataclass(frozen=True)
 class Options:
-    """Every option of one game, in a fixed order (the order `tourney games` shows them)."""
+    """Every option of one game, in a fixed order (the order `tourney games` shows them), and
+    the game's own `validators` and `layer` (see the module docstring), which `resolve` runs."""
 
     game: str
     items: tuple[Option, ...] = ()
+    validators: tuple[Validator, ...] = ()
+    layer: Layer | None = None
 
     def __iter__(self) -> Iterator[Option]:
         return iter(self.items)
@@ -140,8 +174,38 @@ class Options:
 
     def defaults(self) -> dict[str, Any]:
         """A fresh default config (lists and mappings copied, so a caller may change them)."""
-        # Built for every new state: only containers need the (slow) deep copy.
-        return {o.key: o.default if isinstance(o.default, _PLAIN) else copy.deepcopy(o.default) for o in self.items}
+        return {o.key: _fresh(o.default) for o in self.items}
+
+    def resolve(self, config: Mapping[str, Any] | None = None, players: int | None = None) -> dict[str, Any]:
+        """The full, checked config for `config`: the defaults, then the game's `layer`, then the
+        caller's keys, every given value read as its option's kind and checked, then the game's
+        `validators`. ConfigError (one sentence) for an unknown key or a bad value.
+
+        A per-seat option takes a list (one item per seat), one value for every seat, or a
+        {seat: value} mapping that changes only the seats it names.
+        """
+        given = self._read(config)
+        layers = [self._read(self.layer(given, players)), given] if self.layer else [given]
+        cfg = self.defaults()
+        for layer in layers:
+            for key, value in layer.items():
+                if isinstance(value, dict) and self[key].per_seat:
+                    for seat, item in value.items():  # only the seats it names
+                        cfg[key][seat] = item
+                else:
+                    cfg[key] = value
+        for validate in self.validators:
+            validate(cfg, players)
+        return cfg
+
+    def _read(self, config: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Each value of `config` read and checked; a per-seat one as a full list or {seat: item}."""
+        self.refuse_unknown(config)
+        out: dict[str, Any] = {}
+        for key, value in (config or {}).items():
+            option = self[key]
+            out[key] = _per_seat(option, value) if option.per_seat else option.checked(value)
+        return out
 
     def refuse_unknown(self, config: Mapping[str, Any] | None) -> None:
         """ConfigError naming the first unknown key and every valid one."""
@@ -160,3 +224,40 @@ class Options:
     def describe(self) -> list[dict[str, Any]]:
         """Every option as JSON-ready rows."""
         return [o.describe() for o in self.items]
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of a default that shares nothing a caller could change (plain values are shared)."""
+    # Built for every new state: lists and mappings of plain values are copied without deepcopy.
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, list) and all(isinstance(v, _PLAIN) for v in value):
+        return list(value)
+    if isinstance(value, dict) and all(isinstance(v, _PLAIN) for v in value.values()):
+        return dict(value)
+    return copy.deepcopy(value)
+
+
+def _per_seat(option: Option, value: Any) -> list[Any] | dict[int, Any]:
+    """A per-seat value checked item by item: a list of one item per seat, one value for every
+    seat (as that list), or a {seat: item} mapping (seat keys given as text become ints)."""
+    seats = len(option.default)
+    which = " or ".join(map(str, range(seats))) if seats <= 2 else f"0 to {seats - 1}"
+    if isinstance(value, Mapping):
+        out: dict[int, Any] = {}
+        for seat, item in value.items():
+            try:
+                s = int(seat)
+            except (TypeError, ValueError):
+                raise ConfigError(f"config '{option.key}' has seat key {seat!r}: use {which}.") from None
+            if not 0 <= s < seats:
+                raise ConfigError(f"config '{option.key}' names seat {s}: use {which}.")
+            out[s] = option.checked(item)
+        return out
+    if isinstance(value, list | tuple):
+        if len(value) != seats:
+            raise ConfigError(
+                f"config '{option.key}' is {list(value)!r}: give one value per seat ({seats}), or one for every seat."
+            )
+        return [option.checked(item) for item in value]
+    return [option.checked(value)] * seats

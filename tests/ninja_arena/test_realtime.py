@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from engine.core import Action, Illegal
+import pytest
+
+from engine.core import Action, ConfigError, Illegal
 from engine.games.ninja_arena import ArenaState
 from engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, WAIT, Activate, Roll
 from engine.games.ninja_arena.realtime import RealtimeDriver
@@ -254,6 +256,10 @@ def test_driver_from_config_takes_the_timings() -> None:
     st = table(["Sasuke", "Naruto"])
     drv = RealtimeDriver.from_config(st, FakeClock(), {"grace_ms": 40, "min_action_interval_ms": 100})
     assert drv.grace_ms == 40 and drv.min_action_interval_ms == 100 and drv.reaction_timeout_ms == 5000
+    # Read and checked by the declaration, as a new state's config is.
+    assert RealtimeDriver.from_config(st, FakeClock(), {"grace_ms": "40"}).grace_ms == 40
+    with pytest.raises(ConfigError, match="'reaction_timeout_ms' is 0"):
+        RealtimeDriver.from_config(st, FakeClock(), {"reaction_timeout_ms": 0})
 
 
 def test_queued_actions_stay_hidden_until_processed() -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from engine.core import ConfigError, get_game
-from engine.games.tiny_ninjas.config import resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 TOURNEY = str(Path(sys.executable).with_name("tourney"))
@@ -53,7 +52,8 @@ def test_valid_options_are_accepted(game_id: str, config: dict[str, object]) -> 
 
 
 def test_tiny_ninjas_options_arrive_with_their_types() -> None:
-    cfg = resolve({"round_cap": "40", "power_ups": "off", "hand_limit": {"1": "4"}, "mode": "BLITZ"})
+    given = {"round_cap": "40", "power_ups": "off", "hand_limit": {"1": "4"}, "mode": "BLITZ"}
+    cfg = get_game("tiny-ninjas").options.resolve(given)
     assert cfg["round_cap"] == 40 and cfg["power_ups"] is False and cfg["mode"] == "blitz"
     assert cfg["hand_limit"] == [15, 4]  # blitz deals 15, the handicap lowers seat 1 only
 

@@ -9,6 +9,79 @@ from engine.core import Chance, ConfigError, Game, Inject, Option, Options, Stat
 from engine.games.maitre_ninja import data
 from engine.games.maitre_ninja.state import MaitreNinjaState, Setup
 
+# Type-checks one count inside parry_supply or parries_by_rank (their ranges are checked below).
+_COUNT = Option("count", "int", 0, "a count of parry cards")
+
+
+def _asked_players(_given: Mapping[str, Any], players: int | None) -> Mapping[str, Any]:
+    """The player count asked for (--players) as n_players, under the caller's own n_players
+    (a clash between the two is `_one_count`'s to refuse)."""
+    if players is None:
+        return {}
+    if not data.MIN_PLAYERS <= players <= data.MAX_PLAYERS:
+        raise ConfigError(f"Maître Ninja is for 2 to 4 players, not {players}: choose 2, 3 or 4 players.")
+    return {"n_players": players}
+
+
+def _one_count(cfg: dict[str, Any], players: int | None) -> None:
+    """--players and a config's n_players, when both are given, agree."""
+    if players is not None and cfg["n_players"] != players:
+        raise ConfigError(
+            f"players={players} contradicts config n_players={cfg['n_players']}: give the same count in both."
+        )
+
+
+def _check_supply(cfg: dict[str, Any], _players: int | None) -> None:
+    """§5: parry_supply maps exactly DO, BL and JU to counts of 0 or more."""
+    raw = cfg["parry_supply"]
+    if not isinstance(raw, Mapping) or set(raw) != set(data.PARRY_TYPES):
+        raise ConfigError(f"parry_supply must map exactly DO, BL and JU to counts, got {raw!r}: fix its keys.")
+    if min(_COUNT.check(raw[t], f"parry_supply.{t}") for t in data.PARRY_TYPES) < 0:
+        raise ConfigError(f"parry_supply {raw!r} has a negative count: give counts of 0 or more.")
+
+
+def _check_parries(cfg: dict[str, Any], _players: int | None) -> None:
+    """§5: parries_by_rank gives ranks 1-4 a row length the supply can fill (runs after
+    `_check_supply`); rank keys given as text, as JSON spells them, become ints."""
+    raw = cfg["parries_by_rank"]
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"parries_by_rank must map ranks 1-4 to row lengths, got {raw!r}: give a mapping.")
+    try:
+        by_rank = {int(k): v for k, v in raw.items()}
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"parries_by_rank keys must be the ranks 1-4, got {sorted(map(str, raw))}: use 1, 2, 3 and 4."
+        ) from None
+    if set(by_rank) != {1, 2, 3, 4}:
+        raise ConfigError(
+            f"parries_by_rank must give ranks 1, 2, 3 and 4, got {sorted(by_rank)}: add the missing ranks."
+        )
+    supply = sum(cfg["parry_supply"].values())
+    for rank in (1, 2, 3, 4):
+        m = _COUNT.check(by_rank[rank], f"parries_by_rank.{rank}")
+        if not 1 <= m <= supply:
+            raise ConfigError(
+                f"parries_by_rank[{rank}]={m} does not fit the supply of {supply} parries: "
+                "give a length between 1 and the supply."
+            )
+    cfg["parries_by_rank"] = by_rank
+
+
+def _check_seats(cfg: dict[str, Any], _players: int | None) -> None:
+    """elements, when given, name one different element per seat; first_player is a seat."""
+    n, elements, first = cfg["n_players"], cfg["elements"], cfg["first_player"]
+    if elements is not None and not (
+        isinstance(elements, list | tuple) and all(isinstance(e, str) for e in elements)
+        and len(elements) == len(set(elements)) == n and set(elements) <= set(data.ELEMENTS)
+    ):
+        raise ConfigError(
+            f"elements {elements!r} must name {n} different elements from {', '.join(data.ELEMENTS)}: "
+            "give one per seat."
+        )
+    if first is not None and first >= n:  # the declaration refuses a negative seat
+        raise ConfigError(f"first_player={first} is not a seat of {n} players: give 0 to {n - 1}.")
+
+
 OPTIONS = Options("maitre-ninja", (
     Option("n_players", "int", 2, "players (or use --players); must agree with --players", 2, 4),
     Option("first_player", "int", None, "the first attacker's seat; null: a seeded pick (A11)", low=0,
@@ -18,79 +91,7 @@ OPTIONS = Options("maitre-ninja", (
     Option("parry_supply", "json", dict(data.PARRY_SUPPLY), "parry cards of each type DO, BL, JU (§5)"),
     Option("elements", "json", None, "one element per seat from Air, Terre, Eau, Feu; null: in seat order",
            nullable=True),
-))
-
-
-def _int(value: Any, what: str, fix: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{what} must be an integer, got {value!r}: {fix}.")
-    return value
-
-
-def parse_config(players: int | None, config: Mapping[str, Any] | None, chance: Chance) -> Setup:
-    """Check a config against §5 and turn it into a Setup; ConfigError names any bad value."""
-    cfg = dict(config or {})
-    OPTIONS.refuse_unknown(cfg)
-    n = cfg.get("n_players")
-    if n is not None:
-        n = _int(n, "n_players", "give 2, 3 or 4")
-    if players is not None and n is not None and players != n:
-        raise ConfigError(f"players={players} contradicts config n_players={n}: give the same count in both.")
-    n = players if players is not None else (n if n is not None else data.MIN_PLAYERS)
-    if not data.MIN_PLAYERS <= n <= data.MAX_PLAYERS:
-        raise ConfigError(f"Maître Ninja is for 2 to 4 players, not {n}: choose 2, 3 or 4 players.")
-
-    cap = OPTIONS["fight_cap"].check(cfg.get("fight_cap", data.FIGHT_CAP))
-
-    raw_supply = cfg.get("parry_supply", data.PARRY_SUPPLY)
-    if not isinstance(raw_supply, Mapping) or set(raw_supply) != set(data.PARRY_TYPES):
-        raise ConfigError(f"parry_supply must map exactly DO, BL and JU to counts, got {raw_supply!r}: fix its keys.")
-    supply = tuple(_int(raw_supply[t], f"parry_supply[{t}]", "give a count of cards") for t in data.PARRY_TYPES)
-    if min(supply) < 0:
-        raise ConfigError(f"parry_supply {raw_supply!r} has a negative count: give counts of 0 or more.")
-
-    raw_parries = cfg.get("parries_by_rank", data.PARRIES_BY_RANK)
-    if not isinstance(raw_parries, Mapping):
-        raise ConfigError(f"parries_by_rank must map ranks 1-4 to row lengths, got {raw_parries!r}: give a mapping.")
-    try:
-        by_rank = {int(k): v for k, v in raw_parries.items()}  # JSON configs spell the ranks as strings
-    except (TypeError, ValueError):
-        raise ConfigError(
-            f"parries_by_rank keys must be the ranks 1-4, got {sorted(map(str, raw_parries))}: use 1, 2, 3 and 4."
-        ) from None
-    if set(by_rank) != {1, 2, 3, 4}:
-        raise ConfigError(
-            f"parries_by_rank must give ranks 1, 2, 3 and 4, got {sorted(by_rank)}: add the missing ranks."
-        )
-    parries = [0]
-    for rank in (1, 2, 3, 4):
-        m = _int(by_rank[rank], f"parries_by_rank[{rank}]", "give a row length")
-        if not 1 <= m <= sum(supply):
-            raise ConfigError(
-                f"parries_by_rank[{rank}]={m} does not fit the supply of {sum(supply)} parries: "
-                "give a length between 1 and the supply."
-            )
-        parries.append(m)
-
-    raw_elements = cfg.get("elements")
-    if raw_elements is None:
-        elements = data.ELEMENTS[:n]
-    else:
-        elements = tuple(raw_elements)
-        if len(elements) != n or len(set(elements)) != n or not set(elements) <= set(data.ELEMENTS):
-            raise ConfigError(
-                f"elements {raw_elements!r} must name {n} different elements from {', '.join(data.ELEMENTS)}: "
-                "give one per seat."
-            )
-
-    first = cfg.get("first_player")
-    if first is None:
-        first = chance.pick("tiebreak", n)  # A11: a seeded pick
-    else:
-        first = _int(first, "first_player", f"give a seat from 0 to {n - 1} or leave it out")
-        if not 0 <= first < n:
-            raise ConfigError(f"first_player={first} is not a seat of {n} players: give 0 to {n - 1}.")
-    return Setup(n, first, cap, tuple(parries), supply, tuple(elements))
+), validators=(_one_count, _check_supply, _check_parries, _check_seats), layer=_asked_players)
 
 
 class MaitreNinja(Game):
@@ -110,8 +111,14 @@ class MaitreNinja(Game):
         inject: Inject | None = None,
     ) -> MaitreNinjaState:
         """A fresh match; the only chance is the first attacker (stream `tiebreak`, or Inject picks)."""
+        cfg = self.options.resolve(config, players)
+        n = cfg["n_players"]
         chance = Chance(seed, inject)
-        return MaitreNinjaState(self, parse_config(players, config, chance), chance)
+        first = chance.pick("tiebreak", n) if cfg["first_player"] is None else cfg["first_player"]  # A11
+        parries = (0, *(cfg["parries_by_rank"][rank] for rank in (1, 2, 3, 4)))
+        supply = tuple(cfg["parry_supply"][t] for t in data.PARRY_TYPES)
+        elements = data.ELEMENTS[:n] if cfg["elements"] is None else tuple(cfg["elements"])
+        return MaitreNinjaState(self, Setup(n, first, cfg["fight_cap"], parries, supply, elements), chance)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         from engine.games.maitre_ninja.bots import BestResponseBot, NashBot, RegretBot

@@ -11,6 +11,62 @@ from engine.games.ninja_arena.render import render
 from engine.games.ninja_arena.state import ArenaState
 
 MODES = ("standard", "tick", "duel", "realtime")
+
+
+def character_id(name: str) -> int:
+    """A character's index from its name ('Rock Lee', 'rocklee' and 'RockLee' all work)."""
+    key = name.replace(" ", "").replace("_", "").lower()
+    for i, c in enumerate(D.CHARACTERS):
+        if c.name.lower() == key:
+            return i
+    known = ", ".join(c.name for c in D.CHARACTERS)
+    raise ConfigError(f"unknown Ninja Arena character '{name}': choose from {known}.")
+
+
+def is_duel(cfg: Mapping[str, Any]) -> bool:
+    """Duel rules (§8): the duel mode or the duel flag."""
+    return bool(cfg["mode"] == "duel" or cfg["duel"])
+
+
+def seat_count(cfg: Mapping[str, Any], players: int | None) -> int:
+    """The players of a match: as asked, else as many as the characters fill, else 2 (Duel) or 4."""
+    if players is not None:
+        return players
+    chars = cfg["characters"]
+    per_player = 2 if is_duel(cfg) else 1
+    return len(chars) // per_player if chars else (2 if is_duel(cfg) else 4)
+
+
+def check_seats(cfg: dict[str, Any], players: int | None) -> None:
+    """The player count against Duel and the Genin Pack, and the characters (names, or
+    comma-separated text) one per board, all different, from the roster in play; the names
+    become character indices (None when none are given: they are drawn)."""
+    names = cfg["characters"]
+    if isinstance(names, str):
+        names = [x for x in names.split(",") if x.strip()]
+    if names is not None and not (isinstance(names, list | tuple) and all(isinstance(x, str) for x in names)):
+        raise ConfigError(f"config 'characters' is {names!r}: give a list of names or comma-separated text.")
+    chars = [character_id(x) for x in names] if names else None
+    cfg["characters"] = chars
+    duel, genin = is_duel(cfg), cfg["genin_pack"]
+    n = seat_count(cfg, players)
+    if duel and n != 2:
+        raise ConfigError(f"Duel mode is for exactly 2 players, not {n}: drop --mode duel or use 2 players.")
+    limit = D.MAX_PLAYERS_GENIN if genin else D.MAX_PLAYERS_CORE
+    if not 2 <= n <= limit:
+        fix = "seat fewer players" if genin else f"enable genin_pack for up to {D.MAX_PLAYERS_GENIN}"
+        raise ConfigError(f"Ninja Arena needs 2 to {limit} players, not {n}: {fix}.")
+    if chars is None:
+        return
+    need = n * (2 if duel else 1)
+    if len(chars) != need:
+        raise ConfigError(f"characters lists {len(chars)} names but {need} are needed: give one per board.")
+    if len(set(chars)) != len(chars):
+        raise ConfigError("characters must all be different: each character has one board.")
+    if not genin and any(c not in D.CORE_ROSTER for c in chars):
+        raise ConfigError("an expansion character needs genin_pack=true: enable it or pick from the core 4.")
+
+
 OPTIONS = Options("Ninja Arena", (
     Option("mode", "str", "standard", "standard or tick (one tick model), duel (§8), realtime (wall clock)",
            choices=MODES),
@@ -23,17 +79,7 @@ OPTIONS = Options("Ninja Arena", (
     Option("reaction_timeout_ms", "int", 5000, "realtime: time to answer a reaction window", low=1),
     Option("grace_ms", "int", 100, "realtime: lateness forgiven on an action", low=0),
     Option("wall_clock_cap_s", "float", 1200, "realtime: seconds before the match is adjudicated", low=1),
-))
-
-
-def character_id(name: str) -> int:
-    """A character's index from its name ('Rock Lee', 'rocklee' and 'RockLee' all work)."""
-    key = name.replace(" ", "").replace("_", "").lower()
-    for i, c in enumerate(D.CHARACTERS):
-        if c.name.lower() == key:
-            return i
-    known = ", ".join(c.name for c in D.CHARACTERS)
-    raise ConfigError(f"unknown Ninja Arena character '{name}': choose from {known}.")
+), validators=(check_seats,))
 
 
 class NinjaArena(Game):
@@ -55,46 +101,18 @@ class NinjaArena(Game):
         inject: Inject | None = None,
     ) -> ArenaState:
         """A fresh match; characters from config or drawn from the `setup` stream."""
-        OPTIONS.refuse_unknown(config)
-        cfg = {**self.default_config(), **(config or {})}
-        mode = cfg["mode"]
-        if mode not in MODES:
-            raise ConfigError(f"unknown Ninja Arena mode '{mode}': use standard, duel or realtime.")
-        duel = mode == "duel" or bool(cfg["duel"])
-        genin = bool(cfg["genin_pack"])
-        for key in ("tick_cap", "min_action_interval_ms", "reaction_timeout_ms", "grace_ms", "wall_clock_cap_s"):
-            OPTIONS[key].check(cfg[key])
-        cap = cfg["tick_cap"]
-        names = cfg["characters"]
-        if isinstance(names, str):
-            names = [x for x in names.split(",") if x.strip()]
-        chars = [character_id(x) for x in names] if names else None
-        per_player = 2 if duel else 1
-        if players is None:
-            players = len(chars) // per_player if chars else (2 if duel else 4)
-        if duel and players != 2:
-            raise ConfigError(f"Duel mode is for exactly 2 players, not {players}: drop --mode duel or use 2 players.")
-        limit = D.MAX_PLAYERS_GENIN if genin else D.MAX_PLAYERS_CORE
-        if not 2 <= players <= limit:
-            hint = "" if genin else " (enable genin_pack for up to 6)"
-            raise ConfigError(f"Ninja Arena needs 2 to {limit} players{hint}, not {players}.")
-        roster = D.GENIN_ROSTER if genin else D.CORE_ROSTER
-        need = players * per_player
+        cfg = self.options.resolve(config, players)
+        duel = is_duel(cfg)
+        need = seat_count(cfg, players) * (2 if duel else 1)
         chance = Chance(seed, inject)
-        if chars is not None:
-            if len(chars) != need:
-                raise ConfigError(f"characters lists {len(chars)} names but {need} are needed: give one per board.")
-            if len(set(chars)) != len(chars):
-                raise ConfigError("characters must all be different: each character has one board.")
-            if not genin and any(c not in roster for c in chars):
-                raise ConfigError("an expansion character needs genin_pack=true: enable it or pick from the core 4.")
-        else:
-            pool = list(roster)
+        chars = cfg["characters"]
+        if chars is None:
+            pool = list(D.GENIN_ROSTER if cfg["genin_pack"] else D.CORE_ROSTER)
             for i in range(len(pool) - 1, 0, -1):  # seeded Fisher-Yates on the `setup` stream
                 j = chance.below("setup", i + 1)
                 pool[i], pool[j] = pool[j], pool[i]
             chars = pool[:need]
-        return ArenaState(self, chance, chars, duel, cap)
+        return ArenaState(self, chance, chars, duel, cfg["tick_cap"])
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """`greedy` and `tactician` (heuristics) and `duct`, the simultaneous-move search bot."""

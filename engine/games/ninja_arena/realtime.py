@@ -62,16 +62,15 @@ class RealtimeDriver:
 
     @classmethod
     def from_config(cls, state: ArenaState, clock: Clock, config: Mapping[str, Any] | None = None) -> RealtimeDriver:
-        """A driver with the real-time timings of a match config (defaults for missing keys)."""
-        cfg = state.game.default_config()
-        cfg.update(config or {})
+        """A driver with the real-time timings of a match config (declared defaults for missing keys)."""
+        cfg = state.game.options.resolve(config, state.n)
         return cls(
             state,
             clock,
-            min_action_interval_ms=int(cfg["min_action_interval_ms"]),
-            reaction_timeout_ms=int(cfg["reaction_timeout_ms"]),
-            grace_ms=int(cfg["grace_ms"]),
-            wall_clock_cap_s=float(cfg["wall_clock_cap_s"]),
+            min_action_interval_ms=cfg["min_action_interval_ms"],
+            reaction_timeout_ms=cfg["reaction_timeout_ms"],
+            grace_ms=cfg["grace_ms"],
+            wall_clock_cap_s=float(cfg["wall_clock_cap_s"]),  # the declaration allows a whole number
         )
 
     def __post_init__(self) -> None:

@@ -27,19 +27,11 @@ class NinjaVersusNinja(Game):
         Option("board", "str", "4x11", "the board; only 4x11 exists", choices=("4x11",)),
     ))
 
-    def check_config(self, config: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The full configuration with `config` applied; ConfigError for anything unusable."""
-        self.options.refuse_unknown(config)
-        merged = {**self.default_config(), **(config or {})}
-        for option in self.options:
-            option.check(merged[option.key])
-        return merged
-
     def _blank(self, seed: int, players: int | None, config: Mapping[str, Any] | None,
                inject: Inject | None) -> tuple[NvnState, dict[str, Any]]:
         if players is not None and players != 2:
             raise ConfigError(f"{self.name} is for exactly 2 players, not {players}: seat two bots.")
-        conf = self.check_config(config)
+        conf = self.options.resolve(config, players)
         state = NvnState(self, Chance(seed, inject), conf["target_score"], conf["turn_cap"])
         return state, conf
 

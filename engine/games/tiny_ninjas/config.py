@@ -1,9 +1,9 @@
-"""Tiny Ninjas configuration (spec §7): the standard configuration and each mode as a delta.
+"""Tiny Ninjas configuration (spec §7): the options, and each mode as a delta over the standard.
 
-A match config is a dict merged, in this order, over: the standard configuration, then the
-delta of the chosen `mode`, then the caller's own keys. Per-seat keys (start_health,
-max_health, hand_limit, reveal_hand) take a two-item list, a single value for both seats,
-or a {seat: value} dict that changes only the seats it names (the §7.4 handicaps).
+A match config is the declared defaults (the standard configuration), then the delta of the
+chosen `mode`, then the caller's own keys; `OPTIONS.resolve` merges and checks them. Per-seat
+keys (start_health, max_health, hand_limit, reveal_hand) take a two-item list, a single value
+for both seats, or a {seat: value} dict that changes only the seats it names (the §7.4 handicaps).
 """
 
 from __future__ import annotations
@@ -16,7 +16,61 @@ from engine.games.tiny_ninjas.data import CARDS, TYPE_BY_NAME
 
 MODES: Final = ("standard", "blitz", "survivor", "champion", "solo")
 DIFFICULTIES: Final = ("easy", "normal", "hard")
-PER_SEAT: Final = ("start_health", "max_health", "hand_limit", "reveal_hand")
+
+MODE_DELTAS: Final[dict[str, dict[str, Any]]] = {
+    "standard": {},
+    "blitz": {
+        "remove_cards": {"Alien": 1, "Angel": 2},
+        "initial_hand": 15,
+        "hand_limit": [15, 15],
+        "replenish": False,
+        "opening_discard": False,
+        "mulligan": 5,
+        "single_attack_rounds": True,
+        "must_attack": True,
+        "end_when_hands_empty": True,
+    },
+    "survivor": {
+        "remove_cards": {"Medic": 2, "Grim": 2},
+        "start_health": [8, 8],
+        "max_health": [8, 8],
+        "survivor": True,
+    },
+    "champion": {"power_ups": False, "series_wins": 3, "series_cap": 9},
+    "solo": {"remove_cards": {"Baby": 2, "Grim": 2}, "opening_discard": False},
+}
+
+
+def _mode_delta(given: Mapping[str, Any], _players: int | None) -> Mapping[str, Any]:
+    """The chosen mode's delta; Blitz with the expansion also takes the Monks out (A16)."""
+    mode = given.get("mode", "standard")
+    delta = MODE_DELTAS[mode]
+    if mode == "blitz" and given.get("use_expansion"):
+        delta = {**delta, "remove_cards": {**delta["remove_cards"], "Monk": 2}}
+    return delta
+
+
+def _start_under_max(cfg: dict[str, Any], _players: int | None) -> None:
+    """No seat starts above the health it can heal up to."""
+    for s in (0, 1):
+        if cfg["start_health"][s] > cfg["max_health"][s]:
+            raise ConfigError(
+                f"seat {s} starts at {cfg['start_health'][s]} health above its max_health "
+                f"{cfg['max_health'][s]}: lower start_health or raise max_health."
+            )
+
+
+def _card_removals(cfg: dict[str, Any], _players: int | None) -> None:
+    """remove_cards maps Tiny Ninjas card names to at most the copies the deck has."""
+    removals = cfg["remove_cards"]
+    if not isinstance(removals, Mapping):
+        raise ConfigError("config 'remove_cards' must map card names to counts, e.g. {\"Alien\": 1}.")
+    for name, n in removals.items():
+        t = TYPE_BY_NAME.get(name)
+        if t is None:
+            raise ConfigError(f"remove_cards names {name!r}, which is not a Tiny Ninjas card: check the spelling.")
+        Option(name, "int", 0, "copies removed", 0, CARDS[t].count).check(n, f"remove_cards.{name}")
+
 
 OPTIONS: Final = Options("Tiny Ninjas", (
     Option("mode", "str", "standard", "§7 mode; each mode is a delta over the standard configuration",
@@ -44,143 +98,24 @@ OPTIONS: Final = Options("Tiny Ninjas", (
     Option("series_cap", "int", 9, "battles a Champion series plays at most", 1, 200),
     Option("difficulty", "str", "normal", "Solo AI difficulty (solo only)", choices=DIFFICULTIES),
     Option("ai_health", "int", 10, "the Solo AI's health (solo only)", 1, 99),
-))
+), validators=(_start_under_max, _card_removals), layer=_mode_delta)
 
-STANDARD: Final[dict[str, Any]] = OPTIONS.defaults()
-
-MODE_DELTAS: Final[dict[str, dict[str, Any]]] = {
-    "standard": {},
-    "blitz": {
-        "remove_cards": {"Alien": 1, "Angel": 2},
-        "initial_hand": 15,
-        "hand_limit": [15, 15],
-        "replenish": False,
-        "opening_discard": False,
-        "mulligan": 5,
-        "single_attack_rounds": True,
-        "must_attack": True,
-        "end_when_hands_empty": True,
-    },
-    "survivor": {
-        "remove_cards": {"Medic": 2, "Grim": 2},
-        "start_health": [8, 8],
-        "max_health": [8, 8],
-        "survivor": True,
-    },
-    "champion": {"power_ups": False, "series_wins": 3, "series_cap": 9},
-    "solo": {"remove_cards": {"Baby": 2, "Grim": 2}, "opening_discard": False},
-}
-
-
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
-_FLAGS: Final = ("use_expansion", "power_ups", "opening_discard", "replenish", "single_attack_rounds",
-                 "must_attack", "end_when_hands_empty", "survivor")
-_SCALARS: Final = ("round_cap", "attack_cap_per_round", "mulligan", "series_wins", "series_cap", "ai_health",
-                  "initial_hand", "difficulty")
-
-
-def _coerce(key: str, value: Any) -> Any:
-    """Text from a command line ("4", "true", "HARD") as the type the standard value has."""
-    if not isinstance(value, str):
-        return value
-    kind = OPTIONS[key].kind
-    text = value.strip().lower()
-    if kind == "bool":
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-    elif kind == "int" or key == "chooser":
-        if text.lstrip("-").isdigit():
-            return int(text)
-    elif key in ("mode", "difficulty"):
-        return text
-    return value
-
-
-def _seat_list(key: str, value: Any, base: list[Any]) -> list[Any]:
-    if isinstance(value, Mapping):
-        out = list(base)
-        for seat, v in value.items():
-            try:
-                s = int(seat)
-            except (TypeError, ValueError):
-                raise ConfigError(f"config '{key}' has seat key {seat!r}: use 0 or 1.") from None
-            if s not in (0, 1):
-                raise ConfigError(f"config '{key}' names seat {s}: use 0 or 1.")
-            out[s] = v
-        return out
-    if isinstance(value, list | tuple):
-        if len(value) != 2:
-            raise ConfigError(f"config '{key}' must list one value per seat (2 values), not {len(value)}.")
-        return list(value)
-    return [value, value]
-
-
-_CACHE: dict[str, dict[str, Any]] = {}
+_CACHE: dict[str, tuple[Options, dict[str, Any]]] = {}  # repr(config) -> (the declaration, its config)
 _CACHE_SIZE = 256
 
 
-def resolve_shared(config: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Like `resolve`, but cached and shared between states: the caller must not mutate it.
+def resolve_shared(options: Options, config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`options.resolve(config)`, but cached and shared between states: the caller must not mutate it.
 
     A state only reads its configuration, and random playouts build thousands of states
     with the same few configurations, so checking each one once is enough.
     """
     key = repr(config) if config else ""
-    cfg = _CACHE.get(key)
-    if cfg is None:
-        cfg = resolve(config)
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
-        _CACHE[key] = cfg
-    return cfg
-
-
-def resolve(config: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The full, checked configuration for `config` (standard < mode delta < caller keys)."""
-    given = dict(config or {})
-    mode = _coerce("mode", given.get("mode", "standard"))
-    if mode not in MODES:
-        raise ConfigError(f"unknown Tiny Ninjas mode {mode!r}: choose one of {', '.join(MODES)}.")
-    cfg: dict[str, Any] = {k: (list(v) if isinstance(v, list) else v) for k, v in STANDARD.items()}
-    delta = dict(MODE_DELTAS[mode])
-    if mode == "blitz" and given.get("use_expansion"):
-        delta["remove_cards"] = {**delta["remove_cards"], "Monk": 2}  # A16
-    for source in (delta, given):
-        for key, value in source.items():
-            OPTIONS.option(key)  # refuses an unknown key, naming the valid ones
-            if key in PER_SEAT:
-                cfg[key] = [_coerce(key, v) for v in _seat_list(key, value, cfg[key])]
-            else:
-                cfg[key] = _coerce(key, value)
-    return _check(cfg)
-
-
-def _check(cfg: dict[str, Any]) -> dict[str, Any]:
-    for key in _FLAGS:
-        OPTIONS[key].check(cfg[key])
-    for key in PER_SEAT:
-        cfg[key] = [OPTIONS[key].check(v) for v in cfg[key]]
-    for s in (0, 1):
-        if cfg["start_health"][s] > cfg["max_health"][s]:
-            raise ConfigError(
-                f"seat {s} starts at {cfg['start_health'][s]} health above its max_health "
-                f"{cfg['max_health'][s]}: lower start_health or raise max_health."
-            )
-    for key in _SCALARS:
-        OPTIONS[key].check(cfg[key])
-    chooser = cfg["chooser"]
-    if chooser not in ("random", 0, 1, "0", "1"):
-        raise ConfigError(f"config 'chooser' is {chooser!r}: use random, 0 or 1.")
-    cfg["chooser"] = chooser if chooser == "random" else int(chooser)
-    removals = cfg["remove_cards"]
-    if not isinstance(removals, Mapping):
-        raise ConfigError("config 'remove_cards' must map card names to counts, e.g. {\"Alien\": 1}.")
-    for name, n in removals.items():
-        t = TYPE_BY_NAME.get(name)
-        if t is None:
-            raise ConfigError(f"remove_cards names {name!r}, which is not a Tiny Ninjas card: check the spelling.")
-        Option(name, "int", 0, "copies removed", 0, CARDS[t].count).check(n, f"remove_cards.{name}")
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    cfg = options.resolve(config)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[key] = (options, cfg)
     return cfg

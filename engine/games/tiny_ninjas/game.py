@@ -56,10 +56,6 @@ class TinyNinjasGame(Game):
         check_players(players)
         return TinyNinjasState(self, seed, config, inject)
 
-    def default_config(self) -> dict[str, Any]:
-        """The standard configuration of spec §7."""
-        return C.resolve(None)
-
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """`montecarlo`: the search bot, every action scored over the same sampled worlds (search.py)."""
         from engine.games.tiny_ninjas.search import PairedMonteCarloBot

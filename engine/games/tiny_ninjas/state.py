@@ -97,7 +97,7 @@ class TinyNinjasState(State):
     """
 
     def __init__(self, game: Game, seed: int, config: Mapping[str, Any] | None, inject: Inject | None) -> None:
-        cfg = C.resolve_shared(config)
+        cfg = C.resolve_shared(game.options, config)
         self.game = game
         self.num_players = 2
         self.cfg = cfg
