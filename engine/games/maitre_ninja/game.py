@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
@@ -27,9 +28,34 @@ def _int(value: Any, what: str, fix: str) -> int:
     return value
 
 
+# What a config fixes for the whole match, once checked: players, fight cap, row length by rank
+# (index = attacker rank), parry supply (DO, BL, JU) and elements.
+Checked = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[str, ...]]
+
+
 def parse_config(players: int | None, config: Mapping[str, Any] | None, chance: Chance) -> Setup:
     """Check a config against §5 and turn it into a Setup; ConfigError names any bad value."""
     cfg = dict(config or {})
+    n, cap, parries, supply, elements = _check(players, cfg) if cfg else _check_defaults(players)
+    first = cfg.get("first_player")
+    if first is None:
+        first = chance.pick("tiebreak", n)  # A11: a seeded pick
+    else:
+        first = _int(first, "first_player", f"give a seat from 0 to {n - 1} or leave it out")
+        if not 0 <= first < n:
+            raise ConfigError(f"first_player={first} is not a seat of {n} players: give 0 to {n - 1}.")
+    return Setup(n, first, cap, parries, supply, elements)
+
+
+@cache
+def _check_defaults(players: int | None) -> Checked:
+    """The checked defaults for a player count, worked out once per count: most matches give no
+    config, and checking one costs about a tenth of a whole random playout."""
+    return _check(players, {})
+
+
+def _check(players: int | None, cfg: Mapping[str, Any]) -> Checked:
+    """Everything in a config but the first attacker, checked against §5."""
     OPTIONS.refuse_unknown(cfg)
     n = cfg.get("n_players")
     if n is not None:
@@ -82,15 +108,7 @@ def parse_config(players: int | None, config: Mapping[str, Any] | None, chance: 
                 f"elements {raw_elements!r} must name {n} different elements from {', '.join(data.ELEMENTS)}: "
                 "give one per seat."
             )
-
-    first = cfg.get("first_player")
-    if first is None:
-        first = chance.pick("tiebreak", n)  # A11: a seeded pick
-    else:
-        first = _int(first, "first_player", f"give a seat from 0 to {n - 1} or leave it out")
-        if not 0 <= first < n:
-            raise ConfigError(f"first_player={first} is not a seat of {n} players: give 0 to {n - 1}.")
-    return Setup(n, first, cap, tuple(parries), supply, tuple(elements))
+    return n, cap, tuple(parries), supply, tuple(elements)
 
 
 class MaitreNinja(Game):
