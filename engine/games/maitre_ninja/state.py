@@ -191,7 +191,8 @@ class MaitreNinjaState(State):
         if len(actions) != 1 or self.defender not in actions:
             raise self._wrong_seats(actions)
         parry = actions[self.defender]
-        self._check_parry(parry, self.offered, self.row_len)
+        if not isinstance(parry, Parry) or parry not in self.offered:
+            raise self._bad_parry(parry, self.row_len)
         self._lay(parry)
 
     def _open_fight(self, actions: Mapping[int, Action]) -> None:
@@ -203,7 +204,8 @@ class MaitreNinjaState(State):
         length = self.row_length()
         offered = next_parries((), length, self.setup.parry_supply)
         parry = actions[self.defender]
-        self._check_parry(parry, offered, length)
+        if not isinstance(parry, Parry) or parry not in offered:
+            raise self._bad_parry(parry, length)
         line = actions[self.attacker]
         rank = self.attacker_rank()
         if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
@@ -216,14 +218,11 @@ class MaitreNinjaState(State):
         return IllegalAction(f"this step needs exactly one action from seats {list(seats)}, "
                              f"got seats {sorted(actions)}.")
 
-    def _check_parry(self, parry: Action, offered: tuple[Parry, ...], length: int) -> None:
-        """Refuse a parry that cannot come next in the row (its pile is empty, or it is no parry)."""
-        if not isinstance(parry, Parry) or parry not in offered:
-            raise IllegalAction(
-                f"seat {self.defender} sent {parry!r}, which cannot follow {list(self.laid)} in a row of "
-                f"{length} parries within the supply "
-                f"{dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True))}."
-            )
+    def _bad_parry(self, parry: Action, length: int) -> IllegalAction:
+        return IllegalAction(
+            f"seat {self.defender} sent {parry!r}, which cannot follow {list(self.laid)} in a row of "
+            f"{length} parries within the supply {dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True))}."
+        )
 
     def _lay(self, parry: Parry) -> None:
         """Put down the defender's next (checked) parry; the row's last one resolves the fight."""
