@@ -177,6 +177,33 @@ def test_cap_does_not_cut_off_the_final_round() -> None:
     assert state.outcome().reason == "maitre"
 
 
+def test_an_empty_pile_is_refused_for_the_rest_of_the_row() -> None:
+    state = new(2, 0, parry_supply={"DO": 1, "BL": 4, "JU": 7})
+    state.ranks[0] = 4
+    state.apply({0: LINE[4], 1: Parry("BL")})
+    state.apply({1: Parry("DO")})  # the only DO
+    assert [p.parry for p in state.legal_actions(1)] == ["BL", "JU"]
+    with pytest.raises(IllegalAction, match="cannot follow"):
+        state.apply({1: Parry("DO")})
+    for _ in range(3):
+        state.apply({1: Parry("BL")})  # the last BL: only JU is left
+    assert [p.parry for p in state.legal_actions(1)] == ["JU"]
+    with pytest.raises(IllegalAction, match="cannot follow"):
+        state.apply({1: Parry("BL")})
+    assert state.laid == ("BL", "DO", "BL", "BL", "BL") and state.fights == 0
+
+
+def test_no_config_is_the_declared_defaults() -> None:
+    defaults = {k: v for k, v in GAME.default_config().items() if k != "n_players"}
+    for players in (2, 3, 4):
+        for seed in range(4):
+            assert GAME.new_state(seed, players=players).setup == \
+                GAME.new_state(seed, players=players, config=defaults).setup
+    for _ in range(2):  # a refused player count stays refused (the checked defaults are kept per count)
+        with pytest.raises(ConfigError):
+            GAME.new_state(0, players=5)
+
+
 def test_first_player_is_a_seeded_pick_or_forced() -> None:
     firsts = {GAME.new_state(seed, players=4).attacker for seed in range(40)}
     assert firsts == {0, 1, 2, 3}

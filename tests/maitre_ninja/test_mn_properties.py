@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.bots import make_bot
 from engine.games.maitre_ninja import GAME, AttackLine, MaitreNinjaState, ParryRow
-from engine.games.maitre_ninja.actions import attack_line_index
+from engine.games.maitre_ninja.actions import attack_line_index, next_parries
 from engine.games.maitre_ninja.bots import code_levels, defender_wins_mask
 from engine.games.maitre_ninja.data import ATTACK_LEVELS, FIGHT_CAP, MAITRE, PARRIES_BY_RANK, PARRY_TYPES
 from engine.games.maitre_ninja.state import FINAL_ROUND, NORMAL
@@ -172,6 +172,21 @@ def test_clone_is_independent() -> None:
     twin.apply(legal)
     assert state.pending is None and state.laid == () and state.history == []
     assert twin.pending == legal[state.attacker] and twin.laid == (legal[state.defender].parry,)
+
+
+def test_the_defenders_choices_follow_the_row_so_far() -> None:
+    """Mid-row the state keeps the next parries rather than working them out at every step: they
+    must still be the rule's answer for the row so far, in clones and redrawn twins too."""
+    for config in ({}, {"parry_supply": {"DO": 1, "BL": 3, "JU": 8}}):
+        for seed in range(5):
+            state = GAME.new_state(seed, players=3, config=config)
+            supply = state.setup.parry_supply
+            rng = random.Random(seed)
+            while not state.is_over():
+                for twin in (state, state.clone(), *(state.determinize(s, rng) for s in range(3))):
+                    assert twin.legal_actions(twin.defender) == next_parries(twin.laid, twin.row_length(), supply)
+                state.apply({s: state.legal_actions(s)[rng.randrange(len(state.legal_actions(s)))]
+                             for s in state.to_act()})
 
 
 def test_render_follows_a_verbose_match() -> None:

@@ -52,10 +52,11 @@ def resolve(codes: Sequence[Sequence[str]], row: Sequence[str]) -> Resolution:
     parry; a match spends the window, a mismatch burns one parry. The attacker wins only when an
     attack is still unanswered and too few parries remain to answer it.
     """
+    row = tuple(row)  # tuples, so that a window and a code compare directly
     m = len(row)
     j = 0
     results: list[CardResult] = []
-    for code in codes:
+    for code in map(tuple, codes):
         size = len(code)
         burned: list[int] = []
         while True:
@@ -63,7 +64,7 @@ def resolve(codes: Sequence[Sequence[str]], row: Sequence[str]) -> Resolution:
                 burned.extend(range(j, m))
                 results.append(CardResult(tuple(burned), None))
                 return Resolution(tuple(results), True, ())
-            if tuple(row[j : j + size]) == tuple(code):
+            if row[j : j + size] == code:
                 results.append(CardResult(tuple(burned), j))
                 j += size
                 break

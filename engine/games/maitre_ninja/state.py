@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Action, Chance, IllegalAction, Observation, Outcome, State
@@ -63,35 +63,46 @@ class FightRecord:
     line: AttackLine
     row: tuple[str, ...]
     resolution: Resolution
-    public: dict[str, Any]
+    # The public face once built (see `public`); it follows from the fields above.
+    _public: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def face_down(self) -> int:
         """Attack cards that were never flipped (they go back unseen)."""
         return len(self.line.cards) - self.resolution.revealed
 
+    @property
+    def public(self) -> dict[str, Any]:
+        """What everyone saw of the fight (§7): only the flipped attack cards.
 
-def make_record(
-    number: int, attacker: int, defender: int, rank: int, line: AttackLine, row: tuple[str, ...], res: Resolution
-) -> FightRecord:
-    """A fight's record with its public face (only the flipped attack cards) built once."""
+        Built on first read and kept: every observation carries it, but random playouts and
+        searches resolve thousands of fights whose public face nobody reads.
+        """
+        public = self._public
+        if public is None:
+            public = _public_face(self)
+            object.__setattr__(self, "_public", public)  # the record is frozen; this cache is filled once
+        return public
+
+
+def _public_face(rec: FightRecord) -> dict[str, Any]:
+    line, res, rank = rec.line, rec.resolution, rec.attacker_rank
     shown = line.cards[: res.revealed]
-    public: dict[str, Any] = {
-        "fight": number,
-        "attacker": attacker,
-        "defender": defender,
+    return {
+        "fight": rec.number,
+        "attacker": rec.attacker,
+        "defender": rec.defender,
         "attacker_rank": rank,
         "attack": list(shown),
         "ka_order": list(line.ka_order) if KATANA in shown else [],
         "face_down": len(line.cards) - res.revealed,
-        "row": list(row),
+        "row": list(rec.row),
         "burned": list(res.burned),
         "parried": [[i, c.parried_at] for i, c in enumerate(res.cards) if c.parried_at is not None],
         "unused": list(res.unused),
         "winner": "attacker" if res.attacker_wins else "defender",
         "new_rank": rank + 1 if res.attacker_wins else rank,
     }
-    return FightRecord(number, attacker, defender, rank, line, row, res, public)
 
 
 class MaitreNinjaState(State):
@@ -113,6 +124,8 @@ class MaitreNinjaState(State):
         "history",
         "pending",
         "laid",
+        "row_len",
+        "offered",
     )
 
     def __init__(self, game: Game, setup: Setup, chance: Chance) -> None:
@@ -131,16 +144,20 @@ class MaitreNinjaState(State):
         self.history: list[FightRecord] = []
         self.pending: AttackLine | None = None  # the current fight's line, once committed
         self.laid: tuple[str, ...] = ()  # the defender's row so far
+        # Set when a fight's line is committed, for the rest of its row: the row's length and the
+        # parries the defender may lay next (so a mid-row step need not work them out again).
+        self.row_len = 0
+        self.offered: tuple[Parry, ...] = ()
 
     # --- whose decision, and what may they do ---------------------------------------------
 
     def to_act(self) -> Sequence[int]:
         """Attacker and defender commit at once, then the defender alone lays the rest of its row."""
+        if self.pending is not None:
+            return [self.defender]
         if self.phase == OVER:
             return []
-        if self.pending is None:
-            return [self.attacker, self.defender]
-        return [self.defender]
+        return [self.attacker, self.defender]
 
     def attacker_rank(self) -> int:
         """The rank of the current attacker, which sets the line length and the row length."""
@@ -157,39 +174,70 @@ class MaitreNinjaState(State):
         if seat == self.attacker and self.pending is None:
             return attack_lines(self.attacker_rank())
         if seat == self.defender:
-            return next_parries(self.laid, self.row_length(), self.setup.parry_supply)
+            if self.pending is not None:
+                return self.offered
+            return next_parries((), self.row_length(), self.setup.parry_supply)
         return ()
 
     # --- one fight ------------------------------------------------------------------------
 
     def apply(self, actions: Mapping[int, Action]) -> None:
         """Take the line and the next parry; the row's last parry resolves the fight (§3.1 F3-F5, §4)."""
+        if self.pending is None:
+            self._open_fight(actions)
+            return
+        # Mid-row, the defender alone lays its next parry: most steps of a match are this one,
+        # so it checks only what can differ from the previous step.
+        if len(actions) != 1 or self.defender not in actions:
+            raise self._wrong_seats(actions)
+        parry = actions[self.defender]
+        if not isinstance(parry, Parry) or parry not in self.offered:
+            raise self._bad_parry(parry, self.row_len)
+        self._lay(parry)
+
+    def _open_fight(self, actions: Mapping[int, Action]) -> None:
+        """The fight's first step: the attacker's line and the defender's first parry, together."""
         if self.phase == OVER:
             raise IllegalAction("the match is over: no more actions can be applied.")
-        seats = self.to_act()
-        if set(actions) != set(seats):
-            raise IllegalAction(f"this step needs exactly one action from seats {list(seats)}, "
-                                f"got seats {sorted(actions)}.")
-        parry = actions[self.defender]
+        if set(actions) != {self.attacker, self.defender}:
+            raise self._wrong_seats(actions)
         length = self.row_length()
-        legal = next_parries(self.laid, length, self.setup.parry_supply)
-        if not isinstance(parry, Parry) or parry not in legal:
-            raise IllegalAction(
-                f"seat {self.defender} sent {parry!r}, which cannot follow {list(self.laid)} in a row of "
-                f"{length} parries within the supply "
-                f"{dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True))}."
-            )
-        if self.pending is None:
-            line = actions[self.attacker]
-            rank = self.attacker_rank()
-            if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
-                raise IllegalAction(f"seat {self.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
-            self.pending = line
-        self.laid += (parry.parry,)
-        if len(self.laid) == length:
-            line, row = self.pending, ParryRow(self.laid)
-            self.pending, self.laid = None, ()
+        offered = next_parries((), length, self.setup.parry_supply)
+        parry = actions[self.defender]
+        if not isinstance(parry, Parry) or parry not in offered:
+            raise self._bad_parry(parry, length)
+        line = actions[self.attacker]
+        rank = self.attacker_rank()
+        if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
+            raise IllegalAction(f"seat {self.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
+        self.pending, self.row_len, self.offered = line, length, offered
+        self._lay(parry)
+
+    def _wrong_seats(self, actions: Mapping[int, Action]) -> IllegalAction:
+        seats = self.to_act()
+        return IllegalAction(f"this step needs exactly one action from seats {list(seats)}, "
+                             f"got seats {sorted(actions)}.")
+
+    def _bad_parry(self, parry: Action, length: int) -> IllegalAction:
+        return IllegalAction(
+            f"seat {self.defender} sent {parry!r}, which cannot follow {list(self.laid)} in a row of "
+            f"{length} parries within the supply {dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True))}."
+        )
+
+    def _lay(self, parry: Parry) -> None:
+        """Put down the defender's next (checked) parry; the row's last one resolves the fight."""
+        laid = self.laid = self.laid + (parry.parry,)
+        supply = self.setup.parry_supply
+        if len(laid) == self.row_len:
+            line, row = self.pending, ParryRow(laid)
+            assert line is not None
+            self.pending, self.laid, self.offered = None, (), ()
             self.fight(line, row)
+        elif laid.count(parry.parry) == supply[PARRY_TYPES.index(parry.parry)]:
+            # What may follow changes only when a pile runs out: next_parries's other condition,
+            # room left to finish the row, is the same all along a row (each parry laid takes one
+            # card from the row and one from the supply).
+            self.offered = next_parries(laid, self.row_len, supply)
 
     def fight(self, line: AttackLine, row: ParryRow) -> Resolution:
         """Resolve one fight (already validated), record it, promote, and set up the next one."""
@@ -197,7 +245,7 @@ class MaitreNinjaState(State):
         rank = self.ranks[att]
         res = resolve(codes_of(line), row.row)
         self.fights += 1
-        self.history.append(make_record(self.fights, att, dfn, rank, line, row.row, res))
+        self.history.append(FightRecord(self.fights, att, dfn, rank, line, row.row, res))
         if res.attacker_wins:
             self.ranks[att] = rank + 1
         self.attacks_made[att] += 1
@@ -312,6 +360,8 @@ class MaitreNinjaState(State):
         twin.history = list(self.history)  # records are immutable, so sharing them is safe
         twin.pending = self.pending
         twin.laid = self.laid
+        twin.row_len = self.row_len
+        twin.offered = self.offered
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> MaitreNinjaState:
@@ -329,6 +379,7 @@ class MaitreNinjaState(State):
             while len(laid) < len(twin.laid):
                 laid += (rng.choice(next_parries(laid, twin.row_length(), twin.setup.parry_supply)).parry,)
             twin.laid = laid
+            twin.offered = next_parries(laid, twin.row_len, twin.setup.parry_supply)
         for k, rec in enumerate(twin.history):
             if rec.attacker == seat or not rec.face_down:
                 continue
@@ -340,7 +391,8 @@ class MaitreNinjaState(State):
             if KATANA in cards and not order:
                 order = rng.choice(KATANA_ORDERS)
             line = AttackLine(tuple(cards), order)
+            # Only never-flipped cards were redrawn, so the public face (if built) is shared.
             twin.history[k] = FightRecord(
-                rec.number, rec.attacker, rec.defender, rec.attacker_rank, line, rec.row, rec.resolution, rec.public
+                rec.number, rec.attacker, rec.defender, rec.attacker_rank, line, rec.row, rec.resolution, rec._public
             )
         return twin
