@@ -179,7 +179,7 @@ def run_game(game: str, search: str, pairs: int, workers: int, local: bool, cali
 
 
 def run_versus(game: str, search: str, opponent: str, pairs: int, workers: int, local: bool, ms: int,
-               calibrated: bool, iterations: int | None) -> None:
+               calibrated: bool, iterations: int | None, seed: int = 1) -> None:
     """Only the search bot against `opponent`: duplicate pairs (4 players: one search seat and
     three opponents, rotated through each seed), with the score and its 95% interval."""
     players = PLAYERS.get(game, 2)
@@ -190,7 +190,7 @@ def run_versus(game: str, search: str, opponent: str, pairs: int, workers: int, 
         spec = budget_specs(search, game, [ms], calibrated)[ms]
         label = f"{search}@{ms}ms"
     others = [Entrant(opponent if i == 0 else f"{opponent}-{i + 1}", opponent) for i in range(players - 1)]
-    plan = TournamentPlan(game=game, entrants=[Entrant(label, spec), *others], seed=1, players=players,
+    plan = TournamentPlan(game=game, entrants=[Entrant(label, spec), *others], seed=seed, players=players,
                           seed_key=f"bench-ladder-versus-{game}", games_per_pair=2 * pairs,
                           cycles=1 if players == 2 else pairs, name=f"ladder {game} {label} vs {opponent}")
     report, rows, seeds, took = play(plan, workers, local)
@@ -290,6 +290,8 @@ def main() -> None:
     parser.add_argument("--ms", type=int, default=50, help="with --versus: the search bot's budget (default 50)")
     parser.add_argument("--iterations", type=int, default=None,
                         help="with --versus: this iteration count for the search bot instead of a budget")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="with --versus: the tournament seed; runs with different seeds are separate samples")
     args = parser.parse_args()
     if (args.pairs is not None and args.pairs < 1) or args.workers < 1:
         parser.error("--pairs and --workers must be at least 1")
@@ -297,6 +299,8 @@ def main() -> None:
         parser.error("--ms and --iterations must be at least 1")
     if args.iterations is not None and (args.versus is None or args.calibrated):
         parser.error("--iterations fixes the search bot of a --versus run: add --versus greedy, drop --calibrated")
+    if args.seed != 1 and args.versus is None:
+        parser.error("--seed picks the seeds of a --versus run: add --versus greedy")
     search = dict(SEARCH_BOTS)
     for item in args.search:
         game, sep, spec = item.partition("=")
@@ -312,7 +316,7 @@ def main() -> None:
         try:
             if args.versus:
                 run_versus(game, search[game], args.versus, pairs, args.workers, args.local, args.ms,
-                           args.calibrated, args.iterations)
+                           args.calibrated, args.iterations, args.seed)
             else:
                 run_game(game, search[game], pairs, args.workers, args.local, args.calibrated)
         except ConfigError as exc:
