@@ -10,7 +10,7 @@ next to greedy's own.
 
     .venv/bin/python bench/ladder.py                      # every game, a few minutes each
     .venv/bin/python bench/ladder.py --game ninja-arena --pairs 4
-    .venv/bin/python bench/ladder.py --pairs 100 --workers 2   # the issue's >= 1,000 pairs vs greedy: see README
+    .venv/bin/python bench/ladder.py --calibrated --pairs 10       # the same at CPU-time budgets (below)
 
 `--pairs` is duplicate pairs per encounter (2-player games) or cycles of the pod schedule
 (4-player Ninja Arena: each cycle is 5 pods of 4 rotations). The search bot of a game is

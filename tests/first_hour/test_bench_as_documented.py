@@ -1,4 +1,5 @@
-"""Item 12: `bench/tournament.py` run as the README says plays its Ray part (bench/engine.py shadows no `engine`)."""
+"""Bench commands run as documented: `bench/tournament.py` plays its Ray part (item 12; bench/engine.py
+shadows no `engine`), and `bench/ladder.py --versus` calibrates in CPU time and replays a fixed count."""
 
 from __future__ import annotations
 
