@@ -151,5 +151,10 @@ class PairedMonteCarloBot:
             for _ in range(MAX_PLAYOUT_MOVES):
                 if state.phase == P_OVER or state.battle != battle or (state.round > start and state.attacker == me):
                     break
-                state.apply({s: playout_action(state, s, rng, epsilon, keep) for s in state.to_act()})
+                to_act = state.to_act()
+                if len(to_act) == 1:  # the policy only makes legal moves: no list to check them against
+                    seat = to_act[0]
+                    state.apply_unchecked(seat, playout_action(state, seat, rng, epsilon, keep))
+                else:
+                    state.apply({s: playout_action(state, s, rng, epsilon, keep) for s in to_act})
         return request.game.evaluate(state, me)
