@@ -20,9 +20,10 @@ class OutOfTime(Exception):
 
 
 class Budget:
-    """The moment one decision's thinking must stop: the sooner of `ms` and the deadline share."""
+    """When one decision's thinking must stop: the sooner of `ms`, the deadline share and,
+    when `checks` is given, that many passed checks (a count of work, the same on any machine)."""
 
-    def __init__(self, clock: Clock, ms: float | None, deadline_s: float | None) -> None:
+    def __init__(self, clock: Clock, ms: float | None, deadline_s: float | None, checks: int | None = None) -> None:
         limits = []
         if ms is not None:
             limits.append(ms / 1000.0)
@@ -31,10 +32,17 @@ class Budget:
         self._clock = clock
         # Unlimited budgets never read the clock, so fixed-iteration search stays a pure function.
         self.stop_at = clock() + min(limits) if limits else None
+        self._checks = checks
+        self.passed = 0  # checks answered "not spent": the work units this decision was allowed
 
     def spent(self) -> bool:
-        """True once the stop time has passed (never for an unlimited budget)."""
-        return self.stop_at is not None and self._clock() >= self.stop_at
+        """True once the stop time has passed or the checks are used up (never for an unlimited budget)."""
+        if self._checks is not None and self.passed >= self._checks:
+            return True
+        if self.stop_at is not None and self._clock() >= self.stop_at:
+            return True
+        self.passed += 1
+        return False
 
     def check(self) -> None:
         """Raise `OutOfTime` once the budget is spent."""

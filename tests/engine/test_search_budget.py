@@ -8,7 +8,7 @@ import pytest
 import tests.sticks  # noqa: F401
 from engine.bots import make_bot
 from engine.bots.ismcts import IsmctsBot
-from engine.core import ConfigError, DecisionRequest, Game, State, get_game
+from engine.core import Budget, ConfigError, DecisionRequest, Game, State, get_game
 from engine.referee import play_match
 from tests.clocks import FakeClock, NoClock
 
@@ -97,3 +97,9 @@ def test_bad_option_values_are_one_clear_sentence(spec: str, message: str) -> No
         make_bot(spec, NVN, 1)
     assert str(caught.value).startswith(message)
     assert str(caught.value).endswith(".") and "\n" not in str(caught.value)
+
+
+def test_a_budget_of_checks_passes_that_many_and_never_reads_the_clock() -> None:
+    budget = Budget(NoClock(), None, None, checks=3)
+    assert [budget.spent() for _ in range(5)] == [False, False, False, True, True]
+    assert budget.passed == 3

@@ -39,3 +39,16 @@ def test_an_exhausted_clock_still_answers_from_the_one_ply_search() -> None:
     request = first_request(GAME)
     one_ply = ExpectimaxBot(seed=4, depth=1, clock=NoClock()).act(request)
     assert ExpectimaxBot(seed=4, ms=20, clock=clock).act(request) == one_ply
+
+
+def test_a_count_of_iterations_stops_where_the_timed_search_stopped_without_reading_the_clock() -> None:
+    # What the ladder's calibration relies on: a time budget's count, replayed, is that budget.
+    request = first_request(GAME)
+    timed = ExpectimaxBot(seed=4, ms=20, clock=FakeClock(step=0.001))
+    pick = timed.act(request)
+    assert timed.last_iterations > 10
+    counted = ExpectimaxBot(seed=4, iterations=timed.last_iterations, clock=NoClock())
+    assert counted.act(request) == pick and counted.last_iterations == timed.last_iterations
+    fewer = ExpectimaxBot(seed=4, iterations=3, clock=NoClock())
+    fewer.act(request)
+    assert fewer.last_iterations == 3

@@ -409,10 +409,12 @@ class RegretBot:
         # The row this bot chose for the fight it is defending: (fight number, row), laid card by card.
         self.plan: tuple[int, tuple[str, ...]] | None = None
         self.last_mix: RegretMix | None = None
+        self.last_iterations = 0  # rounds the last search played (what an `ms` budget affords)
 
     def _search(self, request: DecisionRequest, rank: int, length: int, caps: tuple[int, ...]) -> RegretMix:
         budget = Budget(self.clock, self.ms, request.deadline_s)
         self.last_mix = regret_match(rank, length, caps, self.iterations, budget)
+        self.last_iterations = self.last_mix.iterations
         return self.last_mix
 
     def act(self, request: DecisionRequest) -> int:

@@ -75,6 +75,7 @@ class DuctArenaBot:
         # The heuristic policies never draw random numbers in `choose`: their seeds do not matter.
         self.tactician = TacticianBot(seed)
         self.greedy = GreedyArenaBot(seed)
+        self.last_iterations = 0  # iterations the last searched tick finished (what an `ms` budget affords)
 
     def act(self, request: DecisionRequest) -> int:
         """Search the tick until the budget runs out; play the candidate the strategy favours most."""
@@ -102,6 +103,7 @@ class DuctArenaBot:
             except OutOfTime:
                 break
             done += 1
+        self.last_iterations = done
         mine = totals[me] if done else regrets[me]
         best = max(range(len(mine)), key=lambda k: mine[k])
         return legal.index(cands[me][best])

@@ -10,6 +10,8 @@ Beyond depth 2 the tree is too wide to search whole in Python, so it is narrowed
 root move is first scored at depth 2, the best `beam` of them are searched to `depth`, and
 below the root a side considers only its `beam` best moves by the static evaluation.
 
+With `iterations` (a count of rolls expanded at chance nodes, per move) it deepens the same way but
+stops after that many, the same on any machine: a time budget's strength, reproducibly.
 With `ms` the search deepens until time runs out, and each depth searches the root moves best
 first: a depth cut short still counts for the moves it finished (they are compared among
 themselves, the best of the previous depth among them), so a busy machine loses part of a
@@ -42,9 +44,9 @@ def _dice(n: int) -> tuple[int, int]:
 class ExpectimaxBot:
     """Expectimax deepened one move at a time until `ms` is spent, or to a fixed `depth`.
 
-    Depth counts moves (2 = its move and every reply to every roll). Without `ms` it searches
+    Depth counts moves (2 = its move and every reply to every roll). Without a budget it searches
     exactly `depth` deep (default 3; reproducible, bounded only by the request's deadline);
-    with `ms` it deepens up to `depth` (default MAX_DEPTH) and plays from the deepest search,
+    with `ms` or `iterations` it deepens up to `depth` (default MAX_DEPTH) and plays from the deepest search,
     counting the moves a depth cut short had finished. `expectimax:depth=2` searches the full two-move tree in a
     few milliseconds; depth 3 with a beam of 4 takes a tenth to a quarter of a second.
     """
@@ -55,23 +57,29 @@ class ExpectimaxBot:
                   "reproducible run to run)", minimum=1, example=50),
         BotOption("depth", int, DEFAULT_DEPTH, "search depth in moves: deterministic for a seed", minimum=1),
         BotOption("beam", int, 4, "moves kept per side below depth 2", minimum=1),
+        BotOption("iterations", int, None, "rolls expanded per move, deepening up to `depth` (default "
+                  f"{MAX_DEPTH}): a time budget's strength, deterministic for a seed", minimum=1, example=3000),
     )
 
     def __init__(self, seed: int = 0, depth: int | None = None, beam: int = 4, ms: float | None = None,
-                 clock: Clock = default_clock) -> None:
+                 iterations: int | None = None, clock: Clock = default_clock) -> None:
         if depth is not None and depth < 1:
             raise ValueError("expectimax needs depth >= 1")
+        if iterations is not None and iterations < 1:
+            raise ValueError("expectimax needs iterations >= 1")
         if beam < 1:
             raise ValueError("expectimax needs beam >= 1")
         if ms is not None and ms <= 0:
             raise ValueError("expectimax needs ms > 0")
         self.rng = random.Random(stream_start(seed, "bot/expectimax"))
-        # A depth is a fixed, reproducible budget; `ms` alone means time decides how deep (up to MAX_DEPTH).
-        self.depth = depth if depth is not None else DEFAULT_DEPTH if ms is None else MAX_DEPTH
+        # A depth is a fixed, reproducible budget; `ms` or `iterations` alone let the budget decide how deep.
+        self.depth = depth if depth is not None else DEFAULT_DEPTH if ms is None and iterations is None else MAX_DEPTH
         self.ms = ms
+        self.iterations = iterations
         self.beam = beam
         self.clock = clock
         self._budget = Budget(clock, None, None)
+        self.last_iterations = 0
 
     def act(self, request: DecisionRequest) -> int:
         """The index of the move with the best expected value (ties broken at random)."""
@@ -80,8 +88,9 @@ class ExpectimaxBot:
         state = request.determinize(self.rng)
         if not isinstance(state, NvnState):
             raise TypeError("the expectimax bot plays Ninja Versus Ninja only")
-        self._budget = Budget(self.clock, self.ms, request.deadline_s)
+        self._budget = Budget(self.clock, self.ms, request.deadline_s, checks=self.iterations)
         values = self._search(self._children(state), request.seat, self.depth)
+        self.last_iterations = self._budget.passed
         best = max(values)
         return self.rng.choice([i for i, v in enumerate(values) if v >= best - 1e-12])
 

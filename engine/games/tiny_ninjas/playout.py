@@ -38,6 +38,8 @@ from engine.games.tiny_ninjas.data import (
     INSTANCE_TYPE,
     RED,
     SHELL_ALL,
+    SHOWN_ID,
+    T_PRINCESS,
 )
 from engine.games.tiny_ninjas.rules import P_DEFEND, P_PLAY
 from engine.games.tiny_ninjas.state import TinyNinjasState
@@ -105,42 +107,43 @@ def undominated(legal: Sequence[Action]) -> list[int]:
 
 def playout_action(state: TinyNinjasState, seat: int, rng: random.Random, epsilon: float,
                    keep: int = KEEP_CARDS) -> Action:
-    """The playout's move for `seat`: a random one with probability `epsilon`, else the table's
-    choice; an Attacker holding `keep` cards or fewer ends its Round when it may."""
+    """The playout's move for `seat`: a random legal one with probability `epsilon` (and at
+    every decision but an attack or a defence), else the table's choice, read off the hand
+    without building the legal list; an Attacker holding `keep` cards or fewer ends its Round
+    when it may."""
+    phase = state.phase
+    if phase in (P_PLAY, P_DEFEND) and rng.random() >= epsilon:
+        return _attack(state, seat, keep) if phase == P_PLAY else _defence(state, seat)
     legal = state.legal_actions(seat)
-    if len(legal) == 1 or rng.random() < epsilon:
-        return legal[rng.randrange(len(legal))]
-    if state.phase == P_PLAY:
-        if legal[-1] is A.END_ROUND and len(state.hands[seat]) <= keep:
-            return A.END_ROUND
-        return _attack(legal)
-    if state.phase == P_DEFEND:
-        return _defence(state, seat, legal)
-    return legal[rng.randrange(len(legal))]
+    return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
 
 
-def _attack(legal: Sequence[Action]) -> Action:
-    """The strongest attack, without spending tokens (they are worth more kept, game.TOKEN_VALUE)."""
-    best: Action = legal[0]
+def _attack(state: TinyNinjasState, seat: int, keep: int) -> Action:
+    """The strongest attack in the hand, without spending tokens (they are worth more kept,
+    game.TOKEN_VALUE); END_ROUND once the hand is down to `keep` cards, if it is legal."""
+    hand = state.hands[seat]
+    if len(hand) <= keep and state.attacks and not state.cfg["must_attack"]:
+        return A.END_ROUND
+    best = hand[0]
     best_worth = -1.0
-    for action in legal:
-        if isinstance(action, A.Play) and not action.tokens:
-            worth = ATTACK_WORTH[INSTANCE_TYPE[action.card]]
-            if worth > best_worth:
-                best, best_worth = action, worth
-    return best
+    for c in hand:
+        worth = ATTACK_WORTH[INSTANCE_TYPE[c]]
+        if worth > best_worth:
+            best, best_worth = c, worth
+    shown = SHOWN_ID[best]
+    return A.PLAY_MODE[0][shown][0] if INSTANCE_TYPE[best] == T_PRINCESS else A.PLAY[shown][0]
 
 
-def _defence(state: TinyNinjasState, seat: int, legal: Sequence[Action]) -> Action:
+def _defence(state: TinyNinjasState, seat: int) -> Action:
     """The best matching shield against a threat; no defence against a small hit."""
     threat = state.p_amount
     if threat < DEFEND_FROM and threat + state.p_undef < state.health[seat]:
         return A.NO_DEFEND
-    best: Action = A.NO_DEFEND
+    colour = state.p_colour
+    best = -1
     best_worth = 0.0
-    for action in legal:
-        if isinstance(action, A.Defend) and not action.yellow:
-            t = INSTANCE_TYPE[action.card]
-            if DEF_SHIELD[t] & state.p_colour and SHIELD_WORTH[t] > best_worth:
-                best, best_worth = action, SHIELD_WORTH[t]
-    return best
+    for c in state.hands[seat]:
+        t = INSTANCE_TYPE[c]
+        if DEF_SHIELD[t] & colour and SHIELD_WORTH[t] > best_worth:
+            best, best_worth = c, SHIELD_WORTH[t]
+    return A.NO_DEFEND if best < 0 else A.DEFEND[SHOWN_ID[best]][0]

@@ -198,6 +198,13 @@ class TinyNinjasState(State):
         else:
             if action not in legal:
                 raise IllegalAction(f"'{action.label}' is not a legal action for seat {seat} now.")
+        self.apply_unchecked(seat, action)
+
+    def apply_unchecked(self, seat: int, action: Action) -> None:
+        """Apply `seat`'s action at a sequential decision point without checking it against the
+        legal list: for a search's playouts, whose policy picks its moves from the hands and
+        must not pay for building a list per move. The action must be one `legal_actions`
+        would offer; anything else leaves the state undefined."""
         self._legal = None
         phase = self.phase
         if phase == R.P_PLAY:
