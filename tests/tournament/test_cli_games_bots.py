@@ -27,7 +27,7 @@ def test_games_json_carries_each_bots_description_and_options() -> None:
     assert (ms["type"], ms["default"], ms["minimum"]) == ("float", None, 1)
     iterations = next(o for o in nvn["ismcts"]["options"] if o["name"] == "iterations")
     assert iterations["default"] == 150
-    assert {o["name"] for o in nvn["expectimax"]["options"]} == {"ms", "depth", "beam"}
+    assert {o["name"] for o in nvn["expectimax"]["options"]} == {"ms", "iterations", "depth", "beam"}
     assert nvn["random"]["options"] == [] and nvn["random"]["description"]
     arena = {b["name"]: b for b in games["ninja-arena"]["bot_details"]}
     assert "Power" in arena["greedy"]["description"]  # the game's own greedy replaces the generic one
