@@ -46,7 +46,7 @@ from tournament.sprt import explain as explain_sprt
 from tournament.standings import Standing, legend_lines
 from tournament.store.codec import unpack_replay
 from tournament.store.database import open_store
-from tournament.store.reads import load_achievements, load_standings, stored_match, stored_matches
+from tournament.store.reads import load_achievements, load_standings, match_page, stored_match
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -549,12 +549,11 @@ def matches(
     def body() -> None:
         engine = open_existing(db)
         load_plan(engine, tournament_id)  # one sentence if there is no such tournament
-        rows = stored_matches(engine, tournament_id)
         docs: list[dict[str, Any]] = [
             {"id": m.id, "number": m.number, "round": m.round, "seed": m.seed, "reason": m.reason,
              "termination": m.termination, "plies": m.plies, "seconds": round(m.duration_s, 4),
              "seats": [{"bot": s.alias, "tier": s.tier, "points": s.points} for s in seats]}
-            for m, seats in rows
+            for m, seats in match_page(engine, tournament_id).matches  # the web's match list reads the same
         ]
         if as_json:
             print(json.dumps({"tournament_id": tournament_id, "matches": docs}))

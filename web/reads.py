@@ -12,8 +12,8 @@ import json
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import case, func
@@ -25,12 +25,11 @@ from sqlmodel import Session, col, select
 from tournament.formats import FormatSpec, sprt_state, total_estimate
 from tournament.league.season import league_standings
 from tournament.pairing import PlayedGame
-from tournament.ratings import openskill_ratings
 from tournament.runner import load_plan
-from tournament.standings import SeatResult, Standing, compute_standings, likelihood_of_superiority
+from tournament.standings import Standing, likelihood_of_superiority
 from tournament.store.league_tables import League, LeagueDivision, LeagueRound
-from tournament.store.records import BYE
-from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament
+from tournament.store.reads import load_achievements, load_history, load_standings, match_page, match_seats, seats_of
+from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, Tournament
 
 PAGE_SIZE = 50
 MAX_PAGE = 100_000  # a client-chosen page number is bounded like every other input
@@ -84,10 +83,6 @@ def _loads(text: str) -> Any:
     return json.loads(text) if text else {}
 
 
-def _fault_count(faults_json: str) -> int:
-    return sum(int(v) for v in _loads(faults_json).values()) if faults_json and faults_json != "{}" else 0
-
-
 def page_bounds(page: int) -> tuple[int, int]:
     """(offset, limit) of a 1-based page, the page clamped to [1, MAX_PAGE]."""
     page = min(max(page, 1), MAX_PAGE)
@@ -139,42 +134,6 @@ def _expected(settings_json: str, players: int) -> int | None:
 # ------------------------------------------------------------------------------------ tournament
 
 
-@dataclass(frozen=True)
-class _Row:
-    """One stored match, reduced to what standings need."""
-
-    id: int
-    number: int
-    round: int
-    seed: int
-    termination: str
-    seats: tuple[tuple[str, int, float, int], ...]  # alias, tier, points, faults
-
-
-def _result_rows(session: Session, tournament_id: int) -> list[_Row]:
-    """Every match of a tournament as (alias, tier, points, faults) per seat, in schedule order: one query."""
-    rows = _run(session,
-        sa_select(Match.id, Match.number, Match.round, Match.seed, Match.termination,
-               MatchSeat.seat, MatchSeat.alias, MatchSeat.tier, MatchSeat.points, MatchSeat.faults_json)
-        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
-        .where(Match.tournament_id == tournament_id)
-        .order_by(col(Match.number), col(MatchSeat.seat))).all()
-    out: list[_Row] = []
-    for mid, number, rnd, seed, term, _seat, alias, tier, points, faults in rows:
-        seat = (alias, tier, points, _fault_count(faults))
-        if out and out[-1].id == mid:
-            last = out[-1]
-            out[-1] = _Row(last.id, last.number, last.round, last.seed, last.termination, (*last.seats, seat))
-        else:
-            out.append(_Row(mid or 0, number, rnd, seed, term, (seat,)))
-    return out
-
-
-def _seat_results(row: _Row) -> list[SeatResult]:
-    tiers = [s[1] for s in row.seats]
-    return [SeatResult(a, t, tiers.count(t), p, f, bye=row.termination == BYE) for a, t, p, f in row.seats]
-
-
 def bound(x: float) -> float | None:
     """An interval bound for JSON: None where the interval is open (a 100% or 0% score has no finite Elo)."""
     return x if math.isfinite(x) else None
@@ -209,72 +168,65 @@ def tournament(engine: Engine, tournament_id: int) -> dict[str, Any]:
 def _tournament_derived(engine: Engine, tournament_id: int) -> dict[str, Any]:
     _, plan = load_plan(engine, tournament_id)
     aliases = [e.alias for e in plan.entrants]
-    with Session(engine) as session:
-        rows = _result_rows(session, tournament_id)
-        earned = session.exec(select(Achievement.alias, Achievement.name, Achievement.opponent)
-                              .where(Achievement.tournament_id == tournament_id)
-                              .order_by(col(Achievement.id))).all()
-        terminations = session.exec(select(Match.termination, func.count(col(Match.id)))
-                                    .where(Match.tournament_id == tournament_id)
-                                    .group_by(col(Match.termination))).all()
-        faults = session.exec(select(MatchSeat.alias, MatchSeat.faults_json)
-                              .join(Match, col(Match.id) == col(MatchSeat.match_id))
-                              .where(Match.tournament_id == tournament_id)
-                              .where(MatchSeat.faults_json != "{}")).all()
-        finished = session.exec(select(Tournament.status).where(Tournament.id == tournament_id)).one() == "finished"
-        stored_skill = {r.alias: (r.mu, r.sigma) for r in session.exec(
-            select(SkillRating).where(SkillRating.tournament_id == tournament_id))} if finished else {}
-    results = [_seat_results(r) for r in rows]
-    table = compute_standings(aliases, results)
-    # A finished tournament stored its final OpenSkill ratings; replaying every match through
-    # OpenSkill again would cost most of the page.
-    skills = stored_skill if set(aliases) <= set(stored_skill) else {
-        a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(aliases, results).items()}
-    for s in table:
-        s.mu, s.sigma = skills[s.alias]
-    fault_kinds: dict[str, dict[str, int]] = {}
-    for alias, text in faults:
-        for kind, n in _loads(text).items():
-            per = fault_kinds.setdefault(alias, {})
-            per[kind] = per.get(kind, 0) + int(n)
+    table = load_standings(engine, tournament_id, aliases)  # what `tourney standings` prints
+    with engine.connect() as conn:
+        tally = _tally(match_seats(conn, tournament_id))
     achievements: dict[str, dict[str, int]] = {}
-    for alias, name, opponent in earned:
-        label = name if opponent is None else f"{name} ({opponent})"
-        per_bot = achievements.setdefault(alias, {})
+    for e in load_achievements(engine, tournament_id):
+        label = e.name if e.opponent is None else f"{e.name} ({e.opponent})"
+        per_bot = achievements.setdefault(e.alias, {})
         per_bot[label] = per_bot.get(label, 0) + 1
+    sprt = _sprt_curve(plan.spec(), load_history(engine, tournament_id, aliases)) if plan.sprt else None
     return {"entrants": aliases, "expected": plan.expected_matches(),
             "standings": [_standing_doc(s) for s in table],
-            "crosstable": _crosstable([s.alias for s in table], rows),
-            "sprt": _sprt_curve(plan.spec(), aliases, rows) if plan.sprt else None,
-            "achievements": achievements, "faults": fault_kinds,
-            "terminations": {term: int(n) for term, n in terminations}}
+            "crosstable": tally.crosstable([s.alias for s in table]), "sprt": sprt,
+            "achievements": achievements, "faults": tally.faults, "terminations": tally.terminations}
 
 
-def _crosstable(order: list[str], rows: list[_Row]) -> dict[str, Any]:
-    """Points each entrant took from each other (two-player games) and the LOS of each over each."""
-    points: dict[str, dict[str, float]] = {a: {} for a in order}
-    games: dict[str, dict[str, int]] = {a: {} for a in order}
-    wins: dict[tuple[str, str], int] = {}
-    for r in rows:
-        if len(r.seats) != 2:
+@dataclass
+class _Tally:
+    """What the tournament page counts over the stored matches besides the standings."""
+
+    points: dict[str, dict[str, float]] = field(default_factory=dict)  # two-player games: taken from each other
+    games: dict[str, dict[str, int]] = field(default_factory=dict)
+    wins: dict[tuple[str, str], int] = field(default_factory=dict)  # (winner, loser) -> decisive games
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)  # alias -> fault kind -> count
+    terminations: dict[str, int] = field(default_factory=dict)
+
+    def crosstable(self, order: list[str]) -> dict[str, Any]:
+        """Points each entrant took from each other (two-player games) and the LOS of each over each."""
+        points = {a: self.points.get(a, {}) for a in order} | self.points
+        games = {a: self.games.get(a, {}) for a in order} | self.games
+        wins = self.wins
+        los = {a: {b: likelihood_of_superiority(wins.get((a, b), 0), wins.get((b, a), 0))
+                   for b in order if b != a and (wins.get((a, b), 0) + wins.get((b, a), 0))} for a in order}
+        return {"order": order, "points": points, "games": games, "los": los}
+
+
+def _tally(matches: Iterable[list[Any]]) -> _Tally:
+    """One pass over the stored matches' seat rows (tournament.store.reads.match_seats)."""
+    t = _Tally()
+    for seats in matches:
+        t.terminations[seats[0].termination] = t.terminations.get(seats[0].termination, 0) + 1
+        for st in seats:
+            for kind, n in _loads(st.faults_json).items():
+                per = t.faults.setdefault(st.alias, {})
+                per[kind] = per.get(kind, 0) + int(n)
+        if len(seats) != 2:
             continue
-        (a, ta, pa, _), (b, tb, pb, _) = r.seats
-        for me, other, p in ((a, b, pa), (b, a, pb)):
-            points.setdefault(me, {})[other] = points.get(me, {}).get(other, 0.0) + p
-            games.setdefault(me, {})[other] = games.get(me, {}).get(other, 0) + 1
-        if ta != tb:
-            key = (a, b) if ta < tb else (b, a)
-            wins[key] = wins.get(key, 0) + 1
-    los = {a: {b: likelihood_of_superiority(wins.get((a, b), 0), wins.get((b, a), 0))
-               for b in order if b != a and (wins.get((a, b), 0) + wins.get((b, a), 0))} for a in order}
-    return {"order": order, "points": points, "games": games, "los": los}
+        a, b = seats
+        for me, other in ((a, b), (b, a)):
+            took, met = t.points.setdefault(me.alias, {}), t.games.setdefault(me.alias, {})
+            took[other.alias] = took.get(other.alias, 0.0) + me.points
+            met[other.alias] = met.get(other.alias, 0) + 1
+        if a.tier != b.tier:
+            key = (a.alias, b.alias) if a.tier < b.tier else (b.alias, a.alias)
+            t.wins[key] = t.wins.get(key, 0) + 1
+    return t
 
 
-def _sprt_curve(spec: FormatSpec, aliases: list[str], rows: list[_Row]) -> dict[str, Any]:
+def _sprt_curve(spec: FormatSpec, history: list[PlayedGame]) -> dict[str, Any]:
     """The SPRT state now and its LLR after each of (at most SPRT_POINTS) moments of the run."""
-    index = {a: i for i, a in enumerate(aliases)}
-    history = [PlayedGame(tuple(index[s[0]] for s in r.seats), tuple(s[2] for s in r.seats), r.number, r.round,
-                          r.seed) for r in rows if all(s[0] in index for s in r.seats)]
     step = max(1, len(history) // SPRT_POINTS)
     cuts = list(range(step, len(history), step)) + [len(history)]
     curve = []
@@ -295,43 +247,19 @@ def match_list(engine: Engine, tournament_id: int, page: int = 1, bot: str | Non
     with Session(engine) as session:
         if session.get(Tournament, tournament_id) is None:
             raise NotFound(f"there is no tournament {tournament_id}")
-        query = sa_select(Match.id, Match.number, Match.round, Match.termination, Match.reason, Match.plies,
-                       Match.duration_s).where(Match.tournament_id == tournament_id)
-        counting = select(func.count(col(Match.id))).where(Match.tournament_id == tournament_id)
-        if termination:
-            query = query.where(Match.termination == termination)
-            counting = counting.where(Match.termination == termination)
-        if bot or seat is not None:
-            # EXISTS per match of this tournament (the match_id index), not the bot's seats everywhere.
-            sub = select(MatchSeat.id).where(col(MatchSeat.match_id) == col(Match.id))
-            if bot:
-                sub = sub.where(MatchSeat.alias == bot)
-            if seat is not None:
-                sub = sub.where(MatchSeat.seat == seat)
-            query = query.where(sub.exists())
-            counting = counting.where(sub.exists())
-        rows = _run(session, query.order_by(col(Match.number)).offset(offset).limit(limit)).all()
-        total = session.exec(counting).one()
-        seats = _seats_of(session, [r[0] for r in rows])
-    matches = [{"id": mid, "number": number, "round": rnd, "termination": term, "reason": reason, "plies": plies,
-                "seconds": round(secs, 4), "seats": seats.get(mid or 0, [])}
-               for mid, number, rnd, term, reason, plies, secs in rows]
+    found = match_page(engine, tournament_id, offset, limit, bot, termination, seat)
+    matches = [{"id": m.id, "number": m.number, "round": m.round, "termination": m.termination, "reason": m.reason,
+                "plies": m.plies, "seconds": round(m.duration_s, 4), "seats": [_seat_doc(st) for st in seats]}
+               for m, seats in found.matches]
     return {"tournament_id": tournament_id, "matches": matches, "page": min(max(page, 1), MAX_PAGE),
-            "total": int(total), "page_size": PAGE_SIZE,
+            "total": found.total, "page_size": PAGE_SIZE,
             "filters": {"bot": bot, "termination": termination, "seat": seat}}
 
 
-def _seats_of(session: Session, match_ids: list[Any]) -> dict[int, list[dict[str, Any]]]:
-    """The seats of several matches in one query."""
-    if not match_ids:
-        return {}
-    out: dict[int, list[dict[str, Any]]] = {}
-    for st in session.exec(select(MatchSeat).where(col(MatchSeat.match_id).in_(match_ids))
-                           .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))):
-        out.setdefault(st.match_id, []).append(
-            {"seat": st.seat, "bot": st.alias, "tier": st.tier, "points": st.points, "score": st.score,
-             "decisions": st.decisions, "think_s": round(st.think_s, 4), "faults": _loads(st.faults_json)})
-    return out
+def _seat_doc(st: MatchSeat) -> dict[str, Any]:
+    """A stored seat as the pages show it."""
+    return {"seat": st.seat, "bot": st.alias, "tier": st.tier, "points": st.points, "score": st.score,
+            "decisions": st.decisions, "think_s": round(st.think_s, 4), "faults": _loads(st.faults_json)}
 
 
 # ------------------------------------------------------------------------------------------ match
@@ -345,7 +273,7 @@ def match_head(engine: Engine, match_id: int) -> dict[str, Any]:
                                   Match.finished_at).where(Match.id == match_id)).first()
         if row is None:
             raise NotFound(f"there is no match {match_id}")
-        seats = _seats_of(session, [match_id]).get(match_id, [])
+    seats = [_seat_doc(st) for st in seats_of(engine, [match_id]).get(match_id, [])]
     mid, tid, number, rnd, game, players, term, reason, plies, secs, finished = row
     return {"id": mid, "tournament_id": tid, "number": number, "round": rnd, "game": game, "players": players,
             "termination": term, "reason": reason, "plies": plies, "seconds": round(secs, 4),

@@ -9,13 +9,14 @@ which makes a resumed or parallel tournament rate exactly like a sequential one.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
 from sqlalchemy import Row
 from sqlalchemy import select as select_columns  # any number of plain columns (sqlmodel's select takes four)
 from sqlalchemy.engine import Connection, Engine
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from tournament.achievements import Earned
 from tournament.pairing import PlayedGame
@@ -25,7 +26,7 @@ from tournament.store.codec import loads
 from tournament.store.database import StoreError
 from tournament.store.records import BYE
 from tournament.store.retry import guard
-from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Tournament
+from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, SkillRating, Tournament
 
 STREAM_ROWS = 2000  # seat rows fetched at a time while streaming a tournament's results
 
@@ -92,16 +93,34 @@ def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[SeatR
 
 
 def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[Standing]:
-    """Standings and ratings from what is stored, in schedule order, so resumed runs match uninterrupted ones."""
+    """Standings and ratings from what is stored, in schedule order, so resumed runs match uninterrupted ones.
+
+    A finished tournament's OpenSkill ratings are the final ones stored with it (computed here when
+    it finished, from the same matches), so showing it again does not rate every match again.
+    """
     def read() -> list[Standing]:
         with engine.connect() as conn:
             standings = compute_standings(aliases, standings_input(conn, tournament_id))
-        with engine.connect() as conn:  # a second pass rather than holding every match in memory
-            skills = openskill_ratings(aliases, standings_input(conn, tournament_id))
+            skills = _final_skills(conn, tournament_id, aliases)
+        if skills is None:
+            with engine.connect() as conn:  # a second pass rather than holding every match in memory
+                skills = {a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(
+                    aliases, standings_input(conn, tournament_id)).items()}
         for s in standings:
-            s.mu, s.sigma = skills[s.alias].mu, skills[s.alias].sigma
+            s.mu, s.sigma = skills[s.alias]
         return standings
     return guard(read)
+
+
+def _final_skills(conn: Connection, tournament_id: int,
+                  aliases: Sequence[str]) -> dict[str, tuple[float, float]] | None:
+    """alias -> (mu, sigma) stored when the tournament finished; None while it runs (or if one is missing)."""
+    status = conn.execute(select(Tournament.status).where(Tournament.id == tournament_id)).scalar()
+    if status != "finished":
+        return None
+    stored = {alias: (mu, sigma) for alias, mu, sigma in conn.execute(
+        select(SkillRating.alias, SkillRating.mu, SkillRating.sigma).where(SkillRating.tournament_id == tournament_id))}
+    return stored if set(aliases) <= set(stored) else None
 
 
 def streak_results(conn: Connection, tournament_id: int) -> Iterator[list[tuple[str, int, int]]]:
@@ -154,6 +173,64 @@ def stored_match(engine: Engine, match_id: int) -> tuple[Match, list[MatchSeat]]
                                       .order_by(MatchSeat.seat)))  # type: ignore[arg-type]
             return m, seats
     return guard(read)
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    """Some of a tournament's stored matches, each as its columns but the replay (a Row) with its seats,
+    and how many matches pass the filter in all."""
+
+    matches: list[tuple[Row[Any], list[MatchSeat]]]
+    total: int
+
+
+_SUMMARY_COLUMNS = (col(Match.id), col(Match.number), col(Match.round), col(Match.seed), col(Match.termination),
+                    col(Match.reason), col(Match.plies), col(Match.duration_s))
+
+
+def match_page(engine: Engine, tournament_id: int, offset: int = 0, limit: int | None = None, bot: str | None = None,
+               termination: str | None = None, seat: int | None = None) -> MatchPage:
+    """A tournament's stored matches in schedule order, never their replays: from `offset` on, at most `limit`
+    of them, only those with `termination` and with `bot` among the seats (in seat `seat`, when given)."""
+    def read() -> MatchPage:
+        with Session(engine) as session:
+            query = select_columns(*_SUMMARY_COLUMNS).where(col(Match.tournament_id) == tournament_id)
+            counting = select(func.count(col(Match.id))).where(Match.tournament_id == tournament_id)
+            if termination:
+                query = query.where(col(Match.termination) == termination)
+                counting = counting.where(Match.termination == termination)
+            if bot or seat is not None:
+                # EXISTS per match of this tournament (the match_id index), not the bot's seats everywhere.
+                sub = select(MatchSeat.id).where(col(MatchSeat.match_id) == col(Match.id))
+                if bot:
+                    sub = sub.where(MatchSeat.alias == bot)
+                if seat is not None:
+                    sub = sub.where(MatchSeat.seat == seat)
+                query = query.where(sub.exists())
+                counting = counting.where(sub.exists())
+            rows: list[Row[Any]] = list(session.connection().execute(
+                query.order_by(col(Match.number)).offset(offset).limit(limit)))
+            total = session.exec(counting).one()
+            seats = _seats_of(session, [r.id for r in rows])
+        return MatchPage([(r, seats.get(r.id, [])) for r in rows], int(total))
+    return guard(read)
+
+
+def seats_of(engine: Engine, match_ids: Sequence[int]) -> dict[int, list[MatchSeat]]:
+    """match id -> its stored seats in seat order, for several matches in one query."""
+    def read() -> dict[int, list[MatchSeat]]:
+        with Session(engine) as session:
+            return _seats_of(session, match_ids)
+    return guard(read)
+
+
+def _seats_of(session: Session, match_ids: Sequence[int]) -> dict[int, list[MatchSeat]]:
+    out: dict[int, list[MatchSeat]] = {}
+    if match_ids:
+        for st in session.exec(select(MatchSeat).where(col(MatchSeat.match_id).in_(match_ids))
+                               .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))):
+            out.setdefault(st.match_id, []).append(st)
+    return out
 
 
 def load_achievements(engine: Engine, tournament_id: int) -> list[Earned]:
