@@ -1,4 +1,4 @@
-"""Tiny Ninjas (spec ../shared/rules/tiny-ninjas.md): the standard battle and its modes as config."""
+"""Tiny Ninjas (the rulebook's sections are cited as §N): the standard battle and its modes as config."""
 
 from engine.games.tiny_ninjas.game import TinyNinjasGame
 from engine.games.tiny_ninjas.state import TinyNinjasState
