@@ -18,6 +18,14 @@ instead of three) the bot scored 58% against greedy; scored after a fixed number
 moves (4, or 1) it lost (25-40%), scoring an END_ROUND against the other's next attack and an
 attack against nothing. Plays whose tokens add no damage are dropped first (`undominated`).
 
+`Game.evaluate` counts cards, not what they are, and greedy needs no more; but at the horizon the
+seat's hand is what it is about to attack with and the other seat's hand is all it has to defend
+with for a whole Round. So the search adds the hands' quality (`horizon_value`): the expected
+damage of the seat's cards minus the expected block of the other's, read off the playout's card
+tables. That turned "spend the best card now" into "keep the card that will matter": against
+greedy at 986 playouts it lifted the score from 64.3% (1,000 duplicate pairs) to 72.2% [67.9,
+76.6] (200 pairs).
+
 After every few rounds the worse half of the actions drops out (sequential halving, down to the
 best two), so the budget goes to telling the good ones apart. In a simultaneous step (the Blitz
 mulligan) the other seat's hidden choice is drawn by the playout policy in each world.
@@ -33,7 +41,8 @@ from typing import ClassVar, Final
 
 from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, default_clock
 from engine.core.chance import stream_start
-from engine.games.tiny_ninjas.playout import KEEP_CARDS, playout_action, undominated
+from engine.games.tiny_ninjas.data import INSTANCE_TYPE
+from engine.games.tiny_ninjas.playout import ATTACK_WORTH, KEEP_CARDS, SHIELD_WORTH, playout_action, undominated
 from engine.games.tiny_ninjas.rules import P_OVER
 from engine.games.tiny_ninjas.state import TinyNinjasState
 
@@ -47,6 +56,11 @@ ROUNDS_PER_HALVING: Final = 4
 # may hold up to attack_cap_per_round attacks; the policy's Rounds take a few).
 MAX_PLAYOUT_MOVES: Final = 60
 LOOKAHEADS: Final = ("round", "none")
+# A point of a hand's expected damage (or block) is worth 1/HAND_SCALE of the evaluation's range
+# times the `hand` weight: near an even score evaluate moves 0.95/6 a HEALTH point, so at weight 1
+# a point in hand counts about a third of a HEALTH point.
+HAND_SCALE: Final = 20.0
+HAND_WEIGHT: Final = 1.0
 
 class PairedMonteCarloBot:
     """Tries every action in the same sampled worlds, keeps the better half every few rounds."""
@@ -62,6 +76,8 @@ class PairedMonteCarloBot:
                   "none: right after it (58% against greedy instead of about 70%)", choices=LOOKAHEADS),
         BotOption("keep", int, KEEP_CARDS, "cards a playout Attacker keeps back to defend with", minimum=0),
         BotOption("epsilon", float, 0.1, "share of random moves in playouts", minimum=0),
+        BotOption("hand", float, HAND_WEIGHT, "weight of the hands' quality at the horizon (0: the game's "
+                  "evaluation alone, 64% against greedy instead of about 72%)", minimum=0),
     )
 
     def __init__(
@@ -72,6 +88,7 @@ class PairedMonteCarloBot:
         lookahead: str = "round",
         keep: int = KEEP_CARDS,
         epsilon: float = 0.1,
+        hand: float = HAND_WEIGHT,
         clock: Clock = default_clock,
     ) -> None:
         if iterations is not None and iterations < 1:
@@ -84,6 +101,8 @@ class PairedMonteCarloBot:
             raise ValueError(f"montecarlo lookahead must be one of {', '.join(LOOKAHEADS)}")
         if keep < 0:
             raise ValueError("montecarlo needs keep >= 0")
+        if hand < 0:
+            raise ValueError("montecarlo needs hand >= 0")
         self.rng = random.Random(stream_start(seed, "bot/tiny-ninjas-montecarlo"))
         self.iterations = DEFAULT_ITERATIONS if iterations is None and ms is None else iterations
         self.ms = ms
@@ -91,6 +110,7 @@ class PairedMonteCarloBot:
         self.lookahead = lookahead
         self.keep = keep
         self.epsilon = epsilon
+        self.hand = hand
         self.last_iterations = 0
 
     def act(self, request: DecisionRequest) -> int:
@@ -158,4 +178,15 @@ class PairedMonteCarloBot:
                     state.apply_unchecked(seat, playout_action(state, seat, rng, epsilon, keep))
                 else:
                     state.apply({s: playout_action(state, s, rng, epsilon, keep) for s in to_act})
-        return request.game.evaluate(state, me)
+        return horizon_value(request.game.evaluate(state, me), state, me, self.hand)
+
+
+def horizon_value(evaluation: float, state: TinyNinjasState, seat: int, weight: float) -> float:
+    """`evaluation` (the game's, for `seat`) plus `weight` times the hands' quality while the
+    battle goes on: the expected damage of the seat's cards minus the expected block of the
+    other seat's, in units of HAND_SCALE."""
+    if not weight or state.phase == P_OVER:
+        return evaluation
+    mine = sum(ATTACK_WORTH[INSTANCE_TYPE[c]] for c in state.hands[seat])
+    theirs = sum(SHIELD_WORTH[INSTANCE_TYPE[c]] for c in state.hands[1 - seat])
+    return evaluation + weight * (mine - theirs) / HAND_SCALE
