@@ -159,9 +159,9 @@ def test_the_playout_runs_until_the_seats_next_own_round(monkeypatch: pytest.Mon
 
 
 def test_it_beats_greedy_in_a_seeded_sample_of_duplicate_pairs() -> None:
-    """A smoke test: the real figure comes from `tourney run` (README). This seeded sample scores
-    0.65, but twenty games cannot show a wide margin (one standard error is about 0.1), so it
-    asserts only that the sample is won: it fails when a change makes the search lose it."""
+    """A smoke test: the real figure comes from `bench/ladder.py` (README). Twenty games cannot
+    show a wide margin (one standard error is about 0.1), so it asserts only that the sample is
+    won: it fails when a change makes the search lose it."""
     points = 0.0
     games = 0
     for seed in range(10):
@@ -177,7 +177,7 @@ def test_it_beats_greedy_in_a_seeded_sample_of_duplicate_pairs() -> None:
 def test_tourney_games_lists_it_with_its_options() -> None:
     info = {i.name: i for i in bot_infos(GAME)}["montecarlo"]
     assert "same sampled worlds" in info.description
-    assert [o.name for o in info.options] == ["ms", "iterations", "lookahead", "keep", "epsilon"]
+    assert [o.name for o in info.options] == ["ms", "iterations", "lookahead", "keep", "epsilon", "hand"]
 
 
 def test_every_action_is_scored_in_the_same_world_with_the_same_dice() -> None:
@@ -193,3 +193,27 @@ def test_every_action_is_scored_in_the_same_world_with_the_same_dice() -> None:
     bot.rng.random()
     assert [bot._playout(request, world, a, 1234) for a in request.legal] == scores
     assert len(set(scores)) > 1  # and the actions do differ
+
+
+def test_the_horizon_counts_the_seats_attackers_and_the_others_shields() -> None:
+    """Two worlds that differ only in which cards the hands hold: the game's evaluation (it counts
+    cards) cannot tell them apart, the search's horizon value can, in the direction of the tables."""
+    state = state_at(P_PLAY)
+    seat = state.to_act()[0]
+    by_attack = sorted(range(len(INSTANCE_TYPE)), key=lambda c: ATTACK_WORTH[INSTANCE_TYPE[c]])
+    strong, weak = state.clone(), state.clone()
+    size = len(state.hands[seat])
+    strong.hands[seat] = by_attack[-size:]
+    weak.hands[seat] = by_attack[:size]
+    assert GAME.evaluate(strong, seat) == GAME.evaluate(weak, seat)
+    value = {name: search.horizon_value(GAME.evaluate(w, seat), w, seat, 1.0) for name, w in
+             (("strong", strong), ("weak", weak))}
+    assert value["strong"] > value["weak"]
+    assert search.horizon_value(0.25, weak, seat, 0.0) == 0.25  # weight 0: the game's evaluation alone
+    shielded = state.clone()
+    by_shield = sorted(range(len(INSTANCE_TYPE)), key=lambda c: SHIELD_WORTH[INSTANCE_TYPE[c]])
+    other = 1 - seat
+    shielded.hands[other] = by_shield[-len(state.hands[other]):]
+    bare = state.clone()
+    bare.hands[other] = by_shield[:len(state.hands[other])]
+    assert search.horizon_value(0.0, shielded, seat, 1.0) < search.horizon_value(0.0, bare, seat, 1.0)
