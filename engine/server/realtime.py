@@ -60,6 +60,7 @@ class Driver(Protocol):
 
     state: Any
     log: list[tuple[int, int, Action]]
+    min_action_interval_ms: int  # the match config's, with the game's declared default
 
     def submit(self, seat: int, action: Action) -> None: ...
 
@@ -113,7 +114,7 @@ async def play_realtime(
     gone: int | None = None
     started = clock()
     # A built-in bot answers at once; without a pause it would flood the driver's queue.
-    builtin_gap_s = float((config or {}).get("min_action_interval_ms", 250)) / 1000.0
+    builtin_gap_s = driver.min_action_interval_ms / 1000.0
     builtin_last = [-1e9] * n
     last_events = -1
 
