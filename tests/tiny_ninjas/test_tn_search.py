@@ -217,3 +217,25 @@ def test_the_horizon_counts_the_seats_attackers_and_the_others_shields() -> None
     bare = state.clone()
     bare.hands[other] = by_shield[:len(state.hands[other])]
     assert search.horizon_value(0.0, shielded, seat, 1.0) < search.horizon_value(0.0, bare, seat, 1.0)
+
+
+def test_what_the_seat_cannot_see_does_not_change_its_choice() -> None:
+    """Two worlds that differ only in the other seat's unseen cards (swapped with the draw pile)
+    and the order of that pile: the seat's view is identical, so is every search it runs."""
+    for phase in (P_PLAY, P_DEFEND):
+        state = state_at(phase, seed=5)
+        seat = state.to_act()[0]
+        other = 1 - seat
+        twin = state.clone()
+        unseen = [i for i, c in enumerate(twin.hands[other]) if c not in twin.known[other]]
+        assert unseen and twin.draw
+        i = unseen[0]
+        twin.hands[other][i], twin.draw[0] = twin.draw[0], twin.hands[other][i]
+        twin.draw.reverse()
+        assert twin.hands[other] != state.hands[other]
+        assert twin.observe(seat) == state.observe(seat)
+        picks = []
+        for world in (state, twin):
+            bot = PairedMonteCarloBot(seed=8, iterations=150)
+            picks.append((bot.act(request_for(world, seat)), bot.last_iterations))
+        assert picks[0] == picks[1]

@@ -381,6 +381,9 @@ class TinyNinjasState(State):
                 else:
                     slots.append(i)
                     pool.append(card)
+            # Which unseen cards are in the hand and the pile's order are hidden: shuffle from a
+            # sorted pool, so the sample is a function of the seat's view and the generator alone.
+            pool.sort()
             rng.shuffle(pool)
             for i in slots:
                 c.hands[opp][i] = pool.pop()
@@ -389,6 +392,7 @@ class TinyNinjasState(State):
                 c.mull[opp] = []
                 c.mull_done[opp] = False
         else:
+            pool.sort()
             rng.shuffle(pool)
         c.draw = pool
         c._legal = None
