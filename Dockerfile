@@ -22,16 +22,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN python3 -m venv /opt/tourney
 
 WORKDIR /build
-# Dependencies first, so a code change does not reinstall them (health and reflection: the
+# Dependencies first, so a code change does not reinstall them (the empty layer folders stand in for the
+# code, which installs as `tourney.engine`, ... by setup.py; health and reflection: the
 # Kubernetes gRPC probes ask the standard health service). deploy/wheel[s] copies the downloaded
 # wheels when there are any, and nothing otherwise.
-COPY pyproject.toml README.md deploy/wheel[s] /build/
+COPY pyproject.toml setup.py README.md deploy/wheel[s] /build/
 RUN pip install $PIP_OPTIONS setuptools wheel \
-    && mkdir -p engine tournament workers \
-    && touch engine/__init__.py tournament/__init__.py workers/__init__.py \
+    && mkdir -p engine tournament workers web \
+    && touch engine/__init__.py tournament/__init__.py workers/__init__.py web/__init__.py \
     && pip install $PIP_OPTIONS --no-build-isolation . \
     && pip uninstall -y tourney \
-    && rm -rf /build/*.whl /build/engine /build/tournament /build/workers /build/build /build/*.egg-info
+    && rm -rf /build/*.whl /build/engine /build/tournament /build/workers /build/web /build/build /build/*.egg-info
 COPY engine engine
 COPY tournament tournament
 COPY workers workers
@@ -40,7 +41,7 @@ COPY web web
 # its older time); the last line proves the real packages are installed.
 RUN pip install --no-deps --no-build-isolation . && rm -rf /build/build /build/*.egg-info \
     && tourney games --json > /dev/null \
-    && python -c "from workers import make_executor; from tournament.league_arena import LeagueLoop"
+    && python -c "from tourney.workers import make_executor; from tourney.tournament.league_arena import LeagueLoop"
 
 # Not root; Ray keeps its session files under /tmp/ray.
 RUN useradd --create-home --uid 10001 tourney

@@ -36,7 +36,7 @@ import grpc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.core import Action, Chance, Game, Inject, Observation, Outcome, State, register  # noqa: E402
+from tourney.engine.core import Action, Chance, Game, Inject, Observation, Outcome, State, register  # noqa: E402
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +133,9 @@ async def _serve_raw(size: int) -> None:
 
 
 async def _serve_arena() -> None:
-    from engine.server.arena import Arena
-    from engine.server.config import ArenaConfig
-    from engine.server.server import start_server
+    from tourney.engine.server.arena import Arena
+    from tourney.engine.server.config import ArenaConfig
+    from tourney.engine.server.server import start_server
 
     server, port = await start_server(Arena(ArenaConfig(allow_anonymous=True, default_move_ms=30_000)),
                                       "127.0.0.1", 0)
@@ -174,8 +174,8 @@ def raw_round_trips(address: str, streams: int, per_stream: int, reply_size: int
 
 def arena_decisions(address: str, streams: int, per_stream: int, inline: bool) -> tuple[float, float]:
     """Decisions per second with `streams` bots, each playing one match against itself."""
-    from engine.server.client import BotClient, RandomBot
-    from engine.server.generated import arena_pb2 as pb
+    from tourney.engine.server.client import BotClient, RandomBot
+    from tourney.engine.server.generated import arena_pb2 as pb
 
     sizes: list[int] = []
 
@@ -235,7 +235,7 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
     action) until it has answered per_stream requests, so the cost of starting, ending and
     recording matches is included.
     """
-    from engine.server.generated import arena_pb2 as pb
+    from tourney.engine.server.generated import arena_pb2 as pb
 
     sizes: list[int] = []
 

@@ -26,9 +26,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from engine.bots import make_bot  # noqa: E402
-from engine.core import ConfigError, available_games, get_game  # noqa: E402
-from engine.referee import play_match  # noqa: E402
+from tourney.engine.bots import make_bot  # noqa: E402
+from tourney.engine.core import ConfigError, available_games, get_game  # noqa: E402
+from tourney.engine.referee import play_match  # noqa: E402
 
 
 def player_counts(game_id: str) -> list[int]:

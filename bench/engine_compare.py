@@ -51,7 +51,7 @@ def _bench() -> Any:
 
 def _rows(games: Sequence[str] | None) -> list[Row]:
     """Every row to measure (run inside a tree: the games and their modes come from its code)."""
-    from engine.core import available_games, get_game
+    from tourney.engine.core import available_games, get_game
 
     bench = _bench()
     ids = list(games) if games else [g.id for g in available_games()]

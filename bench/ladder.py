@@ -48,15 +48,15 @@ from typing import Any
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
-from engine.bots.registry import make_bot  # noqa: E402
-from engine.core import DecisionRequest, game_ids, get_game  # noqa: E402
-from engine.core.errors import ConfigError  # noqa: E402
-from engine.referee import play_match  # noqa: E402
-from tournament.entrants import Entrant  # noqa: E402
-from tournament.runner import InProcess, TournamentPlan, TournamentReport, run_tournament  # noqa: E402
-from tournament.standings import Z95  # noqa: E402
-from tournament.store.database import open_store  # noqa: E402
-from tournament.store.reads import stored_matches  # noqa: E402
+from tourney.engine.bots.registry import make_bot  # noqa: E402
+from tourney.engine.core import DecisionRequest, game_ids, get_game  # noqa: E402
+from tourney.engine.core.errors import ConfigError  # noqa: E402
+from tourney.engine.referee import play_match  # noqa: E402
+from tourney.tournament.entrants import Entrant  # noqa: E402
+from tourney.tournament.runner import InProcess, TournamentPlan, TournamentReport, run_tournament  # noqa: E402
+from tourney.tournament.standings import Z95  # noqa: E402
+from tourney.tournament.store.database import open_store  # noqa: E402
+from tourney.tournament.store.reads import stored_matches  # noqa: E402
 
 # Each game's strongest general search bot, by its registered name (a game's own bot wins).
 SEARCH_BOTS = {
@@ -140,7 +140,7 @@ def entrants(search: str, specs: dict[int, str] | None = None) -> list[Entrant]:
 def play(plan: TournamentPlan, workers: int, local: bool) -> tuple[TournamentReport, Rows, list[int], float]:
     """Run `plan` (on Ray, or in this process with `local`) into a throw-away store: the report,
     each stored match's seats and seed, and the wall time it took."""
-    from workers import RayExecutor
+    from tourney.workers import RayExecutor
 
     executor = InProcess() if local else RayExecutor(workers=workers)
     with tempfile.TemporaryDirectory(prefix="tourney-ladder-") as tmp:

@@ -20,12 +20,12 @@ from typing import Any
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from engine.bots import make_bot  # noqa: E402
-from engine.core import DecisionRequest  # noqa: E402
-from engine.games.maitre_ninja import GAME  # noqa: E402
-from engine.games.maitre_ninja.bots import solve_fight  # noqa: E402
-from engine.games.maitre_ninja.rules import codes_of, resolve  # noqa: E402
-from engine.referee import play_match  # noqa: E402
+from tourney.engine.bots import make_bot  # noqa: E402
+from tourney.engine.core import DecisionRequest  # noqa: E402
+from tourney.engine.games.maitre_ninja import GAME  # noqa: E402
+from tourney.engine.games.maitre_ninja.bots import solve_fight  # noqa: E402
+from tourney.engine.games.maitre_ninja.rules import codes_of, resolve  # noqa: E402
+from tourney.engine.referee import play_match  # noqa: E402
 
 SUPPLY = (4, 4, 4)
 LENGTH = {1: 2, 2: 5, 3: 9, 4: 12}

@@ -15,9 +15,9 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from engine.games.maitre_ninja import GAME  # noqa: E402
-from engine.games.maitre_ninja import bots as nash  # noqa: E402
-from engine.games.maitre_ninja.actions import parry_rows  # noqa: E402
+from tourney.engine.games.maitre_ninja import GAME  # noqa: E402
+from tourney.engine.games.maitre_ninja import bots as nash  # noqa: E402
+from tourney.engine.games.maitre_ninja.actions import parry_rows  # noqa: E402
 
 
 def playouts(games: int) -> None:

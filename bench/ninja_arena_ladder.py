@@ -16,9 +16,9 @@ import time
 # bench/engine.py would shadow the engine package when this script runs from bench/.
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 
-from engine.bots import make_bot  # noqa: E402
-from engine.core import get_game  # noqa: E402
-from engine.referee import play_match  # noqa: E402
+from tourney.engine.bots import make_bot  # noqa: E402
+from tourney.engine.core import get_game  # noqa: E402
+from tourney.engine.referee import play_match  # noqa: E402
 
 GAME_ID = "ninja-arena"
 

@@ -13,7 +13,7 @@ import time
 # bench/engine.py would shadow the engine package when this script runs from bench/.
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 
-from engine.games.ninja_arena import GAME  # noqa: E402
+from tourney.engine.games.ninja_arena import GAME  # noqa: E402
 
 
 def run(players: int, games: int, config: dict[str, object]) -> tuple[int, float]:

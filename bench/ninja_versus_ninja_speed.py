@@ -17,9 +17,9 @@ from pathlib import Path
 # the `engine` package: put the repository root there instead.
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from engine.core import DecisionRequest  # noqa: E402
-from engine.games.ninja_versus_ninja import GAME  # noqa: E402
-from engine.games.ninja_versus_ninja.bots import ExpectimaxBot  # noqa: E402
+from tourney.engine.core import DecisionRequest  # noqa: E402
+from tourney.engine.games.ninja_versus_ninja import GAME  # noqa: E402
+from tourney.engine.games.ninja_versus_ninja.bots import ExpectimaxBot  # noqa: E402
 
 
 def playout_rate(games: int, seed: int = 0) -> tuple[float, float]:

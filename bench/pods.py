@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournament.pairing import PlayedGame  # noqa: E402
-from tournament.swiss import player_states_multi, pod_repeats, swiss_pods  # noqa: E402
+from tourney.tournament.pairing import PlayedGame  # noqa: E402
+from tourney.tournament.swiss import player_states_multi, pod_repeats, swiss_pods  # noqa: E402
 
 K = 4
 

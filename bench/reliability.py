@@ -43,8 +43,8 @@ import grpc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.server.generated import arena_pb2 as pb  # noqa: E402
 from tests.soak.soaklib import SoakReport, _soak, soak, table  # noqa: E402
+from tourney.engine.server.generated import arena_pb2 as pb  # noqa: E402
 
 PLAY = "/tourney.v1.Arena/Play"
 ATTACKS = ("flood", "big_hello", "huge_reply")

@@ -20,9 +20,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from engine.bots import make_bot  # noqa: E402
-from engine.core import DecisionRequest, Seat, get_game  # noqa: E402
-from engine.referee import play_match  # noqa: E402
+from tourney.engine.bots import make_bot  # noqa: E402
+from tourney.engine.core import DecisionRequest, Seat, get_game  # noqa: E402
+from tourney.engine.referee import play_match  # noqa: E402
 
 SPECS = ("greedy", "ismcts:iterations=50:rollout_depth=10")
 

@@ -23,10 +23,10 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from engine.bots import make_bot  # noqa: E402
-from engine.core import DecisionRequest, State, get_game  # noqa: E402
-from engine.games.tiny_ninjas import game as tn_game  # noqa: E402
-from engine.referee import play_match  # noqa: E402
+from tourney.engine.bots import make_bot  # noqa: E402
+from tourney.engine.core import DecisionRequest, State, get_game  # noqa: E402
+from tourney.engine.games.tiny_ninjas import game as tn_game  # noqa: E402
+from tourney.engine.referee import play_match  # noqa: E402
 
 VARIANTS: dict[str, dict[str, float]] = {
     "flat cards 0.4, tokens 0.5": {"ATTACKER_CARD_VALUE": 0.4, "DEFENDER_CARD_VALUE": 0.4, "TOKEN_VALUE": 0.5},

@@ -42,17 +42,17 @@ from sqlalchemy.engine import Engine
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
-from engine.core import get_game  # noqa: E402
-from tournament.achievements import rules_for  # noqa: E402
-from tournament.dutch import dutch_round  # noqa: E402
-from tournament.entrants import Entrant  # noqa: E402
-from tournament.pairing import Pairing, PlayedGame  # noqa: E402
-from tournament.runner import InProcess, TournamentPlan  # noqa: E402
-from tournament.store.database import open_store  # noqa: E402
-from tournament.store.reads import load_standings  # noqa: E402
-from tournament.store.records import Played  # noqa: E402
-from tournament.store.tables import Achievement, Match, MatchSeat  # noqa: E402
-from tournament.store.writes import (  # noqa: E402
+from tourney.engine.core import get_game  # noqa: E402
+from tourney.tournament.achievements import rules_for  # noqa: E402
+from tourney.tournament.dutch import dutch_round  # noqa: E402
+from tourney.tournament.entrants import Entrant  # noqa: E402
+from tourney.tournament.pairing import Pairing, PlayedGame  # noqa: E402
+from tourney.tournament.runner import InProcess, TournamentPlan  # noqa: E402
+from tourney.tournament.store.database import open_store  # noqa: E402
+from tourney.tournament.store.reads import load_standings  # noqa: E402
+from tourney.tournament.store.records import Played  # noqa: E402
+from tourney.tournament.store.tables import Achievement, Match, MatchSeat  # noqa: E402
+from tourney.tournament.store.writes import (  # noqa: E402
     MatchRows,
     create_tournament,
     entrant_ids,
@@ -90,7 +90,7 @@ def bench_ray(game: str, matches: int, repeats: int) -> None:
     """
     import ray
 
-    from workers import RayExecutor
+    from tourney.workers import RayExecutor
 
     get_game(game)
     plan = plan_for(game, matches)
@@ -207,7 +207,7 @@ def bench_swiss() -> None:
     C.1-C.19 in every bracket), or the first criterion where ours is better or worse. `C.10`: our unmet colour
     preferences and, in brackets, the fewest the same players allow (where py4swiss is too slow to compare)."""
     from tests.tournament.dutch_criteria import colour_floor, compare_pairings, round_totals
-    from tournament.dutch import entrants_from_rounds
+    from tourney.tournament.dutch import entrants_from_rounds
 
     print("\n(c) Swiss pairing time for round 5 (FIDE Dutch; the same history for both; py4swiss capped at "
           f"{PY4SWISS_CAP_S:.0f} s); load {os.getloadavg()[0]:.2f}")

@@ -32,19 +32,19 @@ import httpx  # noqa: E402
 from sqlalchemy import insert  # noqa: E402
 from sqlmodel import Session  # noqa: E402
 
-from engine.bots import make_bot  # noqa: E402
-from engine.core import get_game  # noqa: E402
-from engine.referee import play_match  # noqa: E402
-from tournament.entrants import Entrant as PlanEntrant  # noqa: E402
-from tournament.league.members import LeagueSettings, create_league, join_league  # noqa: E402
-from tournament.league.rounds import run_due  # noqa: E402
-from tournament.pairing import Pairing  # noqa: E402
-from tournament.runner import TournamentPlan  # noqa: E402
-from tournament.store.codec import dumps  # noqa: E402
-from tournament.store.database import open_store  # noqa: E402
-from tournament.store.records import match_record  # noqa: E402
-from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament  # noqa: E402
-from web.app import create_app  # noqa: E402
+from tourney.engine.bots import make_bot  # noqa: E402
+from tourney.engine.core import get_game  # noqa: E402
+from tourney.engine.referee import play_match  # noqa: E402
+from tourney.tournament.entrants import Entrant as PlanEntrant  # noqa: E402
+from tourney.tournament.league.members import LeagueSettings, create_league, join_league  # noqa: E402
+from tourney.tournament.league.rounds import run_due  # noqa: E402
+from tourney.tournament.pairing import Pairing  # noqa: E402
+from tourney.tournament.runner import TournamentPlan  # noqa: E402
+from tourney.tournament.store.codec import dumps  # noqa: E402
+from tourney.tournament.store.database import open_store  # noqa: E402
+from tourney.tournament.store.records import match_record  # noqa: E402
+from tourney.tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament  # noqa: E402
+from tourney.web.app import create_app  # noqa: E402
 
 GAMES = ["tiny-ninjas", "ninja-versus-ninja", "maitre-ninja", "ninja-arena"]
 BOTS = 20

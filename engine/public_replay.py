@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action, State
-from engine.referee import Replay, new_match, replay_match
+from tourney.engine.core import Action, State
+from tourney.engine.referee import Replay, new_match, replay_match
 
 
 def public_frames(replay: Replay) -> list[dict[str, Any]]:

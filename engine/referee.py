@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import (
+from tourney.engine.core import (
     Action,
     DecisionRequest,
     Game,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Action, Chance, ConfigError, Game, Inject, Observation, Outcome, State, register
+from tourney.engine.core import Action, Chance, ConfigError, Game, Inject, Observation, Outcome, State, register
 
 
 @dataclass(frozen=True, slots=True)

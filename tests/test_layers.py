@@ -1,7 +1,8 @@
 """The import rules of docs/CONTRIBUTING.md ("Layout and arrows"), as allow-lists.
 
 Checked on the source text (every import statement, including ones inside functions and
-relative ones), so a new module cannot quietly add a dependency: a game may import only the
+relative ones), so a new module cannot quietly add a dependency. Module names are written as the
+folders are (`engine.core` for `tourney.engine.core`): a game may import only the
 standard library, `engine.core` and its own package; bots only the standard library and
 `engine.core`; and nothing under engine/ imports the layers above it.
 """
@@ -9,12 +10,14 @@ standard library, `engine.core` and its own package; bots only the standard libr
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from engine.core import available_games
+from tourney.engine.core import available_games
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.name for p in (ROOT / "engine" / "games").iterdir() if (p / "__init__.py").exists())
@@ -31,9 +34,10 @@ GAME_EXCEPTIONS: dict[str, frozenset[str]] = {
 }
 
 
-def imports_of(folder: str) -> dict[str, set[str]]:
+def imports_of(folder: str, as_spelled: bool = False) -> dict[str, set[str]]:
     """{file: every absolute module name it imports} for the .py files under `folder`
-    (generated code excluded); relative imports are resolved against the file's package."""
+    (generated code excluded); relative imports are resolved against the file's package, and
+    `tourney.` is dropped. With `as_spelled`, the absolute names as the file writes them."""
     found: dict[str, set[str]] = {}
     for path in (ROOT / folder).rglob("*.py"):
         if "generated" in path.parts:
@@ -46,10 +50,10 @@ def imports_of(folder: str) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 if node.level == 0:
                     names.add(node.module or "")
-                else:
+                elif not as_spelled:
                     base = package[: len(package) - (node.level - 1)]
                     names.add(".".join(base + ([node.module] if node.module else [])))
-        found[str(path.relative_to(ROOT))] = names
+        found[str(path.relative_to(ROOT))] = names if as_spelled else {n.removeprefix("tourney.") for n in names}
     return found
 
 
@@ -83,8 +87,8 @@ def forbidden(folder: str, roots: tuple[str, ...]) -> list[str]:
 
 
 def test_every_game_package_is_checked():
-    built_in = [type(g).__module__.split(".")[2] for g in available_games()
-                if type(g).__module__.startswith("engine.games.")]
+    built_in = [type(g).__module__.split(".")[3] for g in available_games()
+                if type(g).__module__.startswith("tourney.engine.games.")]
     assert len(GAMES) == 4 and sorted(built_in) == GAMES
 
 
@@ -97,8 +101,8 @@ def test_the_check_catches_an_infrastructure_import_and_another_game(tmp_path, m
     fake = tmp_path / "engine" / "games" / "fake"
     fake.mkdir(parents=True)
     (fake / "__init__.py").write_text("from . import rules\n")
-    (fake / "rules.py").write_text("import grpc\nimport time\nfrom engine.games.other import x\n"
-                                   "from engine.core import Game\nimport random\n")
+    (fake / "rules.py").write_text("import grpc\nimport time\nfrom tourney.engine.games.other import x\n"
+                                   "from tourney.engine.core import Game\nimport random\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     assert disallowed("engine/games/fake", ("engine.core", "engine.games.fake"), {}) == [
         "engine/games/fake/rules.py imports engine.games.other",
@@ -109,7 +113,7 @@ def test_the_check_catches_an_infrastructure_import_and_another_game(tmp_path, m
 
 def test_the_core_names_no_game():
     assert forbidden("engine/core", ("engine.games", "engine.bots", "engine.referee", "engine.server")) == []
-    assert "engine.games." not in (ROOT / "engine" / "core" / "registry.py").read_text()
+    assert "tourney.engine.games." not in (ROOT / "engine" / "core" / "registry.py").read_text()
 
 
 def test_bots_import_only_the_standard_library_and_the_core():
@@ -141,3 +145,22 @@ def test_web_reads_the_store_and_the_public_arena_api_only():
     internals = [o for o in forbidden("web", internals_of)
                  if not o.startswith("web/cli.py imports engine.server.arena")]
     assert internals == []  # web/cli.py names the Arena type only to start beside it (serve --web-port)
+
+
+def test_everything_imports_the_layers_as_tourney_packages():
+    """Inside the repository `import engine` would still work (the folder is on sys.path) and load a second
+    copy of every module: the code and the tests name the installed package, `tourney.engine`."""
+    bare = [f"{file} imports {name}"
+            for folder in ("engine", "workers", "tournament", "web", "tests", "bench")
+            for file, names in imports_of(folder, as_spelled=True).items() for name in names
+            if name.split(".")[0] in {"engine", "workers", "tournament", "web"}]
+    assert bare == []
+
+
+def test_the_install_adds_one_top_level_package(tmp_path):
+    """Outside the repository the layers are reachable only as `tourney.<layer>`."""
+    code = ("import importlib.util as u, tourney.engine, tourney.web;"
+            "print([n for n in ('engine', 'workers', 'tournament', 'web') if u.find_spec(n)])")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, check=True)
+    assert out.stdout.strip() == "[]"

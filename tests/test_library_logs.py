@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.cli_logging import configure_cli_logging
+from tourney.tournament.cli_logging import configure_cli_logging
 
 ROOT = Path(__file__).resolve().parents[1]
 # Modules whose job is to print: the commands, their progress lines, and the code generator's file list.
@@ -54,9 +54,9 @@ def test_the_check_sees_a_print(tmp_path: Path) -> None:
 def test_the_cli_shows_library_warnings_on_stderr_as_bare_sentences(capsys: pytest.CaptureFixture[str]) -> None:
     configure_cli_logging()
     configure_cli_logging()  # twice: still one line per record
-    logging.getLogger("tournament.store.retry").warning("the database is unreachable (%s); retrying in %.1f s",
+    logging.getLogger("tourney.tournament.store.retry").warning("the database is unreachable (%s); retrying in %.1f s",
                                                    "refused", 0.2)
-    logging.getLogger("engine.server.arena").info("an info line the user does not see")
+    logging.getLogger("tourney.engine.server.arena").info("an info line the user does not see")
     logging.getLogger("tourney.league").error("a league round failed")
     captured = capsys.readouterr()
     assert captured.err == "the database is unreachable (refused); retrying in 0.2 s\na league round failed\n"

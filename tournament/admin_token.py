@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from engine.core import ConfigError
+from tourney.engine.core import ConfigError
 
 MIN_LENGTH = 16
 # Words an example or a hurried operator puts in place of a secret (compared without case,

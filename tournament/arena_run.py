@@ -17,16 +17,16 @@ from collections.abc import Iterator, Sequence
 import grpc
 from sqlalchemy.engine import Engine
 
-from engine.server.client import rpc_detail
-from engine.server.generated import arena_pb2 as pb
-from engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
-from tournament.entrants import REMOTE
-from tournament.pairing import Pairing
-from tournament.remote_pool import play_on_threads
-from tournament.runner import TournamentPlan, bot_seed
-from tournament.store.reads import stored_setting
-from tournament.store.records import Played, match_record
-from tournament.store.writes import save_setting
+from tourney.engine.server.client import rpc_detail
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
+from tourney.tournament.entrants import REMOTE
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.remote_pool import play_on_threads
+from tourney.tournament.runner import TournamentPlan, bot_seed
+from tourney.tournament.store.reads import stored_setting
+from tourney.tournament.store.records import Played, match_record
+from tourney.tournament.store.writes import save_setting
 
 ARENA_SETTING = "arena"  # the key of the arena's address in Tournament.settings_json
 

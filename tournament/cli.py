@@ -28,30 +28,30 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from engine.bots import bot_infos, bot_names, make_bot, option_usage
-from engine.core import Action, ConfigError, Game, Options, State, TourneyError, available_games, get_game
-from engine.referee import Replay, TimeControl, play_match, replay_match
-from engine.server.launcher import is_command
-from tournament.achievements import Earned
-from tournament.cli_logging import configure_cli_logging
-from tournament.entrants import parse_entrants
-from tournament.fault_notes import ProgramFaultNotes
-from tournament.game_options import options_doc, options_table
-from tournament.help_style import hide_flag_placeholders
-from tournament.legends import legend
-from tournament.progress import ProgressLines
-from tournament.runner import TournamentPlan, load_plan, run_tournament
-from tournament.seeding import check_seed_key
-from tournament.sprt import explain as explain_sprt
-from tournament.standings import Standing, legend_lines
-from tournament.store.codec import unpack_replay
-from tournament.store.database import open_store
-from tournament.store.reads import load_achievements, load_standings, match_page, stored_match
+from tourney.engine.bots import bot_infos, bot_names, make_bot, option_usage
+from tourney.engine.core import Action, ConfigError, Game, Options, State, TourneyError, available_games, get_game
+from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
+from tourney.engine.server.launcher import is_command
+from tourney.tournament.achievements import Earned
+from tourney.tournament.cli_logging import configure_cli_logging
+from tourney.tournament.entrants import parse_entrants
+from tourney.tournament.fault_notes import ProgramFaultNotes
+from tourney.tournament.game_options import options_doc, options_table
+from tourney.tournament.help_style import hide_flag_placeholders
+from tourney.tournament.legends import legend
+from tourney.tournament.progress import ProgressLines
+from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
+from tourney.tournament.seeding import check_seed_key
+from tourney.tournament.sprt import explain as explain_sprt
+from tourney.tournament.standings import Standing, legend_lines
+from tourney.tournament.store.codec import unpack_replay
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.reads import load_achievements, load_standings, match_page, stored_match
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from workers import Executor as PoolExecutor
+    from tourney.workers import Executor as PoolExecutor
 
 # gRPC's C core logs notices (e.g. about fork() while starting a bot program) straight to stderr;
 # a person at the terminal should see only tourney's own lines and real gRPC errors.
@@ -233,7 +233,7 @@ def match(
                     show(state, joint)
 
             if any(is_command(spec) for spec in specs):
-                from tournament.programs import play_with_programs  # starts a private loopback arena
+                from tourney.tournament.programs import play_with_programs  # starts a private loopback arena
 
                 result = play_with_programs(game, specs, s, config, move_ms)
                 if show is not None:  # the programs played over the network: show it from the replay
@@ -288,19 +288,19 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
           workers: int | None, as_json: bool, latest: bool = False, arena: str | None = None,
           admin_token: str = "", metrics_port: int | None = None, metrics_host: str = "127.0.0.1") -> None:
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
-    from workers import make_executor
+    from tourney.workers import make_executor
 
     engine = open_store(db) if plan is not None else open_existing(db)
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
         if arena is None:  # a tournament played on an arena goes on there
-            from tournament.arena_run import remembered_arena
+            from tourney.tournament.arena_run import remembered_arena
 
             arena = remembered_arena(engine, tid)
     plan.spec()
     if arena is not None:
-        from tournament.arena_run import RemoteArenaExecutor, remember_arena
+        from tourney.tournament.arena_run import RemoteArenaExecutor, remember_arena
 
         # It plays only TournamentPlans, which is all this function hands it.
         on_arena = RemoteArenaExecutor(arena, admin_token, workers or 4)
@@ -308,7 +308,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         executor = cast("PoolExecutor", on_arena)
     else:
         executor = make_executor(local=local, address=address, workers=workers)
-    from tournament.metrics import instrument
+    from tourney.tournament.metrics import instrument
 
     # --metrics-port: matches counted as their results arrive here, and the remaining-matches gauge.
     metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None,
@@ -677,10 +677,10 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
     return table
 
 
-import tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
-import tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)
-import tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
-import web.cli  # noqa: E402, F401  (registers web)
+import tourney.tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
+import tourney.tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)
+import tourney.tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
+import tourney.web.cli  # noqa: E402, F401  (registers web)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -56,7 +56,7 @@ from typing import Any
 
 import rustworkx as rx
 
-from tournament.pairing import PlayedGame
+from tourney.tournament.pairing import PlayedGame
 
 logger = logging.getLogger(__name__)
 

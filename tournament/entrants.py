@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.bots import make_bot, parse_bot_spec
-from engine.core import ConfigError, Game
-from engine.server.launcher import command_name, is_command
+from tourney.engine.bots import make_bot, parse_bot_spec
+from tourney.engine.core import ConfigError, Game
+from tourney.engine.server.launcher import command_name, is_command
 
 
 @dataclass(frozen=True)

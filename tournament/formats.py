@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournament import swiss
-from tournament.dutch import DutchUnavailable, dutch_round
-from tournament.gauntlet import gauntlet
-from tournament.pairing import Pairing, PlayedGame, encounters, seeds_used
-from tournament.pods import pod_schedule
-from tournament.round_robin import round_robin
-from tournament.sprt import SprtState, pentanomial, sprt
+from tourney.tournament import swiss
+from tourney.tournament.dutch import DutchUnavailable, dutch_round
+from tourney.tournament.gauntlet import gauntlet
+from tourney.tournament.pairing import Pairing, PlayedGame, encounters, seeds_used
+from tourney.tournament.pods import pod_schedule
+from tourney.tournament.round_robin import round_robin
+from tourney.tournament.sprt import SprtState, pentanomial, sprt
 
 SPRT_PAIRS_PER_ROUND = 8  # duplicate pairs per opponent between two looks at the test
 SPRT_MAX_ROUNDS = 500

@@ -8,7 +8,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from engine.core import Game
+from tourney.engine.core import Game
 
 
 def options_doc(game: Game) -> list[dict[str, Any]]:

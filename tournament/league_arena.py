@@ -26,23 +26,23 @@ from typing import Any
 
 import grpc
 
-from engine.core import TourneyError
-from engine.server.arena import REMOTE_PREFIX, Arena, ArenaError
-from engine.server.client import rpc_detail
-from engine.server.generated import arena_pb2 as pb
-from engine.server.launcher import BotProcess, is_command
-from engine.server.remote import RUN_MATCH
-from engine.server.results import result_of
-from engine.server.tokens import token_hash
-from tournament.league.forfeits import forfeit
-from tournament.league.members import REMOTE
-from tournament.league.rounds import RoundHook, RoundReport, RoundStopped, run_due
-from tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, Clock, utc_now
-from tournament.pairing import Pairing
-from tournament.remote_pool import POLL_S, play_on_threads
-from tournament.runner import TournamentPlan
-from tournament.store.database import open_store
-from tournament.store.records import Played, match_record
+from tourney.engine.core import TourneyError
+from tourney.engine.server.arena import REMOTE_PREFIX, Arena, ArenaError
+from tourney.engine.server.client import rpc_detail
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.launcher import BotProcess, is_command
+from tourney.engine.server.remote import RUN_MATCH
+from tourney.engine.server.results import result_of
+from tourney.engine.server.tokens import token_hash
+from tourney.tournament.league.forfeits import forfeit
+from tourney.tournament.league.members import REMOTE
+from tourney.tournament.league.rounds import RoundHook, RoundReport, RoundStopped, run_due
+from tourney.tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, Clock, utc_now
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.remote_pool import POLL_S, play_on_threads
+from tourney.tournament.runner import TournamentPlan
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.records import Played, match_record
 
 SEAT_WAIT_S = 30.0  # a connected bot busy with other matches gets this long to free a slot
 PROGRAM_LOGS = Path("bot-logs")  # where `cmd:` members' output goes, one file per launch
@@ -183,7 +183,7 @@ class RemoteLeagueExecutor:
         specs = [plan.entrants[i].spec for i in pairing.seats]
         if any(is_command(spec) for spec in specs) and not any(spec.startswith(REMOTE) for spec in specs):
             # Programs against built-in bots: played here, as a Ray worker would (a private loopback arena).
-            from tournament.runner import play_pairing
+            from tourney.tournament.runner import play_pairing
 
             started = time.perf_counter()
             record = match_record(plan.aliases_of(pairing), play_pairing(plan, pairing))

@@ -21,9 +21,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from engine.core import ConfigError, get_game
-from tournament.cli import _standing_doc, app, guarded, open_existing, parse_settings
-from tournament.league.members import (
+from tourney.engine.core import ConfigError, get_game
+from tourney.tournament.cli import _standing_doc, app, guarded, open_existing, parse_settings
+from tourney.tournament.league.members import (
     LEAGUE_FORMATS,
     LeagueSettings,
     create_league,
@@ -32,14 +32,14 @@ from tournament.league.members import (
     list_leagues,
     set_paused,
 )
-from tournament.league.rounds import RoundReport, run_due
-from tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, parse_catch_up, parse_when, utc_now
-from tournament.league.season import LeagueTable, league_standings
-from tournament.league_arena import RemoteLeagueExecutor
-from tournament.pairing import Pairing
-from tournament.runner import Executor, TournamentPlan
-from tournament.store.database import open_store
-from tournament.store.records import Played
+from tourney.tournament.league.rounds import RoundReport, run_due
+from tourney.tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, parse_catch_up, parse_when, utc_now
+from tourney.tournament.league.season import LeagueTable, league_standings
+from tourney.tournament.league_arena import RemoteLeagueExecutor
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.runner import Executor, TournamentPlan
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.records import Played
 
 league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, seasons, divisions with promotion "
                                                     "and relegation (create, join, leave, list, pause, resume, "
@@ -182,8 +182,8 @@ def run_due_command(
     round in play and gives its claim back, so the next run takes it over at once.
     """
     def body() -> None:
-        from tournament.metrics import MeteredExecutor, serve_metrics
-        from workers import make_executor
+        from tourney.tournament.metrics import MeteredExecutor, serve_metrics
+        from tourney.workers import make_executor
 
         if watch is not None and watch <= 0:
             raise ConfigError(f"--watch must be a positive number of seconds, not {watch}.")

@@ -12,18 +12,18 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 
-from engine.referee import Replay
-from engine.server.metrics import (
+from tourney.engine.referee import Replay
+from tourney.engine.server.metrics import (
     REMAINING,
     WORKER_BUSY,
     WORKER_SLOTS,
     observe_match,
     serve_metrics,
 )
-from tournament.pairing import Pairing
-from tournament.runner import Executor, TournamentPlan
-from tournament.store.codec import unpack_replay
-from tournament.store.records import MatchRecord, Played
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.runner import Executor, TournamentPlan
+from tourney.tournament.store.codec import unpack_replay
+from tourney.tournament.store.records import MatchRecord, Played
 
 __all__ = ["MeteredExecutor", "TournamentProgress", "instrument", "observe_record", "serve_metrics"]
 

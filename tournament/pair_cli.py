@@ -13,9 +13,9 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli import app, fail
-from tournament.dutch import DutchUnavailable
-from tournament.trf import TrfError, format_pairing, pair_dutch, read_trf
+from tourney.tournament.cli import app, fail
+from tourney.tournament.dutch import DutchUnavailable
+from tourney.tournament.trf import TrfError, format_pairing, pair_dutch, read_trf
 
 SYSTEMS = ("dutch",)
 MAX_TRF_BYTES = 16 * 1024 * 1024  # 10,000 players and 99 rounds fit comfortably

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from itertools import combinations
 
-from tournament.pairing import Pairing, encounters, seeds_used
+from tourney.tournament.pairing import Pairing, encounters, seeds_used
 
 RESTARTS = 12
 

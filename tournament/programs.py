@@ -17,14 +17,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.core import ConfigError, Termination
-from engine.referee import MatchResult, Replay, SeatStats, forfeit_result
-from engine.server.arena import REMOTE_PREFIX
-from engine.server.config import ArenaConfig
-from engine.server.launcher import BotProcess, command_name, is_command
-from engine.server.local import LocalArena
-from engine.server.remote import ArenaUnavailable, run_remote_match
-from tournament.fault_notes import NOT_PLAYED
+from tourney.engine.core import ConfigError, Termination
+from tourney.engine.referee import MatchResult, Replay, SeatStats, forfeit_result
+from tourney.engine.server.arena import REMOTE_PREFIX
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.launcher import BotProcess, command_name, is_command
+from tourney.engine.server.local import LocalArena
+from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
+from tourney.tournament.fault_notes import NOT_PLAYED
 
 CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello
 POLL_S = 0.05  # how often the wait looks for a program that exited or connected

@@ -12,8 +12,8 @@ import concurrent.futures
 import threading
 from collections.abc import Callable, Iterator, Sequence
 
-from tournament.pairing import Pairing
-from tournament.store.records import Played
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.store.records import Played
 
 POLL_S = 0.5  # how often a pool waiting for its matches looks at the stop flag
 

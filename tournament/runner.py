@@ -17,22 +17,22 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
 
-from engine.bots import make_bot
-from engine.core import ConfigError, get_game
-from engine.core.chance import stream_start
-from engine.referee import MatchResult, TimeControl, play_match
-from engine.server.launcher import is_command
-from tournament.achievements import rules_for
-from tournament.entrants import Entrant
-from tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
-from tournament.pairing import Pairing
-from tournament.seeding import keyed_match_seed
-from tournament.sprt import ELO_SCALES, SprtState
-from tournament.standings import Standing
-from tournament.store.codec import loads
-from tournament.store.reads import load_history, load_standings, stored_numbers, stored_tournament
-from tournament.store.records import BYE_SEED, Played, match_record
-from tournament.store.writes import create_tournament, record_matches, save_ratings, save_streaks
+from tourney.engine.bots import make_bot
+from tourney.engine.core import ConfigError, get_game
+from tourney.engine.core.chance import stream_start
+from tourney.engine.referee import MatchResult, TimeControl, play_match
+from tourney.engine.server.launcher import is_command
+from tourney.tournament.achievements import rules_for
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.seeding import keyed_match_seed
+from tourney.tournament.sprt import ELO_SCALES, SprtState
+from tourney.tournament.standings import Standing
+from tourney.tournament.store.codec import loads
+from tourney.tournament.store.reads import load_history, load_standings, stored_numbers, stored_tournament
+from tourney.tournament.store.records import BYE_SEED, Played, match_record
+from tourney.tournament.store.writes import create_tournament, record_matches, save_ratings, save_streaks
 
 
 @dataclass
@@ -139,7 +139,7 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     seed = plan.match_seed(pairing.seed_offset)
     specs = [plan.entrants[e].spec for e in pairing.seats]
     if any(is_command(spec) for spec in specs):
-        from tournament.programs import play_with_programs  # only matches with programs need gRPC
+        from tourney.tournament.programs import play_with_programs  # only matches with programs need gRPC
 
         return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms,
                                   bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])

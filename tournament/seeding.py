@@ -15,8 +15,8 @@ import hashlib
 import hmac
 import secrets
 
-from engine.core import ConfigError
-from engine.core.chance import stream_start
+from tourney.engine.core import ConfigError
+from tourney.engine.core.chance import stream_start
 
 KEY_MIN_CHARS = 16
 KEY_MAX_CHARS = 256

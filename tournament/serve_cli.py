@@ -20,24 +20,24 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 import grpc
 import typer
 
-from engine.bots import make_bot
-from engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
-from engine.referee import MatchResult
-from engine.server.arena import REMOTE_PREFIX, Arena
-from engine.server.client import Bot, BotClient, SessionRefused, rpc_detail
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
-from engine.server.launcher import BotProcess, command_name, is_command
-from engine.server.local import LocalArena
-from engine.server.metrics import serve_metrics
-from engine.server.remote import RUN_MATCH
-from engine.server.server import start_server
-from engine.server.tokens import add_bot, default_path, load_tokens
-from tournament.admin_token import check_admin_token
-from tournament.cli import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
+from tourney.engine.bots import make_bot
+from tourney.engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
+from tourney.engine.referee import MatchResult
+from tourney.engine.server.arena import REMOTE_PREFIX, Arena
+from tourney.engine.server.client import Bot, BotClient, SessionRefused, rpc_detail
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.launcher import BotProcess, command_name, is_command
+from tourney.engine.server.local import LocalArena
+from tourney.engine.server.metrics import serve_metrics
+from tourney.engine.server.remote import RUN_MATCH
+from tourney.engine.server.server import start_server
+from tourney.engine.server.tokens import add_bot, default_path, load_tokens
+from tourney.tournament.admin_token import check_admin_token
+from tourney.tournament.cli import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
 
 if TYPE_CHECKING:
-    from web.cli import WebBeside
+    from tourney.web.cli import WebBeside
 
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens (add).")
 app.add_typer(bots_app, name="bots")
@@ -106,7 +106,7 @@ def serve(
             raise ConfigError(f"--bad-messages-per-s must be above 0, not {bad_messages_per_s:g}.")
         if league_lease <= 0:
             raise ConfigError(f"--league-lease must be a positive number of seconds, not {league_lease}.")
-        from tournament.league.schedule import parse_catch_up
+        from tourney.tournament.league.schedule import parse_catch_up
 
         catch_up = parse_catch_up(league_catch_up)
         tls = None
@@ -129,7 +129,7 @@ def serve(
             err.print(f"metrics on http://{metrics_host}:{bound}/metrics", highlight=False)
         web = None
         if web_port is not None:
-            from web.cli import WebBeside
+            from tourney.web.cli import WebBeside
 
             web = WebBeside(db or "tourney.db", host, web_port, admin)
         asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls,
@@ -155,7 +155,7 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
         loop.add_signal_handler(sig, stop.set)
     league_loop = None
     if leagues_db is not None:
-        from tournament.league_arena import LeagueLoop
+        from tourney.tournament.league_arena import LeagueLoop
 
         # Programs of cmd: members connect back here; each round handled is one printed line.
         here = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
@@ -173,8 +173,8 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
 
 def store_writer(db_url: str) -> Callable[[str, Sequence[str], MatchResult, float], None]:
     """A callback that stores each finished arena match (outside any tournament) in the store."""
-    from tournament.store.database import open_store
-    from tournament.store.writes import record_arena_match
+    from tourney.tournament.store.database import open_store
+    from tourney.tournament.store.writes import record_arena_match
 
     engine = open_store(db_url)
 
@@ -214,7 +214,7 @@ class BuiltinOverNetwork(Bot):
 
     def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.Action],
             request: pb.ActionRequest) -> int | None:
-        from engine.server.client import action_dict
+        from tourney.engine.server.client import action_dict
 
         with self._lock:
             key = (request.match_id, request.seat)

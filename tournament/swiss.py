@@ -13,8 +13,8 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tournament.dutch import DutchUnavailable, dutch_round
-from tournament.pairing import PlayedGame
+from tourney.tournament.dutch import DutchUnavailable, dutch_round
+from tourney.tournament.pairing import PlayedGame
 
 
 @dataclass

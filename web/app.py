@@ -25,10 +25,10 @@ from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from engine.core import ReplayMismatch
-from web import reads
-from web.live import MAX_ID_LENGTH, WatchLimit, watch_events
-from web.replays import full_match_frames, public_match_frames
+from tourney.engine.core import ReplayMismatch
+from tourney.web import reads
+from tourney.web.live import MAX_ID_LENGTH, WatchLimit, watch_events
+from tourney.web.replays import full_match_frames, public_match_frames
 
 HERE = Path(__file__).resolve().parent
 MAX_NAME = 200  # a bot name or filter longer than this names nothing stored

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from engine.core import ConfigError
-from tournament.cli import app, guarded
-from tournament.store.database import open_store
+from tourney.engine.core import ConfigError
+from tourney.tournament.cli import app, guarded
+from tourney.tournament.store.database import open_store
 
 if TYPE_CHECKING:
-    from engine.server.arena import Arena
+    from tourney.engine.server.arena import Arena
 
 ADMIN_ENV = "TOURNEY_ADMIN_TOKEN"
 
@@ -41,7 +41,7 @@ def serve_web(db: str, arena: str | None, host: str, port: int, admin_token: str
     """Open the store and serve the app with uvicorn until interrupted."""
     import uvicorn
 
-    from web.app import create_app
+    from tourney.web.app import create_app
 
     sock = listen(host, port, "--port")
     if "://" not in db and not Path(db).exists():  # the web app only reads: it never makes a store
@@ -102,7 +102,7 @@ class WebBeside:
 
     async def start(self, arena: Arena, arena_port: int) -> Callable[[], Awaitable[None]]:
         """Serve the app until the returned coroutine function is awaited."""
-        from web.app import create_app
+        from tourney.web.app import create_app
 
         app_ = create_app(self.engine, arena=f"127.0.0.1:{arena_port}", admin_token=self.admin_token,
                           live_ids=arena.live_match_ids)

@@ -22,14 +22,21 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql import Executable
 from sqlmodel import Session, col, select
 
-from tournament.formats import FormatSpec, sprt_state, total_estimate
-from tournament.league.season import league_standings
-from tournament.pairing import PlayedGame
-from tournament.runner import load_plan
-from tournament.standings import Standing, likelihood_of_superiority
-from tournament.store.league_tables import League, LeagueDivision, LeagueRound
-from tournament.store.reads import load_achievements, load_history, load_standings, match_page, match_seats, seats_of
-from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, Tournament
+from tourney.tournament.formats import FormatSpec, sprt_state, total_estimate
+from tourney.tournament.league.season import league_standings
+from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.runner import load_plan
+from tourney.tournament.standings import Standing, likelihood_of_superiority
+from tourney.tournament.store.league_tables import League, LeagueDivision, LeagueRound
+from tourney.tournament.store.reads import (
+    load_achievements,
+    load_history,
+    load_standings,
+    match_page,
+    match_seats,
+    seats_of,
+)
+from tourney.tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, Tournament
 
 PAGE_SIZE = 50
 MAX_PAGE = 100_000  # a client-chosen page number is bounded like every other input

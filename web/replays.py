@@ -12,11 +12,11 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from engine.core import Action, State
-from engine.public_replay import public_frames
-from engine.referee import Replay, new_match, replay_match
-from tournament.store.codec import unpack_replay
-from web.reads import LruCache, match_replay_text, store_key
+from tourney.engine.core import Action, State
+from tourney.engine.public_replay import public_frames
+from tourney.engine.referee import Replay, new_match, replay_match
+from tourney.tournament.store.codec import unpack_replay
+from tourney.web.reads import LruCache, match_replay_text, store_key
 
 MAX_FRAMES = 20_000  # a replay longer than this is cut (the viewer says so) rather than filling memory
 _public = LruCache(64)

@@ -23,8 +23,8 @@ from collections.abc import Iterator, Sequence
 from queue import Empty, SimpleQueue
 from typing import Any, Protocol
 
-from engine.core import TourneyError
-from engine.core.registry import GAME_MODULES
+from tourney.engine.core import TourneyError
+from tourney.engine.core.registry import GAME_MODULES
 
 # What a finished match comes back as: (pairing, stored record, seconds). Workers never look
 # inside; the tournament layer made it and writes it. Keeping workers ignorant of the
@@ -70,7 +70,7 @@ def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None
 
 
 def _registered() -> set[str]:
-    from engine.core import registry
+    from tourney.engine.core import registry
     return set(registry._loaded)
 
 

@@ -31,7 +31,7 @@ if str(_ROOT) not in sys.path:
 try:
     import grpc
 
-    from engine.server.client import (
+    from tourney.engine.server.client import (
         Bot,
         BotClient,
         RandomBot,
@@ -40,7 +40,7 @@ try:
         observation_dict,
         rpc_detail,
     )
-    from engine.server.generated import arena_pb2
+    from tourney.engine.server.generated import arena_pb2
 except ModuleNotFoundError as missing:
     # The usual first mistake: the system's Python, which has no grpc. Name the one that has it.
     _VENV = _ROOT / ".venv" / "bin" / "python"

@@ -1,5 +1,5 @@
 """Built-in players that work for any game through the engine.core interface."""
 
-from engine.bots.registry import BotInfo, bot_infos, bot_names, make_bot, option_usage, parse_bot_spec
+from tourney.engine.bots.registry import BotInfo, bot_infos, bot_names, make_bot, option_usage, parse_bot_spec
 
 __all__ = ["BotInfo", "bot_infos", "bot_names", "make_bot", "option_usage", "parse_bot_spec"]

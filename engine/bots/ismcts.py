@@ -26,8 +26,8 @@ import math
 from collections.abc import Sequence
 from typing import ClassVar
 
-from engine.bots.seeding import bot_rng
-from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, Game, State, default_clock
+from tourney.engine.bots.seeding import bot_rng
+from tourney.engine.core import Action, BotOption, Budget, Clock, DecisionRequest, Game, State, default_clock
 
 WIDE = 64  # an action list longer than this is sampled, not searched
 ROLLOUT_CANDIDATES = 12  # a greedy rollout step looks at most at this many actions

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.bots.seeding import bot_rng
-from engine.core import BotOption, DecisionRequest
+from tourney.engine.bots.seeding import bot_rng
+from tourney.engine.core import BotOption, DecisionRequest
 
 
 class RandomBot:

@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bots.greedy import GreedyBot
-from engine.bots.ismcts import IsmctsBot
-from engine.bots.random_bot import RandomBot
-from engine.core import BotOption, ConfigError, Game, Seat
+from tourney.engine.bots.greedy import GreedyBot
+from tourney.engine.bots.ismcts import IsmctsBot
+from tourney.engine.bots.random_bot import RandomBot
+from tourney.engine.core import BotOption, ConfigError, Game, Seat
 
 GENERIC: dict[str, Callable[..., Any]] = {
     "random": RandomBot,

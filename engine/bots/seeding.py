@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.core.chance import stream_start
+from tourney.engine.core.chance import stream_start
 
 
 def bot_rng(seed: int, name: str) -> random.Random:

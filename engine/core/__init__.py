@@ -1,14 +1,14 @@
 """The game interface shared by every game, bot and layer above them."""
 
-from engine.core.bot_options import BotOption
-from engine.core.budget import Budget, Clock, OutOfTime, default_clock
-from engine.core.chance import Chance, Inject
-from engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
-from engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
-from engine.core.game import Action, Game, Illegal, Observation, Outcome, State
-from engine.core.options import Option, Options
-from engine.core.registry import available_games, game_ids, get_game, register
-from engine.core.termination import (
+from tourney.engine.core.bot_options import BotOption
+from tourney.engine.core.budget import Budget, Clock, OutOfTime, default_clock
+from tourney.engine.core.chance import Chance, Inject
+from tourney.engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
+from tourney.engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
+from tourney.engine.core.game import Action, Game, Illegal, Observation, Outcome, State
+from tourney.engine.core.options import Option, Options
+from tourney.engine.core.registry import available_games, game_ids, get_game, register
+from tourney.engine.core.termination import (
     CAP_REASON,
     FAULT_KINDS,
     Termination,

@@ -10,8 +10,8 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from engine.core.game import Action, Game, Observation, State
-from engine.core.termination import Termination
+from tourney.engine.core.game import Action, Game, Observation, State
+from tourney.engine.core.termination import Termination
 
 
 class DecisionRequest:

@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.core.chance import Inject
-from engine.core.options import Options
+from tourney.engine.core.chance import Inject
+from tourney.engine.core.options import Options
 
 Observation = dict[str, Any]
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.core.errors import ConfigError
+from tourney.engine.core.errors import ConfigError
 
 # How a value is written: `json` is a structured value (a list, a mapping) given as JSON text.
 Kind = Literal["int", "float", "bool", "str", "json"]

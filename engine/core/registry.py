@@ -10,11 +10,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from engine.core.errors import UnknownGame
-from engine.core.game import Game
+from tourney.engine.core.errors import UnknownGame
+from tourney.engine.core.game import Game
 
 # Where the built-in games live: a place to look, not a list of games.
-BUILTIN_GAMES_PACKAGE = "engine.games"
+BUILTIN_GAMES_PACKAGE = "tourney.engine.games"
 
 # id -> the module that registered it, so a fresh worker process can import it again.
 GAME_MODULES: dict[str, str] = {}

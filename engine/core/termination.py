@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from enum import StrEnum
 
-from engine.core.game import Outcome
+from tourney.engine.core.game import Outcome
 
 
 class Termination(StrEnum):

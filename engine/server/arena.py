@@ -22,20 +22,20 @@ from typing import Any, cast
 
 import grpc
 
-from engine.bots import make_bot
-from engine.core import Action, Seat, State, Termination, TourneyError, get_game
-from engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
-from engine.server.codecs import codec_for, dumps
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
-from engine.server.live import LiveMatch
-from engine.server.match_loop import LoopMatch
-from engine.server.metrics import MatchMetrics
-from engine.server.realtime import play_realtime, supports_realtime
-from engine.server.records import ended_message, public_record, without_replay
-from engine.server.results import record_of
-from engine.server.sessions import BotSession, RemoteSeat, shown
-from engine.server.tokens import token_hash
+from tourney.engine.bots import make_bot
+from tourney.engine.core import Action, Seat, State, Termination, TourneyError, get_game
+from tourney.engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
+from tourney.engine.server.codecs import codec_for, dumps
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.live import LiveMatch
+from tourney.engine.server.match_loop import LoopMatch
+from tourney.engine.server.metrics import MatchMetrics
+from tourney.engine.server.realtime import play_realtime, supports_realtime
+from tourney.engine.server.records import ended_message, public_record, without_replay
+from tourney.engine.server.results import record_of
+from tourney.engine.server.sessions import BotSession, RemoteSeat, shown
+from tourney.engine.server.tokens import token_hash
 
 logger = logging.getLogger(__name__)
 REMOTE_PREFIX = "remote:"

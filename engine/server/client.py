@@ -34,7 +34,7 @@ from typing import Any
 
 import grpc
 
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.generated import arena_pb2 as pb
 
 PLAY_METHOD = "/tourney.v1.Arena/Play"
 

@@ -1,6 +1,6 @@
 """Regenerate the Python code of proto/tourney/v1/arena.proto into engine/server/generated/.
 
-Run `python -m engine.server.codegen` after editing the proto; a test fails when the
+Run `python -m tourney.engine.server.codegen` after editing the proto; a test fails when the
 committed code is stale. `generate(out_dir)` writes into any folder (the test uses a temp one).
 """
 
@@ -15,9 +15,9 @@ PROTO_FILE = "tourney/v1/arena.proto"
 GENERATED = Path(__file__).resolve().parent / "generated"
 # protoc writes imports relative to the proto path; the package lives under engine/server.
 _PROTO_IMPORT = "from tourney.v1 import arena_pb2"
-_PACKAGE_IMPORT = "from engine.server.generated import arena_pb2"
+_PACKAGE_IMPORT = "from tourney.engine.server.generated import arena_pb2"
 FILES = ("arena_pb2.py", "arena_pb2.pyi", "arena_pb2_grpc.py")
-_INIT = '"""Generated from proto/tourney/v1/arena.proto by `python -m engine.server.codegen`; do not edit."""\n'
+_INIT = '"""Generated from proto/tourney/v1/arena.proto by `python -m tourney.engine.server.codegen`; do not edit."""\n'
 
 
 def generate(out_dir: Path) -> list[Path]:

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from engine.core import ConfigError
+from tourney.engine.core import ConfigError
 
 CMD_PREFIX = "cmd:"
 PYTHON_NAMES = ("python", "python3")  # a program started with these runs on tourney's own Python

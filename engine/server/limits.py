@@ -7,7 +7,7 @@ arena keeps or repeats it.
 
 from __future__ import annotations
 
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.generated import arena_pb2 as pb
 
 MAX_NAME_CHARS = 64
 MAX_TOKEN_CHARS = 256

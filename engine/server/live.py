@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.generated import arena_pb2 as pb
 
 MAX_WATCH_QUEUE = 1024  # events waiting for one watcher who does not read before it is cut off
 

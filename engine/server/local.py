@@ -9,10 +9,10 @@ from types import TracebackType
 
 import grpc
 
-from engine.server.arena import Arena
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
-from engine.server.server import start_server
+from tourney.engine.server.arena import Arena
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.server import start_server
 
 
 class LocalArena:

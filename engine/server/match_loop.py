@@ -16,9 +16,9 @@ import functools
 import time
 from collections.abc import Sequence
 
-from engine.core import DecisionRequest, Seat, SeatFault
-from engine.referee import Answer, Clock, MatchResult, MatchSteps, ask_seat
-from engine.server.sessions import RemoteSeat
+from tourney.engine.core import DecisionRequest, Seat, SeatFault
+from tourney.engine.referee import Answer, Clock, MatchResult, MatchSteps, ask_seat
+from tourney.engine.server.sessions import RemoteSeat
 
 
 class LoopMatch:

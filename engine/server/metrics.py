@@ -37,8 +37,8 @@ from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, M
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
-from engine.core import FAULT_KINDS, Termination, available_games
-from engine.referee import Decision, MatchResult
+from tourney.engine.core import FAULT_KINDS, Termination, available_games
+from tourney.engine.referee import Decision, MatchResult
 
 # A registry of our own (not the process-global default): tests and the dashboard check read exactly
 # what is exported, and two arenas in one test process do not collide.
@@ -407,7 +407,7 @@ def served_methods(services: Sequence[Any]) -> list[str]:
 
 def arena_methods() -> list[str]:
     """The methods an arena serves: the Arena service, plus health and reflection when installed."""
-    from engine.server.generated import arena_pb2 as pb
+    from tourney.engine.server.generated import arena_pb2 as pb
 
     services = list(pb.DESCRIPTOR.services_by_name.values())
     try:

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from engine.core import (
+from tourney.engine.core import (
     Action,
     DecisionRequest,
     Game,
@@ -42,13 +42,13 @@ from engine.core import (
     adjudicated_draw,
     termination_of,
 )
-from engine.referee import MatchResult, Replay, SeatStats, forfeit_result
-from engine.server.codecs import dumps
-from engine.server.sessions import RemoteSeat, error_message
+from tourney.engine.referee import MatchResult, Replay, SeatStats, forfeit_result
+from tourney.engine.server.codecs import dumps
+from tourney.engine.server.sessions import RemoteSeat, error_message
 
 # game id -> "module:Class" of its real-time driver (imported on first use).
 REALTIME_DRIVERS: dict[str, str] = {
-    "ninja-arena": "engine.games.ninja_arena.realtime:RealtimeDriver",
+    "ninja-arena": "tourney.engine.games.ninja_arena.realtime:RealtimeDriver",
 }
 logger = logging.getLogger(__name__)
 POLL_S = 0.05  # longest wait between clock checks when nothing arrives

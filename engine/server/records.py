@@ -8,13 +8,13 @@ import json
 import logging
 from typing import Any
 
-from engine.core import ReplayMismatch
-from engine.public_replay import public_frames
-from engine.referee import Replay
-from engine.server.codecs import dumps
-from engine.server.generated import arena_pb2 as pb
-from engine.server.results import seat_points
-from engine.server.sessions import shown
+from tourney.engine.core import ReplayMismatch
+from tourney.engine.public_replay import public_frames
+from tourney.engine.referee import Replay
+from tourney.engine.server.codecs import dumps
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.results import seat_points
+from tourney.engine.server.sessions import shown
 
 logger = logging.getLogger(__name__)
 

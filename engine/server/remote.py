@@ -14,11 +14,11 @@ from typing import Any, cast
 
 import grpc
 
-from engine.core import TourneyError
-from engine.referee import MatchResult
-from engine.server.client import rpc_detail
-from engine.server.generated import arena_pb2 as pb
-from engine.server.results import result_of
+from tourney.engine.core import TourneyError
+from tourney.engine.referee import MatchResult
+from tourney.engine.server.client import rpc_detail
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.results import result_of
 
 RUN_MATCH = "/tourney.v1.Arena/RunMatch"
 

@@ -14,10 +14,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Outcome, Termination
-from engine.referee import MatchResult, Replay, SeatStats
-from engine.server.codecs import dumps
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.core import Outcome, Termination
+from tourney.engine.referee import MatchResult, Replay, SeatStats
+from tourney.engine.server.codecs import dumps
+from tourney.engine.server.generated import arena_pb2 as pb
 
 REALTIME_LOG = "realtime_log"  # the details key (and replay document key) of a real-time match's arrivals
 

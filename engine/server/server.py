@@ -6,10 +6,10 @@ from typing import Any
 
 import grpc
 
-from engine.core import available_games
-from engine.server.arena import Arena
-from engine.server.metrics import MetricsInterceptor, arena_methods
-from engine.server.servicer import ArenaServicer, arena_handler
+from tourney.engine.core import available_games
+from tourney.engine.server.arena import Arena
+from tourney.engine.server.metrics import MetricsInterceptor, arena_methods
+from tourney.engine.server.servicer import ArenaServicer, arena_handler
 
 # What the arena may send. Bots need none of it (no ActionRequest is over 64 KB, so gRPC's default
 # 4 MiB receive limit plays every game); the public GetMatch record of a long match does: its

@@ -15,15 +15,15 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
-from engine.bots import bot_names
-from engine.core import available_games
-from engine.server.arena import Arena, ArenaError
-from engine.server.generated import arena_pb2 as pb
-from engine.server.limits import hello_problem
-from engine.server.live import MAX_WATCH_QUEUE, LiveMatch
-from engine.server.rate_limit import HelloLimiter
-from engine.server.realtime import supports_realtime
-from engine.server.sessions import BotSession, error_message, shown
+from tourney.engine.bots import bot_names
+from tourney.engine.core import available_games
+from tourney.engine.server.arena import Arena, ArenaError
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.limits import hello_problem
+from tourney.engine.server.live import MAX_WATCH_QUEUE, LiveMatch
+from tourney.engine.server.rate_limit import HelloLimiter
+from tourney.engine.server.realtime import supports_realtime
+from tourney.engine.server.sessions import BotSession, error_message, shown
 
 SERVER_VERSION = "tourney-arena/1"
 

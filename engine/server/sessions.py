@@ -18,10 +18,10 @@ import math
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from engine.core import DecisionRequest, SeatDisconnected, SeatFault, SeatTimeout
-from engine.server.codecs import Codec
-from engine.server.generated import arena_pb2 as pb
-from engine.server.wire import legal_encoder, observation_bytes, request_message
+from tourney.engine.core import DecisionRequest, SeatDisconnected, SeatFault, SeatTimeout
+from tourney.engine.server.codecs import Codec
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.wire import legal_encoder, observation_bytes, request_message
 
 # Sentinel on the outbound queue: the stream is over, the writer stops.
 _CLOSE = None

@@ -13,7 +13,7 @@ import re
 import secrets
 from pathlib import Path
 
-from engine.core import ConfigError
+from tourney.engine.core import ConfigError
 
 
 def token_hash(token: str) -> str:

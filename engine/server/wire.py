@@ -14,9 +14,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Action, Observation
-from engine.server.codecs import Codec, GenericCodec, dumps
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.core import Action, Observation
+from tourney.engine.server.codecs import Codec, GenericCodec, dumps
+from tourney.engine.server.generated import arena_pb2 as pb
 
 _ONE_BYTE = [bytes((i,)) for i in range(0x80)]  # most varints here (ids, seats, lengths) are small
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from engine.core import Chance, Inject
+from tourney.engine.core import Chance, Inject
 
 
 def test_streams_depend_only_on_seed_and_name():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import Outcome, Termination, adjudicated_draw, fault_reason, forfeit, termination_of
+from tourney.engine.core import Outcome, Termination, adjudicated_draw, fault_reason, forfeit, termination_of
 
 
 def test_a_forfeit_puts_the_seats_at_fault_last_and_everyone_else_first_together() -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.bots import make_bot
-from engine.core import DecisionRequest, get_game
-from engine.referee import play_match
+from tourney.engine.bots import make_bot
+from tourney.engine.core import DecisionRequest, get_game
+from tourney.engine.referee import play_match
 
 GAME = get_game("tiny-ninjas")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import tests.sticks  # noqa: F401
-from engine.bots import bot_names, make_bot, parse_bot_spec
-from engine.core import ConfigError, get_game
-from engine.referee import play_match
+from tourney.engine.bots import bot_names, make_bot, parse_bot_spec
+from tourney.engine.core import ConfigError, get_game
+from tourney.engine.referee import play_match
 
 GAME = get_game("sticks")
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots import make_bot
-from engine.core import DecisionRequest, get_game
-from engine.games.tiny_ninjas.state import TinyNinjasState
-from engine.referee import play_match
+from tourney.engine.bots import make_bot
+from tourney.engine.core import DecisionRequest, get_game
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
+from tourney.engine.referee import play_match
 
 
 class ReadingBot:

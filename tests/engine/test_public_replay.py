@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from engine.bots import make_bot
-from engine.core import get_game
-from engine.public_replay import public_frames
-from engine.referee import play_match
+from tourney.engine.bots import make_bot
+from tourney.engine.core import get_game
+from tourney.engine.public_replay import public_frames
+from tourney.engine.referee import play_match
 
 
 @pytest.mark.parametrize("game_id", ["tiny-ninjas", "ninja-versus-ninja", "maitre-ninja", "ninja-arena"])

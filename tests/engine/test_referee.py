@@ -8,9 +8,9 @@ import json
 import pytest
 
 import tests.sticks  # noqa: F401  (registers the test game)
-from engine.bots import make_bot
-from engine.core import DecisionRequest, SeatDisconnected, Termination, get_game
-from engine.referee import Replay, TimeControl, play_match, replay_match
+from tourney.engine.bots import make_bot
+from tourney.engine.core import DecisionRequest, SeatDisconnected, Termination, get_game
+from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
 
 GAME = get_game("sticks")
 

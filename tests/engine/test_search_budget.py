@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 import tests.sticks  # noqa: F401
-from engine.bots import make_bot
-from engine.bots.ismcts import IsmctsBot
-from engine.core import Budget, ConfigError, DecisionRequest, Game, State, get_game
-from engine.referee import play_match
 from tests.clocks import FakeClock, NoClock
+from tourney.engine.bots import make_bot
+from tourney.engine.bots.ismcts import IsmctsBot
+from tourney.engine.core import Budget, ConfigError, DecisionRequest, Game, State, get_game
+from tourney.engine.referee import play_match
 
 STICKS = get_game("sticks")
 NVN = get_game("ninja-versus-ninja")

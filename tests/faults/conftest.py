@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.referee import MatchResult
 from tests.server.harness import ArenaHarness
 from tests.tournament.conftest import PG_BIN, _as_postgres, _free_port
+from tourney.engine.referee import MatchResult
 
 
 class Stored:

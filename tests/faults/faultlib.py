@@ -6,8 +6,8 @@ import concurrent.futures
 import json
 from collections.abc import Callable, Sequence
 
-from engine.server.generated import arena_pb2 as pb
 from tests.server.harness import WAIT_S, ArenaHarness
+from tourney.engine.server.generated import arena_pb2 as pb
 
 GAME = "tiny-ninjas"
 

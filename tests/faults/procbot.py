@@ -13,8 +13,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine.server.client import Bot, BotClient, RandomBot
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.client import Bot, BotClient, RandomBot
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 class CrashFirst(Bot):

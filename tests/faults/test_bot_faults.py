@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from engine.server.client import Bot, BotClient
-from engine.server.generated import arena_pb2 as pb
 from tests.faults.faultlib import GAME, RawBot, check_stored, reply_bytes, with_good_matches
 from tests.server.bots import DesertingBot, RecordingBot, SilentBot
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
+from tourney.engine.server.client import Bot, BotClient
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 def test_a_bot_that_never_replies_forfeits_on_time_and_is_stored(harness: ArenaHarness) -> None:

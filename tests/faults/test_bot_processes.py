@@ -8,9 +8,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from engine.server.launcher import BotProcess, group_members
 from tests.faults.faultlib import GAME, with_good_matches
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
+from tourney.engine.server.launcher import BotProcess, group_members
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,8 +15,8 @@ from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from tests.faults.conftest import Postgres
-from tournament.cli import app
-from tournament.store.database import with_driver
+from tourney.tournament.cli import app
+from tourney.tournament.store.database import with_driver
 
 ROOT = Path(__file__).resolve().parents[2]
 # A small search bot makes each match take a little while, so the outage lands mid-tournament.
@@ -44,7 +44,7 @@ def test_postgres_restarted_mid_tournament_loses_nothing(restartable_postgres: P
     expected = json.loads(whole.stdout)
 
     env = {**os.environ, "TOURNEY_DB_RETRY_S": "90", "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", *ARGS, "--db", pg.url], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "tourney.tournament.cli", *ARGS, "--db", pg.url], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -80,7 +80,7 @@ def test_the_arena_keeps_a_match_that_ends_while_postgres_is_down(restartable_po
 
     from tests.faults.faultlib import GAME
     from tests.server.harness import WAIT_S, ArenaHarness
-    from tournament.serve_cli import store_writer
+    from tourney.tournament.serve_cli import store_writer
 
     pg = restartable_postgres
     harness = ArenaHarness()

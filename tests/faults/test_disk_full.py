@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tournament.cli import app
-from tournament.store.database import open_store
+from tourney.tournament.cli import app
+from tourney.tournament.store.database import open_store
 
 ARGS = ["run", "--game", "tiny-ninjas", "--bots", "random,greedy,random@r2,greedy@g2", "--games-per-pair", "6",
         "--seed", "5", "--seed-key", "test-key-0123456789", "--local", "--json"]

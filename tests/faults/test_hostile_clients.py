@@ -14,11 +14,11 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
 from tests.faults.conftest import Stored
 from tests.faults.faultlib import GAME, RawBot, hello_bytes, reply_bytes, with_good_matches
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
 
 PLAY = "/tourney.v1.Arena/Play"
 BIG = 64 << 20  # what the attacking client lets itself send

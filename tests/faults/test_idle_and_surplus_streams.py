@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
 from tests.faults.faultlib import hello_bytes
 from tests.server.harness import WAIT_S, ArenaHarness
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 def _play(harness: ArenaHarness) -> grpc.StreamStreamMultiCallable:

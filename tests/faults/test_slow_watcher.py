@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.server.generated import arena_pb2 as pb
-from engine.server.live import MAX_WATCH_QUEUE, LiveMatch
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.live import MAX_WATCH_QUEUE, LiveMatch
 
 
 def test_a_watcher_that_stops_reading_is_dropped_with_its_queue_bounded() -> None:

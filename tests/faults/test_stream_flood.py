@@ -8,11 +8,11 @@ import time
 
 import grpc
 
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
 from tests.faults.conftest import Stored
 from tests.faults.faultlib import GAME, hello_bytes, with_good_matches
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
 
 STREAMS = 1000
 CONNECTIONS = 4

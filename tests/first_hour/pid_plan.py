@@ -31,7 +31,7 @@ def main() -> None:
     """Run the plan on a fresh RayExecutor (Ray not started yet) and print who played what."""
     import json
 
-    from workers import RayExecutor
+    from tourney.workers import RayExecutor
 
     executor = RayExecutor(workers=2)
     plan = PidPlan(os.getpid())

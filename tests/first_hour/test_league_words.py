@@ -5,8 +5,8 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-import tournament.league_cli  # noqa: F401  (registers `tourney league`)
-from tournament.cli import app
+import tourney.tournament.league_cli  # noqa: F401  (registers `tourney league`)
+from tourney.tournament.cli import app
 
 runner = CliRunner()
 

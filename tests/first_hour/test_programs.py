@@ -9,7 +9,7 @@ import sys
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-from tournament.cli import app
+from tourney.tournament.cli import app
 
 runner = CliRunner()
 
@@ -45,7 +45,7 @@ def test_a_missing_program_forfeits_with_one_clear_reason(tmp_path, monkeypatch)
 
 
 def test_a_program_that_never_connects_forfeits_after_the_wait(tmp_path, monkeypatch):
-    monkeypatch.setattr("tournament.programs.CONNECT_WAIT_S", 0.5)
+    monkeypatch.setattr("tourney.tournament.programs.CONNECT_WAIT_S", 0.5)
     _, reasons = run_sticks(tmp_path, monkeypatch, "cmd:sleep 60@silent")
     assert all("it did not connect within 0.5 s" in r for r in reasons)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from typer.main import get_command
 
-from tournament.cli import app
+from tourney.tournament.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent

@@ -14,9 +14,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-from engine.server.config import ArenaConfig
-from engine.server.local import LocalArena
-from tournament.cli import app
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.local import LocalArena
+from tourney.tournament.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "first-hour-admin-" + "x" * 24

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from engine.core import Illegal, IllegalAction, State, get_game
+from tourney.engine.core import Illegal, IllegalAction, State, get_game
 
 SETTINGS = settings(max_examples=20, stateful_step_count=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
 from tests.server.harness import WAIT_S, ArenaHarness
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                          HealthCheck.too_slow])

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import DecisionRequest, get_game
-from engine.referee import play_match, replay_match
+from tourney.engine.core import DecisionRequest, get_game
+from tourney.engine.referee import play_match, replay_match
 
 GAMES = {"tiny-ninjas": 2, "ninja-versus-ninja": 2, "maitre-ninja": 3, "ninja-arena": 3}
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots import make_bot
-from engine.core import DecisionRequest, get_game
+from tourney.engine.bots import make_bot
+from tourney.engine.core import DecisionRequest, get_game
 
 GOLDEN_FILE = "golden.json"
 SEEDS = (1, 2, 3)

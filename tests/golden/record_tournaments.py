@@ -20,7 +20,7 @@ from tests.golden.tournament_cases import GOLDEN_FILE, record_all
 def main() -> None:
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     from tests.ray_start import start_ray
-    from workers import RayExecutor
+    from tourney.workers import RayExecutor
 
     ray = start_ray(num_cpus=2)
     try:

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from tests.golden.tournament_cases import CASES, GOLDEN_FILE, TournamentCase, play, play_league
-from tournament.runner import InProcess
-from workers import RayExecutor
+from tourney.tournament.runner import InProcess
+from tourney.workers import RayExecutor
 
 RECORD: dict[str, Any] = json.loads(Path(__file__).with_name(GOLDEN_FILE).read_text())
 

@@ -89,8 +89,8 @@ CASES: tuple[TournamentCase, ...] = (
 
 def plan_of(case: TournamentCase) -> Any:
     """The tournament plan of a case, with the fixed seed key."""
-    from tournament.entrants import Entrant
-    from tournament.runner import TournamentPlan
+    from tourney.tournament.entrants import Entrant
+    from tourney.tournament.runner import TournamentPlan
 
     return TournamentPlan(game=case.game, entrants=[Entrant(a, s) for a, s in case.entrants], seed=7,
                           games_per_pair=case.games_per_pair, players=case.players, config=dict(case.config),
@@ -100,8 +100,8 @@ def plan_of(case: TournamentCase) -> Any:
 
 def play(case: TournamentCase, db: Path, executor: Any) -> dict[str, Any]:
     """Run `case` into a new SQLite store at `db` with `executor`; the record of what was stored."""
-    from tournament.runner import run_tournament
-    from tournament.store.database import open_store
+    from tourney.tournament.runner import run_tournament
+    from tourney.tournament.store.database import open_store
 
     engine = open_store(str(db))
     report = run_tournament(engine, plan_of(case), executor=executor)
@@ -140,8 +140,8 @@ def replay_digest(replay: Mapping[str, Any]) -> str:
 
 def public_digest(replay: Mapping[str, Any]) -> str:
     """A digest of the public frames of a stored replay: what spectators and web pages are shown."""
-    from engine.public_replay import public_frames
-    from engine.referee import Replay
+    from tourney.engine.public_replay import public_frames
+    from tourney.engine.referee import Replay
 
     return _digest(public_frames(Replay.from_dict(replay)))
 
@@ -210,9 +210,9 @@ def fixed_league_keys() -> Iterator[None]:
 
 def play_league(db: Path, executor: Any) -> dict[str, Any]:
     """Two seasons of an hourly Swiss league in two divisions, one member always offline; what was stored."""
-    from tournament.league.members import LeagueSettings, create_league, join_league
-    from tournament.league.rounds import run_due
-    from tournament.store.database import open_store
+    from tourney.tournament.league.members import LeagueSettings, create_league, join_league
+    from tourney.tournament.league.rounds import run_due
+    from tourney.tournament.store.database import open_store
 
     engine = open_store(str(db))
     settings = LeagueSettings(name="golden", game=LEAGUE_GAME, format="swiss", schedule="0 * * * *",
@@ -242,7 +242,7 @@ def read_league(db: Path, rounds: list[list[Any]]) -> dict[str, Any]:
 
 def record_all(ray_executor: Any, workdir: Path) -> dict[str, Any]:
     """Every case and the league, played in-process (the record) and checked to agree on Ray."""
-    from tournament.runner import InProcess
+    from tourney.tournament.runner import InProcess
 
     out: dict[str, Any] = {}
     for i, case in enumerate(CASES):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.games.maitre_ninja import GAME, AttackLine, MaitreNinjaState, Parry, ParryRow
+from tourney.engine.games.maitre_ninja import GAME, AttackLine, MaitreNinjaState, Parry, ParryRow
 
 # One attack line per rank, plus a row that parries it and a row that lets it through.
 LINE = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.referee import new_match
+from tourney.engine.referee import new_match
 
 OLD_ROW_INDEX = 20_000  # a rank-4 defender once chose among 34,650 rows; a Parry list is a handful
 

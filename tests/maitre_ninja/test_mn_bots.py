@@ -7,14 +7,14 @@ from fractions import Fraction
 
 import pytest
 
-from engine.bots import bot_names, make_bot
-from engine.core import DecisionRequest
-from engine.games.maitre_ninja import GAME, MaitreNinjaState
-from engine.games.maitre_ninja.actions import attack_lines, parry_rows
-from engine.games.maitre_ninja.bots import BestResponseBot, NashBot, row_masks, solve_fight
-from engine.games.maitre_ninja.rules import codes_of, resolve
-from engine.referee import play_match
 from tests.maitre_ninja.helpers import new
+from tourney.engine.bots import bot_names, make_bot
+from tourney.engine.core import DecisionRequest
+from tourney.engine.games.maitre_ninja import GAME, MaitreNinjaState
+from tourney.engine.games.maitre_ninja.actions import attack_lines, parry_rows
+from tourney.engine.games.maitre_ninja.bots import BestResponseBot, NashBot, row_masks, solve_fight
+from tourney.engine.games.maitre_ninja.rules import codes_of, resolve
+from tourney.engine.referee import play_match
 
 SUPPLY = (4, 4, 4)
 LENGTH = {1: 2, 2: 5, 3: 9, 4: 12}

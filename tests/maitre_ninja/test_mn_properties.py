@@ -8,14 +8,14 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bots import make_bot
-from engine.games.maitre_ninja import GAME, AttackLine, MaitreNinjaState, ParryRow
-from engine.games.maitre_ninja.actions import attack_line_index, next_parries
-from engine.games.maitre_ninja.bots import code_levels, defender_wins_mask
-from engine.games.maitre_ninja.data import ATTACK_LEVELS, FIGHT_CAP, MAITRE, PARRIES_BY_RANK, PARRY_TYPES
-from engine.games.maitre_ninja.state import FINAL_ROUND, NORMAL
-from engine.referee import play_match
 from tests.maitre_ninja.helpers import lay
+from tourney.engine.bots import make_bot
+from tourney.engine.games.maitre_ninja import GAME, AttackLine, MaitreNinjaState, ParryRow
+from tourney.engine.games.maitre_ninja.actions import attack_line_index, next_parries
+from tourney.engine.games.maitre_ninja.bots import code_levels, defender_wins_mask
+from tourney.engine.games.maitre_ninja.data import ATTACK_LEVELS, FIGHT_CAP, MAITRE, PARRIES_BY_RANK, PARRY_TYPES
+from tourney.engine.games.maitre_ninja.state import FINAL_ROUND, NORMAL
+from tourney.engine.referee import play_match
 
 _LETTER = {"DO": "D", "BL": "B", "JU": "J"}
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots import bot_infos, make_bot
-from engine.core import Budget, DecisionRequest
-from engine.games.maitre_ninja import GAME
-from engine.games.maitre_ninja.bots import RegretBot, distinct_rows, regret_match, solve_fight, win_matrix
-from engine.referee import play_match
 from tests.clocks import FakeClock, NoClock
 from tests.maitre_ninja.helpers import new
+from tourney.engine.bots import bot_infos, make_bot
+from tourney.engine.core import Budget, DecisionRequest
+from tourney.engine.games.maitre_ninja import GAME
+from tourney.engine.games.maitre_ninja.bots import RegretBot, distinct_rows, regret_match, solve_fight, win_matrix
+from tourney.engine.referee import play_match
 
 SUPPLY = (4, 4, 4)
 LENGTH = {1: 2, 2: 5, 3: 9, 4: 12}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.games.maitre_ninja import AttackLine, ParryRow
-from engine.games.maitre_ninja.rules import CardResult, codes_of, resolve
-from engine.games.maitre_ninja.state import OVER
 from tests.maitre_ninja.helpers import lay, new
+from tourney.engine.games.maitre_ninja import AttackLine, ParryRow
+from tourney.engine.games.maitre_ninja.rules import CardResult, codes_of, resolve
+from tourney.engine.games.maitre_ninja.state import OVER
 
 
 def fight(rank: int, line: AttackLine, row: tuple[str, ...], players: int = 2):  # type: ignore[no-untyped-def]

@@ -6,8 +6,9 @@ from itertools import product
 
 import pytest
 
-from engine.games.maitre_ninja import data
-from engine.games.maitre_ninja.actions import (
+from tests.maitre_ninja.helpers import new
+from tourney.engine.games.maitre_ninja import data
+from tourney.engine.games.maitre_ninja.actions import (
     AttackLine,
     ParryRow,
     attack_lines,
@@ -16,7 +17,6 @@ from engine.games.maitre_ninja.actions import (
     next_parries,
     parry_rows,
 )
-from tests.maitre_ninja.helpers import new
 
 SUPPLY = (4, 4, 4)
 

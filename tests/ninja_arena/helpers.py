@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Action, Inject
-from engine.games.ninja_arena import GAME, ArenaState
-from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena.actions import WAIT
+from tourney.engine.core import Action, Inject
+from tourney.engine.games.ninja_arena import GAME, ArenaState
+from tourney.engine.games.ninja_arena import data as D
+from tourney.engine.games.ninja_arena.actions import WAIT
 
 
 def table(chars: Sequence[str], *, mode: str = "standard", seed: int = 0, **cfg: Any) -> ArenaState:

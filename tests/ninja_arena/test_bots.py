@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.bots import make_bot
-from engine.core import DecisionRequest, get_game
-from engine.games.ninja_arena import GAME, ArenaState, rules
-from engine.games.ninja_arena.actions import HIT, Activate, Roll
-from engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot
-from engine.referee import play_match
 from tests.ninja_arena.helpers import set_dice, table
+from tourney.engine.bots import make_bot
+from tourney.engine.core import DecisionRequest, get_game
+from tourney.engine.games.ninja_arena import GAME, ArenaState, rules
+from tourney.engine.games.ninja_arena.actions import HIT, Activate, Roll
+from tourney.engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot
+from tourney.engine.referee import play_match
 
 
 def _request(st: ArenaState, seat: int) -> DecisionRequest:

@@ -3,15 +3,15 @@ fixed iteration count, its candidates, and a seeded 4-player sample against gree
 
 from __future__ import annotations
 
-from engine.bots import make_bot
-from engine.core import DecisionRequest
-from engine.games.ninja_arena import GAME, ArenaState
-from engine.games.ninja_arena.actions import HIT, WAIT
-from engine.games.ninja_arena.bots import TacticianBot
-from engine.games.ninja_arena.search import DuctArenaBot
-from engine.referee import play_match
 from tests.engine.test_search_budget import FakeClock, NoClock
 from tests.ninja_arena.helpers import set_dice, table
+from tourney.engine.bots import make_bot
+from tourney.engine.core import DecisionRequest
+from tourney.engine.games.ninja_arena import GAME, ArenaState
+from tourney.engine.games.ninja_arena.actions import HIT, WAIT
+from tourney.engine.games.ninja_arena.bots import TacticianBot
+from tourney.engine.games.ninja_arena.search import DuctArenaBot
+from tourney.engine.referee import play_match
 
 
 def _midgame(ticks: int = 12, seed: int = 5) -> ArenaState:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, WAIT, Activate, Roll
 from tests.ninja_arena.helpers import dice_of, events, force_order, set_dice, table, tick
+from tourney.engine.games.ninja_arena import data as D
+from tourney.engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, WAIT, Activate, Roll
 
 
 def test_a1_spiral_wildcard() -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import ConfigError, Illegal
-from engine.games.ninja_arena import GAME, rules
-from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena.actions import HIT, Activate, Roll
 from tests.ninja_arena.helpers import dice_of, events, force_faces, force_order, set_dice, table, tick
+from tourney.engine.core import ConfigError, Illegal
+from tourney.engine.games.ninja_arena import GAME, rules
+from tourney.engine.games.ninja_arena import data as D
+from tourney.engine.games.ninja_arena.actions import HIT, Activate, Roll
 
 
 @pytest.mark.parametrize(

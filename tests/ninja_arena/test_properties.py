@@ -8,9 +8,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from engine.core import Action, Illegal
-from engine.games.ninja_arena import GAME, ArenaState, rules
-from engine.games.ninja_arena import data as D
+from tourney.engine.core import Action, Illegal
+from tourney.engine.games.ninja_arena import GAME, ArenaState, rules
+from tourney.engine.games.ninja_arena import data as D
 
 
 def _config(players: int, duel: bool, cap: int) -> dict[str, object]:
@@ -100,7 +100,7 @@ def test_seat_dice_do_not_depend_on_priority_shuffle() -> None:
     """Duplicate-friendly: a seat's dice come from its own stream, whatever the others do."""
     a = GAME.new_state(9, players=3)
     b = GAME.new_state(9, players=3)
-    from engine.games.ninja_arena.actions import ROLLS, WAIT
+    from tourney.engine.games.ninja_arena.actions import ROLLS, WAIT
 
     for _ in range(5):
         a.apply({0: ROLLS[-1], 1: WAIT, 2: WAIT})

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import Action, ConfigError, Illegal
-from engine.games.ninja_arena import ArenaState
-from engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, WAIT, Activate, Roll
-from engine.games.ninja_arena.realtime import RealtimeDriver
 from tests.ninja_arena.helpers import dice_of, set_dice, table
+from tourney.engine.core import Action, ConfigError, Illegal
+from tourney.engine.games.ninja_arena import ArenaState
+from tourney.engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, WAIT, Activate, Roll
+from tourney.engine.games.ninja_arena.realtime import RealtimeDriver
 
 
 class FakeClock:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Inject
-from engine.games.ninja_versus_ninja import GAME, Move, NvnState
-from engine.games.ninja_versus_ninja.data import COL_LETTERS, COLS, ROWS, square_index
+from tourney.engine.core import Inject
+from tourney.engine.games.ninja_versus_ninja import GAME, Move, NvnState
+from tourney.engine.games.ninja_versus_ninja.data import COL_LETTERS, COLS, ROWS, square_index
 
 # A quiet Red army far from the action, so games do not end by elimination in a scenario.
 RED_BACK = ("a11", "d11")

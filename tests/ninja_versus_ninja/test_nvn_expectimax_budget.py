@@ -3,9 +3,9 @@ fixed depth never reads the clock."""
 
 from __future__ import annotations
 
-from engine.core import DecisionRequest, get_game
-from engine.games.ninja_versus_ninja.bots import MAX_DEPTH, ExpectimaxBot
 from tests.engine.test_search_budget import FakeClock, NoClock, first_request
+from tourney.engine.core import DecisionRequest, get_game
+from tourney.engine.games.ninja_versus_ninja.bots import MAX_DEPTH, ExpectimaxBot
 
 GAME = get_game("ninja-versus-ninja")
 

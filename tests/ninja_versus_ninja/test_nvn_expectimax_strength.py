@@ -4,11 +4,11 @@ part-way through a depth still uses the moves it finished."""
 
 from __future__ import annotations
 
-from engine.bots import make_bot
-from engine.core import get_game
-from engine.games.ninja_versus_ninja.bots import ExpectimaxBot
-from engine.referee import play_match
 from tests.engine.test_search_budget import FakeClock, first_request
+from tourney.engine.bots import make_bot
+from tourney.engine.core import get_game
+from tourney.engine.games.ninja_versus_ninja.bots import ExpectimaxBot
+from tourney.engine.referee import play_match
 
 GAME = get_game("ninja-versus-ninja")
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.core import Inject
-from engine.games.ninja_versus_ninja import GAME
-from engine.games.ninja_versus_ninja.rules import dice_stream
+from tourney.engine.core import Inject
+from tourney.engine.games.ninja_versus_ninja import GAME
+from tourney.engine.games.ninja_versus_ninja.rules import dice_stream
 
 from .helpers import find, keys, play, pos
 

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from engine.bots import make_bot
-from engine.core import ConfigError, DecisionRequest, get_game
-from engine.games.ninja_versus_ninja import GAME, NvnState
-from engine.games.ninja_versus_ninja.bots import ExpectimaxBot
-from engine.referee import play_match
+from tourney.engine.bots import make_bot
+from tourney.engine.core import ConfigError, DecisionRequest, get_game
+from tourney.engine.games.ninja_versus_ninja import GAME, NvnState
+from tourney.engine.games.ninja_versus_ninja.bots import ExpectimaxBot
+from tourney.engine.referee import play_match
 
 from .helpers import pos
 

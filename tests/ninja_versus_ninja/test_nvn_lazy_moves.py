@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from engine.core import get_game
-from engine.games.ninja_versus_ninja import rules
-from engine.games.ninja_versus_ninja.state import NvnState
+from tourney.engine.core import get_game
+from tourney.engine.games.ninja_versus_ninja import rules
+from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 GAME = get_game("ninja-versus-ninja")
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from engine.core import get_game
-from engine.games.ninja_versus_ninja import rules
-from engine.games.ninja_versus_ninja.evaluate import evaluate
-from engine.games.ninja_versus_ninja.leaves import move_values
-from engine.games.ninja_versus_ninja.state import NvnState
+from tourney.engine.core import get_game
+from tourney.engine.games.ninja_versus_ninja import rules
+from tourney.engine.games.ninja_versus_ninja.evaluate import evaluate
+from tourney.engine.games.ninja_versus_ninja.leaves import move_values
+from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 GAME = get_game("ninja-versus-ninja")
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from engine.core import IllegalAction
-from engine.games.ninja_versus_ninja import GAME, Move
-from engine.games.ninja_versus_ninja.data import square_index
+from tourney.engine.core import IllegalAction
+from tourney.engine.games.ninja_versus_ninja import GAME, Move
+from tourney.engine.games.ninja_versus_ninja.data import square_index
 
 from .helpers import find, keys, play, pos, reference_moves
 

@@ -7,10 +7,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.games.ninja_versus_ninja import GAME, NvnState
-from engine.games.ninja_versus_ninja.data import MISSION_TURNS, NUM_SQUARES
-from engine.games.ninja_versus_ninja.paths import IN_HOME
-from engine.games.ninja_versus_ninja.rules import NO_SQUARE
+from tourney.engine.games.ninja_versus_ninja import GAME, NvnState
+from tourney.engine.games.ninja_versus_ninja.data import MISSION_TURNS, NUM_SQUARES
+from tourney.engine.games.ninja_versus_ninja.paths import IN_HOME
+from tourney.engine.games.ninja_versus_ninja.rules import NO_SQUARE
 
 from .helpers import pos
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 import time
 
-from engine.bots.random_bot import RandomBot
-from engine.bots.registry import GENERIC
-from engine.core import DecisionRequest
+from tourney.engine.bots.random_bot import RandomBot
+from tourney.engine.bots.registry import GENERIC
+from tourney.engine.core import DecisionRequest
 
 
 class SlowBot(RandomBot):

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tournament.admin_token import weak_reason
+from tourney.tournament.admin_token import weak_reason
 
 ROOT = Path(__file__).resolve().parents[2]
-TOURNEY = [sys.executable, "-c", "from tournament.cli import app; app()"]
+TOURNEY = [sys.executable, "-c", "from tourney.tournament.cli import app; app()"]
 
 
 @pytest.mark.parametrize("token", ["change-me", "CHANGE_ME", "changeme123", "admin", "secret", "password",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.server import metrics as m
+from tourney.engine.server import metrics as m
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 DASHBOARD = DEPLOY / "grafana" / "dashboards" / "tourney.json"

@@ -14,9 +14,9 @@ import typer
 import yaml
 from croniter import croniter
 
-import tournament.league_cli  # noqa: F401  (registers `tourney league`)
-import tournament.serve_cli  # noqa: F401  (registers `tourney serve`)
-from tournament.cli import app
+import tourney.tournament.league_cli  # noqa: F401  (registers `tourney league`)
+import tourney.tournament.serve_cli  # noqa: F401  (registers `tourney serve`)
+from tourney.tournament.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

@@ -10,15 +10,15 @@ from pathlib import Path
 from openskill.models import PlackettLuce
 from sqlmodel import Session, select
 
-from tournament.league.forfeits import OFFLINE
-from tournament.league.members import LeagueSettings, create_league, join_league
-from tournament.league.rounds import run_due
-from tournament.league.season import league_standings
-from tournament.pairing import Pairing
-from tournament.runner import InProcess, TournamentPlan
-from tournament.store.database import open_store
-from tournament.store.league_tables import LeagueMember, LeagueRound
-from tournament.store.tables import Match, MatchSeat
+from tourney.tournament.league.forfeits import OFFLINE
+from tourney.tournament.league.members import LeagueSettings, create_league, join_league
+from tourney.tournament.league.rounds import run_due
+from tourney.tournament.league.season import league_standings
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.runner import InProcess, TournamentPlan
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.league_tables import LeagueMember, LeagueRound
+from tourney.tournament.store.tables import Match, MatchSeat
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -117,7 +117,7 @@ def test_three_seasons_with_promotion_relegation_and_carried_ratings(tmp_path) -
         for rd in rounds:
             matches = session.exec(select(Match).where(Match.round == rd.round).where(Match.players == 2)
                                    .order_by(Match.tournament_id, Match.number)).all()
-            from tournament.store.league_tables import LeagueDivision
+            from tourney.tournament.store.league_tables import LeagueDivision
             tids = {d.tournament_id for d in session.exec(select(LeagueDivision)
                                                           .where(LeagueDivision.season == rd.season))}
             for match in matches:
@@ -205,7 +205,7 @@ def test_two_concurrent_run_due_calls_play_each_round_once(tmp_path) -> None:
     assert run_due(engine, clock=clock) == []
 
 
-RUN_CLI = "import sys, tests.sticks, tournament.league_cli; from tournament.cli import app; app()"
+RUN_CLI = "import sys, tests.sticks, tourney.tournament.league_cli; from tourney.tournament.cli import app; app()"
 
 
 def test_two_run_due_processes_at_once_play_each_round_once(tmp_path) -> None:
@@ -239,7 +239,7 @@ def test_two_run_due_processes_at_once_play_each_round_once(tmp_path) -> None:
 
 
 def test_concurrent_run_due_on_postgresql_plays_each_round_once(postgres_url) -> None:
-    from tournament.store.league_tables import LeagueDivision
+    from tourney.tournament.store.league_tables import LeagueDivision
 
     engines = [open_store(postgres_url) for _ in range(3)]
     create_league(engines[0], LeagueSettings(name="pg-league", game="sticks", format="swiss", schedule="*/5 * * * *",
@@ -279,7 +279,7 @@ def test_concurrent_run_due_on_postgresql_plays_each_round_once(postgres_url) ->
 
 
 def _league_id(session: Session) -> int:
-    from tournament.store.league_tables import League
+    from tourney.tournament.store.league_tables import League
 
     league = session.exec(select(League).where(League.name == "pg-league")).one()
     assert league.id is not None

@@ -6,8 +6,8 @@ import json
 
 from typer.testing import CliRunner
 
-import tournament.league_cli  # noqa: F401  (registers `tourney league`)
-from tournament.cli import app
+import tourney.tournament.league_cli  # noqa: F401  (registers `tourney league`)
+from tourney.tournament.cli import app
 
 runner = CliRunner()
 

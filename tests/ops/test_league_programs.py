@@ -10,17 +10,17 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from engine.server.client import BotClient, RandomBot
-from engine.server.config import ArenaConfig
-from engine.server.local import LocalArena
-from engine.server.tokens import token_hash
 from tests.ops.test_league import START, FakeClock
-from tournament.league.forfeits import OFFLINE
-from tournament.league.members import LeagueSettings, create_league, join_league
-from tournament.league.rounds import run_due
-from tournament.league_arena import ArenaExecutor
-from tournament.store.database import open_store
-from tournament.store.tables import Match, MatchSeat
+from tourney.engine.server.client import BotClient, RandomBot
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.local import LocalArena
+from tourney.engine.server.tokens import token_hash
+from tourney.tournament.league.forfeits import OFFLINE
+from tourney.tournament.league.members import LeagueSettings, create_league, join_league
+from tourney.tournament.league.rounds import run_due
+from tourney.tournament.league_arena import ArenaExecutor
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.tables import Match, MatchSeat
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = f"cmd:{sys.executable} {ROOT / 'clients/python/examples/random_bot.py'}"

@@ -16,19 +16,26 @@ import pytest
 from sqlmodel import Session, select
 
 import tests.ops.slow_bot  # noqa: F401  (registers the slowpoke bot here too)
-from engine.core import ConfigError
-from engine.server import metrics as m
 from tests.ops.test_league import START, FakeClock, make_league
-from tournament.league.forfeits import OFFLINE
-from tournament.league.members import LeagueSettings, create_league, join_league, leave_league, list_leagues, set_paused
-from tournament.league.rounds import run_due
-from tournament.league.schedule import MISSED, parse_catch_up
-from tournament.league.season import league_standings
-from tournament.pairing import Pairing
-from tournament.runner import InProcess, TournamentPlan
-from tournament.store.database import open_store
-from tournament.store.league_tables import LeagueRound
-from tournament.store.tables import Match, MatchSeat
+from tourney.engine.core import ConfigError
+from tourney.engine.server import metrics as m
+from tourney.tournament.league.forfeits import OFFLINE
+from tourney.tournament.league.members import (
+    LeagueSettings,
+    create_league,
+    join_league,
+    leave_league,
+    list_leagues,
+    set_paused,
+)
+from tourney.tournament.league.rounds import run_due
+from tourney.tournament.league.schedule import MISSED, parse_catch_up
+from tourney.tournament.league.season import league_standings
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.runner import InProcess, TournamentPlan
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.league_tables import LeagueRound
+from tourney.tournament.store.tables import Match, MatchSeat
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_S = 120.0
@@ -117,7 +124,7 @@ def test_a_crashed_schedulers_round_is_picked_up_after_the_lease(tmp_path) -> No
     assert [r.status for r in run_due(engine, clock=clock, lease_s=120)] == ["done"]
 
 
-RUN_CLI = "import sys, tests.sticks, tournament.league_cli; from tournament.cli import app; app()"
+RUN_CLI = "import sys, tests.sticks, tourney.tournament.league_cli; from tourney.tournament.cli import app; app()"
 SLOW_BOT = "tests.ops.slow_bot"
 
 
@@ -245,9 +252,9 @@ def test_a_program_can_join_and_play_a_league(tmp_path, monkeypatch) -> None:
 
 def test_stopping_the_arenas_scheduler_gives_its_round_back(tmp_path, monkeypatch) -> None:
     """`tourney serve --leagues` on SIGTERM stops its LeagueLoop: the round in play is released at once."""
-    from engine.server.config import ArenaConfig
-    from engine.server.local import LocalArena
-    from tournament.league_arena import LeagueLoop
+    from tourney.engine.server.config import ArenaConfig
+    from tourney.engine.server.local import LocalArena
+    from tourney.tournament.league_arena import LeagueLoop
 
     monkeypatch.setenv("TOURNEY_SLOWPOKE_S", "0.2")
     db = str(tmp_path / "l.db")

@@ -8,15 +8,15 @@ from datetime import timedelta
 
 from sqlmodel import Session, select
 
-from engine.server.config import ArenaConfig
-from engine.server.local import LocalArena
 from tests.ops.test_league import START, FakeClock
-from tournament.league.members import LeagueSettings, create_league, join_league
-from tournament.league.rounds import run_due
-from tournament.league_arena import ArenaExecutor
-from tournament.serve_cli import store_writer
-from tournament.store.database import open_store
-from tournament.store.tables import Match
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.local import LocalArena
+from tourney.tournament.league.members import LeagueSettings, create_league, join_league
+from tourney.tournament.league.rounds import run_due
+from tourney.tournament.league_arena import ArenaExecutor
+from tourney.tournament.serve_cli import store_writer
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.tables import Match
 
 
 def test_league_matches_are_stored_once_by_an_arena_with_a_database(tmp_path) -> None:

@@ -10,20 +10,20 @@ import grpc
 from prometheus_client.parser import text_string_to_metric_families
 from sqlmodel import Session, select
 
-from engine.bots import make_bot
-from engine.core import get_game
-from engine.referee import Decision, play_match
-from engine.server import metrics as m
-from engine.server.arena import Arena
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
-from engine.server.generated import arena_pb2_grpc as pb_grpc
-from engine.server.servicer import ArenaServicer, arena_handler
-from tournament.entrants import Entrant
-from tournament.metrics import MeteredExecutor, TournamentProgress
-from tournament.runner import InProcess, TournamentPlan, run_tournament
-from tournament.store.database import open_store
-from tournament.store.tables import Match, MatchSeat
+from tourney.engine.bots import make_bot
+from tourney.engine.core import get_game
+from tourney.engine.referee import Decision, play_match
+from tourney.engine.server import metrics as m
+from tourney.engine.server.arena import Arena
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.generated import arena_pb2_grpc as pb_grpc
+from tourney.engine.server.servicer import ArenaServicer, arena_handler
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.metrics import MeteredExecutor, TournamentProgress
+from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.tables import Match, MatchSeat
 
 
 def value(name: str, **labels: str) -> float:
@@ -128,7 +128,7 @@ def test_driver_counts_matches_from_results_in_process(tmp_path) -> None:
 
 
 def test_driver_counts_matches_played_on_ray_workers(tmp_path, ray_session) -> None:
-    from workers import RayExecutor
+    from tourney.workers import RayExecutor
 
     executor = RayExecutor(workers=2, chunk=2)
     _run_metered(tmp_path, executor)
@@ -208,7 +208,7 @@ def test_grpc_interceptor_counts_requests_by_method_and_code() -> None:
 
 
 def test_instrument_wires_executor_and_progress_for_tourney_run(tmp_path) -> None:
-    from tournament.metrics import instrument
+    from tourney.tournament.metrics import instrument
 
     calls: list[tuple[int, int]] = []
     same = instrument(InProcess(), None, None, calls.append)  # type: ignore[arg-type]
@@ -229,7 +229,7 @@ def test_tourney_run_with_metrics_port_counts_its_matches(tmp_path) -> None:
 
     from typer.testing import CliRunner
 
-    from tournament.cli import app
+    from tourney.tournament.cli import app
 
     before = snapshot("sticks")
     done = CliRunner().invoke(app, ["run", "--game", "sticks", "--bots", "random,greedy,random@r2", "--local",

@@ -5,14 +5,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 
-from engine.server import metrics as m
 from tests.ops.prom import prometheus, query, targets_up, wait_for
-from tournament.entrants import Entrant
-from tournament.metrics import MeteredExecutor, TournamentProgress
-from tournament.pairing import Pairing
-from tournament.runner import InProcess, TournamentPlan, run_tournament
-from tournament.store.database import open_store
-from tournament.store.records import Played
+from tourney.engine.server import metrics as m
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.metrics import MeteredExecutor, TournamentProgress
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.records import Played
 
 
 class PausingExecutor(InProcess):
@@ -71,13 +71,13 @@ def test_prometheus_scrapes_the_arena_during_a_league_round_robin(tmp_path) -> N
     """A real arena (gRPC, a remote bot connected) plays a league's rounds; Prometheus follows it live."""
     from datetime import timedelta
 
-    from engine.server.client import BotClient, RandomBot
-    from engine.server.config import ArenaConfig
-    from engine.server.local import LocalArena
     from tests.ops.test_league import START, FakeClock
-    from tournament.league.members import LeagueSettings, create_league, join_league
-    from tournament.league.rounds import run_due
-    from tournament.league_arena import ArenaExecutor
+    from tourney.engine.server.client import BotClient, RandomBot
+    from tourney.engine.server.config import ArenaConfig
+    from tourney.engine.server.local import LocalArena
+    from tourney.tournament.league.members import LeagueSettings, create_league, join_league
+    from tourney.tournament.league.rounds import run_due
+    from tourney.tournament.league_arena import ArenaExecutor
 
     port = m.serve_metrics(0, "127.0.0.1")
     engine = open_store(str(tmp_path / "l.db"))

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.core import FAULT_KINDS, available_games
 from tests.ops.prom import free_port, prometheus, query, targets_up, wait_for
+from tourney.engine.core import FAULT_KINDS, available_games
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARD = ROOT / "deploy" / "grafana" / "dashboards" / "tourney.json"
@@ -36,7 +36,7 @@ def panel_queries() -> list[tuple[str, str]]:
 def test_an_idle_arena_exports_every_panels_series_before_any_match(tmp_path) -> None:
     metrics_port = free_port()
     env = {**os.environ, "TOURNEY_ADMIN_TOKEN": "", "PYTHONPATH": str(ROOT)}
-    arena = subprocess.Popen([sys.executable, "-c", "from tournament.cli import app; app()", "serve", "--port", "0",
+    arena = subprocess.Popen([sys.executable, "-c", "from tourney.tournament.cli import app; app()", "serve", "--port", "0",
                               "--allow-anonymous", "--admin-token", "Zq8-vY2rK1xW7pLm4tN0",
                               "--metrics-port", str(metrics_port)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
@@ -62,7 +62,7 @@ def test_an_idle_arena_exports_every_panels_series_before_any_match(tmp_path) ->
 
 FAULTS_LATER = """
 import sys, time
-from engine.server import metrics as m
+from tourney.engine.server import metrics as m
 port = m.serve_metrics(int(sys.argv[1]))
 print("ready", flush=True)
 sys.stdin.readline()  # the test says when Prometheus has seen the zeros

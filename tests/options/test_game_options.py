@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import ConfigError, get_game
+from tourney.engine.core import ConfigError, get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 TOURNEY = str(Path(sys.executable).with_name("tourney"))

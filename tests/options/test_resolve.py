@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import ConfigError, Game, Option, Options, get_game
+from tourney.engine.core import ConfigError, Game, Option, Options, get_game
 
 GAMES = ["tiny-ninjas", "maitre-ninja", "ninja-versus-ninja", "ninja-arena"]
 # Enough players for every game's default options (Ninja Arena's characters are drawn for 2).

@@ -7,9 +7,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bots import make_bot
-from engine.core import DecisionRequest, State, get_game
-from engine.referee import MatchResult, play_match
+from tourney.engine.bots import make_bot
+from tourney.engine.core import DecisionRequest, State, get_game
+from tourney.engine.referee import MatchResult, play_match
 
 
 @dataclass

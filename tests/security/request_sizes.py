@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots import bot_names, make_bot
-from engine.core import DecisionRequest, get_game
-from engine.referee import play_match
-from engine.server.codecs import codec_for
-from engine.server.wire import LegalEncoder, observation_bytes, request_message
+from tourney.engine.bots import bot_names, make_bot
+from tourney.engine.core import DecisionRequest, get_game
+from tourney.engine.referee import play_match
+from tourney.engine.server.codecs import codec_for
+from tourney.engine.server.wire import LegalEncoder, observation_bytes, request_message
 
 LIMIT = 64 * 1024  # no ActionRequest may be larger (issue 14)
 MATCH_ID = "m" * 36  # as long as the arena's own match ids

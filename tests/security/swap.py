@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import State
+from tourney.engine.core import State
 
 Revealed = Callable[[State, State, int], bool]
 

@@ -12,9 +12,6 @@ from collections import Counter
 
 import pytest
 
-from engine.games.maitre_ninja.state import HISTORY_SHOWN
-from engine.games.tiny_ninjas.data import INSTANCE_NAME
-from engine.games.tiny_ninjas.state import EVENTS_SHOWN, _event_dict, shown_ids
 from tests.security.hidden import (
     invariant_under_determinization,
     jsonable,
@@ -22,6 +19,9 @@ from tests.security.hidden import (
     play_recorded,
     public_invariant,
 )
+from tourney.engine.games.maitre_ninja.state import HISTORY_SHOWN
+from tourney.engine.games.tiny_ninjas.data import INSTANCE_NAME
+from tourney.engine.games.tiny_ninjas.state import EVENTS_SHOWN, _event_dict, shown_ids
 
 MATCHES = 6
 

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
 from tests.faults.faultlib import RawBot, reply_bytes
 from tests.server.harness import WAIT_S, ArenaHarness
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
 
 ADMIN = "organiser-secret"
 SEED = 77
@@ -108,7 +108,7 @@ def test_run_match_still_needs_the_admin_token(arena: ArenaHarness) -> None:
 def test_tourney_replay_shows_the_public_play_unless_asked_for_the_full_one(tmp_path) -> None:
     from typer.testing import CliRunner
 
-    from tournament.cli import app
+    from tourney.tournament.cli import app
 
     db = str(tmp_path / "t.db")
     ran = CliRunner().invoke(app, ["run", "--local", "--game", "maitre-ninja", "--bots", "random,greedy",

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from engine.bots import make_bot
-from engine.core import get_game
-from engine.referee import play_match
-from engine.server.codecs import codec_for
-from engine.server.wire import LegalEncoder, observation_bytes, request_message
 from tests.maitre_ninja.helpers import play
 from tests.security.request_sizes import CASES, LIMIT, MATCH_ID, MeasuringSeat, largest_request
+from tourney.engine.bots import make_bot
+from tourney.engine.core import get_game
+from tourney.engine.referee import play_match
+from tourney.engine.server.codecs import codec_for
+from tourney.engine.server.wire import LegalEncoder, observation_bytes, request_message
 
 IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in c.items()) or 'standard'}-{n}p" for g, c, n in CASES]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from engine.core import get_game
 from tests.security.hidden import rebuild
 from tests.server.bots import RecordingBot
 from tests.server.harness import ArenaHarness
+from tourney.engine.core import get_game
 
 
 def test_match_started_carries_no_seed_and_the_seed_would_reveal_the_opponents_hand(harness: ArenaHarness) -> None:

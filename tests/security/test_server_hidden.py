@@ -13,10 +13,10 @@ import json
 import grpc
 import pytest
 
-from engine.server.generated import arena_pb2 as pb
 from tests.security.hidden import invariant_under_determinization, keys, rebuild
 from tests.server.bots import RecordingBot
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
+from tourney.engine.server.generated import arena_pb2 as pb
 
 PRIVATE_KEYS = {"hand", "hand_ids", "mulligan_marked", "my_hidden", "role", "summary"}
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from engine.core import State, get_game
-from engine.games.tiny_ninjas.data import INSTANCE_TYPE
 from tests.security.swap import Revealed, chance_drawn, drive, fork_future, fork_hidden, midgame
+from tourney.engine.core import State, get_game
+from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE
 
 SEEDS = 40  # forks per game and mode; each is compared for at most STEPS joint decisions
 STEPS = 120
@@ -137,7 +137,7 @@ def test_chance_still_to_come_stays_hidden(game_id: str, config: dict[str, Any],
 
 def test_the_issue_14_reproduction_sees_no_second_copy() -> None:
     """Seat 0 revives a Solo and then plays the first Solo in hand order, a hidden one or that one."""
-    from engine.core import Inject
+    from tourney.engine.core import Inject
 
     views = []
     for second in ("Solo", "Pyro"):

@@ -12,13 +12,13 @@ from pathlib import Path
 import grpc
 import pytest
 
-from engine.server import arena as arena_module
-from engine.server.arena import Arena
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
-from engine.server.rate_limit import HelloLimiter
-from engine.server.tokens import add_bot, load_tokens, token_hash
 from tests.server.harness import WAIT_S, ArenaHarness
+from tourney.engine.server import arena as arena_module
+from tourney.engine.server.arena import Arena
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.rate_limit import HelloLimiter
+from tourney.engine.server.tokens import add_bot, load_tokens, token_hash
 
 
 def test_a_new_token_is_stored_only_as_its_sha256(tmp_path: Path) -> None:

@@ -8,8 +8,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine.server.client import Bot, BotClient
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.client import Bot, BotClient
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 class SilentBot(Bot):

@@ -10,12 +10,12 @@ from typing import Any
 
 import grpc
 
-from engine.server.arena import Arena
-from engine.server.client import Bot, BotClient, RandomBot
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
-from engine.server.generated import arena_pb2_grpc as pb_grpc
-from engine.server.server import start_server
+from tourney.engine.server.arena import Arena
+from tourney.engine.server.client import Bot, BotClient, RandomBot
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.generated import arena_pb2_grpc as pb_grpc
+from tourney.engine.server.server import start_server
 
 WAIT_S = 30.0
 

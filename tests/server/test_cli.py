@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# The entry point `tourney` is `tournament.cli:app`; `-m tournament.cli` would run a second copy of it.
-TOURNEY = [sys.executable, "-c", "import sys; from tournament.cli import app; sys.argv[0] = \"tourney\"; app()"]
+# The entry point `tourney` is `tourney.tournament.cli:app`; `-m tourney.tournament.cli` would run a second copy of it.
+TOURNEY = [sys.executable, "-c", "import sys; from tourney.tournament.cli import app; sys.argv[0] = \"tourney\"; app()"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TOURNEY_ADMIN_TOKEN": "Kp3-cW9vRt2xQm7ZsL5e"}  # no weak token
 
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from engine.core import State, get_game
-from engine.games.maitre_ninja.state import HISTORY_SHOWN
-from engine.games.tiny_ninjas.state import EVENTS_SHOWN, shown_ids
-from engine.server.codecs import codec_for
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.core import State, get_game
+from tourney.engine.games.maitre_ninja.state import HISTORY_SHOWN
+from tourney.engine.games.tiny_ninjas.state import EVENTS_SHOWN, shown_ids
+from tourney.engine.server.codecs import codec_for
+from tourney.engine.server.generated import arena_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "clients" / "README.md"

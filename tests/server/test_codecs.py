@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from engine.core import available_games, get_game
-from engine.server.codecs import CODECS, codec_for, dumps
-from engine.server.codecs.base import GenericCodec
-from engine.server.generated import arena_pb2 as pb
-from engine.server.wire import LegalEncoder, observation_bytes, request_message
+from tourney.engine.core import available_games, get_game
+from tourney.engine.server.codecs import CODECS, codec_for, dumps
+from tourney.engine.server.codecs.base import GenericCodec
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.wire import LegalEncoder, observation_bytes, request_message
 
 BUILT = [g.id for g in available_games()]
 
@@ -80,7 +80,7 @@ def test_ninja_versus_ninja_typed_fields() -> None:
 def test_ninja_arena_typed_fields() -> None:
     if "ninja-arena" not in BUILT:
         pytest.fail("ninja-arena is not built")
-    from engine.games.ninja_arena.actions import Activate, Roll, Switch
+    from tourney.engine.games.ninja_arena.actions import Activate, Roll, Switch
 
     codec = CODECS["ninja-arena"]
     game = get_game("ninja-arena")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.server import codegen
+from tourney.engine.server import codegen
 
 
 def test_generated_code_is_up_to_date(tmp_path: Path) -> None:
@@ -12,7 +12,7 @@ def test_generated_code_is_up_to_date(tmp_path: Path) -> None:
     assert {p.name for p in written} == {*codegen.FILES, "__init__.py"}
     for path in written:
         committed = codegen.GENERATED / path.name
-        assert committed.exists(), f"{committed} is missing: run python -m engine.server.codegen"
+        assert committed.exists(), f"{committed} is missing: run python -m tourney.engine.server.codegen"
         assert committed.read_text() == path.read_text(), (
-            f"{committed} is stale: run python -m engine.server.codegen and commit the result"
+            f"{committed} is stale: run python -m tourney.engine.server.codegen and commit the result"
         )

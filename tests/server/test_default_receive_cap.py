@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import engine.server.client as sdk
+import tourney.engine.server.client as sdk
 from tests.server.harness import ArenaHarness, wait_for
 
 DEFAULT_RECEIVE_BYTES = 4 * 1024 * 1024  # gRPC's default, stated so a larger SDK setting cannot hide here

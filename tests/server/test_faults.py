@@ -7,12 +7,12 @@ import concurrent.futures
 import grpc
 import pytest
 
-from engine.server.client import BotClient, RandomBot, SessionRefused
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
-from engine.server.tokens import token_hash
 from tests.server.bots import DesertingBot, OutOfRangeBot, SilentBot
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
+from tourney.engine.server.client import BotClient, RandomBot, SessionRefused
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.tokens import token_hash
 
 
 def _with_a_good_match(harness: ArenaHarness, faulty: list[str], move_ms: int = 0) -> tuple[pb.MatchRecord,

@@ -8,11 +8,11 @@ import json
 import grpc
 import pytest
 
-from engine.core import available_games
-from engine.referee import Replay, replay_match
-from engine.server.generated import arena_pb2 as pb
 from tests.server.bots import RecordingBot
 from tests.server.harness import ArenaHarness, wait_for
+from tourney.engine.core import available_games
+from tourney.engine.referee import Replay, replay_match
+from tourney.engine.server.generated import arena_pb2 as pb
 
 BUILT = [g.id for g in available_games()]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from engine.server import metrics as m
-from engine.server.generated import arena_pb2 as pb
 from tests.server.bots import SilentBot
 from tests.server.harness import WAIT_S, ArenaHarness
+from tourney.engine.server import metrics as m
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 def _value(name: str, **labels: str) -> float:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import available_games
 from tests.server.harness import ArenaHarness, wait_for
+from tourney.engine.core import available_games
 
 NODE_DIR = Path(__file__).resolve().parents[2] / "clients" / "node"
 NODE = shutil.which("node")

@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from engine.core import get_game
-from engine.server.config import ArenaConfig
-from engine.server.generated import arena_pb2 as pb
 from tests.maitre_ninja.old_replays import old_form
 from tests.server.harness import ArenaHarness
-from tournament.entrants import parse_entrants
-from tournament.runner import TournamentPlan, run_tournament
-from tournament.store.codec import pack_replay, unpack_replay
-from tournament.store.database import open_store
-from web.app import create_app
+from tourney.engine.core import get_game
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.tournament.entrants import parse_entrants
+from tourney.tournament.runner import TournamentPlan, run_tournament
+from tourney.tournament.store.codec import pack_replay, unpack_replay
+from tourney.tournament.store.database import open_store
+from tourney.web.app import create_app
 
 SENTENCE = "cannot be played again move for move; its stored result is unchanged."
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from engine.core import available_games
-from engine.server.generated import arena_pb2 as pb
 from tests.faults.faultlib import RawBot, reply_bytes
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
-from tournament.cli import app
+from tourney.engine.core import available_games
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.tournament.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCHES = 24

@@ -11,8 +11,8 @@ from types import ModuleType
 
 import pytest
 
-from engine.core import available_games
 from tests.server.harness import ArenaHarness, wait_for
+from tourney.engine.core import available_games
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "clients" / "python" / "examples"
 BUILT = {g.id for g in available_games()}

@@ -8,10 +8,10 @@ import json
 import grpc
 import pytest
 
-from engine.core import available_games
-from engine.server.generated import arena_pb2 as pb
 from tests.server.bots import DesertingBot, OutOfRangeBot, RecordingBot
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
+from tourney.engine.core import available_games
+from tourney.engine.server.generated import arena_pb2 as pb
 
 FAST = json.dumps({"min_action_interval_ms": 20, "reaction_timeout_ms": 200, "grace_ms": 20,
                    "wall_clock_cap_s": 4})

@@ -10,9 +10,9 @@ import asyncio
 import concurrent.futures
 import threading
 
-from engine.bots import make_bot
-from engine.core import DecisionRequest, State, get_game
-from engine.server.realtime import play_realtime
+from tourney.engine.bots import make_bot
+from tourney.engine.core import DecisionRequest, State, get_game
+from tourney.engine.server.realtime import play_realtime
 
 FAST = {"mode": "realtime", "min_action_interval_ms": 20, "reaction_timeout_ms": 200, "grace_ms": 20,
         "wall_clock_cap_s": 2}

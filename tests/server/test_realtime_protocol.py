@@ -3,10 +3,10 @@ request that stops standing is announced with a RequestWithdrawn before the one 
 
 from __future__ import annotations
 
-from engine.server.generated import arena_pb2 as pb
 from tests.faults.faultlib import RawBot, reply_bytes
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 from tests.server.test_realtime import FAST
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 def test_realtime_requests_have_no_deadline_and_superseded_ones_are_withdrawn(harness: ArenaHarness) -> None:

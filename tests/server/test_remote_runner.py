@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots import make_bot
-from engine.core import get_game
-from engine.referee import play_match
-from engine.server.remote import ArenaUnavailable, run_remote_match
-from engine.server.results import ranking_of
 from tests.server.bots import SilentBot
 from tests.server.harness import ArenaHarness
+from tourney.engine.bots import make_bot
+from tourney.engine.core import get_game
+from tourney.engine.referee import play_match
+from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
+from tourney.engine.server.results import ranking_of
 
 
 def test_ranking_of_ranks() -> None:
@@ -41,12 +41,12 @@ def test_remote_faults_and_refusals(harness: ArenaHarness) -> None:
 def test_a_tournament_plays_the_same_on_an_arena_as_on_workers(harness: ArenaHarness, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from sqlmodel import Session, select
 
-    from tournament.arena_run import RemoteArenaExecutor
-    from tournament.entrants import Entrant
-    from tournament.runner import InProcess, TournamentPlan, run_tournament
-    from tournament.store.codec import unpack_replay
-    from tournament.store.database import open_store
-    from tournament.store.tables import Match, MatchSeat
+    from tourney.tournament.arena_run import RemoteArenaExecutor
+    from tourney.tournament.entrants import Entrant
+    from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+    from tourney.tournament.store.codec import unpack_replay
+    from tourney.tournament.store.database import open_store
+    from tourney.tournament.store.tables import Match, MatchSeat
 
     # Bots that use their random stream, so a different bot seed would change the games.
     plan = TournamentPlan(game="sticks", entrants=[Entrant("r1", "random"), Entrant("g", "greedy"),

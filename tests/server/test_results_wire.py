@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 import tests.sticks  # noqa: F401  (registers the test game)
-from engine.bots import make_bot
-from engine.core import DecisionRequest, Termination, get_game
-from engine.referee import MatchResult, play_match
-from engine.server.generated import arena_pb2 as pb
-from engine.server.results import ranking_of, ranks_of, record_of, result_of, seat_points
+from tourney.engine.bots import make_bot
+from tourney.engine.core import DecisionRequest, Termination, get_game
+from tourney.engine.referee import MatchResult, play_match
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.results import ranking_of, ranks_of, record_of, result_of, seat_points
 
 GAME = get_game("sticks")
 

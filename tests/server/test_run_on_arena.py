@@ -8,7 +8,7 @@ import sqlite3
 from typer.testing import CliRunner
 
 from tests.server.harness import ArenaHarness
-from tournament.cli import app
+from tourney.tournament.cli import app
 
 
 def test_a_round_robin_with_a_connected_bot_is_played_and_stored(harness: ArenaHarness, tmp_path) -> None:

@@ -7,10 +7,10 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from engine.server.client import Bot
-from engine.server.generated import arena_pb2 as pb
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 from tests.server.test_realtime import FAST
+from tourney.engine.server.client import Bot
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 class OutpacedBot(Bot):

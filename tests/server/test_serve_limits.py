@@ -7,9 +7,9 @@ import subprocess
 
 import grpc
 
-from engine.server.generated import arena_pb2 as pb
 from tests.faults.faultlib import hello_bytes
 from tests.server.test_cli import ENV, ROOT, TOURNEY
+from tourney.engine.server.generated import arena_pb2 as pb
 
 PLAY = "/tourney.v1.Arena/Play"
 

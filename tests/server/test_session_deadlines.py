@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.core import SeatFault, SeatTimeout
-from engine.server.generated import arena_pb2 as pb
-from engine.server.sessions import BotSession
+from tourney.engine.core import SeatFault, SeatTimeout
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.sessions import BotSession
 
 
 def _requests_sent(session: BotSession) -> list[pb.ArenaMessage]:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import grpc
 
-from engine.server.client import BotClient, RandomBot
-from engine.server.config import ArenaConfig
-from engine.server.local import LocalArena
 from tests.server.harness import WAIT_S, wait_for
+from tourney.engine.server.client import BotClient, RandomBot
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.local import LocalArena
 
 
 def _self_signed(tmp: Path) -> tuple[bytes, bytes]:

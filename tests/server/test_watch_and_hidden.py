@@ -8,11 +8,11 @@ import json
 import grpc
 import pytest
 
-from engine.core import available_games, get_game
-from engine.server.generated import arena_pb2 as pb
 from tests.security.hidden import keys
 from tests.server.bots import RecordingBot
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
+from tourney.engine.core import available_games, get_game
+from tourney.engine.server.generated import arena_pb2 as pb
 
 BUILT = {g.id for g in available_games()}
 

@@ -12,10 +12,10 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from engine.referee import MatchResult
-from engine.server.arena import Arena
-from engine.server.config import ArenaConfig
-from engine.server.server import start_server
+from tourney.engine.referee import MatchResult
+from tourney.engine.server.arena import Arena
+from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.server import start_server
 
 
 def main(store_path: str) -> None:

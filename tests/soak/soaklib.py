@@ -23,7 +23,7 @@ from pathlib import Path
 
 import grpc
 
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.generated import arena_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAY = "/tourney.v1.Arena/Play"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Inject
-from engine.games.tiny_ninjas import GAME
-from engine.games.tiny_ninjas.state import TinyNinjasState
+from tourney.engine.core import Inject
+from tourney.engine.games.tiny_ninjas import GAME
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 FILLER = ["Trio", "Trio", "Trio", "Trio", "Trio"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.games.tiny_ninjas.rules import P_DEFEND, P_OVER, P_PLAY
 from tests.tiny_ninjas.helpers import act, battle, labels
+from tourney.engine.games.tiny_ninjas.rules import P_DEFEND, P_OVER, P_PLAY
 
 
 def discard_names(s):  # type: ignore[no-untyped-def]

@@ -9,11 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import Inject
-from engine.games.tiny_ninjas import GAME, solo
-from engine.games.tiny_ninjas import actions as A
-from engine.games.tiny_ninjas.data import INSTANCE_TYPE, TYPE_BY_NAME
-from engine.games.tiny_ninjas.rules import (
+from tests.tiny_ninjas.helpers import act, battle, labels
+from tests.tiny_ninjas.test_tn_property import play_random
+from tourney.engine.core import Inject
+from tourney.engine.games.tiny_ninjas import GAME, solo
+from tourney.engine.games.tiny_ninjas import actions as A
+from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE, TYPE_BY_NAME
+from tourney.engine.games.tiny_ninjas.rules import (
     P_CHOOSE,
     P_DEFEND,
     P_MULLIGAN,
@@ -22,9 +24,7 @@ from engine.games.tiny_ninjas.rules import (
     P_SURVIVOR,
     build_deck,
 )
-from engine.games.tiny_ninjas.state import TinyNinjasState
-from tests.tiny_ninjas.helpers import act, battle, labels
-from tests.tiny_ninjas.test_tn_property import play_random
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 # ----------------------------------------------------------------------------- config
 

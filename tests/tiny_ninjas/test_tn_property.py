@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.games.tiny_ninjas import GAME
-from engine.games.tiny_ninjas.rules import P_SOLO_H2, build_deck
-from engine.games.tiny_ninjas.state import TinyNinjasState
+from tourney.engine.games.tiny_ninjas import GAME
+from tourney.engine.games.tiny_ninjas.rules import P_SOLO_H2, build_deck
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 MAX_STEPS = 5000
 

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from engine.core import Chance, ConfigError, IllegalAction, Inject
-from engine.games.tiny_ninjas import GAME
-from engine.games.tiny_ninjas import actions as A
-from engine.games.tiny_ninjas.data import CARDS, DIE_FACES, INSTANCE_TYPE, TYPE_BY_NAME
-from engine.games.tiny_ninjas.rules import P_CHOOSE, P_DEFEND, P_PLAY, P_REVIVE, build_deck
 from tests.tiny_ninjas.helpers import act, battle, labels
+from tourney.engine.core import Chance, ConfigError, IllegalAction, Inject
+from tourney.engine.games.tiny_ninjas import GAME
+from tourney.engine.games.tiny_ninjas import actions as A
+from tourney.engine.games.tiny_ninjas.data import CARDS, DIE_FACES, INSTANCE_TYPE, TYPE_BY_NAME
+from tourney.engine.games.tiny_ninjas.rules import P_CHOOSE, P_DEFEND, P_PLAY, P_REVIVE, build_deck
 
 
 def test_card_table_counts_and_die_marginals() -> None:

@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
-from engine.bots import bot_infos, make_bot
-from engine.core import Action, DecisionRequest
-from engine.games.tiny_ninjas import GAME, search
-from engine.games.tiny_ninjas import actions as A
-from engine.games.tiny_ninjas.data import INSTANCE_TYPE, TYPE_BY_NAME
-from engine.games.tiny_ninjas.playout import ATTACK_WORTH, SHIELD_WORTH, playout_action, undominated
-from engine.games.tiny_ninjas.rules import P_DEFEND, P_MULLIGAN, P_PLAY
-from engine.games.tiny_ninjas.search import DEFAULT_ITERATIONS, PairedMonteCarloBot
-from engine.games.tiny_ninjas.state import TinyNinjasState
-from engine.referee import play_match
 from tests.clocks import FakeClock, NoClock
+from tourney.engine.bots import bot_infos, make_bot
+from tourney.engine.core import Action, DecisionRequest
+from tourney.engine.games.tiny_ninjas import GAME, search
+from tourney.engine.games.tiny_ninjas import actions as A
+from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE, TYPE_BY_NAME
+from tourney.engine.games.tiny_ninjas.playout import ATTACK_WORTH, SHIELD_WORTH, playout_action, undominated
+from tourney.engine.games.tiny_ninjas.rules import P_DEFEND, P_MULLIGAN, P_PLAY
+from tourney.engine.games.tiny_ninjas.search import DEFAULT_ITERATIONS, PairedMonteCarloBot
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
+from tourney.engine.referee import play_match
 
 
 def state_at(phase: int, config: dict | None = None, seed: int = 3) -> TinyNinjasState:
@@ -107,7 +107,7 @@ def test_the_playout_defends_a_big_hit_with_a_matching_shield_and_lets_a_small_o
     state.p_amount = 5
     answer = playout_action(state, seat, rng, 0.0)
     if type(answer).__name__ == "Defend":
-        from engine.games.tiny_ninjas.data import DEF_SHIELD, INSTANCE_TYPE
+        from tourney.engine.games.tiny_ninjas.data import DEF_SHIELD, INSTANCE_TYPE
         assert DEF_SHIELD[INSTANCE_TYPE[answer.card]] & state.p_colour  # type: ignore[attr-defined]
     assert max(ATTACK_WORTH) > min(ATTACK_WORTH) and max(SHIELD_WORTH) > 0
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from engine.core import get_game
-from engine.games.tiny_ninjas.state import _event_dict
+from tourney.engine.core import get_game
+from tourney.engine.games.tiny_ninjas.state import _event_dict
 
 
 def test_views_list_exactly_the_events_each_seat_may_see_at_every_step() -> None:
@@ -28,7 +28,7 @@ def test_views_list_exactly_the_events_each_seat_may_see_at_every_step() -> None
 def test_views_asked_now_and_then_over_a_champion_series_match_the_log_filtered_afresh() -> None:
     """Each viewer's event list grows with the log between its views (cached, not refiltered per call):
     asked at uneven intervals, it still holds exactly that viewer's events, windowed and counted."""
-    from engine.games.tiny_ninjas.state import EVENTS_SHOWN
+    from tourney.engine.games.tiny_ninjas.state import EVENTS_SHOWN
 
     game = get_game("tiny-ninjas")
     state = game.new_state(8, players=2, config={"mode": "champion"})

@@ -17,7 +17,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from tournament.dutch import ABSOLUTE, BLACK, DOWN, NONE, STRONG, UP, WHITE, Entrant
+from tourney.tournament.dutch import ABSOLUTE, BLACK, DOWN, NONE, STRONG, UP, WHITE, Entrant
 
 # The names of a bracket's vector fields, in priority order; C.5 and C.7 count pairs (more is better, so
 # they are stored negated).

@@ -8,8 +8,8 @@ import sqlite3
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-from tournament.cli import app
-from tournament.store.database import open_store
+from tourney.tournament.cli import app
+from tourney.tournament.store.database import open_store
 
 runner = CliRunner()
 

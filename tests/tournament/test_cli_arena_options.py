@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from tournament.cli import app
+from tourney.tournament.cli import app
 
 runner = CliRunner()
 

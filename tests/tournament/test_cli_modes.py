@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 from typer.testing import CliRunner
 
-from engine.core import ConfigError, get_game
-from tournament.cli import app, parse_settings
+from tourney.engine.core import ConfigError, get_game
+from tourney.tournament.cli import app, parse_settings
 
 runner = CliRunner()
 TINY = get_game("tiny-ninjas").options

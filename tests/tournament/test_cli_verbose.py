@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from tournament.cli import app
+from tourney.tournament.cli import app
 
 
 def test_simultaneous_commitments_are_not_printed():

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from tournament.dutch import dutch_round
-from tournament.pairing import PlayedGame
-from tournament.swiss import player_states
+from tourney.tournament.dutch import dutch_round
+from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.swiss import player_states
 
 
 @pytest.mark.parametrize("n,seed", [(n, s) for n in (4, 7, 10, 15) for s in range(3)])

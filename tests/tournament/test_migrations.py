@@ -10,8 +10,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 from sqlmodel import Session, SQLModel, select
 
-from tournament.store.database import MIGRATIONS, open_store
-from tournament.store.league_tables import League, LeagueModel
+from tourney.tournament.store.database import MIGRATIONS, open_store
+from tourney.tournament.store.league_tables import League, LeagueModel
 
 MODELS = [SQLModel.metadata, LeagueModel.metadata]  # the results tables and the league tables
 

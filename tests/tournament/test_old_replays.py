@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.maitre_ninja.old_replays import old_form
 from tests.tournament.test_cli import one_sentence_error, run
-from tournament.store.codec import pack_replay, unpack_replay
+from tourney.tournament.store.codec import pack_replay, unpack_replay
 
 
 def stored_maitre_match(tmp_path: Path) -> tuple[str, int]:

@@ -6,8 +6,8 @@ from collections import defaultdict
 
 import pytest
 
-from tournament.formats import FORMATS, FormatSpec, format_of
-from tournament.pairing import encounters, seeds_used
+from tourney.tournament.formats import FORMATS, FormatSpec, format_of
+from tourney.tournament.pairing import encounters, seeds_used
 
 
 def test_two_players_play_duplicate_pairs_with_the_seats_swapped() -> None:

@@ -7,8 +7,8 @@ import json
 from sqlalchemy import text
 from typer.testing import CliRunner
 
-from tournament.cli import app
-from tournament.store.database import open_store
+from tourney.tournament.cli import app
+from tourney.tournament.store.database import open_store
 
 SWISS = ["run", "--game", "sticks", "--bots", "random,greedy,random@r2,greedy@g2,random@r3", "--format", "swiss",
          "--rounds", "4", "--games-per-pair", "2", "--seed", "11",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from tournament.cli import app
+from tourney.tournament.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = "random,greedy,ismcts:iterations=200@i1,ismcts:iterations=100@i2,greedy@g2,random@r2"
@@ -31,7 +31,7 @@ def stored(db: Path) -> int:
 
 def start_and_kill(db: Path, args: list[str], kill_after: int) -> int:
     """Run `tourney` in a subprocess, SIGKILL it once `kill_after` matches are stored; return how many were."""
-    code = "import tests.sticks; from tournament.cli import app; app()"
+    code = "import tests.sticks; from tourney.tournament.cli import app; app()"
     proc = subprocess.Popen([sys.executable, "-c", code, *args, "--db", str(db), "--json"], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120

@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-from engine.core.chance import stream_start
-from tournament.cli import app
-from tournament.seeding import LEGACY_KEY, keyed_match_seed
-from tournament.store.database import open_store
+from tourney.engine.core.chance import stream_start
+from tourney.tournament.cli import app
+from tourney.tournament.seeding import LEGACY_KEY, keyed_match_seed
+from tourney.tournament.store.database import open_store
 
 runner = CliRunner()
 KEY = "organiser-secret-0123456789"

@@ -8,11 +8,11 @@ import sqlite3
 import pytest
 from typer.testing import CliRunner
 
-from engine.core import ConfigError
-from tournament.cli import app
-from tournament.entrants import Entrant
-from tournament.formats import solo_schedule
-from tournament.runner import TournamentPlan
+from tourney.engine.core import ConfigError
+from tourney.tournament.cli import app
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.formats import solo_schedule
+from tourney.tournament.runner import TournamentPlan
 
 
 def test_every_entrant_gets_the_same_seeds():

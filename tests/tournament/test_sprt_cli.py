@@ -7,10 +7,10 @@ import json
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-from tournament.cli import app
-from tournament.runner import load_plan
-from tournament.sprt import llr
-from tournament.store.database import open_store
+from tourney.tournament.cli import app
+from tourney.tournament.runner import load_plan
+from tourney.tournament.sprt import llr
+from tourney.tournament.store.database import open_store
 
 runner = CliRunner()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from tournament.standings import SeatResult, compute_standings
+from tourney.tournament.standings import SeatResult, compute_standings
 
 
 def duel(a: str, b: str, result: float) -> list[SeatResult]:

@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-from tournament.cli import app
+from tourney.tournament.cli import app
 
 runner = CliRunner()
 COLUMNS = ("Elo [95%]", "LOS", "μ (μ-3σ)", "DE", "Buch", "SB")

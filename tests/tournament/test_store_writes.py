@@ -12,15 +12,15 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 
 import tests.sticks  # noqa: F401  (registers the fast test game)
-from tournament.entrants import Entrant
-from tournament.pairing import Pairing
-from tournament.runner import InProcess, TournamentPlan, run_tournament
-from tournament.store import writes
-from tournament.store.database import open_store
-from tournament.store.reads import load_standings, stored_numbers
-from tournament.store.records import Played
-from tournament.store.tables import Achievement, Match, MatchSeat
-from tournament.store.writes import create_tournament, entrant_ids, match_rows, record_matches, save_streaks
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.store import writes
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.reads import load_standings, stored_numbers
+from tourney.tournament.store.records import Played
+from tourney.tournament.store.tables import Achievement, Match, MatchSeat
+from tourney.tournament.store.writes import create_tournament, entrant_ids, match_rows, record_matches, save_streaks
 
 KEY = "store-writes-test-key"
 

@@ -10,10 +10,10 @@ from py4swiss.engines import DutchEngine
 from py4swiss.trf import TrfParser
 from typer.testing import CliRunner
 
-from tournament.cli import app
-from tournament.dutch import dutch_round
-from tournament.pairing import PlayedGame
-from tournament.trf import format_pairing, read_trf, write_trf
+from tourney.tournament.cli import app
+from tourney.tournament.dutch import dutch_round
+from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.trf import format_pairing, read_trf, write_trf
 
 runner = CliRunner()
 

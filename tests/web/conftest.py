@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import Engine
 
-from engine.core import get_game
-from tournament.entrants import parse_entrants
-from tournament.league.members import LeagueSettings, create_league, join_league
-from tournament.league.rounds import run_due
-from tournament.runner import TournamentPlan, run_tournament
-from tournament.store.database import open_store
+from tourney.engine.core import get_game
+from tourney.tournament.entrants import parse_entrants
+from tourney.tournament.league.members import LeagueSettings, create_league, join_league
+from tourney.tournament.league.rounds import run_due
+from tourney.tournament.runner import TournamentPlan, run_tournament
+from tourney.tournament.store.database import open_store
 
 HOSTILE = '<script>alert("x")</script>'
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "web"

@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from engine.core import Action, State
-from engine.referee import Replay, new_match, replay_match
 from tests.server.bots import RecordingBot
 from tests.server.harness import ArenaHarness
 from tests.web.browser import WAIT_S, chromium, served
 from tests.web.conftest import ARTIFACTS, HOSTILE, Filled
-from tournament.store.codec import unpack_replay
-from tournament.store.reads import stored_matches
-from web.app import create_app
+from tourney.engine.core import Action, State
+from tourney.engine.referee import Replay, new_match, replay_match
+from tourney.tournament.store.codec import unpack_replay
+from tourney.tournament.store.reads import stored_matches
+from tourney.web.app import create_app
 
 GAMES = ["tiny-ninjas", "ninja-versus-ninja", "maitre-ninja", "ninja-arena"]
 
@@ -203,7 +203,7 @@ def test_a_live_arena_match_is_followed_to_its_end(site: tuple[str, Any], filled
             result = page.locator("#live-result").inner_text()
             assert record.reason in result and "slow: rank" in result
             # The arena still serves a finished match's last event: its final public view.
-            from engine.server.generated import arena_pb2 as pb
+            from tourney.engine.server.generated import arena_pb2 as pb
 
             last = list(harness.stub.Watch(pb.WatchRequest(match_id="followed"), timeout=WAIT_S))[-1]
             assert last.finished
@@ -221,7 +221,7 @@ def test_a_live_arena_match_is_followed_to_its_end(site: tuple[str, Any], filled
 
 def _forfeited_after(seed: int, moves: int) -> Replay:
     """A Tiny Ninjas match whose acting seat takes the first legal action `moves` times, then times out."""
-    from engine.referee import Decision
+    from tourney.engine.referee import Decision
 
     _g, state, _ = new_match("tiny-ninjas", seed, {}, 2)
     steps = []
@@ -235,7 +235,7 @@ def _forfeited_after(seed: int, moves: int) -> Replay:
 
 def _two_worlds(moves: int = 3) -> tuple[Replay, Replay]:
     """Two matches with the same public course whose hidden hands (and seeds) differ."""
-    from engine.public_replay import public_frames
+    from tourney.engine.public_replay import public_frames
 
     seen: dict[str, Replay] = {}
     for seed in range(1000):
@@ -251,10 +251,10 @@ def _world(tmp: Any, replay: Replay) -> Any:
     """A store holding one arena match (outside any tournament) with this replay."""
     from sqlmodel import Session
 
-    from engine.referee import replay_match as replay_it
-    from tournament.store.codec import pack_replay
-    from tournament.store.database import open_store
-    from tournament.store.tables import Match, MatchSeat
+    from tourney.engine.referee import replay_match as replay_it
+    from tourney.tournament.store.codec import pack_replay
+    from tourney.tournament.store.database import open_store
+    from tourney.tournament.store.tables import Match, MatchSeat
 
     engine = open_store(str(tmp / f"world{replay.seed}.db"))
     result = replay_it(replay)

@@ -11,12 +11,12 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from engine.server.client import RandomBot
-from engine.server.generated import arena_pb2 as pb
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 from tests.web.conftest import Filled
-from web.app import create_app
-from web.live import WatchLimit, watch_events
+from tourney.engine.server.client import RandomBot
+from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.web.app import create_app
+from tourney.web.live import WatchLimit, watch_events
 
 
 def _events(text: str) -> list[tuple[str, dict[str, object]]]:

@@ -8,14 +8,14 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, func, select
 
-from engine.public_replay import public_frames
-from engine.referee import Replay
 from tests.web.conftest import HOSTILE, Filled
-from tournament.runner import load_plan
-from tournament.store.codec import unpack_replay
-from tournament.store.reads import load_standings, stored_matches
-from tournament.store.tables import Match, MatchSeat
-from web.app import create_app
+from tourney.engine.public_replay import public_frames
+from tourney.engine.referee import Replay
+from tourney.tournament.runner import load_plan
+from tourney.tournament.store.codec import unpack_replay
+from tourney.tournament.store.reads import load_standings, stored_matches
+from tourney.tournament.store.tables import Match, MatchSeat
+from tourney.web.app import create_app
 
 TOKEN = "organiser-secret"
 
@@ -224,11 +224,11 @@ def test_openapi_lists_every_api_page(client: TestClient) -> None:
 
 
 def test_a_running_tournament_shows_its_progress(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from engine.core import get_game
-    from tournament.entrants import parse_entrants
-    from tournament.runner import InProcess, TournamentPlan
-    from tournament.store.database import open_store
-    from tournament.store.writes import create_tournament, record_matches
+    from tourney.engine.core import get_game
+    from tourney.tournament.entrants import parse_entrants
+    from tourney.tournament.runner import InProcess, TournamentPlan
+    from tourney.tournament.store.database import open_store
+    from tourney.tournament.store.writes import create_tournament, record_matches
 
     engine = open_store(str(tmp_path / "running.db"))
     plan = TournamentPlan(game="maitre-ninja", entrants=parse_entrants("random,random@b,random@c,random@d",
@@ -247,7 +247,7 @@ def test_a_running_tournament_shows_its_progress(tmp_path) -> None:  # type: ign
     assert doc["played"] == 2 and doc["expected"] == plan.expected_matches()
     assert sum(s["games"] for s in doc["standings"]) == 2 * 3
     # Finishing it (the driver resumes) shows at once: new matches, final ratings, the status.
-    from tournament.runner import run_tournament
+    from tourney.tournament.runner import run_tournament
 
     report = run_tournament(engine, plan, tournament_id=tid)
     done = client.get(f"/api/tournaments/{tid}").json()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from engine.core import get_game
 from tests.tournament.conftest import postgres_url  # noqa: F401  (the session's PostgreSQL cluster)
-from tournament.entrants import parse_entrants
-from tournament.runner import TournamentPlan, run_tournament
-from tournament.store.database import open_store
-from tournament.store.reads import load_standings, stored_matches
-from web.app import create_app
+from tourney.engine.core import get_game
+from tourney.tournament.entrants import parse_entrants
+from tourney.tournament.runner import TournamentPlan, run_tournament
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.reads import load_standings, stored_matches
+from tourney.web.app import create_app
 
 
 def test_every_page_on_postgres(postgres_url: str) -> None:  # noqa: F811

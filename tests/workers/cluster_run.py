@@ -17,11 +17,11 @@ import ray  # noqa: E402
 from ray.cluster_utils import Cluster  # noqa: E402
 
 import tests.sticks  # noqa: E402,F401
-from tournament.entrants import Entrant  # noqa: E402
-from tournament.runner import TournamentPlan, run_tournament  # noqa: E402
-from tournament.store.database import open_store  # noqa: E402
-from tournament.store.reads import load_history  # noqa: E402
-from workers import RayExecutor  # noqa: E402
+from tourney.tournament.entrants import Entrant  # noqa: E402
+from tourney.tournament.runner import TournamentPlan, run_tournament  # noqa: E402
+from tourney.tournament.store.database import open_store  # noqa: E402
+from tourney.tournament.store.reads import load_history  # noqa: E402
+from tourney.workers import RayExecutor  # noqa: E402
 
 
 def main(db: str) -> None:

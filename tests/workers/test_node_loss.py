@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tournament.entrants import Entrant
-from tournament.runner import InProcess, TournamentPlan, run_tournament
-from tournament.store.database import open_store
-from tournament.store.reads import load_history
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.reads import load_history
 
 pytestmark = pytest.mark.slow  # a Ray cluster of its own: ./test.sh leaves it to CI (.ci/run)
 

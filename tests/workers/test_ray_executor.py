@@ -6,13 +6,13 @@ import json
 
 from typer.testing import CliRunner
 
-from tournament.cli import app
-from tournament.entrants import Entrant
-from tournament.runner import InProcess, TournamentPlan, run_tournament
-from tournament.store.database import open_store
-from tournament.store.reads import load_history
-from workers import RayExecutor
-from workers.pool import chunk_size, chunks
+from tourney.tournament.cli import app
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.reads import load_history
+from tourney.workers import RayExecutor
+from tourney.workers.pool import chunk_size, chunks
 
 
 def plan(fmt: str = "round-robin", **kw) -> TournamentPlan:
@@ -80,7 +80,7 @@ def test_the_cli_runs_on_ray_by_default(ray_session, tmp_path):
 def test_a_failing_task_is_one_sentence(ray_session, tmp_path):
     import pytest
 
-    from workers.pool import MatchFailed
+    from tourney.workers.pool import MatchFailed
 
     broken = plan(config={"pile": "many"})  # int("many") raises inside the worker
     engine = open_store(str(tmp_path / "t.db"))
@@ -89,7 +89,7 @@ def test_a_failing_task_is_one_sentence(ray_session, tmp_path):
 
 
 def test_chunks_are_sized_from_observed_match_times():
-    from workers.pool import MAX_CHUNK, ChunkTiming
+    from tourney.workers.pool import MAX_CHUNK, ChunkTiming
 
     timing = ChunkTiming()
     assert timing.size(1000, 2) == 1  # nothing measured yet: one match per task
@@ -118,7 +118,7 @@ def test_ray_gets_one_task_fewer_while_this_process_finishes_a_match(ray_session
     from collections import deque
 
     from tests.workers.interval_plan import IntervalPlan
-    from workers.pool import IN_FLIGHT_PER_WORKER, LocalPlayer
+    from tourney.workers.pool import IN_FLIGHT_PER_WORKER, LocalPlayer
 
     executor = RayExecutor(workers=2)
     ray_up, hold = threading.Event(), threading.Event()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.core import Termination
-from engine.core import forfeit as forfeit_outcome
-from engine.referee import SeatStats
-from tournament.pairing import Pairing
-from tournament.runner import TournamentPlan
-from tournament.store.codec import dumps
-from tournament.store.records import MatchRecord, Played, bye_seat, seat_records
+from tourney.engine.core import Termination
+from tourney.engine.core import forfeit as forfeit_outcome
+from tourney.engine.referee import SeatStats
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.runner import TournamentPlan
+from tourney.tournament.store.codec import dumps
+from tourney.tournament.store.records import MatchRecord, Played, bye_seat, seat_records
 
 OFFLINE = Termination.DISCONNECTION  # the fault of a seat that is not there
 FORFEIT_DETAILS = dumps({"forfeit": True})

@@ -11,12 +11,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from engine.core import ConfigError, get_game
-from engine.server.launcher import command_name, is_command
-from tournament.league.schedule import next_due, utc_now
-from tournament.ratings import initial_skill
-from tournament.store.codec import dumps
-from tournament.store.league_tables import League, LeagueMember, LeagueSeason
+from tourney.engine.core import ConfigError, get_game
+from tourney.engine.server.launcher import command_name, is_command
+from tourney.tournament.league.schedule import next_due, utc_now
+from tourney.tournament.ratings import initial_skill
+from tourney.tournament.store.codec import dumps
+from tourney.tournament.store.league_tables import League, LeagueMember, LeagueSeason
 
 LEAGUE_FORMATS = ("swiss", "round-robin")
 REMOTE = "remote:"
@@ -100,7 +100,7 @@ def join_league(engine: Engine, name: str, spec: str, alias: str | None = None, 
         if is_command(spec):
             command_name(spec, 0)  # a spec naming no program fails here; the program runs where rounds are played
         elif not spec.startswith(REMOTE):
-            from engine.bots import make_bot
+            from tourney.engine.bots import make_bot
 
             make_bot(spec, get_game(league.game), 0)  # an unknown bot fails here
         who = alias or spec

@@ -10,12 +10,12 @@ from datetime import UTC, datetime
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from engine.core import ConfigError
-from engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
-from tournament.formats import next_round
-from tournament.league.forfeits import forfeit, is_forfeit, no_bye
-from tournament.league.members import REMOTE, get_league
-from tournament.league.schedule import (
+from tourney.engine.core import ConfigError
+from tourney.engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
+from tourney.tournament.formats import next_round
+from tourney.tournament.league.forfeits import forfeit, is_forfeit, no_bye
+from tourney.tournament.league.members import REMOTE, get_league
+from tourney.tournament.league.schedule import (
     DEFAULT_CATCH_UP,
     DEFAULT_LEASE_S,
     MISSED,
@@ -26,11 +26,11 @@ from tournament.league.schedule import (
     release,
     utc_now,
 )
-from tournament.league.season import division_tournaments, rate_round, season_started, start_season
-from tournament.runner import Executor, InProcess, load_plan
-from tournament.store.league_tables import League, LeagueMember, LeagueRound, LeagueSeason
-from tournament.store.reads import load_history, load_standings
-from tournament.store.writes import record_matches, save_ratings
+from tourney.tournament.league.season import division_tournaments, rate_round, season_started, start_season
+from tourney.tournament.runner import Executor, InProcess, load_plan
+from tourney.tournament.store.league_tables import League, LeagueMember, LeagueRound, LeagueSeason
+from tourney.tournament.store.reads import load_history, load_standings
+from tourney.tournament.store.writes import record_matches, save_ratings
 
 Presence = Callable[[str], bool]
 RoundHook = Callable[["RoundReport"], None]

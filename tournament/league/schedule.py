@@ -14,8 +14,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from engine.core import ConfigError
-from tournament.store.league_tables import League, LeagueRound, LeagueSeason, league_id
+from tourney.engine.core import ConfigError
+from tourney.tournament.store.league_tables import League, LeagueRound, LeagueSeason, league_id
 
 DEFAULT_LEASE_S = 300.0  # a claim not renewed for this long belongs to a dead caller
 DEFAULT_CATCH_UP = 3  # due rounds played after downtime; older ones are recorded as missed

@@ -11,20 +11,27 @@ from datetime import UTC, datetime
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from engine.core import ConfigError
-from engine.core.chance import stream_start
-from tournament.entrants import Entrant
-from tournament.formats import default_swiss_rounds
-from tournament.league.forfeits import FORFEIT_DETAILS
-from tournament.league.members import get_league
-from tournament.league.schedule import due_after
-from tournament.ratings import Skill, openskill_ratings
-from tournament.round_robin import berger_rounds
-from tournament.runner import TournamentPlan, load_plan
-from tournament.standings import SeatResult, Standing
-from tournament.store.league_tables import League, LeagueDivision, LeagueMember, LeagueRound, LeagueSeason, league_id
-from tournament.store.reads import load_standings, round_seats
-from tournament.store.writes import create_tournament
+from tourney.engine.core import ConfigError
+from tourney.engine.core.chance import stream_start
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.formats import default_swiss_rounds
+from tourney.tournament.league.forfeits import FORFEIT_DETAILS
+from tourney.tournament.league.members import get_league
+from tourney.tournament.league.schedule import due_after
+from tourney.tournament.ratings import Skill, openskill_ratings
+from tourney.tournament.round_robin import berger_rounds
+from tourney.tournament.runner import TournamentPlan, load_plan
+from tourney.tournament.standings import SeatResult, Standing
+from tourney.tournament.store.league_tables import (
+    League,
+    LeagueDivision,
+    LeagueMember,
+    LeagueRound,
+    LeagueSeason,
+    league_id,
+)
+from tourney.tournament.store.reads import load_standings, round_seats
+from tourney.tournament.store.writes import create_tournament
 
 
 def season_started(engine: Engine, league: League, season: int) -> bool:

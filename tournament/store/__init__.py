@@ -9,6 +9,6 @@
 - writes.py: tournaments, batches of matches (one converter from records to rows), ratings, streaks;
 - reads.py: what is stored, the pairers' history, and the streamed end-of-run reads (standings, streaks).
 
-Import from the module that holds a name (`from tournament.store.database import open_store`);
+Import from the module that holds a name (`from tourney.tournament.store.database import open_store`);
 this package re-exports nothing.
 """

@@ -14,9 +14,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel, create_engine
 
-from engine.core import TourneyError
-from tournament.store import tables  # noqa: F401  (registers the results tables on SQLModel.metadata)
-from tournament.store.league_tables import LeagueModel
+from tourney.engine.core import TourneyError
+from tourney.tournament.store import tables  # noqa: F401  (registers the results tables on SQLModel.metadata)
+from tourney.tournament.store.league_tables import LeagueModel
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 

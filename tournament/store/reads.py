@@ -18,15 +18,15 @@ from sqlalchemy import select as select_columns  # any number of plain columns (
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, col, func, select
 
-from tournament.achievements import Earned
-from tournament.pairing import PlayedGame
-from tournament.ratings import openskill_ratings
-from tournament.standings import SeatResult, Standing, compute_standings
-from tournament.store.codec import loads
-from tournament.store.database import StoreError
-from tournament.store.records import BYE
-from tournament.store.retry import guard
-from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, SkillRating, Tournament
+from tourney.tournament.achievements import Earned
+from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.ratings import openskill_ratings
+from tourney.tournament.standings import SeatResult, Standing, compute_standings
+from tourney.tournament.store.codec import loads
+from tourney.tournament.store.database import StoreError
+from tourney.tournament.store.records import BYE
+from tourney.tournament.store.retry import guard
+from tourney.tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, SkillRating, Tournament
 
 STREAM_ROWS = 2000  # seat rows fetched at a time while streaming a tournament's results
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core import Outcome
-from engine.referee import MatchResult, SeatStats
-from tournament.achievements import match_achievements
-from tournament.pairing import Pairing
-from tournament.store.codec import dumps, jsonable, pack_replay
+from tourney.engine.core import Outcome
+from tourney.engine.referee import MatchResult, SeatStats
+from tourney.tournament.achievements import match_achievements
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.store.codec import dumps, jsonable, pack_replay
 
 BYE = "BYE"  # the termination of a stored bye
 BYE_SEED = -1  # the seed offset of a bye pairing: it is recorded, never played

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
-from tournament.store.database import StoreError
+from tourney.tournament.store.database import StoreError
 
 logger = logging.getLogger(__name__)
 

@@ -22,19 +22,29 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from engine.referee import MatchResult
-from tournament.achievements import streak_achievements
-from tournament.pairing import Pairing
-from tournament.seeding import new_seed_key
-from tournament.standings import Standing
-from tournament.store.codec import dumps, loads
-from tournament.store.reads import streak_results
-from tournament.store.records import BYE, Played, SeatRecord, bye_seat, result_seats
-from tournament.store.retry import guard
-from tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, SkillRating, Tournament, now
+from tourney.engine.referee import MatchResult
+from tourney.tournament.achievements import streak_achievements
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.seeding import new_seed_key
+from tourney.tournament.standings import Standing
+from tourney.tournament.store.codec import dumps, loads
+from tourney.tournament.store.reads import streak_results
+from tourney.tournament.store.records import BYE, Played, SeatRecord, bye_seat, result_seats
+from tourney.tournament.store.retry import guard
+from tourney.tournament.store.tables import (
+    Achievement,
+    Bot,
+    Entrant,
+    Match,
+    MatchSeat,
+    Rating,
+    SkillRating,
+    Tournament,
+    now,
+)
 
 if TYPE_CHECKING:
-    from tournament.runner import TournamentPlan
+    from tourney.tournament.runner import TournamentPlan
 
 # store -> tournament id -> alias -> entrant id (weak: a store that is dropped takes its entry with it)
 _ENTRANT_IDS: weakref.WeakKeyDictionary[Engine, dict[int, dict[str, int]]] = weakref.WeakKeyDictionary()

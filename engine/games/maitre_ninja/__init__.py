@@ -3,9 +3,9 @@
 Spec: shared/rules/maitre-ninja.md. The package exposes GAME for the registry.
 """
 
-from engine.games.maitre_ninja.actions import AttackLine, Parry, ParryRow
-from engine.games.maitre_ninja.game import MaitreNinja
-from engine.games.maitre_ninja.state import MaitreNinjaState
+from tourney.engine.games.maitre_ninja.actions import AttackLine, Parry, ParryRow
+from tourney.engine.games.maitre_ninja.game import MaitreNinja
+from tourney.engine.games.maitre_ninja.state import MaitreNinjaState
 
 GAME = MaitreNinja()
 

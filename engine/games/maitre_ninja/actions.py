@@ -17,8 +17,8 @@ from itertools import product
 from math import factorial
 from typing import ClassVar, overload
 
-from engine.core import Action
-from engine.games.maitre_ninja.data import ATTACK_LEVELS, KATANA, KATANA_ORDERS, PARRY_TYPES, line_size
+from tourney.engine.core import Action
+from tourney.engine.games.maitre_ninja.data import ATTACK_LEVELS, KATANA, KATANA_ORDERS, PARRY_TYPES, line_size
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,9 @@ from functools import cache
 from itertools import accumulate
 from typing import Any, ClassVar
 
-from engine.core import BotOption, Budget, Clock, DecisionRequest, default_clock
-from engine.games.maitre_ninja.actions import PARRIES, attack_lines, iter_rows, parry_rows
-from engine.games.maitre_ninja.data import (
+from tourney.engine.core import BotOption, Budget, Clock, DecisionRequest, default_clock
+from tourney.engine.games.maitre_ninja.actions import PARRIES, attack_lines, iter_rows, parry_rows
+from tourney.engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
     KATANA,
     KATANA_ORDERS,

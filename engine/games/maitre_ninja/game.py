@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
-from engine.games.maitre_ninja import data
-from engine.games.maitre_ninja.state import MaitreNinjaState, Setup
+from tourney.engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
+from tourney.engine.games.maitre_ninja import data
+from tourney.engine.games.maitre_ninja.state import MaitreNinjaState, Setup
 
 # Type-checks one count inside parry_supply or parries_by_rank (their ranges are checked below).
 _COUNT = Option("count", "int", 0, "a count of parry cards")
@@ -121,12 +121,12 @@ class MaitreNinja(Game):
         return MaitreNinjaState(self, Setup(n, first, cfg["fight_cap"], parries, supply, elements), chance)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
-        from engine.games.maitre_ninja.bots import BestResponseBot, NashBot, RegretBot
+        from tourney.engine.games.maitre_ninja.bots import BestResponseBot, NashBot, RegretBot
 
         return {"nash": NashBot, "best_response": BestResponseBot, "regret": RegretBot}
 
     def render(self, state: State) -> str:
-        from engine.games.maitre_ninja.render import render
+        from tourney.engine.games.maitre_ninja.render import render
 
         assert isinstance(state, MaitreNinjaState)
         return render(state)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.games.maitre_ninja.actions import AttackLine
-from engine.games.maitre_ninja.data import KATANA, MAITRE, PARRY_CODE
+from tourney.engine.games.maitre_ninja.actions import AttackLine
+from tourney.engine.games.maitre_ninja.data import KATANA, MAITRE, PARRY_CODE
 
 
 def codes_of(line: AttackLine) -> list[tuple[str, ...]]:

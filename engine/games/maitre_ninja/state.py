@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Action, Chance, IllegalAction, Observation, Outcome, State
-from engine.core.game import Game
-from engine.games.maitre_ninja.actions import (
+from tourney.engine.core import Action, Chance, IllegalAction, Observation, Outcome, State
+from tourney.engine.core.game import Game
+from tourney.engine.games.maitre_ninja.actions import (
     AttackLine,
     Parry,
     ParryRow,
@@ -25,7 +25,7 @@ from engine.games.maitre_ninja.actions import (
     attack_lines,
     next_parries,
 )
-from engine.games.maitre_ninja.data import (
+from tourney.engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
     KATANA,
     KATANA_ORDERS,
@@ -33,7 +33,7 @@ from engine.games.maitre_ninja.data import (
     PARRY_TYPES,
     line_size,
 )
-from engine.games.maitre_ninja.rules import Resolution, codes_of, final_queue, left_of, ranking, resolve
+from tourney.engine.games.maitre_ninja.rules import Resolution, codes_of, final_queue, left_of, ranking, resolve
 
 NORMAL, FINAL_ROUND, OVER = "NORMAL", "FINAL_ROUND", "OVER"
 HISTORY_SHOWN = 40  # the latest fights a seat's observation carries (observe)

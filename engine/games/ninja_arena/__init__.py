@@ -14,8 +14,8 @@ order of play), state (ArenaState), game (config, evaluate, render), realtime (c
 bots (greedy, tactician), search (duct, the simultaneous-move search bot).
 """
 
-from engine.games.ninja_arena.game import GAME, NinjaArena
-from engine.games.ninja_arena.realtime import RealtimeDriver
-from engine.games.ninja_arena.state import ArenaState
+from tourney.engine.games.ninja_arena.game import GAME, NinjaArena
+from tourney.engine.games.ninja_arena.realtime import RealtimeDriver
+from tourney.engine.games.ninja_arena.state import ArenaState
 
 __all__ = ["GAME", "ArenaState", "NinjaArena", "RealtimeDriver"]

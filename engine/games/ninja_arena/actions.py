@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import Action
+from tourney.engine.core import Action
 
 
 @dataclass(frozen=True, slots=True)

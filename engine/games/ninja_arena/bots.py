@@ -13,12 +13,12 @@ from functools import lru_cache
 from itertools import combinations
 from typing import ClassVar
 
-from engine.core import Action, BotOption, DecisionRequest
-from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena import rules
-from engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, WAIT, Activate, Roll, Switch
-from engine.games.ninja_arena.matching import fits
-from engine.games.ninja_arena.state import ArenaState
+from tourney.engine.core import Action, BotOption, DecisionRequest
+from tourney.engine.games.ninja_arena import data as D
+from tourney.engine.games.ninja_arena import rules
+from tourney.engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, WAIT, Activate, Roll, Switch
+from tourney.engine.games.ninja_arena.matching import fits
+from tourney.engine.games.ninja_arena.state import ArenaState
 
 
 @lru_cache(maxsize=1 << 16)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
-from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena.render import render
-from engine.games.ninja_arena.state import ArenaState
+from tourney.engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
+from tourney.engine.games.ninja_arena import data as D
+from tourney.engine.games.ninja_arena.render import render
+from tourney.engine.games.ninja_arena.state import ArenaState
 
 MODES = ("standard", "tick", "duel", "realtime")
 
@@ -116,8 +116,8 @@ class NinjaArena(Game):
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """`greedy` and `tactician` (heuristics) and `duct`, the simultaneous-move search bot."""
-        from engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot
-        from engine.games.ninja_arena.search import DuctArenaBot
+        from tourney.engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot
+        from tourney.engine.games.ninja_arena.search import DuctArenaBot
 
         return {"greedy": GreedyArenaBot, "tactician": TacticianBot, "duct": DuctArenaBot}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from engine.games.ninja_arena.data import BLANK, W
+from tourney.engine.games.ninja_arena.data import BLANK, W
 
 WILD = 0b1111110 | (1 << 7)  # fills K..L; bit 7 marks "this is a SPIRAL" for canonical choices
 _SYMBOL_BITS = 0b1111110

@@ -16,10 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Action
-from engine.games.ninja_arena import rules
-from engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, Activate, Hit, Roll, Switch, Wait
-from engine.games.ninja_arena.state import ArenaState
+from tourney.engine.core import Action
+from tourney.engine.games.ninja_arena import rules
+from tourney.engine.games.ninja_arena.actions import HIT, KEEP, SWITCH, Activate, Hit, Roll, Switch, Wait
+from tourney.engine.games.ninja_arena.state import ArenaState
 
 Clock = Callable[[], float]
 

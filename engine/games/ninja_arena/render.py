@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena.state import ArenaState
+from tourney.engine.games.ninja_arena import data as D
+from tourney.engine.games.ninja_arena.state import ArenaState
 
 
 def render(st: ArenaState) -> str:

@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from engine.core import Action
-from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena.actions import HIT, ROLLS, WAIT, Activate, Hit, Roll, Wait
-from engine.games.ninja_arena.matching import canonical, chosen_fit, die_masks, fits
+from tourney.engine.core import Action
+from tourney.engine.games.ninja_arena import data as D
+from tourney.engine.games.ninja_arena.actions import HIT, ROLLS, WAIT, Activate, Hit, Roll, Wait
+from tourney.engine.games.ninja_arena.matching import canonical, chosen_fit, die_masks, fits
 
 if TYPE_CHECKING:
-    from engine.games.ninja_arena.state import ArenaState
+    from tourney.engine.games.ninja_arena.state import ArenaState
 
 ATTACK, PENALTY, SHADOW, SELF, FAN_RETURN = "attack", "penalty", "shadow", "self", "fan_return"
 CLAIM_POWER, CLAIM_RECOVERY = 1, 2

@@ -27,13 +27,13 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
-from engine.core.chance import stream_start
-from engine.games.ninja_arena import rules
-from engine.games.ninja_arena.actions import HIT, WAIT, Activate, Roll, Switch
-from engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot, _goals, attack_value, best_keep
-from engine.games.ninja_arena.game import GAME
-from engine.games.ninja_arena.state import ArenaState
+from tourney.engine.core import Action, BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
+from tourney.engine.core.chance import stream_start
+from tourney.engine.games.ninja_arena import rules
+from tourney.engine.games.ninja_arena.actions import HIT, WAIT, Activate, Roll, Switch
+from tourney.engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot, _goals, attack_value, best_keep
+from tourney.engine.games.ninja_arena.game import GAME
+from tourney.engine.games.ninja_arena.state import ArenaState
 
 DEFAULT_ITERATIONS = 8  # with no `ms`: fixed, so a match stays a pure function of its seed
 OPPONENT_WIDTH = 3  # candidates per opponent: its tactician and greedy choices, a wait

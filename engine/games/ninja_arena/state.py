@@ -6,10 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import Action, Chance, Game, Observation, Outcome, State
-from engine.games.ninja_arena import data as D
-from engine.games.ninja_arena import rules
-from engine.games.ninja_arena.actions import KEEP, SWITCH, Switch
+from tourney.engine.core import Action, Chance, Game, Observation, Outcome, State
+from tourney.engine.games.ninja_arena import data as D
+from tourney.engine.games.ninja_arena import rules
+from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Switch
 
 _LISTS = (
     "top", "bottom", "ko", "cube", "cube_b", "recovered", "eliminated", "pool", "power",

@@ -1,7 +1,7 @@
 """Ninja Versus Ninja (spec: shared/rules/ninja-versus-ninja.md): two players, 2d4, missions."""
 
-from engine.games.ninja_versus_ninja.actions import Move
-from engine.games.ninja_versus_ninja.game import GAME, NinjaVersusNinja
-from engine.games.ninja_versus_ninja.state import NvnState
+from tourney.engine.games.ninja_versus_ninja.actions import Move
+from tourney.engine.games.ninja_versus_ninja.game import GAME, NinjaVersusNinja
+from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 __all__ = ["GAME", "Move", "NinjaVersusNinja", "NvnState"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from engine.core import Action
-from engine.games.ninja_versus_ninja.data import DIR_DELTA, col_of, row_of, square_index
+from tourney.engine.core import Action
+from tourney.engine.games.ninja_versus_ninja.data import DIR_DELTA, col_of, row_of, square_index
 
 ARROW = "→"
 REVERSAL_MARK = "⤴"

@@ -25,12 +25,12 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from engine.core import BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
-from engine.core.chance import stream_start
-from engine.games.ninja_versus_ninja import leaves, rules
-from engine.games.ninja_versus_ninja.data import ROLL_OUTCOMES, ROLL_WEIGHTS
-from engine.games.ninja_versus_ninja.evaluate import evaluate
-from engine.games.ninja_versus_ninja.state import NvnState
+from tourney.engine.core import BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
+from tourney.engine.core.chance import stream_start
+from tourney.engine.games.ninja_versus_ninja import leaves, rules
+from tourney.engine.games.ninja_versus_ninja.data import ROLL_OUTCOMES, ROLL_WEIGHTS
+from tourney.engine.games.ninja_versus_ninja.evaluate import evaluate
+from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 DEFAULT_DEPTH = 3  # with no budget in the spec: fixed, so a match stays a pure function of its seed
 MAX_DEPTH = 6  # the deepest a timed search goes; the beam keeps each level finite

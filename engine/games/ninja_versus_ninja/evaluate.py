@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from engine.games.ninja_versus_ninja.data import (
+from tourney.engine.games.ninja_versus_ninja.data import (
     COLS,
     MISSION_TURNS,
     NUM_SQUARES,
@@ -23,9 +23,9 @@ from engine.games.ninja_versus_ninja.data import (
     col_of,
     row_of,
 )
-from engine.games.ninja_versus_ninja.paths import IN_HOME
-from engine.games.ninja_versus_ninja.rules import NO_SQUARE
-from engine.games.ninja_versus_ninja.state import NvnState
+from tourney.engine.games.ninja_versus_ninja.paths import IN_HOME
+from tourney.engine.games.ninja_versus_ninja.rules import NO_SQUARE
+from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 PIECE = 1.0  # a Ninja, in score points (missions need runners; the last one lost loses the game)
 SCALE = 3.5  # score-point difference that maps to tanh(1) ~ 0.76

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
-from engine.games.ninja_versus_ninja import evaluate as heuristic
-from engine.games.ninja_versus_ninja.render import render_board
-from engine.games.ninja_versus_ninja.rules import setup
-from engine.games.ninja_versus_ninja.state import NvnState, place
+from tourney.engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
+from tourney.engine.games.ninja_versus_ninja import evaluate as heuristic
+from tourney.engine.games.ninja_versus_ninja.render import render_board
+from tourney.engine.games.ninja_versus_ninja.rules import setup
+from tourney.engine.games.ninja_versus_ninja.state import NvnState, place
 
 
 class NinjaVersusNinja(Game):
@@ -71,7 +71,7 @@ class NinjaVersusNinja(Game):
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """`expectimax`: depth-limited search over the 2d4 distribution."""
-        from engine.games.ninja_versus_ninja.bots import ExpectimaxBot
+        from tourney.engine.games.ninja_versus_ninja.bots import ExpectimaxBot
 
         return {"expectimax": ExpectimaxBot}
 

@@ -11,11 +11,11 @@ test_nvn_leaves.py checks it against play-then-evaluate on many positions.
 
 from __future__ import annotations
 
-from engine.games.ninja_versus_ninja.data import MISSION_TURNS
-from engine.games.ninja_versus_ninja.evaluate import PIECE, squash, worth
-from engine.games.ninja_versus_ninja.paths import IN_HOME
-from engine.games.ninja_versus_ninja.rules import NO_SQUARE
-from engine.games.ninja_versus_ninja.state import NvnState
+from tourney.engine.games.ninja_versus_ninja.data import MISSION_TURNS
+from tourney.engine.games.ninja_versus_ninja.evaluate import PIECE, squash, worth
+from tourney.engine.games.ninja_versus_ninja.paths import IN_HOME
+from tourney.engine.games.ninja_versus_ninja.rules import NO_SQUARE
+from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 
 def move_values(state: NvnState, seat: int) -> list[float]:

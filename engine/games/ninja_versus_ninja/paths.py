@@ -17,8 +17,8 @@ from __future__ import annotations
 import operator
 from functools import reduce
 
-from engine.games.ninja_versus_ninja.actions import Move
-from engine.games.ninja_versus_ninja.data import (
+from tourney.engine.games.ninja_versus_ninja.actions import Move
+from tourney.engine.games.ninja_versus_ninja.data import (
     BACKWARD,
     COLS,
     DIR_DELTA,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.games.ninja_versus_ninja.data import COL_LETTERS, COLOR_NAMES, COLS, HOME_ROWS, ROWS
-from engine.games.ninja_versus_ninja.rules import NO_SQUARE
-from engine.games.ninja_versus_ninja.state import NvnState
+from tourney.engine.games.ninja_versus_ninja.data import COL_LETTERS, COLOR_NAMES, COLS, HOME_ROWS, ROWS
+from tourney.engine.games.ninja_versus_ninja.rules import NO_SQUARE
+from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 
 def render_board(state: NvnState) -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.games.ninja_versus_ninja.actions import Move
-from engine.games.ninja_versus_ninja.data import DIE_SIDES, MISSION_TURNS, ROLLOFF_ATTEMPTS, START, square_index
-from engine.games.ninja_versus_ninja.paths import CANDIDATES, IN_HOME, Group
+from tourney.engine.games.ninja_versus_ninja.actions import Move
+from tourney.engine.games.ninja_versus_ninja.data import DIE_SIDES, MISSION_TURNS, ROLLOFF_ATTEMPTS, START, square_index
+from tourney.engine.games.ninja_versus_ninja.paths import CANDIDATES, IN_HOME, Group
 
 if TYPE_CHECKING:
-    from engine.games.ninja_versus_ninja.state import NvnState
+    from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 NO_SQUARE = -1
 PASS = "pass"

@@ -11,12 +11,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import Action, Chance, Game, IllegalAction, Observation, Outcome, State
-from engine.games.ninja_versus_ninja import rules as R
-from engine.games.ninja_versus_ninja.actions import Move
-from engine.games.ninja_versus_ninja.data import COLOR_NAMES, SQUARE_NAMES, square_index
-from engine.games.ninja_versus_ninja.paths import IN_HOME, Group
-from engine.games.ninja_versus_ninja.rules import NO_SQUARE
+from tourney.engine.core import Action, Chance, Game, IllegalAction, Observation, Outcome, State
+from tourney.engine.games.ninja_versus_ninja import rules as R
+from tourney.engine.games.ninja_versus_ninja.actions import Move
+from tourney.engine.games.ninja_versus_ninja.data import COLOR_NAMES, SQUARE_NAMES, square_index
+from tourney.engine.games.ninja_versus_ninja.paths import IN_HOME, Group
+from tourney.engine.games.ninja_versus_ninja.rules import NO_SQUARE
 
 # A move-log entry: (seat, (d1, d2), move label or "pass", what happened).
 LogEntry = tuple[int, tuple[int, int], str, str]

@@ -1,7 +1,7 @@
 """Tiny Ninjas (the rulebook's sections are cited as §N): the standard battle and its modes as config."""
 
-from engine.games.tiny_ninjas.game import TinyNinjasGame
-from engine.games.tiny_ninjas.state import TinyNinjasState
+from tourney.engine.games.tiny_ninjas.game import TinyNinjasGame
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 GAME = TinyNinjasGame()
 

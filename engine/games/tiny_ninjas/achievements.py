@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.games.tiny_ninjas.data import (
+from tourney.engine.games.tiny_ninjas.data import (
     S_HEALED,
     S_LEGEND_MAX,
     S_LOST,
@@ -26,7 +26,7 @@ from engine.games.tiny_ninjas.data import (
 )
 
 if TYPE_CHECKING:
-    from engine.games.tiny_ninjas.state import TinyNinjasState
+    from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 
 def battle_achievements(state: TinyNinjasState, winner: int, reason: str) -> dict[int, list[int]]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from engine.core import Action
-from engine.games.tiny_ninjas.data import (
+from tourney.engine.core import Action
+from tourney.engine.games.tiny_ninjas.data import (
     INSTANCE_NAME,
     NUM_INSTANCES,
     TOKEN_BLUE,

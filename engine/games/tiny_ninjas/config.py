@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from engine.core import ConfigError, Option, Options
-from engine.games.tiny_ninjas.data import CARDS, TYPE_BY_NAME
+from tourney.engine.core import ConfigError, Option, Options
+from tourney.engine.games.tiny_ninjas.data import CARDS, TYPE_BY_NAME
 
 MODES: Final = ("standard", "blitz", "survivor", "champion", "solo")
 DIFFICULTIES: Final = ("easy", "normal", "hard")

@@ -6,12 +6,12 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from engine.core import Game, Inject, State
-from engine.games.tiny_ninjas import config as C
-from engine.games.tiny_ninjas.data import ACHIEVEMENTS
-from engine.games.tiny_ninjas.render import render_line
-from engine.games.tiny_ninjas.rules import P_DEFEND
-from engine.games.tiny_ninjas.state import TinyNinjasState, check_players
+from tourney.engine.core import Game, Inject, State
+from tourney.engine.games.tiny_ninjas import config as C
+from tourney.engine.games.tiny_ninjas.data import ACHIEVEMENTS
+from tourney.engine.games.tiny_ninjas.render import render_line
+from tourney.engine.games.tiny_ninjas.rules import P_DEFEND
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState, check_players
 
 # Heuristic weights, in HEALTH points: what a card in hand, an unused token and a pending
 # freeze are worth, and how much of a pending defendable attack is expected to land.
@@ -58,7 +58,7 @@ class TinyNinjasGame(Game):
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """`montecarlo`: the search bot, every action scored over the same sampled worlds (search.py)."""
-        from engine.games.tiny_ninjas.search import PairedMonteCarloBot
+        from tourney.engine.games.tiny_ninjas.search import PairedMonteCarloBot
 
         return {"montecarlo": PairedMonteCarloBot}
 

@@ -17,9 +17,9 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from engine.core import Action
-from engine.games.tiny_ninjas import actions as A
-from engine.games.tiny_ninjas.data import (
+from tourney.engine.core import Action
+from tourney.engine.games.tiny_ninjas import actions as A
+from tourney.engine.games.tiny_ninjas.data import (
     AB_INTEL,
     AB_LIFE_DRAIN,
     AB_NONE,
@@ -41,8 +41,8 @@ from engine.games.tiny_ninjas.data import (
     SHOWN_ID,
     T_PRINCESS,
 )
-from engine.games.tiny_ninjas.rules import P_DEFEND, P_PLAY
-from engine.games.tiny_ninjas.state import TinyNinjasState
+from tourney.engine.games.tiny_ninjas.rules import P_DEFEND, P_PLAY
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 # What a keyword face or a non-damage ability is worth in the playout, in HEALTH: roughly a
 # hit's worth (a freeze, a doom, a grab, a heal all swing about one to two points).

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.games.tiny_ninjas.data import DIE_FACES, INSTANCE_NAME, TOKEN_NAMES
-from engine.games.tiny_ninjas.rules import P_DEFEND, PHASE_NAMES
-from engine.games.tiny_ninjas.state import TinyNinjasState
+from tourney.engine.games.tiny_ninjas.data import DIE_FACES, INSTANCE_NAME, TOKEN_NAMES
+from tourney.engine.games.tiny_ninjas.rules import P_DEFEND, PHASE_NAMES
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 
 def render_line(state: TinyNinjasState) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from engine.core import Action, Chance, ConfigError, IllegalAction, Outcome
-from engine.games.tiny_ninjas import actions as A
-from engine.games.tiny_ninjas.achievements import battle_achievements
-from engine.games.tiny_ninjas.data import (
+from tourney.engine.core import Action, Chance, ConfigError, IllegalAction, Outcome
+from tourney.engine.games.tiny_ninjas import actions as A
+from tourney.engine.games.tiny_ninjas.achievements import battle_achievements
+from tourney.engine.games.tiny_ninjas.data import (
     AB_DOOM,
     AB_GRAB,
     AB_HEAL,
@@ -79,7 +79,7 @@ from engine.games.tiny_ninjas.data import (
 )
 
 if TYPE_CHECKING:
-    from engine.games.tiny_ninjas.state import TinyNinjasState
+    from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 # Decision points (§3.1, §7, §8).
 P_CHOOSE: Final = 0  # D0 chooser: attack first / defend first

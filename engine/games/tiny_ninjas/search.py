@@ -39,12 +39,12 @@ from __future__ import annotations
 import random
 from typing import ClassVar, Final
 
-from engine.core import Action, BotOption, Budget, Clock, DecisionRequest, default_clock
-from engine.core.chance import stream_start
-from engine.games.tiny_ninjas.data import INSTANCE_TYPE
-from engine.games.tiny_ninjas.playout import ATTACK_WORTH, KEEP_CARDS, SHIELD_WORTH, playout_action, undominated
-from engine.games.tiny_ninjas.rules import P_OVER
-from engine.games.tiny_ninjas.state import TinyNinjasState
+from tourney.engine.core import Action, BotOption, Budget, Clock, DecisionRequest, default_clock
+from tourney.engine.core.chance import stream_start
+from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE
+from tourney.engine.games.tiny_ninjas.playout import ATTACK_WORTH, KEEP_CARDS, SHIELD_WORTH, playout_action, undominated
+from tourney.engine.games.tiny_ninjas.rules import P_OVER
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 # With no `ms` in the spec a fixed count, so a match stays a pure function of its seed: about
 # what 50 ms of one core buys (process CPU time, median over the decisions of games against

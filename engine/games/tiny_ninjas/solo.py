@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from engine.core import Action
-from engine.games.tiny_ninjas import actions as A
-from engine.games.tiny_ninjas import rules as R
-from engine.games.tiny_ninjas.data import (
+from tourney.engine.core import Action
+from tourney.engine.games.tiny_ninjas import actions as A
+from tourney.engine.games.tiny_ninjas import rules as R
+from tourney.engine.games.tiny_ninjas.data import (
     AB_DOOM,
     AB_GRAB,
     AB_INTEL,
@@ -57,7 +57,7 @@ from engine.games.tiny_ninjas.data import (
 )
 
 if TYPE_CHECKING:
-    from engine.games.tiny_ninjas.state import TinyNinjasState
+    from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 HUMAN = 0
 AI = 1

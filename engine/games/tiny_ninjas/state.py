@@ -11,11 +11,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from engine.core import Action, Chance, ConfigError, IllegalAction, Inject, Observation, Outcome, State
-from engine.games.tiny_ninjas import actions as A
-from engine.games.tiny_ninjas import config as C
-from engine.games.tiny_ninjas import rules as R
-from engine.games.tiny_ninjas.data import (
+from tourney.engine.core import Action, Chance, ConfigError, IllegalAction, Inject, Observation, Outcome, State
+from tourney.engine.games.tiny_ninjas import actions as A
+from tourney.engine.games.tiny_ninjas import config as C
+from tourney.engine.games.tiny_ninjas import rules as R
+from tourney.engine.games.tiny_ninjas.data import (
     BLUE,
     DIE_FACES,
     INSTANCE_NAME,
@@ -25,10 +25,10 @@ from engine.games.tiny_ninjas.data import (
     TOKEN_NAMES,
     TYPE_INSTANCES,
 )
-from engine.games.tiny_ninjas.solo import SOLO
+from tourney.engine.games.tiny_ninjas.solo import SOLO
 
 if TYPE_CHECKING:
-    from engine.core import Game
+    from tourney.engine.core import Game
 
 
 def shown_ids(hand: Sequence[int]) -> list[int]:

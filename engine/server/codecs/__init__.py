@@ -5,11 +5,11 @@ Games without a typed codec (test games, plugins) get the generic JSON codec.
 
 from __future__ import annotations
 
-from engine.server.codecs.base import Codec, GenericCodec, action_fields, dumps
-from engine.server.codecs.maitre_ninja import MaitreNinjaCodec
-from engine.server.codecs.ninja_arena import NinjaArenaCodec
-from engine.server.codecs.ninja_versus_ninja import NinjaVersusNinjaCodec
-from engine.server.codecs.tiny_ninjas import TinyNinjasCodec
+from tourney.engine.server.codecs.base import Codec, GenericCodec, action_fields, dumps
+from tourney.engine.server.codecs.maitre_ninja import MaitreNinjaCodec
+from tourney.engine.server.codecs.ninja_arena import NinjaArenaCodec
+from tourney.engine.server.codecs.ninja_versus_ninja import NinjaVersusNinjaCodec
+from tourney.engine.server.codecs.tiny_ninjas import TinyNinjasCodec
 
 CODECS: dict[str, Codec] = {
     "tiny-ninjas": TinyNinjasCodec(),

@@ -13,8 +13,8 @@ from typing import Any, Protocol
 
 import orjson
 
-from engine.core import Action, Observation
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.core import Action, Observation
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 class Codec(Protocol):

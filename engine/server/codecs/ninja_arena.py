@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action, Observation
-from engine.server.codecs.base import (
+from tourney.engine.core import Action, Observation
+from tourney.engine.server.codecs.base import (
     action_fields,
     dumps,
     int32_or,
@@ -13,7 +13,7 @@ from engine.server.codecs.base import (
     uint32_or,
     uint_list,
 )
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 def _player(p: Any) -> pb.NinjaArenaPlayer:

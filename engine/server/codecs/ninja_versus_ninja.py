@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.core import Action, Observation
-from engine.server.codecs.base import action_fields, dumps, int32_or, int_list, str_list, uint32_or, uint_list
-from engine.server.generated import arena_pb2 as pb
+from tourney.engine.core import Action, Observation
+from tourney.engine.server.codecs.base import action_fields, dumps, int32_or, int_list, str_list, uint32_or, uint_list
+from tourney.engine.server.generated import arena_pb2 as pb
 
 
 class NinjaVersusNinjaCodec:

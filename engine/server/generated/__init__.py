@@ -1,1 +1,1 @@
-"""Generated from proto/tourney/v1/arena.proto by `python -m engine.server.codegen`; do not edit."""
+"""Generated from proto/tourney/v1/arena.proto by `python -m tourney.engine.server.codegen`; do not edit."""

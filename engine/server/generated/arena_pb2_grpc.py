@@ -4,7 +4,7 @@
 import grpc
 import warnings
 
-from engine.server.generated import arena_pb2 as tourney_dot_v1_dot_arena__pb2
+from tourney.engine.server.generated import arena_pb2 as tourney_dot_v1_dot_arena__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
