@@ -17,12 +17,17 @@ different work.
 
 Each tree runs on this interpreter and its installed libraries with site processing off
 (`-S`), so that an editable install of one checkout cannot shadow the other tree's packages:
-only the tree's own code differs between the two columns.
+only the tree's own code differs between the two columns. A tree's layers are imported from its
+folders (`engine/`, ...) and reached under either name, `tourney.engine` (the installed package
+since the layers moved under `tourney`) or `engine` (before), so trees from either side of the
+move compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -38,6 +43,24 @@ from typing import Any
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 Row = dict[str, Any]  # kind, game, players, config, and then games or seconds
+
+
+class _LayerAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports `tourney.<layer>...` as the tree's own `<layer>...` module, so one module object
+    serves both names (a second copy would hold a second game registry)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if name == "tourney":
+            return importlib.machinery.ModuleSpec(name, None, is_package=True)
+        if name.startswith("tourney."):
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> Any:
+        return importlib.import_module(spec.name.removeprefix("tourney."))
+
+    def exec_module(self, module: Any) -> None:
+        """Nothing to run: the module was executed under its folder name."""
 
 
 def _bench() -> Any:
@@ -129,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
+        sys.meta_path.insert(0, _LayerAlias())
         request = json.load(sys.stdin)
         rows = request["rows"] if request["rows"] is not None else [
             {**row, "seconds": request["seconds"]} for row in _rows(request["games"])]
