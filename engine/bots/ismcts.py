@@ -27,7 +27,18 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tourney.engine.bots.seeding import bot_rng
-from tourney.engine.core import Action, BotOption, Budget, Clock, DecisionRequest, Game, State, default_clock
+from tourney.engine.core import (
+    Action,
+    BotOption,
+    Budget,
+    Clock,
+    DecisionRequest,
+    Game,
+    State,
+    anytime_options,
+    default_clock,
+    fixed_iterations,
+)
 
 WIDE = 64  # an action list longer than this is sampled, not searched
 ROLLOUT_CANDIDATES = 12  # a greedy rollout step looks at most at this many actions
@@ -50,10 +61,7 @@ class IsmctsBot:
 
     DESCRIPTION: ClassVar[str] = "information-set MCTS with greedy rollouts; anytime, stops on `ms` or `iterations`"
     OPTIONS: ClassVar[tuple[BotOption, ...]] = (
-        BotOption("ms", float, None, "think this many milliseconds a decision instead of a fixed count (not "
-                  "reproducible run to run)", minimum=1, example=50),
-        BotOption("iterations", int, DEFAULT_ITERATIONS, "iterations per decision: deterministic for a seed",
-                  minimum=1),
+        *anytime_options(DEFAULT_ITERATIONS, "iterations per decision: deterministic for a seed"),
         BotOption("rollout_depth", int, 10, "moves played out after the tree", minimum=0),
         BotOption("exploration", float, 0.7, "UCB exploration constant", minimum=0),
         BotOption("rollout", str, "greedy", "rollout policy", choices=("greedy", "random")),
@@ -71,17 +79,13 @@ class IsmctsBot:
         epsilon: float = 0.2,
         clock: Clock = default_clock,
     ) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError("ismcts needs iterations >= 1")
-        if ms is not None and ms <= 0:
-            raise ValueError("ismcts needs ms > 0")
         if rollout not in ("greedy", "random"):
             raise ValueError("ismcts rollout must be greedy or random")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError("ismcts epsilon must be between 0 and 1")
         self.rng = bot_rng(seed, "ismcts")
         # A count is a fixed, reproducible budget; `ms` alone means time decides.
-        self.iterations = DEFAULT_ITERATIONS if iterations is None and ms is None else iterations
+        self.iterations = fixed_iterations("ismcts", ms, iterations, DEFAULT_ITERATIONS)
         self.ms = ms
         self.clock = clock
         self.rollout_depth = rollout_depth

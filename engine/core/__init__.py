@@ -1,7 +1,7 @@
 """The game interface shared by every game, bot and layer above them."""
 
 from tourney.engine.core.bot_options import BotOption
-from tourney.engine.core.budget import Budget, Clock, OutOfTime, default_clock
+from tourney.engine.core.budget import Budget, Clock, OutOfTime, anytime_options, default_clock, fixed_iterations
 from tourney.engine.core.chance import Chance, Inject
 from tourney.engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
 from tourney.engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
@@ -47,8 +47,10 @@ __all__ = [
     "TourneyError",
     "UnknownGame",
     "adjudicated_draw",
+    "anytime_options",
     "available_games",
     "default_clock",
+    "fixed_iterations",
     "fault_reason",
     "forfeit",
     "game_ids",

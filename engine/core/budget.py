@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from tourney.engine.core.bot_options import BotOption
+
 Clock = Callable[[], float]
 
 # A seat that answers after its deadline forfeits, so search keeps back a share of it for
@@ -53,3 +55,26 @@ class Budget:
 def default_clock() -> float:
     """The monotonic high-resolution clock bots use unless a test injects another."""
     return time.perf_counter()
+
+
+def anytime_options(default_iterations: int, iterations_help: str, per: str = "a decision") -> tuple[BotOption, ...]:
+    """The two budget options every anytime search bot takes: `ms` (time decides) and `iterations`
+    (a fixed count of its unit of work, reproducible for a seed)."""
+    return (
+        BotOption("ms", float, None, f"think this many milliseconds {per} instead of a fixed count (not "
+                  "reproducible run to run)", minimum=1, example=50),
+        BotOption("iterations", int, default_iterations, iterations_help, minimum=1),
+    )
+
+
+def fixed_iterations(bot: str, ms: float | None, iterations: int | None, default: int | None) -> int | None:
+    """The count an anytime bot stops at (None: only time stops it), after checking both options.
+
+    A count is a fixed, reproducible budget, so `iterations` wins; `ms` alone means time decides; with
+    neither, the bot plays its default count.
+    """
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"{bot} needs iterations >= 1")
+    if ms is not None and ms <= 0:
+        raise ValueError(f"{bot} needs ms > 0")
+    return default if iterations is None and ms is None else iterations

@@ -24,7 +24,15 @@ from functools import cache
 from itertools import accumulate
 from typing import Any, ClassVar
 
-from tourney.engine.core import BotOption, Budget, Clock, DecisionRequest, default_clock
+from tourney.engine.core import (
+    BotOption,
+    Budget,
+    Clock,
+    DecisionRequest,
+    anytime_options,
+    default_clock,
+    fixed_iterations,
+)
 from tourney.engine.games.maitre_ninja.actions import PARRIES, attack_lines, iter_rows, parry_rows
 from tourney.engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
@@ -390,20 +398,14 @@ class RegretBot:
     DESCRIPTION: ClassVar[str] = ("anytime search of each fight (hidden line vs parry row) by regret matching+ "
                                   "over merged rows; stops on `ms` or `iterations`")
     OPTIONS: ClassVar[tuple[BotOption, ...]] = (
-        BotOption("ms", float, None, "think this many milliseconds a fight instead of a fixed count (not "
-                  "reproducible run to run)", minimum=1, example=50),
-        BotOption("iterations", int, REGRET_ITERATIONS, "regret-matching rounds per fight: deterministic for a seed",
-                  minimum=1),
+        *anytime_options(REGRET_ITERATIONS, "regret-matching rounds per fight: deterministic for a seed",
+                         per="a fight"),
     )
 
     def __init__(self, seed: int = 0, ms: float | None = None, iterations: int | None = None,
                  clock: Clock = default_clock) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError("regret needs iterations >= 1")
-        if ms is not None and ms <= 0:
-            raise ValueError("regret needs ms > 0")
         self.rng = random.Random(seed)
-        self.iterations = REGRET_ITERATIONS if iterations is None and ms is None else iterations
+        self.iterations = fixed_iterations("regret", ms, iterations, REGRET_ITERATIONS)
         self.ms = ms
         self.clock = clock
         # The row this bot chose for the fight it is defending: (fight number, row), laid card by card.

@@ -27,7 +27,17 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tourney.engine.core import Action, BotOption, Budget, Clock, DecisionRequest, OutOfTime, default_clock
+from tourney.engine.core import (
+    Action,
+    BotOption,
+    Budget,
+    Clock,
+    DecisionRequest,
+    OutOfTime,
+    anytime_options,
+    default_clock,
+    fixed_iterations,
+)
 from tourney.engine.core.chance import stream_start
 from tourney.engine.games.ninja_arena import rules
 from tourney.engine.games.ninja_arena.actions import HIT, WAIT, Activate, Roll, Switch
@@ -48,10 +58,7 @@ class DuctArenaBot:
     DESCRIPTION: ClassVar[str] = ("simultaneous-move search: decoupled regret matching over grouped actions, "
                                   "tactician play-outs; anytime, stops on `ms` or `iterations`")
     OPTIONS: ClassVar[tuple[BotOption, ...]] = (
-        BotOption("ms", float, None, "think this many milliseconds a decision instead of a fixed count (not "
-                  "reproducible run to run)", minimum=1, example=50),
-        BotOption("iterations", int, DEFAULT_ITERATIONS, "iterations per decision: deterministic for a seed",
-                  minimum=1),
+        *anytime_options(DEFAULT_ITERATIONS, "iterations per decision: deterministic for a seed"),
         BotOption("horizon", int, 3, "ticks played out after the searched one", minimum=0),
         BotOption("width", int, 6, "candidate actions searched for the bot's own seat", minimum=1),
         BotOption("prior", float, 0.05, "starting regret of the tactician's choice (0: no prior)", minimum=0),
@@ -59,14 +66,10 @@ class DuctArenaBot:
 
     def __init__(self, seed: int = 0, ms: float | None = None, iterations: int | None = None, horizon: int = 3,
                  width: int = 6, prior: float = 0.05, clock: Clock = default_clock) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError("duct needs iterations >= 1")
-        if ms is not None and ms <= 0:
-            raise ValueError("duct needs ms > 0")
         if horizon < 0 or width < 1 or prior < 0:
             raise ValueError("duct needs horizon >= 0, width >= 1 and prior >= 0")
         self.rng = random.Random(stream_start(seed, "bot/duct"))
-        self.iterations = DEFAULT_ITERATIONS if iterations is None and ms is None else iterations
+        self.iterations = fixed_iterations("duct", ms, iterations, DEFAULT_ITERATIONS)
         self.ms = ms
         self.horizon = horizon
         self.width = width

@@ -39,7 +39,16 @@ from __future__ import annotations
 import random
 from typing import ClassVar, Final
 
-from tourney.engine.core import Action, BotOption, Budget, Clock, DecisionRequest, default_clock
+from tourney.engine.core import (
+    Action,
+    BotOption,
+    Budget,
+    Clock,
+    DecisionRequest,
+    anytime_options,
+    default_clock,
+    fixed_iterations,
+)
 from tourney.engine.core.chance import stream_start
 from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE
 from tourney.engine.games.tiny_ninjas.playout import ATTACK_WORTH, KEEP_CARDS, SHIELD_WORTH, playout_action, undominated
@@ -68,10 +77,7 @@ class PairedMonteCarloBot:
     DESCRIPTION: ClassVar[str] = ("Monte Carlo search: every action scored in the same sampled worlds and "
                                   "dice, sequential halving; anytime, stops on `ms` or `iterations`")
     OPTIONS: ClassVar[tuple[BotOption, ...]] = (
-        BotOption("ms", float, None, "think this many milliseconds a decision instead of a fixed count (not "
-                  "reproducible run to run)", minimum=1, example=50),
-        BotOption("iterations", int, DEFAULT_ITERATIONS, "playouts per decision: deterministic for a seed",
-                  minimum=1),
+        *anytime_options(DEFAULT_ITERATIONS, "playouts per decision: deterministic for a seed"),
         BotOption("lookahead", str, "round", "round: score an action when the seat's next own Round begins; "
                   "none: right after it (58% against greedy instead of about 70%)", choices=LOOKAHEADS),
         BotOption("keep", int, KEEP_CARDS, "cards a playout Attacker keeps back to defend with", minimum=0),
@@ -91,10 +97,6 @@ class PairedMonteCarloBot:
         hand: float = HAND_WEIGHT,
         clock: Clock = default_clock,
     ) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError("montecarlo needs iterations >= 1")
-        if ms is not None and ms <= 0:
-            raise ValueError("montecarlo needs ms > 0")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError("montecarlo epsilon must be between 0 and 1")
         if lookahead not in LOOKAHEADS:
@@ -104,7 +106,7 @@ class PairedMonteCarloBot:
         if hand < 0:
             raise ValueError("montecarlo needs hand >= 0")
         self.rng = random.Random(stream_start(seed, "bot/tiny-ninjas-montecarlo"))
-        self.iterations = DEFAULT_ITERATIONS if iterations is None and ms is None else iterations
+        self.iterations = fixed_iterations("montecarlo", ms, iterations, DEFAULT_ITERATIONS)
         self.ms = ms
         self.clock = clock
         self.lookahead = lookahead
