@@ -48,6 +48,9 @@ def free_port() -> str:
 def test_write_your_first_bot_works_copied_line_by_line(tmp_path):
     first, on_arena = section_blocks("Write your first bot")
     assert README_PORT in on_arena and "kill %2 %1" in on_arena
+    # It waits until the arena listens before anything connects to it, and stops both background
+    # jobs however it ends (under `bash -e` a failed command skips the last line).
+    assert f"/dev/tcp/127.0.0.1/{README_PORT}" in on_arena and "trap 'kill %2 %1" in on_arena
     # "From the repository folder": a folder whose .venv is this one, so `$PWD/.venv/bin` is as
     # written. The arena's port is the only change (the README's 50051 may be taken here), so the
     # bot, which reaches 50051 by default, is told the other one in TOURNEY_ARENA.
