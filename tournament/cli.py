@@ -38,6 +38,7 @@ from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
 from tourney.tournament.game_options import options_doc, options_table
 from tourney.tournament.help_style import hide_flag_placeholders
+from tourney.tournament.interrupts import sigterm_interrupts
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
@@ -46,7 +47,14 @@ from tourney.tournament.sprt import explain as explain_sprt
 from tourney.tournament.standings import Standing, legend_lines
 from tourney.tournament.store.codec import unpack_replay
 from tourney.tournament.store.database import open_store
-from tourney.tournament.store.reads import load_achievements, load_standings, match_page, stored_match
+from tourney.tournament.store.reads import (
+    load_achievements,
+    load_standings,
+    match_page,
+    stored_match,
+    stored_tournament,
+)
+from tourney.tournament.store.writes import mark_status
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -294,6 +302,9 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
+        if stored_tournament(engine, tid)[0].status == "finished":
+            raise ConfigError(f"tournament {tid} is finished: nothing to resume; `tourney standings {tid}` prints its "
+                              "standings.")
         if arena is None:  # a tournament played on an arena goes on there
             from tourney.tournament.arena_run import remembered_arena
 
@@ -318,42 +329,52 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                                                                                        highlight=False,
                                                                                        soft_wrap=True)))
     started = time.perf_counter()
-    try:
-        def announce(t: int) -> None:
-            print(f"tournament {t}", file=sys.stderr, flush=True)
-            if arena is not None:
-                remember_arena(engine, t, arena)
-            if on_start is not None:
-                on_start(t)
+    announced: list[int] = []
+    with sigterm_interrupts():  # a `kill` stops the run the way Ctrl-C does: marked interrupted
+        try:
+            def announce(t: int) -> None:
+                announced.append(t)
+                print(f"tournament {t}", file=sys.stderr, flush=True)
+                if arena is not None:
+                    remember_arena(engine, t, arena)
+                if on_start is not None:
+                    on_start(t)
 
-        if as_json:
-            report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_start=announce,
-                                    on_match=on_match)
-        elif not err.is_terminal:  # a pipe or a log: a line every few seconds instead of a bar
-            with ProgressLines(plan.game, plan.expected_matches()) as lines:
-                def note(done: int, total: int) -> None:
-                    lines.update(done, total)
-                    if on_match is not None:
-                        on_match(done, total)
+            if as_json:
+                report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_start=announce,
+                                        on_match=on_match)
+            elif not err.is_terminal:  # a pipe or a log: a line every few seconds instead of a bar
+                with ProgressLines(plan.game, plan.expected_matches()) as lines:
+                    def note(done: int, total: int) -> None:
+                        lines.update(done, total)
+                        if on_match is not None:
+                            on_match(done, total)
 
-                report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=note,
-                                        on_start=announce)
-        else:
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                          console=err, transient=True) as progress:
-                task = progress.add_task(f"{plan.game}", total=plan.expected_matches(), rate="")
+                    report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=note,
+                                            on_start=announce)
+            else:
+                with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                              TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                              console=err, transient=True) as progress:
+                    task = progress.add_task(f"{plan.game}", total=plan.expected_matches(), rate="")
 
-                def tick(done: int, total: int) -> None:
-                    rate = done / max(1e-9, time.perf_counter() - started)
-                    progress.update(task, completed=done, total=total or None, rate=f"{rate:.1f} matches/s")
-                    if on_match is not None:
-                        on_match(done, total)
+                    def tick(done: int, total: int) -> None:
+                        rate = done / max(1e-9, time.perf_counter() - started)
+                        progress.update(task, completed=done, total=total or None, rate=f"{rate:.1f} matches/s")
+                        if on_match is not None:
+                            on_match(done, total)
 
-                report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=tick,
-                                        on_start=announce)
-    finally:
-        executor.close()
+                    report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=tick,
+                                            on_start=announce)
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see sigterm_interrupts)
+            if not announced:
+                raise
+            mark_status(engine, announced[0], "interrupted")
+            raise TourneyError(f"interrupted: tournament {announced[0]} keeps the matches it finished and is marked "
+                               f"interrupted; `tourney resume {announced[0]}` (with the same --db) plays the rest."
+                               ) from None
+        finally:
+            executor.close()
     verdict = None
     if report.sprt is not None:
         v = report.sprt
@@ -384,10 +405,10 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 @app.command()
 def run(
     game: GameOpt = DEFAULT_GAME,
-    bots: Annotated[str, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
+    bots: Annotated[str | None, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
                                            "In a gauntlet the first is the challenger. Default: "
                                                   f"{DEFAULT_BOTS} (Ninja Arena: "
-                                                  f"{GAME_DEFAULT_BOTS['ninja-arena']}).")] = "",
+                                                  f"{GAME_DEFAULT_BOTS['ninja-arena']}).")] = None,
     format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
                                                          "against Tiny Ninjas' Solo AI; --mode solo picks "
                                                          "it).")] = "round-robin",
@@ -439,7 +460,11 @@ def run(
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
         config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
-        entrants = parse_entrants(bots or GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS), g, remote_ok=arena is not None)
+        if bots is not None and not bots.strip():
+            raise ConfigError("--bots is empty: name the bots, e.g. --bots random,greedy, or leave --bots out "
+                              "for the default line-up.")
+        entrants = parse_entrants(GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS) if bots is None else bots, g,
+                                  remote_ok=arena is not None)
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,

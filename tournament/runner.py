@@ -32,7 +32,13 @@ from tourney.tournament.standings import Standing
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.reads import load_history, load_standings, stored_numbers, stored_tournament
 from tourney.tournament.store.records import BYE_SEED, Played, match_record
-from tourney.tournament.store.writes import create_tournament, record_matches, save_ratings, save_streaks
+from tourney.tournament.store.writes import (
+    create_tournament,
+    mark_status,
+    record_matches,
+    save_ratings,
+    save_streaks,
+)
 
 
 @dataclass
@@ -208,6 +214,8 @@ def run_tournament(
     runner = executor if executor is not None else InProcess()
     if tournament_id is None:
         tournament_id = create_tournament(engine, plan)
+    else:
+        mark_status(engine, tournament_id, "running")  # resumed: no longer interrupted
     if on_start is not None:
         on_start(tournament_id)
     done = stored_numbers(engine, tournament_id)
