@@ -463,8 +463,19 @@ def run(
         if bots is not None and not bots.strip():
             raise ConfigError("--bots is empty: name the bots, e.g. --bots random,greedy, or leave --bots out "
                               "for the default line-up.")
-        entrants = parse_entrants(GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS) if bots is None else bots, g,
-                                  remote_ok=arena is not None)
+        try:
+            entrants = parse_entrants(GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS) if bots is None else bots, g,
+                                      remote_ok=arena is not None)
+        except ConfigError:
+            if arena is None or bots is None:
+                raise
+            from tourney.tournament.arena_run import connected_by_that_name
+
+            meant = connected_by_that_name(arena, admin_token, g, bots)
+            if meant is None:
+                raise
+            raise ConfigError(f"'{meant}' is no built-in bot, but a bot named {meant} is connected to the arena "
+                              f"at {arena}: enter it as remote:{meant}.") from None
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,

@@ -236,7 +236,8 @@ class BuiltinOverNetwork(Bot):
 def connect(
     game: GameOpt = DEFAULT_GAME,
     bot: Annotated[str, typer.Option(help="Built-in bot that plays, e.g. random.")] = "random",
-    address: ArenaOpt = "127.0.0.1:50051",
+    address: Annotated[str, typer.Option("--arena", envvar="TOURNEY_ARENA", help="The arena's host:port "
+                                         "(default $TOURNEY_ARENA, else 127.0.0.1:50051).")] = "127.0.0.1:50051",
     name: Annotated[str | None, typer.Option(help="Name to connect as (default: the bot spec).")] = None,
     token: Annotated[str | None, typer.Option(help="Bot token (default $TOURNEY_TOKEN).")] = None,
     matches: Annotated[int | None, typer.Option(help="Leave after this many matches (default: stay).")] = None,
@@ -256,6 +257,9 @@ def connect(
         except SessionRefused as exc:
             raise ConfigError(f"the arena refused the bot ({exc})") from None
         except grpc.RpcError as exc:
+            if not client.connected.is_set():
+                raise ConfigError(f"never reached an arena at {address} ({rpc_detail(exc).rstrip('.')}): start it "
+                                  "with `tourney serve`, or fix --arena (or $TOURNEY_ARENA).") from None
             raise ConfigError(f"lost the arena at {address} ({rpc_detail(exc)}): check --arena and that the arena runs."
                               ) from None
         print(json.dumps({"matches": len(client.ended), "points": sum(e.points for e in client.ended),

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import select
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -148,3 +153,71 @@ def test_a_quote_never_closed_is_one_sentence(tmp_path):
         assert "never closes" in line and "No closing quotation" not in line
     line = one_error(runner.invoke(app, ["match", "--bots", "cmd:python3 mybot.py \\", "--players", "1"]))
     assert "cannot read the command" in line and "no escaped character" in line
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_connect_reads_tourney_arena_and_says_it_never_reached_one():
+    address = f"127.0.0.1:{free_port()}"  # nothing listens there
+    done = runner.invoke(app, ["connect", "--game", "sticks", "--matches", "1"], env={"TOURNEY_ARENA": address})
+    line = one_error(done)
+    assert f"never reached an arena at {address}" in line and "lost" not in line
+
+
+def test_web_on_port_zero_serves_on_the_port_it_prints(tmp_path):
+    db = tmp_path / "t.db"
+    open_store(str(db)).dispose()
+    web = subprocess.Popen([str(TOURNEY), "web", "--port", "0", "--db", str(db)], cwd=tmp_path,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([web.stdout], [], [], 120)
+        assert ready, "tourney web printed nothing"
+        line = web.stdout.readline()  # type: ignore[union-attr]
+        match = re.fullmatch(r"tourney web on http://127\.0\.0\.1:(\d+)/\n", line)
+        assert match and int(match.group(1)) > 0, line
+        with urllib.request.urlopen(f"http://127.0.0.1:{match.group(1)}/api/tournaments", timeout=30) as reply:
+            assert json.load(reply)["tournaments"] == []
+    finally:
+        web.terminate()
+        web.communicate(timeout=60)
+
+
+def test_a_read_only_database_is_told_so_not_to_resume_a_tournament(tmp_path):
+    db = tmp_path / "t.db"
+    first = runner.invoke(app, ["run", "--local", "--game", "sticks", "--bots", "random,greedy", "--games-per-pair",
+                                "2", "--db", str(db), "--json"])
+    assert first.exit_code == 0, first.output
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"  # root ignores file modes: SQLite's own read-only mode
+    line = one_error(runner.invoke(app, ["run", "--local", "--game", "sticks", "--bots", "random,greedy",
+                                         "--db", read_only]))
+    assert "the database is read-only" in line and "--db" in line and "resume" not in line
+    assert stored(db, "select count(*) from tournament") == [(1,)]
+
+
+def test_a_bare_name_of_a_connected_bot_suggests_remote(tmp_path):
+    from tourney.engine.server.client import BotClient, RandomBot
+    from tourney.engine.server.config import ArenaConfig
+    from tourney.engine.server.local import LocalArena
+
+    token = "first-hour-admin-token-31"
+    with LocalArena(ArenaConfig(admin_token=token, allow_anonymous=True)) as local:
+        client = BotClient(local.address, RandomBot(seed=1), name="gobot", games=["sticks"])
+        thread = threading.Thread(target=client.run, daemon=True)
+        thread.start()
+        try:
+            assert client.connected.wait(60)
+            args = ["run", "--game", "sticks", "--arena", local.address, "--admin-token", token, "--db",
+                    str(tmp_path / "t.db")]
+            line = one_error(runner.invoke(app, [*args, "--bots", "gobot,random"]))
+            assert "a bot named gobot is connected" in line and "remote:gobot" in line
+            # A name nobody connected with is still the plain unknown-bot sentence.
+            line = one_error(runner.invoke(app, [*args, "--bots", "nobot,random"]))
+            assert "unknown bot 'nobot'" in line and "remote:" not in line
+        finally:
+            client.cancel()
+            thread.join(30)
+    assert not (tmp_path / "t.db").exists()
