@@ -24,6 +24,7 @@ from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
 from tourney.tournament.entrants import REMOTE, split_bot_list
 from tourney.tournament.pairing import Pairing
+from tourney.tournament.realtime_matches import wants_realtime
 from tourney.tournament.remote_pool import play_on_threads
 from tourney.tournament.runner import TournamentPlan, bot_seed
 from tourney.tournament.store.reads import stored_setting
@@ -60,7 +61,7 @@ class RemoteArenaExecutor:
         # The arena's built-in bots get the seeds workers would give them: same match, same result.
         try:
             result = run_remote_match(self.address, plan.game, seats, seed, plan.config, plan.move_ms,
-                                      self.admin_token,
+                                      self.admin_token, realtime=wants_realtime(plan.game, plan.config),
                                       bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
         except ArenaUnavailable as exc:
             raise ArenaUnavailable(f"{str(exc).rstrip('.')}: the results so far are stored; once the arena and its "

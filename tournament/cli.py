@@ -41,6 +41,7 @@ from tourney.tournament.help_style import hide_flag_placeholders
 from tourney.tournament.interrupts import sigterm_interrupts
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
+from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
 from tourney.tournament.seeding import check_seed_key
 from tourney.tournament.sprt import explain as explain_sprt
@@ -240,12 +241,16 @@ def match(
                 if show is not None:
                     show(state, joint)
 
+            realtime = wants_realtime(game, config)
             if any(is_command(spec) for spec in specs):
                 from tourney.tournament.programs import play_with_programs  # starts a private loopback arena
 
-                result = play_with_programs(game, specs, s, config, move_ms)
+                result = play_with_programs(game, specs, s, config, move_ms, realtime=realtime)
                 if show is not None:  # the programs played over the network: show it from the replay
                     replay_match(result.replay, show)
+            elif realtime:  # on the clock: no steps to show as they happen
+                result = play_realtime_match(game, [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)],
+                                             s, config)
             else:
                 seats = [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)]
                 result = play_match(game, seats, s, config=config, players=n,

@@ -26,6 +26,7 @@ from tourney.tournament.achievements import rules_for
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
 from tourney.tournament.pairing import Pairing
+from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
 from tourney.tournament.seeding import keyed_match_seed
 from tourney.tournament.sprt import ELO_SCALES, SprtState
 from tourney.tournament.standings import Standing
@@ -148,10 +149,13 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
         from tourney.tournament.programs import play_with_programs  # only matches with programs need gRPC
 
         return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms,
-                                  bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
+                                  bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats],
+                                  realtime=wants_realtime(plan.game, plan.config))
     seats = [make_bot(plan.entrants[e].spec, game, bot_seed(seed, plan.entrants[e].alias)) for e in pairing.seats]
     # Seats the game plays itself (Solo's scripted AI) are never asked: any bot holds them.
     seats += [make_bot("random", game, 0) for _ in range(plan.players - len(seats))]
+    if wants_realtime(plan.game, plan.config):
+        return play_realtime_match(plan.game, seats, seed, plan.config)
     return play_match(plan.game, seats, seed, config=plan.config, players=plan.players,
                       time_control=TimeControl.from_ms(plan.move_ms))
 

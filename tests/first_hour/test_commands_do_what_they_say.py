@@ -221,3 +221,38 @@ def test_a_bare_name_of_a_connected_bot_suggests_remote(tmp_path):
             client.cancel()
             thread.join(30)
     assert not (tmp_path / "t.db").exists()
+
+
+REALTIME_FAST = ["--mode", "realtime", "--set", "min_action_interval_ms=20", "--set", "reaction_timeout_ms=200",
+                 "--set", "grace_ms=20", "--set", "wall_clock_cap_s=4"]
+
+
+def test_run_mode_realtime_plays_ninja_arena_on_the_clock(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # bot logs go to ./bot-logs
+    # A program that says what MatchStarted told it, and acts with its first legal action.
+    (tmp_path / "rt.py").write_text(
+        "import sys\nfrom tourney_bot import Bot, run_bot\n\n\n"
+        "class Rt(Bot):\n"
+        "    def act(self, observation, legal_actions, request):\n        return 0\n\n"
+        "    def on_match_started(self, message):\n"
+        "        print(f'realtime={message.realtime}', file=sys.stderr, flush=True)\n\n\n"
+        "run_bot(Rt())\n")
+    db = tmp_path / "t.db"
+    for bots in ("random,greedy", "cmd:python3 rt.py,random"):
+        done = runner.invoke(app, ["run", "--local", "--game", "ninja-arena", "--bots", bots, "--games-per-pair", "1",
+                                   *REALTIME_FAST, "--db", str(db), "--json"])
+        assert done.exit_code == 0, done.output
+    # Real time leaves the driver's log of arrivals (ms, seat, action), which the tick-by-tick referee never does.
+    details = [json.loads(d) for (d,) in stored(db, "select details_json from match order by id")]
+    assert len(details) == 2 and all(d.get("realtime_log") for d in details), details
+    logs = "".join(p.read_text() for p in (tmp_path / "bot-logs").glob("rt-*.log"))
+    assert "realtime=True" in logs and "realtime=False" not in logs
+
+
+def test_match_mode_realtime_plays_on_the_clock_too():
+    done = runner.invoke(app, ["match", "--game", "ninja-arena", "--bots", "random,greedy", "--seed", "1",
+                               *REALTIME_FAST, "--json"])
+    assert done.exit_code == 0, done.output
+    doc = json.loads(done.stdout)
+    # No referee steps: the real-time driver applied actions as they came, until the game or its cap ended it.
+    assert doc["plies"] == 0 and doc["termination"] in ("normal", "adjudication")
