@@ -53,6 +53,7 @@ from tourney.tournament.store.reads import (
     load_standings,
     match_page,
     stored_match,
+    stored_numbers,
     stored_tournament,
 )
 from tourney.tournament.store.writes import mark_status
@@ -307,7 +308,9 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
-        if stored_tournament(engine, tid)[0].status == "finished":
+        expected = plan.expected_matches()  # None: open-ended (SPRT), done when its status says so
+        if stored_tournament(engine, tid)[0].status == "finished" and (
+                expected is None or len(stored_numbers(engine, tid)) >= expected):
             raise ConfigError(f"tournament {tid} is finished: nothing to resume; `tourney standings {tid}` prints its "
                               "standings.")
         if arena is None:  # a tournament played on an arena goes on there

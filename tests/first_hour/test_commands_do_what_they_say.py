@@ -53,7 +53,7 @@ def stored(db: Path, sql: str) -> list[tuple[object, ...]]:
 
 
 def ray_workers_of(pid: int) -> list[str]:
-    """Command names of the Ray task workers started under process `pid` (its raylet's children)."""
+    """Command names of the Ray workers under process `pid` that are playing matches (play_chunk)."""
     children: dict[int, list[int]] = {}
     names: dict[int, str] = {}
     for entry in Path("/proc").iterdir():
@@ -73,15 +73,17 @@ def ray_workers_of(pid: int) -> list[str]:
     return [n for n in found if n.startswith("ray::play_chunk")]
 
 
-def test_sigterm_marks_the_tournament_interrupted_with_a_resume_hint_and_no_ray_dump(tmp_path):
+def test_sigterm_marks_the_tournament_interrupted_with_a_resume_hint_and_no_ray_dump(tmp_path, ray_session):
     db = tmp_path / "t.db"
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
-    # ismcts makes matches slow enough that Ray's workers are playing when the signal comes.
+    # The driver joins this session's Ray (its own start can time out on a loaded machine), so Ray's
+    # workers, this process's descendants, play its chunks; ismcts keeps them busy when the signal comes.
+    address = ray_session.get_runtime_context().gcs_address
     driver = subprocess.Popen([str(TOURNEY), "run", "--bots", "random,ismcts", "--games-per-pair", "40", "--db",
-                               str(db)], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, start_new_session=True)
+                               str(db), "--address", address], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        poll("Ray's workers to play", lambda: ray_workers_of(driver.pid) or driver.poll() is not None)
+        poll("Ray's workers to play", lambda: ray_workers_of(os.getpid()) or driver.poll() is not None)
         assert driver.poll() is None, driver.communicate()
         driver.send_signal(signal.SIGTERM)
         out, err = driver.communicate(timeout=120)
@@ -97,15 +99,6 @@ def test_sigterm_marks_the_tournament_interrupted_with_a_resume_hint_and_no_ray_
     # The web home says so too (it showed "running" for ever).
     home = TestClient(create_app(open_store(str(db)))).get("/api/tournaments").json()
     assert [t["status"] for t in home["tournaments"]] == ["interrupted"]
-    # Resumed, it finishes (and is no longer interrupted); resumed again, it says it is finished.
-    resumed = runner.invoke(app, ["resume", "1", "--local", "--db", str(db), "--json"])
-    assert resumed.exit_code == 0, resumed.output
-    assert stored(db, "select status from tournament") == [("finished",)]
-    assert stored(db, "select count(*) from match") == [(40,)]
-    line = one_error(runner.invoke(app, ["resume", "1", "--local", "--db", str(db)]))
-    assert "tournament 1 is finished: nothing to resume" in line and "tourney standings 1" in line
-    assert "tournament 1 is finished" in one_error(runner.invoke(app, ["run", "--resume", "1", "--local", "--db",
-                                                                      str(db)]))
 
 
 def test_ctrl_c_in_a_local_run_marks_the_tournament_interrupted(tmp_path, monkeypatch):
@@ -127,6 +120,16 @@ def test_ctrl_c_in_a_local_run_marks_the_tournament_interrupted(tmp_path, monkey
     assert "interrupted: tournament 1 keeps the matches it finished" in line and "`tourney resume 1`" in line
     assert stored(db, "select status from tournament") == [("interrupted",)]
     assert stored(db, "select count(*) from match") == [(3,)]
+    monkeypatch.setattr(runner_module, "record_matches", real)
+    # Resumed, it finishes (no longer interrupted); resumed again, it says it is finished.
+    resumed = runner.invoke(app, ["resume", "1", "--local", "--db", str(db), "--json"])
+    assert resumed.exit_code == 0, resumed.output
+    assert stored(db, "select status from tournament") == [("finished",)]
+    assert stored(db, "select count(*) from match") == [(6,)]
+    line = one_error(runner.invoke(app, ["resume", "1", "--local", "--db", str(db)]))
+    assert "tournament 1 is finished: nothing to resume" in line and "tourney standings 1" in line
+    assert "tournament 1 is finished" in one_error(runner.invoke(app, ["run", "--resume", "1", "--local", "--db",
+                                                                      str(db)]))
 
 
 def test_an_empty_bot_list_is_refused_not_replaced_by_the_default(tmp_path):
