@@ -375,11 +375,12 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                     report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=tick,
                                             on_start=announce)
         except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see sigterm_interrupts)
-            if not announced:
-                raise
-            mark_status(engine, announced[0], "interrupted")
-            raise TourneyError(f"interrupted: tournament {announced[0]} keeps the matches it finished and is marked "
-                               f"interrupted; `tourney resume {announced[0]}` (with the same --db) plays the rest."
+            stopped = announced[0] if announced else tid  # tid: the tournament being resumed
+            if stopped is None:
+                raise TourneyError("interrupted before the tournament was created: nothing was stored.") from None
+            mark_status(engine, stopped, "interrupted")
+            raise TourneyError(f"interrupted: tournament {stopped} keeps the matches it finished and is marked "
+                               f"interrupted; `tourney resume {stopped}` (with the same --db) plays the rest."
                                ) from None
         finally:
             executor.close()
