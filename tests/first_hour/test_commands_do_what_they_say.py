@@ -120,6 +120,17 @@ def test_ctrl_c_in_a_local_run_marks_the_tournament_interrupted(tmp_path, monkey
     assert "interrupted: tournament 1 keeps the matches it finished" in line and "`tourney resume 1`" in line
     assert stored(db, "select status from tournament") == [("interrupted",)]
     assert stored(db, "select count(*) from match") == [(3,)]
+    # A resume stopped in turn leaves it interrupted again (it was marked running while it played).
+    seen_running = []
+
+    def ctrl_c_at_once(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen_running.extend(stored(db, "select status from tournament"))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner_module, "record_matches", ctrl_c_at_once)
+    line = one_error(runner.invoke(app, ["resume", "1", "--local", "--db", str(db)]))
+    assert "interrupted: tournament 1 " in line and seen_running == [("running",)]
+    assert stored(db, "select status from tournament") == [("interrupted",)]
     monkeypatch.setattr(runner_module, "record_matches", real)
     # Resumed, it finishes (no longer interrupted); resumed again, it says it is finished.
     resumed = runner.invoke(app, ["resume", "1", "--local", "--db", str(db), "--json"])
