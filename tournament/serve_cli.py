@@ -35,6 +35,7 @@ from tourney.engine.server.server import start_server
 from tourney.engine.server.tokens import add_bot, default_path, load_tokens
 from tourney.tournament.admin_token import check_admin_token
 from tourney.tournament.cli import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
+from tourney.tournament.entrants import split_bot_list
 
 if TYPE_CHECKING:
     from tourney.web.cli import WebBeside
@@ -291,7 +292,7 @@ def arena_match(
     """
     def body() -> None:
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-        specs = [b.strip() for b in bots.split(",") if b.strip()]
+        specs = [b.strip() for b in split_bot_list(bots) if b.strip()]  # a quoted comma stays in its program
         token = admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN", "")
         with contextlib.ExitStack() as stack:
             target = address

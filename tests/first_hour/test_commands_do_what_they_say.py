@@ -159,6 +159,10 @@ def test_a_comma_inside_a_quoted_program_belongs_to_the_program(tmp_path, monkey
     doc = json.loads(done.stdout)
     assert [s["bot"] for s in doc["seats"]][1] == "random" and len(doc["seats"]) == 2
     assert "1 2" in doc["reason"]  # print(1,2) ran whole: its comma did not split the bot list
+    # arena-match reads the list the same way: one program (named after its last word), which exits unconnected.
+    line = one_error(runner.invoke(app, ["arena-match", "--game", "sticks", "--bots",
+                                         "cmd:python3 -c 'print(1,2)',random", "--seed", "1"]))
+    assert "'print_1_2_-0'" in line
 
 
 def test_a_quote_never_closed_is_one_sentence(tmp_path):
