@@ -38,7 +38,7 @@ from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
 from tourney.tournament.game_options import options_doc, options_table
 from tourney.tournament.help_style import hide_flag_placeholders
-from tourney.tournament.interrupts import sigterm_interrupts
+from tourney.tournament.interrupts import interrupt_on_sigterm
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
@@ -338,52 +338,53 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                                                                                        soft_wrap=True)))
     started = time.perf_counter()
     announced: list[int] = []
-    with sigterm_interrupts():  # a `kill` stops the run the way Ctrl-C does: marked interrupted
-        try:
-            def announce(t: int) -> None:
-                announced.append(t)
-                print(f"tournament {t}", file=sys.stderr, flush=True)
-                if arena is not None:
-                    remember_arena(engine, t, arena)
-                if on_start is not None:
-                    on_start(t)
+    restore_sigterm = interrupt_on_sigterm()  # a `kill` stops the run the way Ctrl-C does
+    try:
+        def announce(t: int) -> None:
+            announced.append(t)
+            print(f"tournament {t}", file=sys.stderr, flush=True)
+            if arena is not None:
+                remember_arena(engine, t, arena)
+            if on_start is not None:
+                on_start(t)
 
-            if as_json:
-                report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_start=announce,
-                                        on_match=on_match)
-            elif not err.is_terminal:  # a pipe or a log: a line every few seconds instead of a bar
-                with ProgressLines(plan.game, plan.expected_matches()) as lines:
-                    def note(done: int, total: int) -> None:
-                        lines.update(done, total)
-                        if on_match is not None:
-                            on_match(done, total)
+        if as_json:
+            report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_start=announce,
+                                    on_match=on_match)
+        elif not err.is_terminal:  # a pipe or a log: a line every few seconds instead of a bar
+            with ProgressLines(plan.game, plan.expected_matches()) as lines:
+                def note(done: int, total: int) -> None:
+                    lines.update(done, total)
+                    if on_match is not None:
+                        on_match(done, total)
 
-                    report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=note,
-                                            on_start=announce)
-            else:
-                with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                              TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                              console=err, transient=True) as progress:
-                    task = progress.add_task(f"{plan.game}", total=plan.expected_matches(), rate="")
+                report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=note,
+                                        on_start=announce)
+        else:
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                          console=err, transient=True) as progress:
+                task = progress.add_task(f"{plan.game}", total=plan.expected_matches(), rate="")
 
-                    def tick(done: int, total: int) -> None:
-                        rate = done / max(1e-9, time.perf_counter() - started)
-                        progress.update(task, completed=done, total=total or None, rate=f"{rate:.1f} matches/s")
-                        if on_match is not None:
-                            on_match(done, total)
+                def tick(done: int, total: int) -> None:
+                    rate = done / max(1e-9, time.perf_counter() - started)
+                    progress.update(task, completed=done, total=total or None, rate=f"{rate:.1f} matches/s")
+                    if on_match is not None:
+                        on_match(done, total)
 
-                    report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=tick,
-                                            on_start=announce)
-        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see sigterm_interrupts)
-            stopped = announced[0] if announced else tid  # tid: the tournament being resumed
-            if stopped is None:
-                raise TourneyError("interrupted before the tournament was created: nothing was stored.") from None
-            mark_status(engine, stopped, "interrupted")
-            raise TourneyError(f"interrupted: tournament {stopped} keeps the matches it finished and is marked "
-                               f"interrupted; `tourney resume {stopped}` (with the same --db) plays the rest."
-                               ) from None
-        finally:
-            executor.close()
+                report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=tick,
+                                        on_start=announce)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see interrupt_on_sigterm)
+        stopped = announced[0] if announced else tid  # tid: the tournament being resumed
+        if stopped is None:
+            raise TourneyError("interrupted before the tournament was created: nothing was stored.") from None
+        mark_status(engine, stopped, "interrupted")
+        raise TourneyError(f"interrupted: tournament {stopped} keeps the matches it finished and is marked "
+                           f"interrupted; `tourney resume {stopped}` (with the same --db) plays the rest."
+                           ) from None
+    finally:
+        restore_sigterm()
+        executor.close()
     verdict = None
     if report.sprt is not None:
         v = report.sprt

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from types import FrameType
 
 
@@ -18,14 +17,13 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-@contextmanager
-def sigterm_interrupts() -> Iterator[None]:
-    """While inside, SIGTERM raises KeyboardInterrupt in the main thread (elsewhere: nothing changes)."""
+def interrupt_on_sigterm() -> Callable[[], None]:
+    """From now on SIGTERM raises KeyboardInterrupt in the main thread; returns the function that puts
+    the previous handler back. Off the main thread (where no handler can be set) nothing changes."""
     if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+        return lambda: None
     previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        yield
-    finally:
+
+    def restore() -> None:
         signal.signal(signal.SIGTERM, previous)
+    return restore
