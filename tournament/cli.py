@@ -379,9 +379,9 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         if stopped is None:
             raise TourneyError("interrupted before the tournament was created: nothing was stored.") from None
         mark_status(engine, stopped, "interrupted")
-        raise TourneyError(f"interrupted: tournament {stopped} keeps the matches it finished and is marked "
-                           f"interrupted; `tourney resume {stopped}` (with the same --db) plays the rest."
-                           ) from None
+        # Said before the executor closes: Ray, stopping tasks in flight, may abort this process.
+        fail(f"interrupted: tournament {stopped} keeps the matches it finished and is marked interrupted; "
+             f"`tourney resume {stopped}` (with the same --db) plays the rest.")
     finally:
         restore_sigterm()
         executor.close()
