@@ -149,10 +149,12 @@ umask 022
 step "compose up: postgres, ray-head, ray-worker, arena, prometheus"
 compose up -d postgres ray-head ray-worker arena prometheus > "$WORK/up.log" 2>&1 \
   || fail "compose up failed (see $WORK/up.log)"
-wait_until() {  # $1 what, $2 seconds, rest: the command
-  local what=$1 limit=$2; shift 2
-  for _ in $(seq 1 "$limit"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
-  fail "timed out waiting for $what"
+wait_until() {  # $1 what, $2 seconds, rest: the command; polls until it succeeds, fails at the deadline
+  local what=$1 deadline=$((SECONDS + $2)); shift 2
+  until "$@" >/dev/null 2>&1; do
+    [ "$SECONDS" -lt "$deadline" ] || fail "timed out waiting for $what"
+    sleep 1
+  done
 }
 wait_until "the arena on 127.0.0.1:$ARENA_PORT" 180 "$VENV/python" -c "
 import grpc, sys
@@ -162,18 +164,31 @@ wait_until "two Ray nodes" 180 ray_nodes
 wait_until "Prometheus on 127.0.0.1:$PROMETHEUS_PORT" 120 curl -sf http://127.0.0.1:$PROMETHEUS_PORT/-/ready
 step "stack up: arena answers, Ray has a head and a worker, Prometheus is ready"
 
-PROM_FIRST=$(curl -s "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/query" --data-urlencode \
-  "query=count(tourney_bot_faults_total{job=\"arena\",game=\"$GAME\"})" | "$VENV/python" -c "
+prom() {  # the sum of a PromQL query's series, or "none"
+  curl -s "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/query" --data-urlencode "query=$1" | "$VENV/python" -c "
 import json, sys
-r = json.load(sys.stdin)['data']['result']; print(r[0]['value'][1] if r else 0)")
+r = json.load(sys.stdin)['data']['result']; print(sum(float(x['value'][1]) for x in r) if r else 'none')"
+}
+# Ready is not scraped: the fault series "before any match" are read from a scrape of the arena.
+arena_scraped() { [ "$(prom 'sum(up{job="arena"})')" = 1.0 ]; }
+wait_until "Prometheus to scrape the arena" 120 arena_scraped
+PROM_FIRST=$(prom "count(tourney_bot_faults_total{job=\"arena\",game=\"$GAME\"})")
 
 step "connecting two remote bots from the host (alpha, beta)"
 "$VENV/tourney" connect --game "$GAME" --bot random --arena 127.0.0.1:$ARENA_PORT --name alpha \
   --token "$ALPHA_TOKEN" --concurrency 4 > "$WORK/alpha.log" 2>&1 & BOT_PIDS+=($!)
 "$VENV/tourney" connect --game "$GAME" --bot random --arena 127.0.0.1:$ARENA_PORT --name beta \
   --token "$BETA_TOKEN" --concurrency 4 > "$WORK/beta.log" 2>&1 & BOT_PIDS+=($!)
-sleep 3
-for pid in "${BOT_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a bot could not connect (see $WORK/*.log)"; done
+# Connected means the arena counts both sessions (its gauge, as Prometheus scrapes it); a bot that exits
+# has failed to connect (wrong token, no arena) and stops the wait at once.
+bots_connected() { [ "$(prom 'sum(tourney_connected_bots{job="arena"})')" = 2.0 ]; }
+deadline=$((SECONDS + 120))
+until bots_connected; do
+  for pid in "${BOT_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a bot could not connect (see $WORK/*.log)"; done
+  [ "$SECONDS" -lt "$deadline" ] || fail "timed out waiting for alpha and beta to connect (see $WORK/*.log)"
+  sleep 1
+done
+step "alpha and beta are connected"
 
 # ------------------------------------------------------------------------------------ tournaments
 step "tournament on Ray through Ray Client (driver: ray://ray-head:10001)"
@@ -236,11 +251,6 @@ echo "  check-ray: $RAY_MATCHES matches (expected $RAY_GAMES); check-arena: $ARE
 [ "$PROG_SEATS" -ge 2 ] || fail "the cmd: member played $PROG_SEATS matches"
 
 # ------------------------------------------------------------------------------------ Prometheus
-prom() {
-  curl -s "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/query" --data-urlencode "query=$1" | "$VENV/python" -c "
-import json, sys
-r = json.load(sys.stdin)['data']['result']; print(sum(float(x['value'][1]) for x in r) if r else 'none')"
-}
 step "Prometheus: match counters (waiting for a scrape after the league round)"
 league_counted() { [ "$(prom 'sum(tourney_league_rounds_total{status="done"})')" = 1.0 ]; }
 wait_until "Prometheus to count the league round" 90 league_counted
@@ -255,7 +265,7 @@ echo "  arena matches_total{game=$GAME} = $ARENA_COUNT (6 tournament + 4 league)
 [ "${ARENA_COUNT%.*}" -ge 10 ] || fail "Prometheus counted $ARENA_COUNT arena matches, not >= 10"
 # Not a failure: a driver that lives ~10 s may end between two scrapes (its results are in PostgreSQL).
 [ "$DRIVER_UP" = 1.0 ] || step "note: the short-lived Ray driver ended before Prometheus scraped it"
-[ "$PROM_FIRST" != 0 ] || fail "no fault series existed before the first match (counters are not primed)"
+[ "$PROM_FIRST" != none ] || fail "no fault series existed before the first match (counters are not primed)"
 step "every dashboard query against this Prometheus"
 "$VENV/python" - "$DEPLOY/grafana/dashboards/tourney.json" "$PROMETHEUS_PORT" "$DRIVER_UP" <<'EOF' \
   || fail "a dashboard query returned no data"

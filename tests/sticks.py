@@ -106,3 +106,12 @@ class Sticks(Game):
 
 GAME = Sticks()
 register(GAME)
+
+
+def private_sticks(game_id: str) -> Sticks:
+    """Sticks registered under another id, for a test that reads the process-wide metrics by game:
+    no other test (nor a match another test left running in this worker) plays that id, so its
+    counters move only with this test's own matches."""
+    game = type("PrivateSticks", (Sticks,), {"id": game_id, "name": f"Sticks ({game_id})", "__module__": __name__})()
+    register(game)
+    return game

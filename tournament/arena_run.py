@@ -17,11 +17,14 @@ from collections.abc import Iterator, Sequence
 import grpc
 from sqlalchemy.engine import Engine
 
+from tourney.engine.bots import make_bot
+from tourney.engine.core import ConfigError, Game, TourneyError
 from tourney.engine.server.client import rpc_detail
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
-from tourney.tournament.entrants import REMOTE
+from tourney.tournament.entrants import REMOTE, split_bot_list
 from tourney.tournament.pairing import Pairing
+from tourney.tournament.realtime_matches import wants_realtime
 from tourney.tournament.remote_pool import play_on_threads
 from tourney.tournament.runner import TournamentPlan, bot_seed
 from tourney.tournament.store.reads import stored_setting
@@ -58,7 +61,7 @@ class RemoteArenaExecutor:
         # The arena's built-in bots get the seeds workers would give them: same match, same result.
         try:
             result = run_remote_match(self.address, plan.game, seats, seed, plan.config, plan.move_ms,
-                                      self.admin_token,
+                                      self.admin_token, realtime=wants_realtime(plan.game, plan.config),
                                       bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
         except ArenaUnavailable as exc:
             raise ArenaUnavailable(f"{str(exc).rstrip('.')}: the results so far are stored; once the arena and its "
@@ -107,7 +110,8 @@ def check_arena(address: str, admin_token: str, timeout_s: float = 10.0) -> None
 NO_BOT = "not-a-bot:probe=1"
 
 
-def check_connected(address: str, admin_token: str, game: str, min_players: int, spec: str) -> None:
+def check_connected(address: str, admin_token: str, game: str, min_players: int, spec: str,
+                    wait_s: int = 0) -> None:
     """Fail with one sentence when the bot `spec` (remote:NAME) has no free match slot for `game`.
 
     It asks for a match of that bot against a bot no arena has. The arena claims a connected
@@ -115,7 +119,8 @@ def check_connected(address: str, admin_token: str, game: str, min_players: int,
     one as an invalid request and gives the slot back; a bot it cannot claim is refused first.
     The bot is never told of a match.
     """
-    request = pb.RunMatchRequest(admin_token=admin_token, game=game, seats=[spec] + [NO_BOT] * (min_players - 1))
+    request = pb.RunMatchRequest(admin_token=admin_token, game=game, seats=[spec] + [NO_BOT] * (min_players - 1),
+                                 wait_s=wait_s)  # 0: the arena's usual wait for a bot still connecting
     with grpc.insecure_channel(address) as channel:
         call = channel.unary_unary(RUN_MATCH, request_serializer=pb.RunMatchRequest.SerializeToString,
                                    response_deserializer=pb.MatchRecord.FromString)
@@ -131,3 +136,27 @@ def check_connected(address: str, admin_token: str, game: str, min_players: int,
             if code != grpc.StatusCode.INVALID_ARGUMENT:
                 raise ArenaUnavailable(f"the arena at {address} did not answer ({rpc_detail(exc).rstrip('.')}): "
                                        "check that `tourney serve` runs there.") from None
+
+
+def connected_by_that_name(address: str, admin_token: str, game: Game, bots: str) -> str | None:
+    """The first bare name in the bot list `bots` that is no built-in bot of `game` but names a bot
+    connected to the arena (so the author meant remote:NAME), or None.
+
+    Each candidate is probed as check_connected does, waiting a second at most; an arena that
+    cannot be asked suggests nothing.
+    """
+    for entry in split_bot_list(bots):
+        name = entry.strip().partition("@")[0]
+        if not name or ":" in name:
+            continue
+        try:
+            make_bot(name, game, 0)
+            continue  # a built-in bot: not the one refused
+        except ConfigError:
+            pass
+        try:
+            check_connected(address, admin_token, game.id, game.min_players, REMOTE + name, wait_s=1)
+        except TourneyError:
+            continue
+        return name
+    return None

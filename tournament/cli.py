@@ -38,15 +38,25 @@ from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
 from tourney.tournament.game_options import options_doc, options_table
 from tourney.tournament.help_style import hide_flag_placeholders
+from tourney.tournament.interrupts import interrupt_on_sigterm
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
+from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
 from tourney.tournament.seeding import check_seed_key
 from tourney.tournament.sprt import explain as explain_sprt
 from tourney.tournament.standings import Standing, legend_lines
 from tourney.tournament.store.codec import unpack_replay
 from tourney.tournament.store.database import open_store
-from tourney.tournament.store.reads import load_achievements, load_standings, match_page, stored_match
+from tourney.tournament.store.reads import (
+    load_achievements,
+    load_standings,
+    match_page,
+    stored_match,
+    stored_numbers,
+    stored_tournament,
+)
+from tourney.tournament.store.writes import mark_status
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -232,12 +242,16 @@ def match(
                 if show is not None:
                     show(state, joint)
 
+            realtime = wants_realtime(game, config)
             if any(is_command(spec) for spec in specs):
                 from tourney.tournament.programs import play_with_programs  # starts a private loopback arena
 
-                result = play_with_programs(game, specs, s, config, move_ms)
+                result = play_with_programs(game, specs, s, config, move_ms, realtime=realtime)
                 if show is not None:  # the programs played over the network: show it from the replay
                     replay_match(result.replay, show)
+            elif realtime:  # on the clock: no steps to show as they happen
+                result = play_realtime_match(game, [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)],
+                                             s, config)
             else:
                 seats = [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)]
                 result = play_match(game, seats, s, config=config, players=n,
@@ -294,6 +308,11 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, None if latest else resume)
+        expected = plan.expected_matches()  # None: open-ended (SPRT), done when its status says so
+        if stored_tournament(engine, tid)[0].status == "finished" and (
+                expected is None or len(stored_numbers(engine, tid)) >= expected):
+            raise ConfigError(f"tournament {tid} is finished: nothing to resume; `tourney standings {tid}` prints its "
+                              "standings.")
         if arena is None:  # a tournament played on an arena goes on there
             from tourney.tournament.arena_run import remembered_arena
 
@@ -318,8 +337,11 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                                                                                        highlight=False,
                                                                                        soft_wrap=True)))
     started = time.perf_counter()
+    announced: list[int] = []
+    restore_sigterm = interrupt_on_sigterm()  # a `kill` stops the run the way Ctrl-C does
     try:
         def announce(t: int) -> None:
+            announced.append(t)
             print(f"tournament {t}", file=sys.stderr, flush=True)
             if arena is not None:
                 remember_arena(engine, t, arena)
@@ -352,7 +374,16 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 
                 report = run_tournament(engine, plan, tournament_id=tid, executor=executor, on_match=tick,
                                         on_start=announce)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see interrupt_on_sigterm)
+        stopped = announced[0] if announced else tid  # tid: the tournament being resumed
+        if stopped is None:
+            raise TourneyError("interrupted before the tournament was created: nothing was stored.") from None
+        mark_status(engine, stopped, "interrupted")
+        # Said before the executor closes: Ray, stopping tasks in flight, may abort this process.
+        fail(f"interrupted: tournament {stopped} keeps the matches it finished and is marked interrupted; "
+             f"`tourney resume {stopped}` (with the same --db) plays the rest.")
     finally:
+        restore_sigterm()
         executor.close()
     verdict = None
     if report.sprt is not None:
@@ -384,10 +415,10 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 @app.command()
 def run(
     game: GameOpt = DEFAULT_GAME,
-    bots: Annotated[str, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
+    bots: Annotated[str | None, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
                                            "In a gauntlet the first is the challenger. Default: "
                                                   f"{DEFAULT_BOTS} (Ninja Arena: "
-                                                  f"{GAME_DEFAULT_BOTS['ninja-arena']}).")] = "",
+                                                  f"{GAME_DEFAULT_BOTS['ninja-arena']}).")] = None,
     format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
                                                          "against Tiny Ninjas' Solo AI; --mode solo picks "
                                                          "it).")] = "round-robin",
@@ -439,7 +470,22 @@ def run(
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
         config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
-        entrants = parse_entrants(bots or GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS), g, remote_ok=arena is not None)
+        if bots is not None and not bots.strip():
+            raise ConfigError("--bots is empty: name the bots, e.g. --bots random,greedy, or leave --bots out "
+                              "for the default line-up.")
+        try:
+            entrants = parse_entrants(GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS) if bots is None else bots, g,
+                                      remote_ok=arena is not None)
+        except ConfigError:
+            if arena is None or bots is None:
+                raise
+            from tourney.tournament.arena_run import connected_by_that_name
+
+            meant = connected_by_that_name(arena, admin_token, g, bots)
+            if meant is None:
+                raise
+            raise ConfigError(f"'{meant}' is no built-in bot, but a bot named {meant} is connected to the arena "
+                              f"at {arena}: enter it as remote:{meant}.") from None
         chosen = "solo" if mode == "solo" and format == "round-robin" else format  # Solo has one format
         plan = TournamentPlan(game=game, entrants=entrants, seed=seed, games_per_pair=games_per_pair,
                               players=players, config=config, move_ms=move_ms, name=name, format=chosen,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from tourney.engine.bots import make_bot, parse_bot_spec
 from tourney.engine.core import ConfigError, Game
-from tourney.engine.server.launcher import command_name, is_command
+from tourney.engine.server.launcher import check_program, command_name, is_command
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,13 @@ def parse_entrants(text: str, game: Game, unique: bool = True, remote_ok: bool =
     `cmd:PROGRAM ARGS` entry is a bot program, started for each match it plays.
     """
     entrants: list[Entrant] = []
-    for raw in (part.strip() for part in text.split(",")):
+    for raw in (part.strip() for part in split_bot_list(text)):
         if not raw:
             raise ConfigError(f"the bot list '{text}' has an empty entry: write names separated by commas.")
         spec, _, alias = raw.partition("@")
         if is_command(spec):
             name = command_name(spec, 0).rsplit("-", 1)[0]  # the program's stem, e.g. mybot
+            check_program(spec)  # a typo stops the run now, before anything is stored
             alias = alias or name
         elif spec.startswith(REMOTE):
             if not remote_ok:
@@ -51,3 +52,31 @@ def parse_entrants(text: str, game: Game, unique: bool = True, remote_ok: bool =
             raise ConfigError(f"bot '{alias}' is entered twice: give one an alias, e.g. {name}@{name}2.")
         entrants.append(Entrant(alias, spec))
     return entrants
+
+
+def split_bot_list(text: str) -> list[str]:
+    """The entries of a comma-separated bot list. A comma inside quotes, or after a backslash, belongs
+    to its entry: `cmd:python3 -c 'print(1,2)',random` is two entries, as a shell would read it."""
+    entries: list[str] = []
+    current: list[str] = []
+    quote = ""  # the quote character we are inside, if any
+    escaped = False
+    for ch in text:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            entries.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    if quote:
+        raise ConfigError(f"the bot list '{text}' opens a {quote} it never closes: close the quote around the "
+                          "program's arguments.")
+    entries.append("".join(current))
+    return entries

@@ -35,10 +35,12 @@ ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mapping[str, Any],
-                       move_ms: int | None, log_dir: Path = LOG_DIR, bot_seeds: Sequence[int] = ()) -> MatchResult:
+                       move_ms: int | None, log_dir: Path = LOG_DIR, bot_seeds: Sequence[int] = (),
+                       realtime: bool = False) -> MatchResult:
     """Play one match whose seats include bot programs, on a private loopback arena.
 
-    bot_seeds (one per seat) seed the built-in bots among them, as workers would.
+    bot_seeds (one per seat) seed the built-in bots among them, as workers would; with realtime
+    the arena plays it on its clock (the programs see MatchStarted.realtime).
     """
     token = secrets.token_urlsafe(12)
     arena_config = ArenaConfig(admin_token=token, allow_anonymous=True, seat_wait_s=CONNECT_WAIT_S)
@@ -60,7 +62,8 @@ def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mappi
         if silent is not None:
             return _forfeit(game, len(specs), seed, dict(config), *silent)
         try:
-            return run_remote_match(arena.address, game, seats, seed, config, move_ms, token, bot_seeds=bot_seeds)
+            return run_remote_match(arena.address, game, seats, seed, config, move_ms, token, realtime=realtime,
+                                    bot_seeds=bot_seeds)
         except ArenaUnavailable as exc:
             # Connected, but not for this game (or gone meanwhile): that program forfeits.
             dead = [i for i, p in processes.items() if not p.alive()]

@@ -26,13 +26,20 @@ from tourney.tournament.achievements import rules_for
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
 from tourney.tournament.pairing import Pairing
+from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
 from tourney.tournament.seeding import keyed_match_seed
 from tourney.tournament.sprt import ELO_SCALES, SprtState
 from tourney.tournament.standings import Standing
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.reads import load_history, load_standings, stored_numbers, stored_tournament
 from tourney.tournament.store.records import BYE_SEED, Played, match_record
-from tourney.tournament.store.writes import create_tournament, record_matches, save_ratings, save_streaks
+from tourney.tournament.store.writes import (
+    create_tournament,
+    mark_status,
+    record_matches,
+    save_ratings,
+    save_streaks,
+)
 
 
 @dataclass
@@ -142,10 +149,13 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
         from tourney.tournament.programs import play_with_programs  # only matches with programs need gRPC
 
         return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms,
-                                  bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
+                                  bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats],
+                                  realtime=wants_realtime(plan.game, plan.config))
     seats = [make_bot(plan.entrants[e].spec, game, bot_seed(seed, plan.entrants[e].alias)) for e in pairing.seats]
     # Seats the game plays itself (Solo's scripted AI) are never asked: any bot holds them.
     seats += [make_bot("random", game, 0) for _ in range(plan.players - len(seats))]
+    if wants_realtime(plan.game, plan.config):
+        return play_realtime_match(plan.game, seats, seed, plan.config)
     return play_match(plan.game, seats, seed, config=plan.config, players=plan.players,
                       time_control=TimeControl.from_ms(plan.move_ms))
 
@@ -208,6 +218,8 @@ def run_tournament(
     runner = executor if executor is not None else InProcess()
     if tournament_id is None:
         tournament_id = create_tournament(engine, plan)
+    else:
+        mark_status(engine, tournament_id, "running")  # resumed: no longer interrupted
     if on_start is not None:
         on_start(tournament_id)
     done = stored_numbers(engine, tournament_id)

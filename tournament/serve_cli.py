@@ -35,6 +35,7 @@ from tourney.engine.server.server import start_server
 from tourney.engine.server.tokens import add_bot, default_path, load_tokens
 from tourney.tournament.admin_token import check_admin_token
 from tourney.tournament.cli import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
+from tourney.tournament.entrants import split_bot_list
 
 if TYPE_CHECKING:
     from tourney.web.cli import WebBeside
@@ -236,7 +237,8 @@ class BuiltinOverNetwork(Bot):
 def connect(
     game: GameOpt = DEFAULT_GAME,
     bot: Annotated[str, typer.Option(help="Built-in bot that plays, e.g. random.")] = "random",
-    address: ArenaOpt = "127.0.0.1:50051",
+    address: Annotated[str, typer.Option("--arena", envvar="TOURNEY_ARENA", help="The arena's host:port "
+                                         "(default $TOURNEY_ARENA, else 127.0.0.1:50051).")] = "127.0.0.1:50051",
     name: Annotated[str | None, typer.Option(help="Name to connect as (default: the bot spec).")] = None,
     token: Annotated[str | None, typer.Option(help="Bot token (default $TOURNEY_TOKEN).")] = None,
     matches: Annotated[int | None, typer.Option(help="Leave after this many matches (default: stay).")] = None,
@@ -256,6 +258,9 @@ def connect(
         except SessionRefused as exc:
             raise ConfigError(f"the arena refused the bot ({exc})") from None
         except grpc.RpcError as exc:
+            if not client.connected.is_set():
+                raise ConfigError(f"never reached an arena at {address} ({rpc_detail(exc).rstrip('.')}): start it "
+                                  "with `tourney serve`, or fix --arena (or $TOURNEY_ARENA).") from None
             raise ConfigError(f"lost the arena at {address} ({rpc_detail(exc)}): check --arena and that the arena runs."
                               ) from None
         print(json.dumps({"matches": len(client.ended), "points": sum(e.points for e in client.ended),
@@ -287,7 +292,7 @@ def arena_match(
     """
     def body() -> None:
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-        specs = [b.strip() for b in bots.split(",") if b.strip()]
+        specs = [b.strip() for b in split_bot_list(bots) if b.strip()]  # a quoted comma stays in its program
         token = admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN", "")
         with contextlib.ExitStack() as stack:
             target = address

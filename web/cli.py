@@ -23,9 +23,10 @@ ADMIN_ENV = "TOURNEY_ADMIN_TOKEN"
 
 
 def listen(host: str, port: int, flag: str) -> socket.socket:
-    """A socket bound to host:port, or one sentence naming `flag` when the port cannot be had."""
-    if not 0 < port < 65536:
-        raise ConfigError(f"{flag} must be between 1 and 65535, not {port}.")
+    """A socket bound to host:port (0: any free port), or one sentence naming `flag` when the port cannot
+    be had."""
+    if not 0 <= port < 65536:
+        raise ConfigError(f"{flag} must be between 1 and 65535 (or 0 for any free port), not {port}.")
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -34,6 +35,7 @@ def listen(host: str, port: int, flag: str) -> socket.socket:
         sock.close()
         raise ConfigError(f"cannot serve the web pages on {host}:{port} ({exc.strerror}): "
                           f"pick another {flag}.") from None
+    sock.listen(128)  # connections wait in the queue from now on: the printed address answers at once
     return sock
 
 
@@ -49,7 +51,7 @@ def serve_web(db: str, arena: str | None, host: str, port: int, admin_token: str
         raise ConfigError(f"there is no database at {db}: run `tourney run` first, or pass --db.")
     engine = open_store(db)
     web = create_app(engine, arena=arena, admin_token=admin_token or os.environ.get(ADMIN_ENV) or None)
-    print(f"tourney web on http://{host}:{port}/", flush=True)
+    print(f"tourney web on http://{host}:{sock.getsockname()[1]}/", flush=True)  # the port --port 0 got
     uvicorn.Server(uvicorn.Config(web, log_level="warning")).run(sockets=[sock])
 
 
@@ -58,7 +60,7 @@ def web(
     db: Annotated[str, typer.Option(help="Database URL or SQLite path.")] = "tourney.db",
     arena: Annotated[str | None, typer.Option(help="A running arena's host:port, for live matches.")] = None,
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port.")] = 8080,
+    port: Annotated[int, typer.Option(help="Port (0: any free port, printed).")] = 8080,
     admin_token: Annotated[str | None, typer.Option(help=f"Unlocks full replays (default ${ADMIN_ENV}).")] = None,
 ) -> None:
     """Serve the web pages: tournaments, standings, matches with a replay viewer, bots, leagues, live games."""
@@ -108,7 +110,7 @@ class WebBeside:
                           live_ids=arena.live_match_ids)
         server = _QuietServer(app_, self.sock)
         task = asyncio.get_running_loop().create_task(server.run())
-        print(f"web on http://{self.host}:{self.port}/", flush=True)
+        print(f"web on http://{self.host}:{self.sock.getsockname()[1]}/", flush=True)
 
         async def stop() -> None:
             await server.stop()

@@ -173,6 +173,9 @@ class RayExecutor:
 
     def _keep_ray(self) -> None:
         """Start Ray, keep it for the executor's life, shut it down on close()."""
+        # Ray's C++ core would catch the driver's SIGTERM and print a raw stack dump; without it the
+        # command stops on SIGTERM as on Ctrl-C. Read once, when ray is first imported.
+        os.environ.setdefault("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", "1")
         import ray
 
         self._ray = ray

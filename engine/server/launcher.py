@@ -14,6 +14,7 @@ import contextlib
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -32,9 +33,18 @@ def is_command(spec: str) -> bool:
     return spec.startswith(CMD_PREFIX)
 
 
+def command_words(spec: str) -> list[str]:
+    """The words of a `cmd:` spec (or a bare command line) as a shell would split them."""
+    try:
+        return shlex.split(spec[len(CMD_PREFIX):] if is_command(spec) else spec)
+    except ValueError as exc:  # shlex's "No closing quotation" / "No escaped character"
+        raise ConfigError(f"cannot read the command '{spec}' ({str(exc).lower()}): close its quotes, e.g. "
+                          "cmd:python3 -c 'print(1, 2)'.") from None
+
+
 def command_name(spec: str, seat: int) -> str:
     """A bot name for a program seat: its script's stem plus the seat, e.g. mybot-0."""
-    words = shlex.split(spec[len(CMD_PREFIX):])
+    words = command_words(spec)
     if not words:
         raise ConfigError(f"'{spec}' names no program: write e.g. cmd:python3 mybot.py.")
     stem = Path(words[-1]).stem or Path(words[0]).name
@@ -43,12 +53,24 @@ def command_name(spec: str, seat: int) -> str:
 
 def program_argv(spec: str) -> list[str]:
     """The argv a `cmd:` spec starts, with a leading python/python3 made tourney's own Python."""
-    argv = shlex.split(spec[len(CMD_PREFIX):] if is_command(spec) else spec)
+    argv = command_words(spec)
     if not argv:
         raise ConfigError(f"'{spec}' names no program: write e.g. cmd:python3 mybot.py.")
     if argv[0] in PYTHON_NAMES:
         argv[0] = sys.executable
     return argv
+
+
+def check_program(spec: str) -> None:
+    """Fail with one sentence when the program a `cmd:` spec starts is not here: its executable is not
+    on PATH (or not a file), or the script given to Python is not a file. A program that exists but
+    fails is left to fail when it is started (its match says why)."""
+    argv = program_argv(spec)
+    if shutil.which(argv[0]) is None:
+        raise ConfigError(f"there is no program '{argv[0]}' for '{spec}' (not on PATH, or not an executable file): "
+                          "check the command, e.g. cmd:python3 mybot.py.")
+    if argv[0] == sys.executable and len(argv) > 1 and argv[1].endswith(".py") and not Path(argv[1]).is_file():
+        raise ConfigError(f"there is no script {argv[1]} for '{spec}' here (in {Path.cwd()}): check its path.")
 
 
 def group_members(pgid: int) -> list[int]:

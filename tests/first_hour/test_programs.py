@@ -39,9 +39,17 @@ def test_python3_is_tourneys_python_and_its_exit_status_and_log_are_in_the_reaso
     assert len(warnings) == 1 and "exit status 4" in warnings[0]
 
 
-def test_a_missing_program_forfeits_with_one_clear_reason(tmp_path, monkeypatch):
-    _, reasons = run_sticks(tmp_path, monkeypatch, "cmd:no-such-program-here@ghost")
-    assert all("cannot start 'cmd:no-such-program-here'" in r and "No such file" in r for r in reasons)
+def test_a_missing_program_stops_the_run_before_anything_is_stored(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for program in ("cmd:no-such-program-here@ghost", "cmd:python3 nothere.py"):
+        db = tmp_path / "t.db"
+        result = runner.invoke(app, ["run", "--local", "--game", "sticks", "--bots", f"{program},random",
+                                     "--games-per-pair", "2", "--db", str(db)])
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: there is no ") and "Traceback" not in result.output
+        assert "no-such-program-here" in lines[0] or "nothere.py" in lines[0]
+        assert not db.exists()  # refused before the store is opened: no tournament, no forfeits
 
 
 def test_a_program_that_never_connects_forfeits_after_the_wait(tmp_path, monkeypatch):
@@ -52,8 +60,9 @@ def test_a_program_that_never_connects_forfeits_after_the_wait(tmp_path, monkeyp
 
 def test_match_shows_the_reason_too(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = runner.invoke(app, ["match", "--game", "sticks", "--bots", "cmd:python3 nothere.py,random", "--seed",
+    (tmp_path / "reads.py").write_text("open('nothere.txt')\n")  # starts, then fails on a missing file
+    result = runner.invoke(app, ["match", "--game", "sticks", "--bots", "cmd:python3 reads.py,random", "--seed",
                                  "1", "--json"])
     assert result.exit_code == 0, result.output
     reason = json.loads(result.stdout)["reason"]
-    assert "exit status 2" in reason and "nothere.py" in reason and "No such file or directory" in reason
+    assert "exit status 1" in reason and "nothere.txt" in reason and "No such file or directory" in reason

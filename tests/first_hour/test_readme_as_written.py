@@ -48,12 +48,45 @@ def free_port() -> str:
 def test_write_your_first_bot_works_copied_line_by_line(tmp_path):
     first, on_arena = section_blocks("Write your first bot")
     assert README_PORT in on_arena and "kill %2 %1" in on_arena
+    # It waits until the arena listens before anything connects to it, and stops both background
+    # jobs however it ends (under `bash -e` a failed command skips the last line).
+    assert f"/dev/tcp/127.0.0.1/{README_PORT}" in on_arena and "trap 'kill %2 %1" in on_arena
     # "From the repository folder": a folder whose .venv is this one, so `$PWD/.venv/bin` is as
     # written. The arena's port is the only change (the README's 50051 may be taken here), so the
     # bot, which reaches 50051 by default, is told the other one in TOURNEY_ARENA.
+    shell, out, err = run_arena_snippet(tmp_path, first + on_arena)
+    assert shell.returncode == 0, out + err
+    assert "Traceback" not in err and "error:" not in err, err
+    assert "bot 'mybot' connected to the arena" in err  # the SDK says when it is in
+    assert "greedy (seat 1) > mybot (seat 0)" in out or "mybot (seat 0) > greedy (seat 1)" in out
+    with sqlite3.connect(tmp_path / "mybot.db") as con:
+        runs = con.execute("select t.id, count(m.id) from tournament t join match m on m.tournament_id = t.id "
+                           "group by t.id order by t.id").fetchall()
+        assert [n for _, n in runs] == [6, 4]  # the local round robin of three, then mybot v greedy on the arena
+        bots = {name for (name,) in con.execute("select distinct alias from entrant")}
+    assert "mybot" in bots
+    # `kill %2 %1` returned at once; the arena and the bot then stop on their own (the arena
+    # finishes its shutdown first). Nothing of the session may be left behind.
+    assert not left_behind(shell.pid)
+
+
+def left_behind(session: int) -> str:
+    """The processes still in `session` once a minute has passed or none is left."""
+    left = subprocess.run(["pgrep", "-a", "-s", str(session)], capture_output=True, text=True).stdout
+    for _ in range(600):
+        if not left:
+            break
+        time.sleep(0.1)
+        left = subprocess.run(["pgrep", "-a", "-s", str(session)], capture_output=True, text=True).stdout
+    return left
+
+
+def run_arena_snippet(tmp_path: Path, script: str) -> tuple[subprocess.Popen[str], str, str]:
+    """Run the README's commands in `bash -euo pipefail` from a repository-like folder; kill what is
+    left if they hang."""
     (tmp_path / ".venv").symlink_to(VENV_BIN.parent)
     port = free_port()
-    script = first + on_arena.replace(README_PORT, port).replace(
+    script = script.replace(README_PORT, port).replace(
         "tourney serve --allow-anonymous &", f"tourney serve --allow-anonymous --port {port} &")
     env = {**newcomer_env(), "TOURNEY_ARENA": f"127.0.0.1:{port}"}
     shell = subprocess.Popen(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env,
@@ -67,25 +100,18 @@ def test_write_your_first_bot_works_copied_line_by_line(tmp_path):
     finally:
         if shell.poll() is None:
             os.killpg(shell.pid, signal.SIGKILL)
-    assert shell.returncode == 0, out + err
-    assert "Traceback" not in err and "error:" not in err, err
-    assert "bot 'mybot' connected to the arena" in err  # the SDK says when it is in
-    assert "greedy (seat 1) > mybot (seat 0)" in out or "mybot (seat 0) > greedy (seat 1)" in out
-    with sqlite3.connect(tmp_path / "mybot.db") as con:
-        runs = con.execute("select t.id, count(m.id) from tournament t join match m on m.tournament_id = t.id "
-                           "group by t.id order by t.id").fetchall()
-        assert [n for _, n in runs] == [6, 4]  # the local round robin of three, then mybot v greedy on the arena
-        bots = {name for (name,) in con.execute("select distinct alias from entrant")}
-    assert "mybot" in bots
-    # `kill %2 %1` returned at once; the arena and the bot then stop on their own (the arena
-    # finishes its shutdown first). Nothing of the session may be left behind.
-    left = subprocess.run(["pgrep", "-a", "-s", str(shell.pid)], capture_output=True, text=True).stdout
-    for _ in range(600):
-        if not left:
-            break
-        time.sleep(0.1)
-        left = subprocess.run(["pgrep", "-a", "-s", str(shell.pid)], capture_output=True, text=True).stdout
-    assert not left, left
+    return shell, out, err
+
+
+def test_the_arena_snippet_stops_the_arena_and_the_bot_when_the_run_fails(tmp_path):
+    first, on_arena = section_blocks("Write your first bot")
+    # A bot name nobody connected with: `tourney run` fails, and under `bash -e` the last line never runs.
+    assert "remote:mybot" in on_arena
+    setup = first.split("\ntourney ", 1)[0] + "\n"  # PATH and mybot.py, without the local matches
+    shell, out, err = run_arena_snippet(tmp_path, setup + on_arena.replace("remote:mybot", "remote:nobody"))
+    assert shell.returncode == 2, out + err
+    assert "error: " in err and "nobody" in err, err
+    assert not left_behind(shell.pid)  # the trap stopped the bot and the arena
 
 
 def run_tourney(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

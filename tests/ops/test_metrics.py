@@ -10,8 +10,8 @@ import grpc
 from prometheus_client.parser import text_string_to_metric_families
 from sqlmodel import Session, select
 
+from tests.sticks import private_sticks
 from tourney.engine.bots import make_bot
-from tourney.engine.core import get_game
 from tourney.engine.referee import Decision, play_match
 from tourney.engine.server import metrics as m
 from tourney.engine.server.arena import Arena
@@ -50,26 +50,27 @@ class Crasher:
 
 
 def test_live_match_metrics_count_every_decision_and_fault() -> None:
-    game = get_game("sticks")
+    # A game id of its own: other tests in this worker count their sticks matches in the same registry.
+    game = private_sticks("sticks-live-metrics")
     live = m.MatchMetrics()
-    before = snapshot("sticks")
+    before = snapshot(game.id)
     results = []
     for seed in range(5):
-        live.started("sticks")
-        assert value("tourney_active_matches", game="sticks") >= 1
-        result = play_match("sticks", [make_bot("random", game, seed), make_bot("random", game, seed + 1)], seed,
+        live.started(game.id)
+        assert value("tourney_active_matches", game=game.id) >= 1
+        result = play_match(game.id, [make_bot("random", game, seed), make_bot("random", game, seed + 1)], seed,
                             on_decision=live.decision)
-        live.finished("sticks", result, 0.01)
+        live.finished(game.id, result, 0.01)
         results.append(result)
-    live.started("sticks")
-    crashed = play_match("sticks", [Crasher(), make_bot("random", game, 1)], 9, on_decision=live.decision)
-    live.finished("sticks", crashed, 0.01)
-    d = delta(before, snapshot("sticks"))
+    live.started(game.id)
+    crashed = play_match(game.id, [Crasher(), make_bot("random", game, 1)], 9, on_decision=live.decision)
+    live.finished(game.id, crashed, 0.01)
+    d = delta(before, snapshot(game.id))
     total_decisions = sum(st.decisions for r in [*results, crashed] for st in r.seat_stats)
     assert d["matches"] == 6 and d["match_obs"] == 6
     assert d["decisions"] == d["decision_obs"] == total_decisions
     assert d["faults"] == 1 and crashed.termination == "crash"
-    assert value("tourney_active_matches", game="sticks") == 0
+    assert value("tourney_active_matches", game=game.id) == 0
 
 
 def test_labels_stay_bounded() -> None:
@@ -85,9 +86,9 @@ def test_labels_stay_bounded() -> None:
     assert value("tourney_matches_total", game="no-such-game", reason="free text reason") == 0
 
 
-def _plan() -> TournamentPlan:
+def _plan(game: str = "sticks") -> TournamentPlan:
     bots = [Entrant("random", "random"), Entrant("greedy", "greedy"), Entrant("r2", "random")]
-    return TournamentPlan(game="sticks", entrants=bots, seed=3, games_per_pair=4)
+    return TournamentPlan(game=game, entrants=bots, seed=3, games_per_pair=4)
 
 
 def _stored_totals(engine: object, tid: int) -> tuple[int, int, int]:
@@ -100,9 +101,9 @@ def _stored_totals(engine: object, tid: int) -> tuple[int, int, int]:
         return len(matches), sum(s.decisions for s in seats), faults
 
 
-def _run_metered(tmp_path, executor) -> None:
+def _run_metered(tmp_path, executor, game: str = "sticks") -> None:
     engine = open_store(str(tmp_path / "t.db"))
-    before = snapshot("sticks")
+    before = snapshot(game)
     progress = TournamentProgress()
     seen: list[float] = []
 
@@ -110,11 +111,11 @@ def _run_metered(tmp_path, executor) -> None:
         progress.progress(done, total)
         seen.append(value("tourney_tournament_matches_remaining", tournament=progress.tournament or ""))
 
-    report = run_tournament(engine, _plan(), executor=MeteredExecutor(executor), on_start=progress.start,
+    report = run_tournament(engine, _plan(game), executor=MeteredExecutor(executor), on_start=progress.start,
                             on_match=tick)
     progress.finish()
     matches, decisions, faults = _stored_totals(engine, report.tournament_id)
-    d = delta(before, snapshot("sticks"))
+    d = delta(before, snapshot(game))
     assert matches == 12
     assert d["matches"] == d["match_obs"] == matches
     assert d["decisions"] == d["decision_obs"] == decisions
@@ -124,7 +125,7 @@ def _run_metered(tmp_path, executor) -> None:
 
 
 def test_driver_counts_matches_from_results_in_process(tmp_path) -> None:
-    _run_metered(tmp_path, InProcess())
+    _run_metered(tmp_path, InProcess(), private_sticks("sticks-driver-metrics").id)
 
 
 def test_driver_counts_matches_played_on_ray_workers(tmp_path, ray_session) -> None:
@@ -215,11 +216,12 @@ def test_instrument_wires_executor_and_progress_for_tourney_run(tmp_path) -> Non
     assert same[0].__class__ is InProcess
     executor, on_start, on_match = instrument(InProcess(), 0, None, lambda d, t: calls.append((d, t)))
     assert isinstance(executor, MeteredExecutor)
-    before = snapshot("sticks")
-    report = run_tournament(open_store(str(tmp_path / "i.db")), _plan(), executor=executor, on_start=on_start,
+    game = private_sticks("sticks-instrumented").id
+    before = snapshot(game)
+    report = run_tournament(open_store(str(tmp_path / "i.db")), _plan(game), executor=executor, on_start=on_start,
                             on_match=on_match)
     executor.close()
-    assert delta(before, snapshot("sticks"))["matches"] == report.matches == 12
+    assert delta(before, snapshot(game))["matches"] == report.matches == 12
     assert calls[-1] == (12, 12)
     assert value("tourney_tournament_matches_remaining", tournament=str(report.tournament_id)) == 0
 
@@ -231,13 +233,14 @@ def test_tourney_run_with_metrics_port_counts_its_matches(tmp_path) -> None:
 
     from tourney.tournament.cli import app
 
-    before = snapshot("sticks")
-    done = CliRunner().invoke(app, ["run", "--game", "sticks", "--bots", "random,greedy,random@r2", "--local",
+    game = private_sticks("sticks-cli-metrics").id
+    before = snapshot(game)
+    done = CliRunner().invoke(app, ["run", "--game", game, "--bots", "random,greedy,random@r2", "--local",
                                     "--games-per-pair", "2", "--metrics-port", "0", "--db", str(tmp_path / "r.db"),
                                     "--json"])
     assert done.exit_code == 0, done.output
     doc = json.loads(done.stdout)
-    d = delta(before, snapshot("sticks"))
+    d = delta(before, snapshot(game))
     assert d["matches"] == doc["matches"] == 6
     assert d["decisions"] > 0
     assert value("tourney_tournament_matches_remaining", tournament=str(doc["tournament_id"])) == 0

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Iterator, Sequence
 
 from tests.ops.prom import prometheus, query, targets_up, wait_for
+from tests.sticks import private_sticks
 from tourney.engine.server import metrics as m
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.metrics import MeteredExecutor, TournamentProgress
@@ -68,7 +69,10 @@ def test_prometheus_counts_the_matches_of_a_running_tournament(tmp_path) -> None
 
 
 def test_prometheus_scrapes_the_arena_during_a_league_round_robin(tmp_path) -> None:
-    """A real arena (gRPC, a remote bot connected) plays a league's rounds; Prometheus follows it live."""
+    """A real arena (gRPC, a remote bot connected) plays a league's rounds; Prometheus follows it live.
+
+    The league plays a game id of its own: other tests in this worker count (or leave playing)
+    sticks matches in the same registry, and the counts here must move with this league only."""
     from datetime import timedelta
 
     from tests.ops.test_league import START, FakeClock
@@ -79,21 +83,22 @@ def test_prometheus_scrapes_the_arena_during_a_league_round_robin(tmp_path) -> N
     from tourney.tournament.league.rounds import run_due
     from tourney.tournament.league_arena import ArenaExecutor
 
+    game = private_sticks("sticks-league-metrics").id
     port = m.serve_metrics(0, "127.0.0.1")
     engine = open_store(str(tmp_path / "l.db"))
-    create_league(engine, LeagueSettings(name="live", game="sticks", format="round-robin", schedule="0 20 * * *"),
+    create_league(engine, LeagueSettings(name="live", game=game, format="round-robin", schedule="0 20 * * *"),
                   now=START)
     for alias, spec in [("alice", "remote:alice"), ("r", "random"), ("g", "greedy"), ("g2", "greedy")]:
         join_league(engine, "live", spec, alias=alias, now=START)
 
     def total() -> float:
-        return sum(m.REGISTRY.get_sample_value("tourney_matches_total", {"game": "sticks", "reason": r}) or 0.0
+        return sum(m.REGISTRY.get_sample_value("tourney_matches_total", {"game": game, "reason": r}) or 0.0
                    for r in m.TERMINATIONS)
 
-    sticks = 'sum(tourney_matches_total{game="sticks"})'
+    played = f'sum(tourney_matches_total{{game="{game}"}})'
     with prometheus([f"127.0.0.1:{port}"], tmp_path) as url, \
             LocalArena(ArenaConfig(allow_anonymous=True, default_move_ms=5000)) as local:
-        client = BotClient(local.address, RandomBot(seed=1), name="alice", games=["sticks"])
+        client = BotClient(local.address, RandomBot(seed=1), name="alice", games=[game])
         thread = threading.Thread(target=client.run, daemon=True)
         thread.start()
         try:
@@ -106,13 +111,13 @@ def test_prometheus_scrapes_the_arena_during_a_league_round_robin(tmp_path) -> N
             assert [r.matches for r in first] == [4]  # round 1 of 3: two pairs, two games each
             middle = total()
             assert middle == before + 4
-            wait_for(lambda: query(url, sticks) == middle, "Prometheus to count the first round")
-            assert query(url, 'sum(tourney_active_matches{game="sticks"})') == 0
+            wait_for(lambda: query(url, played) == middle, "Prometheus to count the first round")
+            assert query(url, f'sum(tourney_active_matches{{game="{game}"}})') == 0
             clock.when += timedelta(days=2)
             rest = run_due(engine, clock=clock, executor=executor, presence=executor.online)
             assert [r.matches for r in rest] == [4, 4]
-            wait_for(lambda: query(url, sticks) == middle + 8, "Prometheus to count the whole season")
-            decisions = query(url, 'sum(tourney_decisions_total{game="sticks"})')
+            wait_for(lambda: query(url, played) == middle + 8, "Prometheus to count the whole season")
+            decisions = query(url, f'sum(tourney_decisions_total{{game="{game}"}})')
             assert decisions is not None and decisions >= 12 * 2
             started = query(url, 'sum(grpc_server_started_total{grpc_service="tourney.v1.Arena",grpc_method="Play"})')
             assert started is not None and started >= 1

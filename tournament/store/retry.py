@@ -66,6 +66,9 @@ def guard(action: Callable[[], T]) -> T:
             if "full" in reason.lower():
                 raise StoreError(f"the database's disk is full ({reason}): free some space, then resume "
                                  "the tournament (`tourney resume`).") from None
+            if "readonly" in reason.lower().replace("-", ""):  # SQLite's "readonly", PostgreSQL's "read-only"
+                raise StoreError(f"the database is read-only ({reason}): make it writable (a SQLite file and its "
+                                 "folder), or pass another --db.") from None
             waited = f" for {budget:g} s" if transient(exc) else ""
             raise StoreError(
                 f"the database stopped answering{waited} ({reason}): check it is up and writable, "

@@ -42,7 +42,7 @@ class Tournament(SQLModel, table=True):
     seed_key: str = Field(default="", sa_column=Column(AutoString, nullable=False, server_default=""))
     config_json: str = "{}"
     settings_json: str = "{}"
-    status: str = "running"  # running | finished
+    status: str = "running"  # running | interrupted (its driver was stopped; resume goes on) | finished
     created_at: datetime = Field(default_factory=now)
 
 

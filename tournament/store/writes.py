@@ -230,6 +230,19 @@ def save_ratings(engine: Engine, tournament_id: int, standings: Sequence[Standin
     guard(write)
 
 
+def mark_status(engine: Engine, tournament_id: int, status: str) -> None:
+    """Mark an unfinished tournament `running` (again, when resumed) or `interrupted` (its driver was
+    stopped: Ctrl-C or SIGTERM); a finished tournament stays finished."""
+    def write() -> None:
+        with Session(engine) as session:
+            t = session.get(Tournament, tournament_id)
+            if t is not None and t.status != "finished" and t.status != status:
+                t.status = status
+                session.add(t)
+                session.commit()
+    guard(write)
+
+
 def save_setting(engine: Engine, tournament_id: int, key: str, value: Any) -> None:
     """Set one entry of a tournament's settings (e.g. the arena it is played on); no tournament: nothing."""
     def write() -> None:
