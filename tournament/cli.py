@@ -11,6 +11,7 @@ import math
 import os
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,7 +37,7 @@ from tourney.tournament.achievements import Earned
 from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
-from tourney.tournament.game_options import options_doc, options_table
+from tourney.tournament.game_options import options_doc, options_lines
 from tourney.tournament.help_style import hide_flag_placeholders
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
@@ -172,20 +173,35 @@ def games(as_json: JsonOpt = False) -> None:
     if as_json:
         print(json.dumps({"games": rows}))
         return
+    # The terminal's own width (80 in a pipe): the table wraps its cells, the lists wrap their lines.
+    screen = Console()
     table = Table(title="Games")
     for col in ("id", "name", "players", "modes", "bots"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col == "id", overflow="fold")
     for g in available_games():
         lo, hi = g.min_players, g.max_players
         table.add_row(g.id, g.name, f"{lo}" if lo == hi else f"{lo}-{hi}", ", ".join(g.modes),
                       ", ".join(bot_names(g)))
-    Console(width=TABLE_WIDTH).print(table)
-    Console(width=TABLE_WIDTH).print(options_table(available_games()))
+    screen.print(table)
+    screen.print("\n[bold]Game options[/bold] (--set KEY=VALUE)", highlight=False)
     for g in available_games():
-        out.print(f"\n[bold]{g.id}[/bold] bots:", highlight=False)
+        screen.print(f"{g.id}:", highlight=False)
+        for head, meaning in options_lines(g):
+            screen.print(_indented(head, 2, screen.width), _indented(meaning, 6, screen.width), sep="\n",
+                         highlight=False, markup=False)
+    for g in available_games():
+        screen.print(f"\n[bold]{g.id}[/bold] bots:", highlight=False)
         for b in bot_infos(g):
             options = ", ".join(option_usage(o) for o in b.options) or "no options"
-            out.print(f"  {b.name}: {b.description}\n      options: {options}", highlight=False, markup=False)
+            screen.print(_indented(f"{b.name}: {b.description}", 2, screen.width, hang=4),
+                         _indented(f"options: {options}", 6, screen.width), sep="\n", highlight=False, markup=False)
+
+
+def _indented(text: str, indent: int, width: int, hang: int | None = None) -> str:
+    """`text` folded at word boundaries to `width`: the first line indented by `indent` spaces, the
+    others by `hang` (default the same)."""
+    return textwrap.fill(text, width=max(width, indent + 20), initial_indent=" " * indent,
+                         subsequent_indent=" " * (indent if hang is None else hang), break_on_hyphens=False)
 
 
 @app.command()
