@@ -21,6 +21,7 @@ times the difference of their log-likelihoods. The test stops when the LLR leave
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -104,7 +105,8 @@ def _mle_t(probs: Sequence[float], scores: Sequence[float], t: float) -> list[fl
     return _mle_t_profiled(probs, scores, t)
 
 
-PROFILE_GRID = 32  # means tried before the golden-section refinement of the best one
+# Where in each gap between neighbouring scores a mean is tried before the best is refined.
+PROFILE_POINTS = (1e-6, 1e-4, 1e-2, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1 - 1e-4, 1 - 1e-6)
 
 
 def _mle_t_profiled(probs: Sequence[float], scores: Sequence[float], t: float) -> list[float]:
@@ -112,7 +114,8 @@ def _mle_t_profiled(probs: Sequence[float], scores: Sequence[float], t: float) -
 
     Fixing the mean m fixes σ = (m − ½)/t, and both are linear constraints on q, so each m has a
     unique concave maximum (`_tilt_two`). The mean is then chosen by a grid over the means that
-    t allows (above ½ for t > 0, below for t < 0), refined by golden section around the best.
+    t allows (above ½ for t > 0, below for t < 0), refined by golden section around the best;
+    the best mean tried is kept, so a probe outside the band that fits cannot lose it.
     """
     if t == 0.0:
         q = _tilt(probs, [x - 0.5 for x in scores])
@@ -135,25 +138,31 @@ def _mle_t_profiled(probs: Sequence[float], scores: Sequence[float], t: float) -
             return -math.inf, None
         return sum(p * math.log(qi) for p, qi in zip(probs, q, strict=True)), q
 
-    step = (hi - lo) / PROFILE_GRID
-    grid = [lo + step * (k + 0.5) for k in range(PROFILE_GRID)]
-    best = max(range(PROFILE_GRID), key=lambda k: fit(grid[k])[0])
-    a, b = grid[best] - step, grid[best] + step
-    golden = (math.sqrt(5.0) - 1.0) / 2.0
-    c, d = b - golden * (b - a), a + golden * (b - a)
-    fc, fd = fit(c)[0], fit(d)[0]
-    for _ in range(60):  # 0.618^60 of two grid steps: far below any printed digit
-        if fc >= fd:
-            b, d, fd = d, c, fc
-            c = b - golden * (b - a)
-            fc = fit(c)[0]
-        else:
-            a, c, fc = c, d, fd
-            d = a + golden * (b - a)
-            fd = fit(d)[0]
-    q = fit((a + b) / 2.0)[1]
-    if q is None:
+    # Means tried first: in each gap between neighbouring scores, points ever closer to both ends,
+    # since near a score the least variance goes to 0 and a large t leaves only a thin band there.
+    ends = sorted({lo, hi} | {x for x in scores if lo < x < hi})
+    grid = sorted({x + (y - x) * u for x, y in itertools.pairwise(ends) for u in PROFILE_POINTS})
+    tried = [(fit(m)[0], m) for m in grid]
+    best_f, best_m = max(tried)
+    if best_f == -math.inf:
         raise ValueError(f"no distribution over the scores has t-value {t}")
+    k = grid.index(best_m)
+    a, b = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
+    golden = (math.sqrt(5.0) - 1.0) / 2.0
+    for _ in range(60):  # 0.618^60 of the bracket: far below any printed digit
+        c, d = b - golden * (b - a), a + golden * (b - a)
+        (fc, _), (fd, _) = fit(c), fit(d)
+        for f, m in ((fc, c), (fd, d)):
+            if f > best_f:
+                best_f, best_m = f, m
+        if fc == fd == -math.inf:  # both outside the band that fits: close in on the best mean seen
+            a, b = (a, c) if best_m <= c else (d, b) if best_m >= d else (c, d)
+        elif fc >= fd:
+            b = d
+        else:
+            a = c
+    q = fit(best_m)[1]
+    assert q is not None  # best_m fitted when it was tried
     return q
 
 
@@ -184,16 +193,16 @@ def _tilt_two(probs: Sequence[float], u: Sequence[float], w: Sequence[float]) ->
         if det <= 0.0:
             return None
         da, db = -(hbb * ga - hab * gb) / det, -(haa * gb - hab * ga) / det
-        if -(ga * da + gb * db) < 1e-24:
-            break  # the Newton decrement: the dual is at its minimum to rounding
+        if -(ga * da + gb * db) < 1e-18:
+            break  # the Newton decrement: the dual is within 1e-18 of its minimum (rounding is near 1e-22)
         # Start from the longest step that keeps every 1 + a u_i + b w_i positive.
         shrink = min([1.0] + [-0.99 * ri / dz for ri, ui, wi in zip(r, u, w, strict=True)
                               if (dz := da * ui + db * wi) < 0.0])
         now = dual(a, b)
         while dual(a + shrink * da, b + shrink * db) > now + 0.25 * shrink * (ga * da + gb * db):
             shrink /= 2.0
-            if shrink < 1e-9:
-                break  # no more progress in floating point: the minimum, or a run-off
+            if shrink < 1e-4:
+                break  # no real progress left in floating point: the minimum to rounding, or a run-off
         else:
             a, b = a + shrink * da, b + shrink * db
             continue

@@ -62,7 +62,8 @@ def test_normalized_llr_equals_an_independent_optimiser(counts, nelo0, nelo1):
 # iteration meets a secular equation with no root; the test must still maximise the likelihood.
 @pytest.mark.parametrize(("counts", "nelo0", "nelo1"), [([0, 0, 4, 0, 4], 100, 300), ([1, 0, 6, 0, 9], 100, 300),
                                                         ([0, 0, 3, 0, 5], 50, 250), ([0, 1, 2, 0, 6], 0, 400),
-                                                        ([6, 0, 4, 0, 0], -300, -100)])
+                                                        ([6, 0, 4, 0, 0], -300, -100), ([0, 0, 0, 0, 5], 0, 3000),
+                                                        ([5, 0, 0, 0, 0], -3000, 0)])
 def test_normalized_llr_is_the_constrained_maximum_where_the_secular_equation_has_no_root(counts, nelo0, nelo1):
     got = llr(counts, nelo0, nelo1, "normalized")
     assert got == pytest.approx(normalized_by_optimizer(counts, nelo0, nelo1), abs=1e-4)
