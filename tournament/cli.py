@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -582,8 +583,9 @@ def matches(
             seats = " vs ".join(s["bot"] for s in d["seats"])
             result = result_text([s["tier"] for s in d["seats"]], [s["points"] for s in d["seats"]])
             # Stored numbers count from 0; people count matches and rounds from 1.
-            table.add_row(str(d["id"]), str(d["number"] + 1), str(d["round"] + 1), seats,
-                          f"{result} ({d['reason']})", str(d["plies"]))
+            # Names and reasons (a program's log tail) are text, never rich markup.
+            table.add_row(str(d["id"]), str(d["number"] + 1), str(d["round"] + 1), escape(seats),
+                          escape(f"{result} ({d['reason']})"), str(d["plies"]))
         Console(width=TABLE_WIDTH).print(table)
     guarded(body)
 

@@ -18,7 +18,7 @@ from tourney.tournament.cli import app
 from tourney.tournament.programs import log_tail
 
 HOSTILE = (b"starting\n\x1b]0;owned\x07title\x1b[2J\x1b[31mred\x1b[0m \x00nul \x08back \x9b31m c1 "
-           b"\xe2\x80\xaereversed \xff\xfe not utf-8\ndied\n")
+           b"\xe2\x80\xaereversed \xff\xfe not utf-8\ndied [red]as markup[/red]\n")
 
 
 def _unprintable(text: str) -> list[str]:
@@ -34,7 +34,7 @@ def test_the_log_tail_escapes_what_a_terminal_would_obey(tmp_path: Path) -> None
     assert "\\x00nul" in tail and "\\x08back" in tail and "\\u202ereversed" in tail
     assert "\\xff\\xfe not utf-8" in tail  # bytes that are not UTF-8, by value
     assert "red" in tail and "\\x1b[31m" not in tail  # colour codes are dropped as before
-    assert tail.endswith("died")
+    assert tail.endswith("died [red]as markup[/red]")
 
 
 @pytest.mark.timeout(120)
@@ -54,3 +54,7 @@ def test_a_dying_program_s_binary_log_is_escaped_on_the_terminal_and_in_the_stor
         reasons = [r for (r,) in con.execute("select reason from match")]
     assert any("\\x1b]0;owned" in r for r in reasons), reasons
     assert all(_unprintable(r) == [] for r in reasons)
+    listed = CliRunner().invoke(app, ["matches", "1", "--db", str(db)])
+    assert listed.exit_code == 0, listed.output
+    assert _unprintable(listed.stdout) == []
+    assert "died [red]as markup[/red]" in " ".join(listed.stdout.split())  # text, not rich markup
