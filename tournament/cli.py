@@ -11,6 +11,7 @@ import math
 import os
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -36,16 +38,18 @@ from tourney.tournament.achievements import Earned
 from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
-from tourney.tournament.game_options import options_doc, options_table
+from tourney.tournament.game_options import options_doc, options_lines
 from tourney.tournament.help_style import hide_flag_placeholders
 from tourney.tournament.interrupts import interrupt_on_sigterm
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
+from tourney.tournament.result_text import SOLO_AI, result_text
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
 from tourney.tournament.seeding import check_seed_key
 from tourney.tournament.sprt import explain as explain_sprt
 from tourney.tournament.standings import Standing, legend_lines
+from tourney.tournament.standings_table import standings_table
 from tourney.tournament.store.codec import unpack_replay
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import (
@@ -79,7 +83,6 @@ DEFAULT_BOTS = "random,greedy,ismcts"
 # Where the generic ismcts is slow and weak, the game's own strongest bot takes its place: in
 # Ninja Arena one ismcts match takes minutes and loses to greedy, tactician beats both in seconds.
 GAME_DEFAULT_BOTS = {"ninja-arena": "random,greedy,tactician"}
-SOLO_AI = "Solo AI"  # the name a solo match gives the seats the game plays itself
 # Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
 # pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
 TABLE_WIDTH = 400
@@ -181,20 +184,35 @@ def games(as_json: JsonOpt = False) -> None:
     if as_json:
         print(json.dumps({"games": rows}))
         return
+    # The terminal's own width (80 in a pipe): the table wraps its cells, the lists wrap their lines.
+    screen = Console()
     table = Table(title="Games")
     for col in ("id", "name", "players", "modes", "bots"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col == "id", overflow="fold")
     for g in available_games():
         lo, hi = g.min_players, g.max_players
         table.add_row(g.id, g.name, f"{lo}" if lo == hi else f"{lo}-{hi}", ", ".join(g.modes),
                       ", ".join(bot_names(g)))
-    Console(width=TABLE_WIDTH).print(table)
-    Console(width=TABLE_WIDTH).print(options_table(available_games()))
+    screen.print(table)
+    screen.print("\n[bold]Game options[/bold] (--set KEY=VALUE)", highlight=False)
     for g in available_games():
-        out.print(f"\n[bold]{g.id}[/bold] bots:", highlight=False)
+        screen.print(f"{g.id}:", highlight=False)
+        for head, meaning in options_lines(g):
+            screen.print(_indented(head, 2, screen.width), _indented(meaning, 6, screen.width), sep="\n",
+                         highlight=False, markup=False)
+    for g in available_games():
+        screen.print(f"\n[bold]{g.id}[/bold] bots:", highlight=False)
         for b in bot_infos(g):
             options = ", ".join(option_usage(o) for o in b.options) or "no options"
-            out.print(f"  {b.name}: {b.description}\n      options: {options}", highlight=False, markup=False)
+            screen.print(_indented(f"{b.name}: {b.description}", 2, screen.width, hang=4),
+                         _indented(f"options: {options}", 6, screen.width), sep="\n", highlight=False, markup=False)
+
+
+def _indented(text: str, indent: int, width: int, hang: int | None = None) -> str:
+    """`text` folded at word boundaries to `width`: the first line indented by `indent` spaces, the
+    others by `hang` (default the same)."""
+    return textwrap.fill(text, width=max(width, indent + 20), initial_indent=" " * indent,
+                         subsequent_indent=" " * (indent if hang is None else hang), break_on_hyphens=False)
 
 
 @app.command()
@@ -398,7 +416,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                           "sprt": verdict, "achievements": earned}))
         return
     title = f"{plan.game}: {plan.format} tournament {report.tournament_id}, {report.matches} matches (stored in {db})"
-    Console(width=TABLE_WIDTH).print(_standings_table(report.standings, title))
+    Console(width=TABLE_WIDTH).print(standings_table(report.standings, title))
     if earned:
         table = Table(title="Achievements earned")
         for col in ("bot", "achievement", "times"):
@@ -539,7 +557,7 @@ def standings(
             print(json.dumps({"tournament_id": tid, "game": plan.game, "format": plan.format,
                               "standings": [_standing_doc(s) for s in table]}))
             return
-        Console(width=TABLE_WIDTH).print(_standings_table(table, f"{plan.game}: {plan.format} tournament {tid}"))
+        Console(width=TABLE_WIDTH).print(standings_table(table, f"{plan.game}: {plan.format} tournament {tid}"))
     guarded(body)
 
 
@@ -609,9 +627,11 @@ def matches(
             table.add_column(col)
         for d in docs:
             seats = " vs ".join(s["bot"] for s in d["seats"])
-            result = " - ".join(f"{s['points']:g}" for s in d["seats"])
-            table.add_row(str(d["id"]), str(d["number"]), str(d["round"]), seats, f"{result} ({d['reason']})",
-                          str(d["plies"]))
+            result = result_text([s["tier"] for s in d["seats"]], [s["points"] for s in d["seats"]])
+            # Stored numbers count from 0; people count matches and rounds from 1.
+            # Names and reasons (a program's log tail) are text, never rich markup.
+            table.add_row(str(d["id"]), str(d["number"] + 1), str(d["round"] + 1), escape(seats),
+                          escape(f"{result} ({d['reason']})"), str(d["plies"]))
         Console(width=TABLE_WIDTH).print(table)
     guarded(body)
 
@@ -620,10 +640,10 @@ def matches(
 def replay(
     match_id: Annotated[int, typer.Argument(help="Match id (see `tourney matches ID`).")],
     db: DbOpt = "tourney.db",
-    full: Annotated[bool, typer.Option("--full", help="Also show each decision and the seed: the organiser's "
-                                                      "view, which names hidden cards.")] = False,
+    full: Annotated[bool, typer.Option("--full", help="Also name each secret decision and show the seed: the "
+                                                      "organiser's view, which names hidden cards.")] = False,
 ) -> None:
-    """Replay a stored match step by step: who acted and the public position (what the rules reveal)."""
+    """Replay a stored match step by step: what each seat did and the public position (what the rules reveal)."""
     def body() -> None:
         engine = open_existing(db)
         found = stored_match(engine, match_id)
@@ -637,36 +657,32 @@ def replay(
         by_seat = {s.seat: s.alias for s in seats}  # a solo match stores only the bot's seat: the rest are the game's
         names = [by_seat.get(i, SOLO_AI) for i in range(record.players)]
         replay_match(record)  # first without printing: a replay of an older game version stops here (exit 2)
-        result = replay_match(record, play_by_play(get_game(record.game_id), names, labels=full))
+        result = replay_match(record, play_by_play(get_game(record.game_id), names, reveal_secrets=full))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
         seed = f", seed {record.seed}" if full else ""
         out.print(f"match {match_id} ({record.game_id}{seed}): {places}; {result.reason}", highlight=False)
     guarded(body)
 
 
-def play_by_play(g: Game, names: Sequence[str], labels: bool = True
+def play_by_play(g: Game, names: Sequence[str], reveal_secrets: bool = False
                  ) -> Callable[[State, list[tuple[int, Action]]], None]:
     """A referee on_step that prints each step for a person: who did what, then the public position.
 
     Each seat's action is named, simultaneous ones together once applied, except a secret action
-    (Maître Ninja's attack line, a parry laid face down): only who committed it is, and the game's
-    public rendering shows what was revealed.
-    Without `labels` no action is named at all (a label can name a hidden card): only the public
-    rendering shows.
+    (Maître Ninja's attack line, a parry laid face down, a Tiny Ninjas mulligan): only that the
+    seat committed one, and the game's public rendering shows what was revealed. With
+    `reveal_secrets` (the organiser's `replay --full`) secret actions are named too.
     """
     key = legend(g.id)
     if key is not None:
         out.print(key, highlight=False, markup=False, soft_wrap=True)
 
     def show(state: State, joint: list[tuple[int, Action]]) -> None:
-        if not labels:
-            who = ", ".join(f"seat {seat} ({names[seat]})" for seat, _ in joint)
-            out.print(f"{who}: acted", highlight=False, markup=False)
-        else:
-            # Simultaneous moves are revealed together once applied; a secret one stays "committed".
-            said = "; ".join(f"seat {seat} ({names[seat]}): {'committed' if action.secret else action.label}"
-                             for seat, action in joint)
-            out.print(said, highlight=False, markup=False)
+        # Simultaneous moves are revealed together once applied; a secret one stays "committed".
+        said = "; ".join(f"seat {seat} ({names[seat]}): "
+                         f"{action.label if reveal_secrets or not action.secret else 'committed'}"
+                         for seat, action in joint)
+        out.print(said, highlight=False, markup=False)
         out.print(g.render(state), highlight=False, markup=False)
     return show
 
@@ -683,8 +699,10 @@ def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:
 
 def _standing_doc(s: Standing) -> dict[str, Any]:
     return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
-            "points": exact(s.points), "score_pct": round(s.score_pct, 1), "rating": round(s.rating, 1),
-            "rating_low": _finite(s.low), "rating_high": _finite(s.high), "faults": s.faults, "byes": s.byes,
+            "points": exact(s.points), "score_pct": round(s.score_pct, 1),
+            "rating": round(s.rating, 1) if s.games else None,  # no games, no rating (not an even 1500)
+            "rating_low": _finite(s.low) if s.games else None, "rating_high": _finite(s.high) if s.games else None,
+            "places": s.places, "first_share": exact(s.first_share), "faults": s.faults, "byes": s.byes,
             "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
             "direct": exact(s.direct), "buchholz": exact(s.buchholz), "sonneborn_berger": exact(s.sonneborn_berger),
             "los_next": None if s.los_next is None else round(s.los_next, 4)}
@@ -695,32 +713,9 @@ def exact(points: float) -> float:
     return round(points, 6) + 0.0
 
 
-def short(points: float) -> str:
-    """Points for a table: at most two decimals, none when whole (7.17, 5.5, 8)."""
-    return f"{round(points, 2):g}"
-
-
 def _finite(x: float) -> float | None:
     """A bound for JSON: rounded, or null when the interval is open (no Infinity in JSON)."""
     return round(x, 1) if math.isfinite(x) else None
-
-
-def _elo_text(x: float) -> str:
-    return f"{x:.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
-
-
-def _standings_table(standings: list[Standing], title: str) -> Table:
-    table = Table(title=title, caption="\n".join(legend_lines()), caption_justify="left")
-    for col in ("#", "bot", "games", "W-D-L", "pts", "Elo [95%]", "LOS", "μ (μ-3σ)", "DE", "Buch", "SB", "faults"):
-        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
-    for i, s in enumerate(standings, 1):
-        wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes}bye" if s.byes else "")
-        los = "" if s.los_next is None else f"{100 * s.los_next:.0f}%"
-        table.add_row(str(i), s.alias, str(s.games), wdl, short(s.points),
-                      f"{s.rating:.0f} [{_elo_text(s.low)},{_elo_text(s.high)}]", los,
-                      f"{s.mu:.1f} ({s.mu - 3 * s.sigma:.1f})",
-                      short(s.direct), short(s.buchholz), short(s.sonneborn_berger), str(s.faults))
-    return table
 
 
 import tourney.tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)

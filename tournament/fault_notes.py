@@ -36,7 +36,7 @@ class ProgramFaultNotes:
         for seat in record.seats:
             if '"crash"' in seat.faults_json and seat.alias not in self.noted:
                 self.noted.add(seat.alias)
-                self.say(f"warning: {seat.alias} forfeited match {pairing.number}: {record.reason} "
+                self.say(f"warning: {seat.alias} forfeited match #{pairing.number + 1}: {record.reason} "
                          "(later forfeits of this bot are listed by `tourney matches`)")
 
     def close(self) -> None:

@@ -1,12 +1,9 @@
-"""`tourney games`' view of each game's declared options: JSON rows and a readable table."""
+"""`tourney games`' view of each game's declared options: JSON rows and readable lines."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
-
-from rich.markup import escape
-from rich.table import Table
 
 from tourney.engine.core import Game
 
@@ -16,17 +13,16 @@ def options_doc(game: Game) -> list[dict[str, Any]]:
     return game.options.describe()
 
 
-def options_table(games: list[Game]) -> Table:
-    """One row per (game, option): what `--set KEY=VALUE` accepts and what it is without it."""
-    table = Table(title="Game options (--set KEY=VALUE)")
-    for col in ("game", "option", "type", "default", "allowed", "meaning"):
-        table.add_column(col)
-    for game in games:
-        for option in game.options:
-            allowed = ", ".join(map(str, option.choices)) if option.choices else _range(option.low, option.high)
-            table.add_row(game.id, option.key, option.type_name(), escape(json.dumps(option.default)), escape(allowed),
-                          escape(option.help))
-    return table
+def options_lines(game: Game) -> list[tuple[str, str]]:
+    """Each option of `game` as (what `--set KEY=VALUE` accepts, what it means), e.g.
+    ('fight_cap (int, default 200, 1..)', 'fights before the referee adjudicates')."""
+    lines = []
+    for option in game.options:
+        allowed = ", ".join(map(str, option.choices)) if option.choices else _range(option.low, option.high)
+        facts = ", ".join(part for part in (option.type_name(), f"default {json.dumps(option.default)}", allowed)
+                          if part)
+        lines.append((f"{option.key} ({facts})", option.help))
+    return lines
 
 
 def _range(low: float | None, high: float | None) -> str:

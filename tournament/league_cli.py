@@ -38,6 +38,7 @@ from tourney.tournament.league.season import LeagueTable, league_standings
 from tourney.tournament.league_arena import RemoteLeagueExecutor
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.runner import Executor, TournamentPlan
+from tourney.tournament.standings_table import points_text
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.records import Played
 
@@ -280,7 +281,7 @@ def league_table(table: LeagueTable, division: int, rows: Sequence[Any]) -> Tabl
     for i, s in enumerate(rows, 1):
         mu, sigma = table.ratings.get(s.alias, (s.mu, s.sigma))
         wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes} bye" if s.byes else "")
-        out.add_row(str(i), s.alias, str(s.games), wdl, f"{s.points:g}", f"{s.buchholz:g}",
+        out.add_row(str(i), s.alias, str(s.games), wdl, points_text(s.points), points_text(s.buchholz),
                     f"{mu - 3 * sigma:.1f}", str(s.faults))
     return out
 

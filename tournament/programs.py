@@ -97,18 +97,26 @@ def _why(process: BotProcess, what: str) -> str:
 
 def log_tail(path: Path, start: int = 0) -> str:
     """The last few non-blank lines of a log after byte `start`, colour codes removed, joined with ' | '
-    and bounded."""
+    and bounded. Whatever else cannot be shown as it is (bytes that are not UTF-8, control and
+    format characters) is written as an escape such as \\x00 or \\u202e: this text goes to the
+    organiser's terminal, where a bot's raw bytes could otherwise move the cursor, retitle the
+    window or reverse the text."""
     try:
         with path.open("rb") as log:
             log.seek(0, 2)
             size = log.tell()
             log.seek(max(start, size - 8192))
-            text = log.read().decode("utf-8", "replace")
+            text = log.read().decode("utf-8", "backslashreplace")
     except OSError:
         return ""
-    lines = [ANSI_ESCAPE.sub("", line).strip() for line in text.splitlines()]
+    lines = [shown(ANSI_ESCAPE.sub("", line)).strip() for line in text.splitlines()]
     joined = " | ".join([line for line in lines if line][-LOG_TAIL_LINES:])
     return joined if len(joined) <= LOG_TAIL_CHARS else "..." + joined[-LOG_TAIL_CHARS:]
+
+
+def shown(text: str) -> str:
+    """`text` with every character that is not printable written as its Python escape (\\x1b, \\u202e)."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _forfeit(game: str, players: int, seed: int, config: dict[str, Any], seat: int, why: str) -> MatchResult:

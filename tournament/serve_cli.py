@@ -54,7 +54,8 @@ def serve(
     port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 50051,
     admin_token: Annotated[str | None, typer.Option(help="Token RunMatch requires (default $TOURNEY_ADMIN_TOKEN, "
                                                          "else a new one is printed).")] = None,
-    allow_anonymous: Annotated[bool, typer.Option(help="Let any bot connect without a token (local play).")] = False,
+    allow_anonymous: Annotated[bool, typer.Option("--allow-anonymous",
+                                                  help="Let any bot connect without a token (local play).")] = False,
     tokens: TokensOpt = None,
     move_ms: Annotated[int, typer.Option("--move-ms", help="Default per-move limit in milliseconds.")] = 10_000,
     tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate chain (PEM).")] = None,

@@ -3,15 +3,22 @@
 Ties on points are broken by direct encounter (points taken from the other tied entrants),
 then Buchholz (the sum of the final points of every opponent met, once per game), then
 Sonneborn-Berger (each opponent's final points weighted by the points taken from them),
-then wins, fewer faults, and name. In multiplayer matches every other seat is an opponent
-and "points taken from" an opponent is 1 when placed above them, 0.5 level, 0 below.
+then outright wins (sole first places), fewer faults, and name. In multiplayer matches every
+other seat is an opponent and "points taken from" an opponent is 1 when placed above them,
+0.5 level, 0 below.
+
+W-D-L counts results against opponents: a two-player game is one win, draw or loss; a pod of
+n is n-1 of them, one per other seat (above it a win, level a draw, below a loss), so a
+second place of four is 2-0-1, and points are (W + D/2)/(n-1) per pod. A pod also counts
+places (how often first, second, ...; a shared place counts for each seat in it) and the
+first-place share (1 for a sole first place, 1/k for a first place shared by k).
 
 A bye (a round without a game) gives its points to the score and to the tiebreaks, but it
 is never a game for the rating: the rating, its interval and the score % use only the
 points taken in games, divided by the games played.
 
 The rating is a performance rating on the Elo scale: 1500 plus the logistic transform of
-the mean points an entrant took per game (kept half a game away from 0% and 100%, or a
+the mean points an entrant took per game (kept half a game, at most a quarter, away from 0% and 100%, or a
 perfect record would rate infinitely). Its 95% interval is the Wilson score interval of
 that score fraction (games as trials, a draw half a point), mapped to Elo the same way.
 Unlike a normal approximation it stays honest at the extremes: 5-0-0 gives
@@ -22,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Z95 = 1.959964
 
@@ -59,6 +66,10 @@ class Standing:
     mu: float = 25.0
     sigma: float = 25.0 / 3.0
     los_next: float | None = None  # likelihood of superiority over the next in the table (their direct games)
+    outright: int = 0  # sole first places: the tiebreak after Sonneborn-Berger
+    places: list[int] = field(default_factory=list)  # places[k]: times placed (k+1)th in a pod (3+ seats)
+    first_share: float = 0.0  # pods: 1 per sole first place, 1/k per first place shared by k
+    solo_games: int = 0  # games against the game's own AI (Solo mode): no other entrant was met
 
     @property
     def score_pct(self) -> float:
@@ -89,7 +100,11 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
             s.games += 1
             s.game_points += r.points
             s.faults += r.faults
-            if r.tier == 0 and r.tier_size == 1:
+            s.outright += r.tier == 0 and r.tier_size == 1
+            s.solo_games += len(match) == 1
+            if len(match) > 2:
+                _count_pod(s, r, match)
+            elif r.tier == 0 and r.tier_size == 1:
                 s.wins += 1
             elif r.tier == 0:
                 s.draws += 1
@@ -99,9 +114,23 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
         _rate(s)
     _tiebreaks(table, games)
     ordered = sorted(table.values(), key=lambda s: (-s.points, -s.direct, -s.buchholz, -s.sonneborn_berger,
-                                                    -s.wins, s.faults, s.alias))
+                                                    -s.outright, s.faults, s.alias))
     _likelihoods(ordered, games)
     return ordered
+
+
+def _count_pod(s: Standing, me: SeatResult, match: Sequence[SeatResult]) -> None:
+    """A pod's result for one seat: W-D-L against each other seat, its place, its share of first place."""
+    above = sum(1 for other in match if other.tier < me.tier)
+    level = me.tier_size - 1
+    s.wins += len(match) - 1 - above - level
+    s.draws += level
+    s.losses += above
+    while len(s.places) <= above:
+        s.places.append(0)
+    s.places[above] += 1
+    if me.tier == 0:
+        s.first_share += 1.0 / me.tier_size
 
 
 def likelihood_of_superiority(wins: int, losses: int) -> float:
@@ -177,7 +206,9 @@ def _rate(s: Standing) -> None:
     if n == 0:
         return
     mean = s.game_points / n
-    eps = 0.5 / n  # half a game's worth off 0% and 100%: a finite point estimate for a perfect record
+    # Half a game's worth off 0% and 100%, a finite point estimate for a perfect record; never more
+    # than a quarter, or after one game the winner and the loser would both rate 1500.
+    eps = min(0.5 / n, 0.25)
     s.rating = 1500.0 + elo_of(min(max(mean, eps), 1.0 - eps))
     low, high = wilson_interval(min(max(mean, 0.0), 1.0), n)
     s.low = 1500.0 + elo_bound(low)
@@ -188,7 +219,12 @@ LEGEND = (
     ("Elo [95%]", "performance rating from the points per game played (1500 = even; byes left out), and its "
                   "Wilson score interval mapped to Elo (open, ±inf, after 0% or 100%)"),
     ("LOS", "likelihood of superiority over the next bot in the table, from their decisive games against each other"),
-    ("μ (μ-3σ)", "OpenSkill (Plackett-Luce) skill μ and uncertainty σ; μ-3σ is the conservative estimate"),
+    ("W-D-L", "results against each opponent: a two-player game is one; a pod of n is n-1, one per other seat "
+              "(placed above it a win, level a draw, below a loss)"),
+    ("places", "pods: how often placed 1st-2nd-3rd-...; 1st share: sole first places, a first place shared by k "
+               "counting 1/k"),
+    ("μ (μ-3σ)", "OpenSkill (Plackett-Luce) skill μ and uncertainty σ; μ-3σ is the conservative estimate "
+                 "(Solo: the score against the game's AI instead, as the bots never meet)"),
     ("DE", "direct encounter: points taken from the bots tied on points"),
     ("Buch", "Buchholz: sum of the final points of every opponent met (a bye counts as meeting oneself)"),
     ("SB", "Sonneborn-Berger: each opponent's final points times the points taken from them"),

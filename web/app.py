@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tourney.engine.core import ReplayMismatch
+from tourney.tournament.standings_table import points_text
 from tourney.web import reads
 from tourney.web.live import MAX_ID_LENGTH, WatchLimit, watch_events
 from tourney.web.replays import full_match_frames, public_match_frames
@@ -42,6 +43,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     """The web app on a store; `arena` (host:port) enables live pages, `live_ids` lists matches in progress."""
     app = FastAPI(title="tourney", description="Tournaments, matches, replays and live games (read-only).")
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.filters["pts"] = points_text  # points as people read them: at most two decimals
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     watchers = WatchLimit()
 

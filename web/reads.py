@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import case, func
+from sqlalchemy import case, func, literal
 from sqlalchemy import select as _sa_select
 from sqlalchemy.engine import Engine
 from sqlalchemy.sql import Executable
@@ -25,6 +25,7 @@ from sqlmodel import Session, col, select
 from tourney.tournament.formats import FormatSpec, sprt_state, total_estimate
 from tourney.tournament.league.season import league_standings
 from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.result_text import SOLO_AI, places, result_text
 from tourney.tournament.runner import load_plan
 from tourney.tournament.standings import Standing, likelihood_of_superiority
 from tourney.tournament.store.league_tables import League, LeagueDivision, LeagueRound
@@ -194,14 +195,14 @@ def _tournament_derived(engine: Engine, tournament_id: int) -> dict[str, Any]:
 class _Tally:
     """What the tournament page counts over the stored matches besides the standings."""
 
-    points: dict[str, dict[str, float]] = field(default_factory=dict)  # two-player games: taken from each other
+    points: dict[str, dict[str, float]] = field(default_factory=dict)  # taken from each other, pods included
     games: dict[str, dict[str, int]] = field(default_factory=dict)
     wins: dict[tuple[str, str], int] = field(default_factory=dict)  # (winner, loser) -> decisive games
     faults: dict[str, dict[str, int]] = field(default_factory=dict)  # alias -> fault kind -> count
     terminations: dict[str, int] = field(default_factory=dict)
 
     def crosstable(self, order: list[str]) -> dict[str, Any]:
-        """Points each entrant took from each other (two-player games) and the LOS of each over each."""
+        """Points each entrant took from each other (pods: seat by seat) and the LOS of each over each."""
         points = {a: self.points.get(a, {}) for a in order} | self.points
         games = {a: self.games.get(a, {}) for a in order} | self.games
         wins = self.wins
@@ -219,16 +220,18 @@ def _tally(matches: Iterable[list[Any]]) -> _Tally:
             for kind, n in _loads(st.faults_json).items():
                 per = t.faults.setdefault(st.alias, {})
                 per[kind] = per.get(kind, 0) + int(n)
-        if len(seats) != 2:
-            continue
-        a, b = seats
-        for me, other in ((a, b), (b, a)):
+        # Every two seats of a match met once (a pod of n is n-1 meetings per seat, as the standings'
+        # W-D-L counts them): placed above takes 1, level ½, below 0. A bye has one seat: no meeting.
+        for me in seats:
             took, met = t.points.setdefault(me.alias, {}), t.games.setdefault(me.alias, {})
-            took[other.alias] = took.get(other.alias, 0.0) + me.points
-            met[other.alias] = met.get(other.alias, 0) + 1
-        if a.tier != b.tier:
-            key = (a.alias, b.alias) if a.tier < b.tier else (b.alias, a.alias)
-            t.wins[key] = t.wins.get(key, 0) + 1
+            for other in seats:
+                if other is me:
+                    continue
+                taken = 1.0 if me.tier < other.tier else 0.5 if me.tier == other.tier else 0.0
+                took[other.alias] = took.get(other.alias, 0.0) + taken
+                met[other.alias] = met.get(other.alias, 0) + 1
+                if me.tier < other.tier:
+                    t.wins[(me.alias, other.alias)] = t.wins.get((me.alias, other.alias), 0) + 1
     return t
 
 
@@ -256,7 +259,8 @@ def match_list(engine: Engine, tournament_id: int, page: int = 1, bot: str | Non
             raise NotFound(f"there is no tournament {tournament_id}")
     found = match_page(engine, tournament_id, offset, limit, bot, termination, seat)
     matches = [{"id": m.id, "number": m.number, "round": m.round, "termination": m.termination, "reason": m.reason,
-                "plies": m.plies, "seconds": round(m.duration_s, 4), "seats": [_seat_doc(st) for st in seats]}
+                "plies": m.plies, "seconds": round(m.duration_s, 4), "seats": [_seat_doc(st) for st in seats],
+                "result": result_text([st.tier for st in seats], [st.points for st in seats])}
                for m, seats in found.matches]
     return {"tournament_id": tournament_id, "matches": matches, "page": min(max(page, 1), MAX_PAGE),
             "total": found.total, "page_size": PAGE_SIZE,
@@ -281,6 +285,8 @@ def match_head(engine: Engine, match_id: int) -> dict[str, Any]:
         if row is None:
             raise NotFound(f"there is no match {match_id}")
     seats = [_seat_doc(st) for st in seats_of(engine, [match_id]).get(match_id, [])]
+    for seat, place in zip(seats, places([s["tier"] for s in seats]), strict=True):
+        seat["place"] = place
     mid, tid, number, rnd, game, players, term, reason, plies, secs, finished = row
     return {"id": mid, "tournament_id": tid, "number": number, "round": rnd, "game": game, "players": players,
             "termination": term, "reason": reason, "plies": plies, "seconds": round(secs, 4),
@@ -324,11 +330,13 @@ def _bot_derived(engine: Engine, b: Bot) -> dict[str, Any]:
             .join(Entrant, (col(Entrant.tournament_id) == col(Rating.tournament_id))
                   & (col(Entrant.alias) == col(Rating.alias)))
             .join(Tournament, col(Tournament.id) == col(Rating.tournament_id))
-            .where(Entrant.bot_id == b.id).order_by(col(Rating.tournament_id))).all()
+            # A solo tournament's rating is against the game's AI, not the field: no point of this history.
+            .where(Entrant.bot_id == b.id).where(Tournament.format != "solo")
+            .order_by(col(Rating.tournament_id))).all()
         # The game comes from the entry's tournament (a small table), so the match rows with their
         # replays are never read.
         mine = sa_select(MatchSeat.id, MatchSeat.match_id, MatchSeat.seat, MatchSeat.tier, MatchSeat.points,
-                         MatchSeat.faults_json, Tournament.game) \
+                         MatchSeat.faults_json, Tournament.game, Tournament.format) \
             .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id)) \
             .join(Tournament, col(Tournament.id) == col(Entrant.tournament_id)) \
             .where(Entrant.bot_id == b.id).subquery()
@@ -344,6 +352,13 @@ def _bot_derived(engine: Engine, b: Bot) -> dict[str, Any]:
             .join(opponent_entrant, opponent_entrant.c.id == other.c.entrant_id)
             .join(opponent_bot, opponent_bot.c.id == opponent_entrant.c.bot_id)
             .group_by(opponent_bot.c.name, mine.c.game)).all()
+        # A solo match stores only the bot's seat: its opponent is the game's own AI, won against
+        # with a full point and lost to with none.
+        by_opponent += _run(session,
+            sa_select(literal(SOLO_AI), mine.c.game, func.count(), func.sum(mine.c.points),
+                      func.sum(case((mine.c.points >= 1.0, 1), else_=0)),
+                      func.sum(case((mine.c.points <= 0.0, 1), else_=0)))
+            .where(mine.c.format == "solo").group_by(mine.c.game)).all()
         by_game = _run(session, sa_select(mine.c.game, func.count(), func.sum(mine.c.points))
                        .group_by(mine.c.game)).all()
         faulty = session.exec(select(mine.c.faults_json).where(mine.c.faults_json != "{}")).all()
@@ -363,7 +378,7 @@ def _bot_derived(engine: Engine, b: Bot) -> dict[str, Any]:
                             "games": g, "game": game, "at": at.isoformat()}
                            for tid, alias, r, lo, hi, g, game, at in ratings],
         "by_opponent": [{"opponent": o, "game": g, "games": int(n), "points": float(p or 0), "wins": int(w or 0),
-                         "losses": int(lo or 0)} for o, g, n, p, w, lo in by_opponent],
+                         "losses": int(lo or 0), "game_ai": o == SOLO_AI} for o, g, n, p, w, lo in by_opponent],
         "by_game": [{"game": g, "games": int(n), "points": float(p or 0)} for g, n, p in by_game],
         "faults": faults, "achievements": {name_: int(n) for name_, n in earned},
     }

@@ -6,6 +6,7 @@ from tourney.engine.core.chance import Chance, Inject
 from tourney.engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
 from tourney.engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
 from tourney.engine.core.game import Action, Game, Illegal, Observation, Outcome, State
+from tourney.engine.core.json_view import json_ready
 from tourney.engine.core.options import Option, Options
 from tourney.engine.core.registry import available_games, game_ids, get_game, register
 from tourney.engine.core.termination import (
@@ -55,6 +56,7 @@ __all__ = [
     "forfeit",
     "game_ids",
     "get_game",
+    "json_ready",
     "register",
     "termination_of",
 ]

@@ -121,6 +121,6 @@ def test_tourney_replay_shows_the_public_play_unless_asked_for_the_full_one(tmp_
     full = CliRunner().invoke(app, ["replay", match, "--db", db, "--full"])
     assert public.exit_code == 0 and full.exit_code == 0, public.output + full.output
     assert "seed" not in public.stdout and "seed" in full.stdout
-    # The full view names each committed line; the public one only says who acted.
-    assert ": acted" in public.stdout and ": acted" not in full.stdout
+    # The full view names each committed line; the public one only says that a seat committed one.
+    assert ": committed" in public.stdout and ": committed" not in full.stdout
     assert len(public.stdout.splitlines()) == len(full.stdout.splitlines())

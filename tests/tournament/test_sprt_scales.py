@@ -58,6 +58,23 @@ def test_normalized_llr_equals_an_independent_optimiser(counts, nelo0, nelo1):
     assert got == pytest.approx(normalized_approximation(counts, nelo0, nelo1), rel=0.1, abs=0.05)
 
 
+# Far from the uniform start (small samples, every pair won or drawn), fishtest's fixed-point
+# iteration meets a secular equation with no root; the test must still maximise the likelihood.
+@pytest.mark.parametrize(("counts", "nelo0", "nelo1"), [([0, 0, 4, 0, 4], 100, 300), ([1, 0, 6, 0, 9], 100, 300),
+                                                        ([0, 0, 3, 0, 5], 50, 250), ([0, 1, 2, 0, 6], 0, 400),
+                                                        ([6, 0, 4, 0, 0], -300, -100), ([0, 0, 0, 0, 5], 0, 3000),
+                                                        ([5, 0, 0, 0, 0], -3000, 0)])
+def test_normalized_llr_is_the_constrained_maximum_where_the_secular_equation_has_no_root(counts, nelo0, nelo1):
+    got = llr(counts, nelo0, nelo1, "normalized")
+    assert got == pytest.approx(normalized_by_optimizer(counts, nelo0, nelo1), abs=1e-4)
+
+
+def test_data_that_favour_h1_do_not_accept_h0_after_a_few_pairs():
+    """The issue's gauntlet: half the pairs split, half won twice, against bounds 100/300."""
+    state = sprt([0, 0, 4, 0, 4], 100, 300, scale="normalized")
+    assert state.llr > 0
+    assert state.verdict == "continue"
+
 def test_the_scales_differ_and_a_drawish_result_weighs_more_in_normalized_elo():
     drawish, decisive = [2, 60, 400, 70, 3], [100, 20, 290, 40, 120]  # about the same mean score
     assert llr(drawish, 0, 5) != pytest.approx(llr(drawish, 0, 5, "normalized"), abs=1e-3)

@@ -34,7 +34,9 @@
 
   // ------------------------------------------------------------------ Tiny Ninjas
   function tinyNinjas(g, v) {
-    caption(g, 20, 24, `round ${v.round} · ${v.phase} · attacker ${who(v.attacker)} · draw pile ${v.draw_pile_size}`,
+    const end = (v.events || []).find(e => e && e.type === "end");
+    const phase = end ? `over: ${tinyResult(end)}` : v.phase;
+    caption(g, 20, 24, `round ${v.round} · ${phase} · attacker ${who(v.attacker)} · draw pile ${v.draw_pile_size}`,
             {"data-k": "phase"});
     const n = (v.health || []).length;
     for (let s = 0; s < n; s++) {
@@ -69,49 +71,68 @@
     if (discard.length) card(c, 0, 210, 90, 120, discard[discard.length - 1], "#ffe");
   }
 
+  // The match's end event (ranking: tiers of seats, best first) in words.
+  function tinyResult(end) {
+    const first = (end.ranking || [])[0] || [];
+    return (first.length === 1 ? `${who(first[0])} wins` : "a draw") + (end.reason ? ` (${end.reason})` : "");
+  }
+
   // ------------------------------------------------------------------ Ninja Versus Ninja
   function squareOf(name) {
     const m = /^([a-z])(\d+)$/.exec(name || "");
     return m ? {col: m[1].charCodeAt(0) - 97, row: +m[2] - 1} : null;
   }
+  // Each side is drawn in the colour its label names (seat 0 is Black), and the board is
+  // oriented as `tourney match --verbose` prints it: files a-d left to right, rank 11 at the top.
+  const NVN_COLOURS = {Black: "#1b1b1b", Red: "#c0392b"};
+  const sideColour = (v, p) => NVN_COLOURS[(v.colors || [])[p]] || colour(p);
   function ninjaVersusNinja(g, v) {
     const seen = [].concat(...(v.ninjas || [])).map(squareOf).filter(Boolean);
     const cols = Math.max(4, ...seen.map(s => s.col + 1)), rows = Math.max(11, ...seen.map(s => s.row + 1));
-    const size = 40, ox = 40, oy = 60;
-    const centre = s => [ox + s.row * size + size / 2, oy + s.col * size + size / 2];
+    const size = 38, ox = 40, oy = 56;
+    const centre = s => [ox + s.col * size + size / 2, oy + (rows - 1 - s.row) * size + size / 2];
+    const side = ox + cols * size + 60;  // the text column right of the board
     caption(g, 20, 24, `turn ${v.turn_number + 1} · to move ${who(v.to_move)} · roll ${(v.roll || []).join("+")}`,
             {"data-k": "turn"});
     for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++)
-      el(g, "rect", {x: ox + r * size, y: oy + c * size, width: size, height: size,
+      el(g, "rect", {x: ox + c * size, y: oy + (rows - 1 - r) * size, width: size, height: size,
                      fill: (r + c) % 2 ? "#e8dcc0" : "#f6eedb", stroke: "#b9a"});
-    for (let c = 0; c < cols; c++) caption(g, 22, oy + c * size + 25, String.fromCharCode(97 + c));
-    for (let r = 0; r < rows; r++) caption(g, ox + r * size + 14, oy - 6, r + 1, {"font-size": 11});
+    for (let c = 0; c < cols; c++)
+      caption(g, ox + c * size + size / 2 - 4, oy - 6, String.fromCharCode(97 + c), {"data-k": "file-" + c});
+    for (let r = 0; r < rows; r++)
+      caption(g, 14, oy + (rows - 1 - r) * size + size / 2 + 5, r + 1, {"font-size": 11, "data-k": "rank-label-" + r});
     const log = v.log || [];
     const last = log.length ? log[log.length - 1] : null;
     if (last) {
       const path = String(last[2] || "").match(/[a-z]\d+/g) || [];
       const pts = path.map(squareOf).filter(Boolean).map(centre);
-      el(g, "polyline", {points: pts.map(p => p.join(",")).join(" "), fill: "none", stroke: colour(last[0]),
+      el(g, "polyline", {points: pts.map(p => p.join(",")).join(" "), fill: "none", stroke: sideColour(v, last[0]),
                          "stroke-width": 4, "stroke-opacity": 0.6, "data-k": "path", "data-path": last[2]});
-      caption(g, ox, oy + cols * size + 24, `last move: ${who(last[0])} ${last[2]} ${last[3] || ""}`);
+      caption(g, side, oy + 20, `last move: ${who(last[0])} ${last[2]} ${last[3] || ""}`);
     }
     (v.ninjas || []).forEach((squares, p) => squares.forEach(sq => {
       const s = squareOf(sq); if (!s) return;
       const [x, y] = centre(s);
-      el(g, "circle", {cx: x, cy: y, r: 14, fill: colour(p), stroke: "#000", "data-seat": p, "data-sq": sq});
+      el(g, "circle", {cx: x, cy: y, r: 13, fill: sideColour(v, p), stroke: "#fff", "stroke-width": 2,
+                       "data-seat": p, "data-sq": sq});
     }));
     (v.mission || []).forEach((m, p) => {
       if (!m || !m.square) return;
       const s = squareOf(m.square); if (!s) return;
       const [x, y] = centre(s);
-      el(g, "circle", {cx: x, cy: y, r: 18, fill: "none", stroke: "#d4ac0d", "stroke-width": 3, "data-k": "mission-" + p});
+      el(g, "circle", {cx: x, cy: y, r: 17, fill: "none", stroke: "#d4ac0d", "stroke-width": 3, "data-k": "mission-" + p});
     });
     (v.score || []).forEach((sc, p) => {
-      caption(g, ox + p * 300, oy + cols * size + 50, `${who(p)} (${(v.colors || [])[p] || ""}): `, {fill: colour(p)});
-      caption(g, ox + p * 300 + 200, oy + cols * size + 50, sc, {"data-k": "score-" + p, "font-weight": 700});
+      caption(g, side, oy + 60 + p * 24, `${who(p)} (${(v.colors || [])[p] || ""}): `,
+              {fill: sideColour(v, p), "font-weight": 700, "data-k": "side-" + p});
+      caption(g, side + 220, oy + 60 + p * 24, sc, {"data-k": "score-" + p, "font-weight": 700});
     });
     (v.roll || []).forEach((f, i) => die(g, 700 + i * 50, 10, f, 40));
-    if (v.result) caption(g, 20, 500, "result: " + JSON.stringify(v.result));
+    if (v.result) {
+      const r = v.result;
+      const said = r.winner === null || r.winner === undefined ? "a draw" : `${who(r.winner)} (${(v.colors || [])[r.winner] || ""}) wins`;
+      caption(g, side, oy + 130, `game over: ${said} (${r.reason})`, {"data-k": "result", "font-weight": 700});
+    }
   }
 
   // ------------------------------------------------------------------ Maître Ninja
@@ -184,7 +205,43 @@
       el(box, "text", {x: 150, y: 90, "font-size": 10, "data-k": "dice-" + p.seat}, dice);
     });
     const events = v.last_events || [];
-    events.slice(-6).forEach((e, i) => caption(g, 330, 240 + i * 16, JSON.stringify(e), {"font-size": 11}));
+    events.slice(-6).forEach((e, i) => caption(g, 330, 240 + i * 16, arenaEvent(e), {"font-size": 11, "data-k": "event-" + i}));
+  }
+
+  // A Ninja Arena event ([kind, ...fields], engine/games/ninja_arena/rules.py) as a sentence.
+  const ARENA_FACES = ".KSRHFLW";  // dice symbols as the table prints them (K kunai ... W spiral)
+  function arenaEvent(e) {
+    if (!Array.isArray(e) || !e.length) return String(e);
+    const [kind, a, b, c] = e;
+    const seats = xs => (Array.isArray(xs) ? xs : []).map(who).join(", ");
+    switch (kind) {
+      case "roll": return `${who(a)} rolls ${(b || []).map(f => ARENA_FACES[f] || "?").join(" ")}`;
+      case "tokens": return `${who(a)} takes ${b} ${c} token${b === 1 ? "" : "s"}`;
+      case "tally": return `${who(a)} tallies wounds: ${b} → ${c}`;
+      case "activate": return `${who(a)} activates ${c}`;
+      case "byakugan": return `${who(a)}'s Byakugan cancels an attack from ${who(b)}`;
+      case "shield": return `${who(a)}'s sand shield absorbs ${b}`;
+      case "stream": return `${who(a)}'s spiral streams an attack at ${who(b)}`;
+      case "mistake": return `${who(a)} makes a mistake`;
+      case "ko": return `${who(a)} is knocked out`;
+      case "eliminated": return `${who(a)} is eliminated`;
+      case "recovered": return `${who(a)} recovers`;
+      case "power": return `${who(a)} activates their power`;
+      case "power_lost": return `${who(a)} loses their power`;
+      case "shadow_token": return `${who(a)} takes the shadow token`;
+      case "shadow_returns": return `the shadow token returns to ${who(a)}`;
+      case "stitched": return `${who(a)} is stitched until tick ${b}`;
+      case "last_hitter": return `last hit by ${who(a)}`;
+      case "pause": return `pause for ${a} (${who(b)}); order ${seats(c)}`;
+      case "switch": return `${who(a)} switches character`;
+      case "keep": return `${who(a)} keeps their character`;
+      case "claim": return `${who(a)} claims ${b}`;
+      case "hit": return `${who(a)} hits`;
+      case "ignored": return `${who(a)}: ${b} ignored`;
+      case "game_over": return `game over: ${seats(a)} left standing`;
+      case "game_over_cap": return "game over: the tick cap is reached";
+      default: return [kind, ...e.slice(1).map(x => JSON.stringify(x))].join(" ");
+    }
   }
 
   function generic(g, v) {

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tourney.engine.core import Action, Chance, Game, Observation, Outcome, State
+from tourney.engine.core import Action, Chance, Game, Observation, Outcome, State, json_ready
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena import rules
 from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Switch
@@ -146,7 +146,7 @@ class ArenaState(State):
             "shadow_token": "on_uzumaki" if self.shadow_on else "with_shikamaru",
             "pending_switch": self.pending_switch,
             "players": players,
-            "last_events": [list(e) for e in self.events],
+            "last_events": json_ready(self.events),
             "over": self.over,
         }
 

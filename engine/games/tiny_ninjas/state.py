@@ -11,7 +11,17 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from tourney.engine.core import Action, Chance, ConfigError, IllegalAction, Inject, Observation, Outcome, State
+from tourney.engine.core import (
+    Action,
+    Chance,
+    ConfigError,
+    IllegalAction,
+    Inject,
+    Observation,
+    Outcome,
+    State,
+    json_ready,
+)
 from tourney.engine.games.tiny_ninjas import actions as A
 from tourney.engine.games.tiny_ninjas import config as C
 from tourney.engine.games.tiny_ninjas import rules as R
@@ -84,7 +94,7 @@ def _event_dict(ev: tuple[Any, ...]) -> dict[str, Any]:
     for name, value in zip(EVENT_FIELDS[kind], ev[2:], strict=True):
         if name in _CARD_FIELDS:
             value = INSTANCE_NAME[value] if isinstance(value, int) else [INSTANCE_NAME[c] for c in value]
-        out[name] = value
+        out[name] = json_ready(value)
     return out
 
 

@@ -1,0 +1,18 @@
+"""Turning the rules' own values into the JSON-ready values a view promises."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def json_ready(value: Any) -> Any:
+    """`value` with every tuple turned into a list, nested containers included.
+
+    The rules keep events and dice as tuples (hashable, cheap to copy), but a view must equal its own
+    JSON round trip, so a bot reading JSON in another language sees exactly what a Python bot sees.
+    """
+    if isinstance(value, tuple | list):
+        return [json_ready(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    return value
