@@ -54,7 +54,7 @@ class RemoteArenaExecutor:
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         started = time.perf_counter()
         seats = [plan.entrants[e].spec for e in pairing.seats]
-        seed = plan.match_seed(pairing.seed_offset)
+        seed = plan.seed_of(pairing)
         # The arena's built-in bots get the seeds workers would give them: same match, same result.
         try:
             result = run_remote_match(self.address, plan.game, seats, seed, plan.config, plan.move_ms,
