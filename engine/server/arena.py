@@ -23,7 +23,7 @@ from typing import Any, cast
 import grpc
 
 from tourney.engine.bots import make_bot
-from tourney.engine.core import Action, Seat, State, Termination, TourneyError, get_game
+from tourney.engine.core import Action, Game, Seat, State, Termination, TourneyError, get_game
 from tourney.engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
 from tourney.engine.server.codecs import codec_for, dumps
 from tourney.engine.server.config import ArenaConfig
@@ -64,6 +64,7 @@ class Arena:
         self._sessions: dict[str, BotSession] = {}
         self._live: dict[str, LiveMatch] = {}
         self._finished: OrderedDict[str, LiveMatch] = OrderedDict()
+        self._starting: set[str] = set()  # match ids whose seats are being claimed
         self._pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=self.config.max_workers, thread_name_prefix="referee"
         )
@@ -157,9 +158,21 @@ class Arena:
                                  f"{game_id} has no real-time mode: drop realtime or pick ninja-arena.")
             if "realtime" in game.modes and "mode" not in (config or {}):
                 config = {**(config or {}), "mode": "realtime"}
-        if match_id is not None and self.find_live(match_id) is not None:
+        if match_id is not None and (self.find_live(match_id) is not None or match_id in self._starting):
             raise ArenaError(grpc.StatusCode.ALREADY_EXISTS, f"match '{match_id}' exists already: pick a new id.")
         match_id = match_id or uuid.uuid4().hex[:16]
+        # Taken from here on, while its seats are claimed: a retried RunMatch never plays it twice.
+        self._starting.add(match_id)
+        try:
+            return await self._run_match(game, game_id, seat_specs, seed, config, move_ms, wait_s, match_id,
+                                         realtime, bot_seeds, store)
+        finally:
+            self._starting.discard(match_id)
+
+    async def _run_match(self, game: Game, game_id: str, seat_specs: Sequence[str], seed: int,
+                         config: Mapping[str, Any] | None, move_ms: int, wait_s: float, match_id: str,
+                         realtime: bool, bot_seeds: Sequence[int], store: bool) -> pb.MatchRecord:
+        n = len(seat_specs)
         move_ms = move_ms or self.config.default_move_ms
         wait = wait_s or self.config.seat_wait_s
         codec = codec_for(game_id)

@@ -17,7 +17,9 @@ from google.protobuf.message import DecodeError
 
 from tourney.engine.bots import bot_names
 from tourney.engine.core import available_games
+from tourney.engine.server.admission import Admission, AdmissionLimits, Ticket
 from tourney.engine.server.arena import Arena, ArenaError
+from tourney.engine.server.auth_failures import FailedAuthLimit
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.limits import hello_problem
 from tourney.engine.server.live import MAX_WATCH_QUEUE, LiveMatch
@@ -48,18 +50,52 @@ class ArenaServicer:
     def __init__(self, arena: Arena) -> None:
         self.arena = arena
         self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
+        config = arena.config
+        self.admission = Admission(AdmissionLimits(config.calls_per_connection, config.unauthenticated_calls,
+                                                   config.unauthenticated_per_s,
+                                                   config.unauthenticated_per_s_per_address))
+        self.auth_failures = FailedAuthLimit(config.auth_failures_per_address, config.auth_failures_per_address_per_s,
+                                             config.auth_failures_overall, config.auth_failures_overall_per_s)
+
+    async def _admit(self, context: grpc.aio.ServicerContext[Any, Any]) -> Ticket:
+        """Admit a call that is not the organiser's, or end it with RESOURCE_EXHAUSTED (see admission.py)."""
+        ticket = self.admission.enter(context.peer())
+        if isinstance(ticket, str):
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket)
+            raise AssertionError("unreachable: abort raises")
+        return ticket
+
+    async def _is_admin(self, token: str, context: grpc.aio.ServicerContext[Any, Any]) -> bool:
+        """Whether `token` is the admin token; a wrong one (an empty one asks for nothing) counts as a
+        failed authentication, and past the limit the call is ended with RESOURCE_EXHAUSTED."""
+        if self.arena.is_admin(token):
+            return True
+        if token:
+            refused = self.auth_failures.refused(context.peer())
+            if refused is not None:
+                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refused)
+            self.auth_failures.failed(context.peer())
+        return False
 
     async def ListGames(self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
                         ) -> pb.ListGamesResponse:
-        return list_games(self.arena)
+        ticket = await self._admit(context)
+        try:
+            return list_games(self.arena)
+        finally:
+            ticket.leave()
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                        ) -> pb.MatchRecord:
         # Only the organiser gets the seed and the decisions: from them every hidden card follows.
-        if self.arena.is_admin(request.admin_token):
+        if await self._is_admin(request.admin_token, context):
             record = self.arena.get_match(request.match_id)
         else:
-            record = await self.arena.get_public_match(request.match_id)
+            ticket = await self._admit(context)
+            try:
+                record = await self.arena.get_public_match(request.match_id)
+            finally:
+                ticket.leave()
         if record is None:
             await context.abort(grpc.StatusCode.NOT_FOUND,
                                 f"no finished match '{shown(request.match_id)}' is kept here: check the id.")
@@ -68,7 +104,8 @@ class ArenaServicer:
 
     async def RunMatch(self, request: pb.RunMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                        ) -> pb.MatchRecord:
-        if not self.arena.is_admin(request.admin_token):
+        # Never admission-counted: the organiser's match must get through any flood of other calls.
+        if not await self._is_admin(request.admin_token, context):
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
         try:
             config = json.loads(request.config_json) if request.config_json else None
@@ -91,11 +128,21 @@ class ArenaServicer:
 
     async def Watch(self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                     ) -> AsyncIterator[pb.MatchEvent]:
+        admin = await self._is_admin(request.admin_token, context)
+        ticket = None if admin else await self._admit(context)
+        try:
+            async for event in self._watch(request, context, admin):
+                yield event
+        finally:
+            if ticket is not None:
+                ticket.leave()
+
+    async def _watch(self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any], admin: bool
+                     ) -> AsyncIterator[pb.MatchEvent]:
         live = self.arena.find_live(request.match_id)
         if live is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{shown(request.match_id)}': check the id.")
             return
-        admin = self.arena.is_admin(request.admin_token)
         latest = live.latest()
         backlog = [] if latest is None else [latest]
         queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
@@ -139,6 +186,7 @@ class ArenaServicer:
         """
         loop = asyncio.get_running_loop()
         session: BotSession | None = None
+        ticket = await self._admit(context)
         try:
             hello_by = loop.time() + self.arena.config.hello_timeout_s
             while session is None:
@@ -169,6 +217,11 @@ class ArenaServicer:
                     await context.write(error_message("rate_limited", limit))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, limit)
                     return
+                locked = self.auth_failures.refused(context.peer())
+                if locked is not None:
+                    await context.write(error_message("rate_limited", locked))
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, locked)
+                    return
                 refused = self.arena.authenticate(hello)
                 if refused is None and len(self.arena.connected()) >= self.arena.config.max_sessions:
                     full = (f"the arena is full ({self.arena.config.max_sessions} bot sessions): "
@@ -177,6 +230,7 @@ class ArenaServicer:
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
                     return
                 if refused is not None:
+                    self.auth_failures.failed(context.peer())
                     await context.write(error_message("unauthenticated", refused))
                     await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
                     return
@@ -191,6 +245,7 @@ class ArenaServicer:
                     await context.write(error_message(
                         "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
             self.arena.add_session(session)
+            ticket.authenticated()
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(
                 session_id=session.session_id, bot_name=session.name, games=sorted(session.games or known),
                 max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,
@@ -210,6 +265,7 @@ class ArenaServicer:
                 reader.cancel()
                 writer.cancel()
         finally:
+            ticket.leave()
             if session is not None:
                 self.arena.remove_session(session)
 
