@@ -25,9 +25,6 @@ logger = logging.getLogger(__name__)
 # File descriptors kept free under the open-file limit for everything but client connections:
 # the store, the metrics and web listeners, bot programs' pipes, log files.
 SPARE_FILES = 256
-# Streams one connection may open at once, at the transport: a backstop far above what admission
-# lets through (ArenaConfig.calls_per_connection), so only a client that ignores it meets it.
-MAX_STREAMS_PER_CONNECTION = 1024
 
 
 def raise_file_limit() -> int:
@@ -63,7 +60,10 @@ def server_options(config: ArenaConfig, file_limit: int) -> list[tuple[str, Any]
         ("grpc.max_allowed_incoming_connections", connection_cap(config, file_limit)),
         ("grpc.max_connection_idle_ms", int(config.idle_connection_s * 1000)),
         ("grpc.server_handshake_timeout_ms", int(config.handshake_timeout_s * 1000)),
-        ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
+        # Streams open at once on one connection, at the transport: twice what admission lets a
+        # connection have in flight (admission.py), so a client over its cap hears why (a refused
+        # call closes at once), while one that ignores the limit meets a hard one.
+        ("grpc.max_concurrent_streams", 2 * config.calls_per_connection),
     ]
 
 

@@ -63,6 +63,9 @@ class ArenaServicer:
         if isinstance(ticket, str):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket)
             raise AssertionError("unreachable: abort raises")
+        # Its place is freed when the call is over, not when the handler returns: an answer still
+        # waiting for a client that grants no flow-control window holds memory until then.
+        context.add_done_callback(lambda _context: ticket.leave())
         return ticket
 
     async def _is_admin(self, token: str, context: grpc.aio.ServicerContext[Any, Any]) -> bool:
@@ -79,11 +82,8 @@ class ArenaServicer:
 
     async def ListGames(self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
                         ) -> pb.ListGamesResponse:
-        ticket = await self._admit(context)
-        try:
-            return list_games(self.arena)
-        finally:
-            ticket.leave()
+        await self._admit(context)
+        return list_games(self.arena)
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                        ) -> pb.MatchRecord:
@@ -91,11 +91,8 @@ class ArenaServicer:
         if await self._is_admin(request.admin_token, context):
             record = self.arena.get_match(request.match_id)
         else:
-            ticket = await self._admit(context)
-            try:
-                record = await self.arena.get_public_match(request.match_id)
-            finally:
-                ticket.leave()
+            await self._admit(context)
+            record = await self.arena.get_public_match(request.match_id)
         if record is None:
             await context.abort(grpc.StatusCode.NOT_FOUND,
                                 f"no finished match '{shown(request.match_id)}' is kept here: check the id.")
@@ -129,16 +126,8 @@ class ArenaServicer:
     async def Watch(self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                     ) -> AsyncIterator[pb.MatchEvent]:
         admin = await self._is_admin(request.admin_token, context)
-        ticket = None if admin else await self._admit(context)
-        try:
-            async for event in self._watch(request, context, admin):
-                yield event
-        finally:
-            if ticket is not None:
-                ticket.leave()
-
-    async def _watch(self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any], admin: bool
-                     ) -> AsyncIterator[pb.MatchEvent]:
+        if not admin:
+            await self._admit(context)
         live = self.arena.find_live(request.match_id)
         if live is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{shown(request.match_id)}': check the id.")
@@ -265,7 +254,6 @@ class ArenaServicer:
                 reader.cancel()
                 writer.cancel()
         finally:
-            ticket.leave()
             if session is not None:
                 self.arena.remove_session(session)
 
