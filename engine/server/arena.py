@@ -25,6 +25,8 @@ import grpc
 from tourney.engine.bots import make_bot
 from tourney.engine.core import Action, Game, Seat, State, Termination, TourneyError, get_game
 from tourney.engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
+from tourney.engine.server.admission import Admission, AdmissionLimits
+from tourney.engine.server.auth_failures import FailedAuthLimit
 from tourney.engine.server.codecs import codec_for, dumps
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.generated import arena_pb2 as pb
@@ -64,6 +66,13 @@ class Arena:
         self.on_result = on_result
         self.metrics = MatchMetrics()
         self.metrics.connected_bots(lambda: float(len(self.connected())))
+        config = self.config
+        # Who may start a call, and who may try a token (the servicer asks both for every call).
+        self.admission = Admission(AdmissionLimits(config.calls_per_connection, config.unauthenticated_calls,
+                                                   config.unauthenticated_per_s,
+                                                   config.unauthenticated_per_s_per_address))
+        self.auth_failures = FailedAuthLimit(config.auth_failures_per_address, config.auth_failures_per_address_per_s,
+                                             config.auth_failures_overall, config.auth_failures_overall_per_s)
         self._lock = threading.Lock()
         self._sessions: dict[str, BotSession] = {}
         self._live: dict[str, LiveMatch] = {}

@@ -17,9 +17,8 @@ from google.protobuf.message import DecodeError
 
 from tourney.engine.bots import bot_names
 from tourney.engine.core import available_games
-from tourney.engine.server.admission import Admission, AdmissionLimits, Ticket
+from tourney.engine.server.admission import Ticket
 from tourney.engine.server.arena import Arena, ArenaError
-from tourney.engine.server.auth_failures import FailedAuthLimit
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.limits import hello_problem
 from tourney.engine.server.live import MAX_WATCH_QUEUE, LiveMatch
@@ -50,12 +49,8 @@ class ArenaServicer:
     def __init__(self, arena: Arena) -> None:
         self.arena = arena
         self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
-        config = arena.config
-        self.admission = Admission(AdmissionLimits(config.calls_per_connection, config.unauthenticated_calls,
-                                                   config.unauthenticated_per_s,
-                                                   config.unauthenticated_per_s_per_address))
-        self.auth_failures = FailedAuthLimit(config.auth_failures_per_address, config.auth_failures_per_address_per_s,
-                                             config.auth_failures_overall, config.auth_failures_overall_per_s)
+        self.admission = arena.admission
+        self.auth_failures = arena.auth_failures
 
     async def _admit(self, context: grpc.aio.ServicerContext[Any, Any]) -> Ticket:
         """Admit a call that is not the organiser's, or end it with RESOURCE_EXHAUSTED (see admission.py)."""

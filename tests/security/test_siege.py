@@ -18,9 +18,10 @@ from pathlib import Path
 import grpc
 import pytest
 
+from tests.security.raw_h2 import WindowZeroClient
 from tests.security.siege import ADMIN, GoodTournament, siege_arena
 from tests.server.bots import SilentBot
-from tests.server.harness import WAIT_S, wait_for
+from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 from tourney.engine.referee import MatchResult
 from tourney.engine.server.admission import Admission, AdmissionLimits, peer_address
 from tourney.engine.server.auth_failures import FailedAuthLimit
@@ -32,6 +33,12 @@ from tourney.engine.server.server import SPARE_FILES, connection_cap, raise_file
 from tourney.tournament.arena_run import play_once
 
 OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
+
+
+def in_flight(harness: ArenaHarness) -> int:
+    """The unauthenticated calls the arena counts in flight now (a connected bot's session is not one)."""
+    with harness.arena.admission.lock:
+        return harness.arena.admission.unauthenticated
 
 
 def code_of(call: object) -> str:
@@ -214,4 +221,38 @@ def test_a_cancelled_run_match_is_asked_again_and_never_played_twice(tmp_path: P
         assert len(played) == 1
         assert (result.seed, result.ranking, result.termination) == (played[0].seed, played[0].ranking, "normal")
     finally:
+        harness.close()
+
+
+def test_get_match_calls_that_never_grant_window_hold_a_bounded_number_of_answers(tmp_path: Path) -> None:
+    harness = siege_arena(calls_per_connection=4, unauthenticated_calls=10)
+    clients: list[WindowZeroClient] = []
+    try:
+        harness.run_match("tiny-ninjas", ["greedy", "greedy"], seed=7, admin_token=ADMIN, match_id="long",
+                          config_json='{"mode": "champion"}')
+        good = GoodTournament(harness, tmp_path)
+        body = pb.GetMatchRequest(match_id="long").SerializeToString()
+        for _ in range(3):  # 3 connections x 12 calls: 4 admitted each at most, 10 in all
+            client = WindowZeroClient(harness.address, "/tourney.v1.Arena/GetMatch", body, 12)
+            clients.append(client)
+        deadline = time.monotonic() + WAIT_S
+        while sum(v != "pending" for c in clients for v in c.outcome.values()) < 36 - 10 \
+                and time.monotonic() < deadline:
+            for client in clients:
+                client.read_until(answered=12, timeout_s=0.1)
+        outcomes = [v for c in clients for v in c.outcome.values()]
+        held = outcomes.count("pending")
+        assert held <= 10 and all(list(c.outcome.values()).count("pending") <= 4 for c in clients)
+        # Every other call ended at once: refused with RESOURCE_EXHAUSTED (8), or reset by the transport.
+        assert set(outcomes) - {"pending"} <= {"refused:8", "reset"} and "refused:8" in outcomes
+        assert in_flight(harness) == held  # the arena's own count of what it holds
+        for client in clients:
+            client.close()
+        # A client that leaves frees its places: the calls are over once their connection is.
+        assert wait_for(lambda: in_flight(harness) == 0)
+        assert good.terminations() == ["normal"] * 12
+        assert code_of(_list_games(harness.address)) == "OK"
+    finally:
+        for client in clients:
+            client.close()
         harness.close()
