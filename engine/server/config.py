@@ -48,7 +48,7 @@ class ArenaConfig:
     # Admission control (admission.py): calls in flight on one connection, unauthenticated calls
     # in flight on the arena, and new unauthenticated calls a second (overall and per address).
     # The organiser's RunMatch with the admin token is never counted: it always gets through.
-    calls_per_connection: int = 32
+    calls_per_connection: int = 8
     unauthenticated_calls: int = 256
     unauthenticated_per_s: float = 200.0
     unauthenticated_per_s_per_address: float = 100.0

@@ -27,6 +27,10 @@ from tourney.engine.server.realtime import supports_realtime
 from tourney.engine.server.sessions import BotSession, error_message, shown
 
 SERVER_VERSION = "tourney-arena/1"
+# A call refused by admission control is answered after REFUSAL_PAUSE_S, MAX_SLOWED_REFUSALS at a
+# time (more are answered at once): a flood then waits on its own streams rather than on the CPU.
+REFUSAL_PAUSE_S = 1.0
+MAX_SLOWED_REFUSALS = 1024
 
 
 def list_games(arena: Arena) -> pb.ListGamesResponse:
@@ -50,12 +54,21 @@ class ArenaServicer:
         self.arena = arena
         self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
         self.admission = arena.admission
+        self._slowed = 0  # refused calls pausing before their answer
         self.auth_failures = arena.auth_failures
 
     async def _admit(self, context: grpc.aio.ServicerContext[Any, Any]) -> Ticket:
         """Admit a call that is not the organiser's, or end it with RESOURCE_EXHAUSTED (see admission.py)."""
         ticket = self.admission.enter(context.peer())
         if isinstance(ticket, str):
+            if self._slowed < MAX_SLOWED_REFUSALS:
+                # A refusal is answered after a pause: a flooding client waits instead of asking again
+                # at once, and its waiting call (one of its connection's few streams) costs no CPU.
+                self._slowed += 1
+                try:
+                    await asyncio.sleep(REFUSAL_PAUSE_S)
+                finally:
+                    self._slowed -= 1
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket)
             raise AssertionError("unreachable: abort raises")
         # Its place is freed when the call is over, not when the handler returns: an answer still

@@ -61,7 +61,9 @@ def test_a_burst_of_unauthenticated_calls_is_refused_and_the_tournament_plays_on
         for channel in channels:
             channel.close()
         assert good.terminations() == ["normal"] * 12
-        assert "RESOURCE_EXHAUSTED" in codes and set(codes) <= {"OK", "RESOURCE_EXHAUSTED"}
+        # Refused by admission (RESOURCE_EXHAUSTED), or by the transport's stream cap for a client
+        # that opened more streams than a connection may have before it heard the limit (UNAVAILABLE).
+        assert "RESOURCE_EXHAUSTED" in codes and set(codes) <= {"OK", "RESOURCE_EXHAUSTED", "UNAVAILABLE"}
         # The bucket refills: a polite client is served again.
         assert wait_for(lambda: code_of(_list_games(harness.address)) == "OK")
     finally:

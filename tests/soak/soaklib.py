@@ -155,7 +155,10 @@ async def _soak(address: str, streams: int, seconds: float, faulty_pairs: int, f
         fault = FAULTS[i % len(FAULTS)] if i < faulty_pairs else None
         bots.append(ScriptedBot(address, f"soak-{i}-a", fault, 2 * i))
         bots.append(ScriptedBot(address, f"soak-{i}-b", None, 2 * i + 1))
-    tasks = [asyncio.ensure_future(b.run(channel)) for b in bots]
+    # A connection per bot, as separate bot programs have: the arena caps calls per connection.
+    bot_channels = [grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+                    for _ in bots]
+    tasks = [asyncio.ensure_future(b.run(c)) for b, c in zip(bots, bot_channels, strict=True)]
     await asyncio.wait_for(asyncio.gather(*(b.welcomed.wait() for b in bots)), 120)
     report.rss_start_kb = rss_kb(pid)
     run = channel.unary_unary(RUN_MATCH, request_serializer=pb.RunMatchRequest.SerializeToString,
@@ -172,6 +175,7 @@ async def _soak(address: str, streams: int, seconds: float, faulty_pairs: int, f
             try:
                 seats = [f"remote:{a.name}", f"remote:{b.name}"]
                 record = await run(pb.RunMatchRequest(game="tiny-ninjas", seats=seats, seed=seed, move_ms=move_ms,
+                                                      admin_token=os.environ.get("SOAK_ADMIN_TOKEN", ""),
                                                       wait_s=30), timeout=600)
             except grpc.aio.AioRpcError:
                 report.rpc_failures += 1
@@ -214,6 +218,8 @@ async def _soak(address: str, streams: int, seconds: float, faulty_pairs: int, f
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     await channel.close()
+    for bot_channel in bot_channels:
+        await bot_channel.close()
     report.records = records  # type: ignore[attr-defined]
 
 
