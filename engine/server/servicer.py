@@ -10,7 +10,7 @@ import asyncio
 import json
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -61,20 +61,24 @@ class ArenaServicer:
         """Admit a call that is not the organiser's, or end it with RESOURCE_EXHAUSTED (see admission.py)."""
         ticket = self.admission.enter(context.peer())
         if isinstance(ticket, str):
-            if self._slowed < MAX_SLOWED_REFUSALS:
-                # A refusal is answered after a pause: a flooding client waits instead of asking again
-                # at once, and its waiting call (one of its connection's few streams) costs no CPU.
-                self._slowed += 1
-                try:
-                    await asyncio.sleep(REFUSAL_PAUSE_S)
-                finally:
-                    self._slowed -= 1
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket)
-            raise AssertionError("unreachable: abort raises")
+            await self._refuse(context, ticket)
         # Its place is freed when the call is over, not when the handler returns: an answer still
         # waiting for a client that grants no flow-control window holds memory until then.
         context.add_done_callback(lambda _context: ticket.leave())
         return ticket
+
+    async def _refuse(self, context: grpc.aio.ServicerContext[Any, Any], sentence: str) -> NoReturn:
+        """End a call with RESOURCE_EXHAUSTED and `sentence`, after a pause: a flooding client waits
+        instead of asking again at once, and its waiting call (one of its connection's few streams)
+        costs no CPU. At most MAX_SLOWED_REFUSALS pause at once; past that they are answered at once."""
+        if self._slowed < MAX_SLOWED_REFUSALS:
+            self._slowed += 1
+            try:
+                await asyncio.sleep(REFUSAL_PAUSE_S)
+            finally:
+                self._slowed -= 1
+        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, sentence)
+        raise AssertionError("unreachable: abort raises")
 
     async def _is_admin(self, token: str, context: grpc.aio.ServicerContext[Any, Any]) -> bool:
         """Whether `token` is the admin token; a wrong one (an empty one asks for nothing) counts as a
@@ -84,7 +88,7 @@ class ArenaServicer:
         if token:
             refused = self.auth_failures.refused(context.peer())
             if refused is not None:
-                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refused)
+                await self._refuse(context, refused)
             self.auth_failures.failed(context.peer())
         return False
 
@@ -111,6 +115,7 @@ class ArenaServicer:
                        ) -> pb.MatchRecord:
         # Never admission-counted: the organiser's match must get through any flood of other calls.
         if not await self._is_admin(request.admin_token, context):
+            await self._admit(context)  # anyone else's RunMatch is one more unauthenticated call
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
         try:
             config = json.loads(request.config_json) if request.config_json else None
