@@ -25,6 +25,7 @@ logger = logging.getLogger(__name__)
 # File descriptors kept free under the open-file limit for everything but client connections:
 # the store, the metrics and web listeners, bot programs' pipes, log files.
 SPARE_FILES = 256
+MAX_STREAMS_PER_CONNECTION = 256
 
 
 def raise_file_limit() -> int:
@@ -60,10 +61,10 @@ def server_options(config: ArenaConfig, file_limit: int) -> list[tuple[str, Any]
         ("grpc.max_allowed_incoming_connections", connection_cap(config, file_limit)),
         ("grpc.max_connection_idle_ms", int(config.idle_connection_s * 1000)),
         ("grpc.server_handshake_timeout_ms", int(config.handshake_timeout_s * 1000)),
-        # Streams open at once on one connection, at the transport: twice what admission lets a
-        # connection have in flight (admission.py), so a client over its cap hears why (a refused
-        # call closes at once), while one that ignores the limit meets a hard one.
-        ("grpc.max_concurrent_streams", 2 * config.calls_per_connection),
+        # Streams open at once on one connection, at the transport: a backstop far above what
+        # admission lets a connection have in flight (admission.py), since the organiser's RunMatch
+        # calls, never counted there, may share one connection (`tourney run --arena --workers`).
+        ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
     ]
 
 

@@ -1,5 +1,9 @@
 """A bot that remembers cannot read a mirrored deal: its games never share a seed in a hidden game.
 
+Shown for Tiny Ninjas' hidden hands and Ninja Versus Ninja's dice still to roll (the other game
+with hidden chance, Ninja Arena, gets the same seeds from the same TournamentPlan.seed_of: the
+parametrised test below checks every game).
+
 The attack: in a duplicate pair both games share a deal with the seats swapped, so a bot that
 keeps the hand it was dealt in one game knows its opponent's hand in the other. The remembering
 bot here is a real remote bot over loopback gRPC in a `tourney run --arena` tournament; it
@@ -127,3 +131,60 @@ def test_only_seats_that_cannot_remember_share_a_deal(game: str) -> None:
     for remembering in (seeds(0, 2), seeds(1, 2), seeds(0, 1)):
         shared = remembering[0] == remembering[1] == plan.match_seed(7)
         assert shared == (game not in HIDDEN)
+
+
+class DiceRememberer(Bot):
+    """Ninja Versus Ninja: keeps each match's log (seat, roll, move, note) and, at every decision of
+    the next match, predicts its own roll: the roll its seat had at that turn of the match before
+    (with the seats swapped on one seed, that is the opponent's dice of the game before)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.previous: list[list[Any]] = []  # the log of the match before, as last seen
+        self.current: dict[str, list[list[Any]]] = {}
+        self.asked: dict[str, int] = {}
+        self.hits = 0
+        self.tries = 0
+        self.rolls: Counter[str] = Counter()  # every roll it was shown, for the chance of a blind guess
+
+    def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.Action],
+            request: pb.ActionRequest) -> int | None:
+        with self.lock:
+            if request.match_id not in self.current:
+                self.previous = next(reversed(self.current.values()), [])
+            self.current[request.match_id] = observation["log"]
+            self.rolls[str(observation["roll"])] += 1
+            turn = self.asked.get(request.match_id, 0)
+            self.asked[request.match_id] = turn + 1
+            remembered = [entry[1] for entry in self.previous if entry[0] == request.seat]
+            if turn < len(remembered):
+                self.tries += 1
+                self.hits += remembered[turn] == observation["roll"]
+        return 0
+
+
+def dice_play(harness: ArenaHarness, tmp_path: Path, name: str) -> tuple[float, float]:
+    """The dice rememberer's share of rolls predicted right over a tournament against random, and the
+    share a guess of an unrelated roll gets (the sum of the squared frequencies of the rolls seen)."""
+    bot = DiceRememberer()
+    harness.bot(name, bot)
+    plan = TournamentPlan(game="ninja-versus-ninja", entrants=[Entrant(name, f"remote:{name}"),
+                                                              Entrant("r", "random")],
+                          seed=3, games_per_pair=2 * PAIRS, seed_key=KEY)
+    engine = open_store(str(tmp_path / f"{name}.db"))
+    report = run_tournament(engine, plan, executor=RemoteArenaExecutor(harness.address, workers=1))
+    with Session(engine) as session:
+        matches = session.exec(select(Match).where(Match.tournament_id == report.tournament_id)).all()
+    assert {m.termination for m in matches} <= {"normal", "adjudication"}
+    assert bot.tries > 20
+    seen = sum(bot.rolls.values())
+    return bot.hits / bot.tries, sum((n / seen) ** 2 for n in bot.rolls.values())
+
+
+def test_a_remembering_remote_bot_predicts_its_dice_no_better_than_chance(
+        harness: ArenaHarness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hits, chance = dice_play(harness, tmp_path, "dicer")
+    assert hits <= chance + 0.06  # two four-sided dice: a blind guess is right about 1 time in 16
+    monkeypatch.setattr(runner, "remembers", lambda spec: False)  # the control: true duplicate pairs
+    control, _ = dice_play(harness, tmp_path, "dicer2")
+    assert control > chance + 0.3
