@@ -68,6 +68,30 @@ def test_a_burst_of_unauthenticated_calls_is_refused_and_the_tournament_plays_on
         harness.close()
 
 
+def test_a_burst_of_valid_hellos_is_refused_and_the_tournament_plays_on(tmp_path: Path) -> None:
+    harness = siege_arena(unauthenticated_per_s=20.0, unauthenticated_per_s_per_address=20.0)
+    try:
+        good = GoodTournament(harness, tmp_path)
+        channels = [grpc.insecure_channel(harness.address, options=OWN_CONNECTION) for _ in range(4)]
+        hello = pb.BotMessage(hello=pb.Hello(bot_name="burst")).SerializeToString()
+        calls = [channels[i % 4].stream_stream("/tourney.v1.Arena/Play", request_serializer=lambda b: b,
+                                               response_deserializer=pb.ArenaMessage.FromString)(
+                     iter([hello]), timeout=WAIT_S) for i in range(120)]
+        welcomed = refused = 0
+        for call in calls:  # each answers Welcome (then ends with the request stream) or is refused
+            try:
+                first = next(iter(call), None)
+                welcomed += first is not None and first.WhichOneof("kind") == "welcome"
+            except grpc.RpcError as exc:
+                refused += code_of(exc) == "RESOURCE_EXHAUSTED"
+        for channel in channels:
+            channel.close()
+        assert refused > 0 and welcomed > 0 and welcomed + refused == 120
+        assert good.terminations() == ["normal"] * 12
+    finally:
+        harness.close()
+
+
 def _list_games(address: str) -> object:
     with grpc.insecure_channel(address, options=OWN_CONNECTION) as channel:
         try:
