@@ -26,8 +26,9 @@ The siege cases (issue 27) run against an arena with an admin token, so admissio
 to everyone but the organiser's RunMatch: bursts of 3,000 ListGames and of 3,200 valid Hellos,
 raw HTTP/2 GetMatch calls of a long match that never grant flow-control window, 3,000 idle TCP
 connections against an arena whose open-file limit is 1,024, and wrong admin tokens from 20
-connections. "RunMatch lost" counts the organiser's matches that were refused or cut (a
-tournament would have retried them); "finished" says none was.
+connections. The good bots' RunMatch calls are asked as `tourney run --arena` asks them: "RunMatch
+retried" counts the calls cut (gRPC cancels calls under a burst of new ones) or refused and asked
+again under the same match id; "RunMatch lost" those that failed even so; "finished" says none did.
 """
 
 from __future__ import annotations
@@ -328,7 +329,8 @@ def hostile_table(streams: int, seconds: float, kinds: tuple[str, ...] = ATTACKS
     bots' decisions/s under attack over theirs in the control.
     """
     rows = [("case", "attacked arena peak RSS MB", "attacked arena CPU s", "attackers CPU s", "good decisions/s",
-             "vs unattacked", "vs control", "good timeouts", "matches", "RunMatch lost", "finished")]
+             "vs unattacked", "vs control", "good timeouts", "matches", "RunMatch retried", "RunMatch lost",
+             "finished")]
 
     def row(name: str, report: SoakReport, peak: float, arena_cpu: float, attackers_cpu: float, baseline: float,
             control: float | None) -> tuple[str, ...]:
@@ -336,7 +338,7 @@ def hostile_table(streams: int, seconds: float, kinds: tuple[str, ...] = ATTACKS
         return (name, f"{peak:.0f}", f"{arena_cpu:.1f}", f"{attackers_cpu:.1f}", f"{rate:.0f}",
                 f"{100 * rate / max(baseline, 1e-9):.0f}%",
                 "" if control is None else f"{rate / max(control, 1e-9):.2f}",
-                f"{report.good_timeouts}", f"{report.matches}", f"{report.rpc_failures}",
+                f"{report.good_timeouts}", f"{report.matches}", f"{report.rpc_retries}", f"{report.rpc_failures}",
                 "yes" if report.rpc_failures == 0 else "no")
 
     report, peak, arena_cpu, attackers_cpu = phase(streams, seconds, ())
