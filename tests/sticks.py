@@ -88,6 +88,7 @@ class Sticks(Game):
     name = "Sticks (test game)"
     min_players = 2
     max_players = 3
+    hidden_information = True  # each seat's secret number and its own dice stream
 
     def new_state(self, seed: int, players: int | None = None, config: Mapping[str, Any] | None = None,
                   inject: Inject | None = None) -> SticksState:

@@ -11,17 +11,20 @@ only matches whose results are stored count, so none is lost and none is played 
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Iterator, Sequence
+import uuid
+from collections.abc import Callable, Iterator, Sequence
 
 import grpc
 from sqlalchemy.engine import Engine
 
 from tourney.engine.bots import make_bot
 from tourney.engine.core import ConfigError, Game, TourneyError
+from tourney.engine.referee import MatchResult
 from tourney.engine.server.client import rpc_detail
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.remote import RUN_MATCH, ArenaUnavailable, run_remote_match
+from tourney.engine.server.remote import RUN_MATCH, ArenaUnavailable, finished_match, run_remote_match
 from tourney.tournament.entrants import REMOTE, split_bot_list
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.realtime_matches import wants_realtime
@@ -31,6 +34,7 @@ from tourney.tournament.store.reads import stored_setting
 from tourney.tournament.store.records import Played, match_record
 from tourney.tournament.store.writes import save_setting
 
+logger = logging.getLogger(__name__)
 ARENA_SETTING = "arena"  # the key of the arena's address in Tournament.settings_json
 
 
@@ -57,12 +61,14 @@ class RemoteArenaExecutor:
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
         started = time.perf_counter()
         seats = [plan.entrants[e].spec for e in pairing.seats]
-        seed = plan.match_seed(pairing.seed_offset)
+        seed = plan.seed_of(pairing)
         # The arena's built-in bots get the seeds workers would give them: same match, same result.
         try:
-            result = run_remote_match(self.address, plan.game, seats, seed, plan.config, plan.move_ms,
-                                      self.admin_token, realtime=wants_realtime(plan.game, plan.config),
-                                      bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
+            result = play_once(lambda match_id: run_remote_match(
+                self.address, plan.game, seats, seed, plan.config, plan.move_ms, self.admin_token,
+                realtime=wants_realtime(plan.game, plan.config),
+                bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats], match_id=match_id),
+                lambda match_id: finished_match(self.address, self.admin_token, match_id))
         except ArenaUnavailable as exc:
             raise ArenaUnavailable(f"{str(exc).rstrip('.')}: the results so far are stored; once the arena and its "
                                    "bots are back, `tourney resume` finishes the tournament there.") from None
@@ -79,6 +85,34 @@ class RemoteArenaExecutor:
 
     def close(self) -> None:
         pass
+
+
+# RunMatch answers worth asking again: the call was cut (CANCELLED) or refused for load
+# (RESOURCE_EXHAUSTED, UNAVAILABLE) before or while the arena played it.
+RETRIED = (grpc.StatusCode.CANCELLED, grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAVAILABLE)
+RUN_ATTEMPTS = 6
+
+
+def play_once(run: Callable[[str], MatchResult], fetch: Callable[[str], MatchResult],
+              attempts: int = RUN_ATTEMPTS, first_wait_s: float = 0.25) -> MatchResult:
+    """Play one match under a fresh match id, asking again when the call was cut or refused for load.
+
+    Safe because the arena plays a match id once: a retry of a match it started anyway is
+    answered ALREADY_EXISTS, and then its result is fetched (`fetch`) instead of played again.
+    Waits double between attempts (0.25 s, 0.5 s, ... 4 s by default).
+    """
+    match_id = uuid.uuid4().hex
+    for attempt in range(attempts):
+        try:
+            return run(match_id)
+        except ArenaUnavailable as exc:
+            if exc.code == grpc.StatusCode.ALREADY_EXISTS and attempt > 0:
+                return fetch(match_id)
+            if exc.code not in RETRIED or attempt == attempts - 1:
+                raise
+            logger.warning("RunMatch %s was not answered (%s): asking again", match_id, exc)
+        time.sleep(first_wait_s * 2 ** attempt)
+    raise AssertionError("unreachable: the last attempt returns or raises")
 
 
 REFUSALS = (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.UNAVAILABLE,

@@ -440,7 +440,10 @@ def run(
     format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
                                                          "against Tiny Ninjas' Solo AI; --mode solo picks "
                                                          "it).")] = "round-robin",
-    games_per_pair: Annotated[int, typer.Option(help="Games each pair plays; even = duplicate pairs.")] = 4,
+    games_per_pair: Annotated[int, typer.Option(help="Games each pair plays; even = duplicate pairs (the same "
+                                                     "deal with seats swapped), except that in a game with hidden "
+                                                     "information a remote: or cmd: bot, which can remember a "
+                                                     "deal, gets a new deal every game.")] = 4,
     cycles: Annotated[int, typer.Option(help="Repeat the schedule; odd cycles swap who starts.")] = 1,
     rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 n)+1); pod rounds; "
                                                     "SPRT batch cap.")] = None,

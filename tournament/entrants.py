@@ -20,6 +20,17 @@ class Entrant:
 REMOTE = "remote:"  # a bot connected to an arena, named as it said in its Hello
 
 
+def remembers(spec: str) -> bool:
+    """True when the bot of `spec` can remember one match in the next.
+
+    A `remote:` bot is one program that plays match after match, and a `cmd:` program may keep
+    files; built-in bots are made afresh per match and a `hosted:` bot gets a fresh sandboxed
+    process per match, so neither can. In a game with hidden information a seat that remembers
+    never plays both games of a duplicate pair (TournamentPlan.seed_of).
+    """
+    return spec.startswith(REMOTE) or is_command(spec)
+
+
 def parse_entrants(text: str, game: Game, unique: bool = True, remote_ok: bool = False) -> list[Entrant]:
     """Parse a comma-separated list of bot specs, checking every bot exists for `game`.
 

@@ -182,11 +182,13 @@ def sprt_state(spec: FormatSpec, history: Sequence[PlayedGame]) -> SprtState:
     """The SPRT on the challenger's complete duplicate pairs (both games stored) so far."""
     assert spec.sprt is not None
     elo0, elo1, alpha, beta = spec.sprt
-    by_seed: dict[tuple[int, int], list[float]] = {}
+    # A pair is two consecutive match numbers (an SPRT batch starts on an even one), not a shared
+    # seed: a seat that remembers plays a pair on two deals (TournamentPlan.seed_of).
+    by_pair: dict[tuple[int, int], list[float]] = {}
     for g in history:
         if spec.challenger not in g.seats or len(g.seats) != 2:
             continue
         opponent = next(s for s in g.seats if s != spec.challenger)
-        by_seed.setdefault((g.seed, opponent), []).append(g.points[g.seats.index(spec.challenger)])
-    pairs = [sum(v) for v in by_seed.values() if len(v) == 2]
+        by_pair.setdefault((g.number // 2, opponent), []).append(g.points[g.seats.index(spec.challenger)])
+    pairs = [sum(v) for v in by_pair.values() if len(v) == 2]
     return sprt(pentanomial(pairs), elo0, elo1, alpha, beta, spec.sprt_elo)

@@ -107,7 +107,7 @@ class ArenaExecutor:
         return name, stack.enter_context(BotProcess(spec, name, self.address, token, PROGRAM_LOGS))
 
     def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
-        seed = plan.match_seed(pairing.seed_offset)
+        seed = plan.seed_of(pairing)
         started = self.loop.time()
         with contextlib.ExitStack() as stack:
             specs: list[str] = []
@@ -196,7 +196,7 @@ class RemoteLeagueExecutor:
         arena without a token (the arena must allow anonymous bots for that)."""
         import time
 
-        seed = plan.match_seed(pairing.seed_offset)
+        seed = plan.seed_of(pairing)
         specs = []
         for i in pairing.seats:
             spec = plan.entrants[i].spec

@@ -23,7 +23,7 @@ from tourney.engine.core.chance import stream_start
 from tourney.engine.referee import MatchResult, TimeControl, play_match
 from tourney.engine.server.launcher import is_command
 from tourney.tournament.achievements import rules_for
-from tourney.tournament.entrants import Entrant
+from tourney.tournament.entrants import Entrant, remembers
 from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
@@ -65,9 +65,22 @@ class TournamentPlan:
 
     def match_seed(self, offset: int) -> int:
         """The seed of the offset-th game: a keyed hash of (tournament seed, offset) under seed_key."""
+        return self._keyed_seed(offset, "match")
+
+    def _keyed_seed(self, offset: int, kind: str) -> int:
         if self.seed_key is None:
             raise ValueError("a tournament's seed key is set when it is stored (create_tournament), before any match")
-        return keyed_match_seed(self.seed_key, self.seed, offset)
+        return keyed_match_seed(self.seed_key, self.seed, offset, kind)
+
+    def seed_of(self, pairing: Pairing) -> int:
+        """The seed `pairing` is played with: its table's shared deal (duplicate pairs), except in a
+        game with hidden information when a seat can remember (`remembers`): then every game of the
+        table gets a deal of its own, keyed by the match number, so one game never tells a bot what
+        it cannot see in the other. Seats still swap; only the luck no longer cancels out exactly.
+        """
+        if get_game(self.game).hidden_information and any(remembers(self.entrants[e].spec) for e in pairing.seats):
+            return self._keyed_seed(pairing.number, "deal")
+        return self.match_seed(pairing.seed_offset)
 
     def play(self, pairing: Pairing) -> Played:
         """Play one scheduled match and reduce it to its stored form (what executors call)."""
@@ -143,7 +156,7 @@ def bot_seed(match: int, alias: str) -> int:
 def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     """Play one scheduled match. Pure: the same plan and pairing give the same result."""
     game = get_game(plan.game)
-    seed = plan.match_seed(pairing.seed_offset)
+    seed = plan.seed_of(pairing)
     specs = [plan.entrants[e].spec for e in pairing.seats]
     if any(is_command(spec) for spec in specs):
         from tourney.tournament.programs import play_with_programs  # only matches with programs need gRPC

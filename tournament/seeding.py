@@ -37,12 +37,14 @@ def check_seed_key(key: str) -> str:
     return key
 
 
-def keyed_match_seed(key: str, tournament_seed: int, offset: int) -> int:
+def keyed_match_seed(key: str, tournament_seed: int, offset: int, kind: str = "match") -> int:
     """The seed of the offset-th game (duplicate pairs share one); kept below 2**62 for SQL.
 
-    With the legacy empty key it is the unkeyed hash every tournament used before keys.
+    kind "deal" names another family of seeds: the deal of match number `offset` alone, for a
+    table whose games must not share a deal (see TournamentPlan.seed_of). With the legacy empty
+    key it is the unkeyed hash every tournament used before keys.
     """
     if key == LEGACY_KEY:
-        return stream_start(tournament_seed, f"match/{offset}") >> 2
-    digest = hmac.new(key.encode(), f"{tournament_seed}/match/{offset}".encode(), hashlib.sha256).digest()
+        return stream_start(tournament_seed, f"{kind}/{offset}") >> 2
+    digest = hmac.new(key.encode(), f"{tournament_seed}/{kind}/{offset}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 2

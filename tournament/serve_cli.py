@@ -85,6 +85,27 @@ def serve(
     bad_messages_per_s: Annotated[float, typer.Option("--bad-messages-per-s", help="Unusable messages a second one "
                                                       "stream may send after its burst.")
                                   ] = ArenaConfig.bad_messages_per_s,
+    calls_per_connection: Annotated[int, typer.Option(help="Calls one connection may have in flight (the "
+                                                          "organiser's RunMatch aside); more are refused "
+                                                          "(RESOURCE_EXHAUSTED).")] = ArenaConfig.calls_per_connection,
+    unauthenticated_calls: Annotated[int, typer.Option(help="Calls without a token (ListGames, public GetMatch and "
+                                                           "Watch, a Play stream before its Hello is accepted) in "
+                                                           "flight at once.")] = ArenaConfig.unauthenticated_calls,
+    unauthenticated_per_s: Annotated[float, typer.Option("--unauthenticated-per-s", help="New calls without a token a "
+                                                         "second, overall.")] = ArenaConfig.unauthenticated_per_s,
+    unauthenticated_per_s_per_address: Annotated[float, typer.Option(
+        "--unauthenticated-per-s-per-address", help="New calls without a token a second from one address.")
+    ] = ArenaConfig.unauthenticated_per_s_per_address,
+    auth_failures_per_address: Annotated[int, typer.Option(help="Wrong tokens one address may send at once; then "
+                                                               "one a second (refused unread meanwhile).")
+                                         ] = ArenaConfig.auth_failures_per_address,
+    auth_failures_overall: Annotated[int, typer.Option(help="Wrong tokens the whole arena takes at once; then five "
+                                                           "a second.")] = ArenaConfig.auth_failures_overall,
+    max_connections: Annotated[int, typer.Option(help="Client connections at once (never within 256 of the "
+                                                     "open-file limit, which is raised to its hard limit).")
+                               ] = ArenaConfig.max_connections,
+    idle_connection_s: Annotated[float, typer.Option("--idle-connection-s", help="Seconds a connection with no call "
+                                                     "stays open.")] = ArenaConfig.idle_connection_s,
     league_lease: Annotated[float, typer.Option(help="With --leagues: seconds a round's claim lasts without "
                                                      "renewal.")] = 300.0,
     league_catch_up: Annotated[str, typer.Option(help="With --leagues: due rounds played after downtime (all, "
@@ -100,12 +121,19 @@ def serve(
             raise ConfigError("--leagues reads the leagues from the database: add --db.")
         limits = {"--max-sessions": max_sessions, "--max-matches-per-session": max_matches_per_session,
                   "--max-queued-messages": max_queued_messages, "--max-queued-mb": max_queued_mb,
-                  "--max-receive-kb": max_receive_kb, "--bad-message-burst": bad_message_burst}
+                  "--max-receive-kb": max_receive_kb, "--bad-message-burst": bad_message_burst,
+                  "--calls-per-connection": calls_per_connection, "--unauthenticated-calls": unauthenticated_calls,
+                  "--auth-failures-per-address": auth_failures_per_address,
+                  "--auth-failures-overall": auth_failures_overall, "--max-connections": max_connections}
         for flag, value in limits.items():
             if value < 1:
                 raise ConfigError(f"{flag} must be at least 1, not {value}.")
-        if not bad_messages_per_s > 0:
-            raise ConfigError(f"--bad-messages-per-s must be above 0, not {bad_messages_per_s:g}.")
+        rates = {"--bad-messages-per-s": bad_messages_per_s, "--unauthenticated-per-s": unauthenticated_per_s,
+                 "--unauthenticated-per-s-per-address": unauthenticated_per_s_per_address,
+                 "--idle-connection-s": idle_connection_s}
+        for flag, rate in rates.items():
+            if not rate > 0:
+                raise ConfigError(f"{flag} must be above 0, not {rate:g}.")
         if league_lease <= 0:
             raise ConfigError(f"--league-lease must be a positive number of seconds, not {league_lease}.")
         from tourney.tournament.league.schedule import parse_catch_up
@@ -125,7 +153,12 @@ def serve(
                              max_matches_per_session=max_matches_per_session,
                              max_queued_messages=max_queued_messages, max_queued_bytes=max_queued_mb << 20,
                              max_receive_bytes=max_receive_kb << 10, bad_message_burst=bad_message_burst,
-                             bad_messages_per_s=bad_messages_per_s)
+                             bad_messages_per_s=bad_messages_per_s, calls_per_connection=calls_per_connection,
+                             unauthenticated_calls=unauthenticated_calls, unauthenticated_per_s=unauthenticated_per_s,
+                             unauthenticated_per_s_per_address=unauthenticated_per_s_per_address,
+                             auth_failures_per_address=auth_failures_per_address,
+                             auth_failures_overall=auth_failures_overall, max_connections=max_connections,
+                             idle_connection_s=idle_connection_s)
         if metrics_port is not None:
             bound = serve_metrics(metrics_port, metrics_host)
             err.print(f"metrics on http://{metrics_host}:{bound}/metrics", highlight=False)

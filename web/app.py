@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request
+from fastapi import Path as PathParam
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -36,6 +39,9 @@ MAX_NAME = 200  # a bot name or filter longer than this names nothing stored
 LIVE_ID = re.compile(rf"^[A-Za-z0-9_.:-]{{1,{MAX_ID_LENGTH}}}$")
 
 LiveIds = Callable[[], Sequence[str]]
+# A stored row's id: a positive 64-bit integer. Any other id in a path names nothing stored, so it
+# is answered 404 (see not_stored), never passed to the database (whose integers it would overflow).
+StoredId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]
 
 
 def create_app(engine: Engine, arena: str | None = None, admin_token: str | None = None,
@@ -72,6 +78,13 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
             return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
         return page(request, "error.html", {"status": exc.status_code, "detail": exc.detail}, exc.status_code)
 
+    @app.exception_handler(RequestValidationError)
+    async def not_stored(request: Request, exc: RequestValidationError) -> Response:
+        """A path id that cannot be a stored one (too large, not a number) is not found; other bad input is 422."""
+        if any(error.get("loc", ("",))[0] == "path" for error in exc.errors()):
+            return await http_error(request, StarletteHTTPException(404, "no such id is stored: check the address."))
+        return JSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
+
     # ------------------------------------------------------------------ JSON
 
     @app.get("/api/tournaments", summary="Tournaments (a page, newest first) and leagues")
@@ -79,18 +92,19 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         return reads.home(engine, page_)
 
     @app.get("/api/tournaments/{tournament_id}", summary="Standings, crosstable, SPRT, achievements, faults")
-    async def api_tournament(tournament_id: int) -> dict[str, Any]:
+    async def api_tournament(tournament_id: StoredId) -> dict[str, Any]:
         return await computed(lambda: reads.tournament(engine, tournament_id))
 
     @app.get("/api/tournaments/{tournament_id}/matches", summary="A page of matches, filtered")
-    async def api_matches(tournament_id: int, page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
+    async def api_matches(tournament_id: StoredId,
+                          page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
                     bot: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
                     termination: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
                     seat: Annotated[int | None, Query(ge=0, le=64)] = None) -> dict[str, Any]:
         return found(lambda: reads.match_list(engine, tournament_id, page_, bot or None, termination or None, seat))
 
     @app.get("/api/matches/{match_id}", summary="A match's public facts and result")
-    async def api_match(match_id: int) -> dict[str, Any]:
+    async def api_match(match_id: StoredId) -> dict[str, Any]:
         return found(lambda: reads.match_head(engine, match_id))
 
     def frames_doc(match_id: int, full: bool, frames: Callable[[], list[dict[str, Any]]]) -> dict[str, Any]:
@@ -101,11 +115,11 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
             return {"id": match_id, "full": full, "frames": [], "unavailable": str(exc)}
 
     @app.get("/api/matches/{match_id}/frames", summary="The public replay: the public view per step")
-    async def api_frames(match_id: int) -> dict[str, Any]:
+    async def api_frames(match_id: StoredId) -> dict[str, Any]:
         return await computed(lambda: frames_doc(match_id, False, lambda: public_match_frames(engine, match_id)))
 
     @app.get("/api/matches/{match_id}/full", summary="The full replay, every seat's view (admin token)")
-    async def api_full(match_id: int, x_admin_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def api_full(match_id: StoredId, x_admin_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         if not is_admin(x_admin_token):
             raise HTTPException(403, "the full replay needs the admin token (header X-Admin-Token).")
         return await computed(lambda: frames_doc(match_id, True, lambda: full_match_frames(engine, match_id)))
@@ -115,7 +129,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         return await computed(lambda: reads.bot(engine, name))
 
     @app.get("/api/leagues/{league_id}", summary="A league season: divisions, moves, next round")
-    async def api_league(league_id: int, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
+    async def api_league(league_id: StoredId, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
                    ) -> dict[str, Any]:
         return await computed(lambda: reads.league(engine, league_id, season))
 
@@ -141,7 +155,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         return page(request, "home.html", await api_home(page_))
 
     @app.get("/tournaments/{tournament_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def tournament(request: Request, tournament_id: int,
+    async def tournament(request: Request, tournament_id: StoredId,
                    page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
                    bot: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
                    termination: Annotated[str | None, Query(max_length=MAX_NAME)] = None,
@@ -152,7 +166,8 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         return page(request, "tournament.html", data)
 
     @app.get("/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def match(request: Request, match_id: int, token: Annotated[str | None, Query(max_length=MAX_NAME)] = None
+    async def match(request: Request, match_id: StoredId,
+                    token: Annotated[str | None, Query(max_length=MAX_NAME)] = None
               ) -> HTMLResponse:
         data = await api_match(match_id)
         data["full"] = is_admin(token)
@@ -165,7 +180,8 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         return page(request, "bot.html", await api_bot(name))
 
     @app.get("/leagues/{league_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def league(request: Request, league_id: int, season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
+    async def league(request: Request, league_id: StoredId,
+                     season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
                ) -> HTMLResponse:
         return page(request, "league.html", await api_league(league_id, season))
 

@@ -58,7 +58,8 @@ async def watch_events(arena: str, match_id: str, limit: WatchLimit) -> AsyncIte
         yield _sse("busy", {"message": f"{limit.limit} live streams are open already: try again shortly."})
         return
     try:
-        async with grpc.aio.insecure_channel(arena) as channel:
+        # A connection per viewer: the arena caps the calls one connection may have in flight.
+        async with grpc.aio.insecure_channel(arena, options=[("grpc.use_local_subchannel_pool", 1)]) as channel:
             stub = pb_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
             try:
                 async for event in stub.Watch(pb.WatchRequest(match_id=match_id)):

@@ -147,6 +147,11 @@ class Game(ABC):
     # True when an illegal action is a rule event the game resolves itself (Ninja Arena's
     # Mistake) rather than a fault the referee punishes with a forfeit.
     handles_illegal_actions: ClassVar[bool] = False
+    # True when the seed decides something a seat cannot see when it decides: another seat's
+    # cards, or dice still to be rolled. A seat that remembers one game of a duplicate pair (the
+    # same seed, seats swapped) then knows them in the other, so the tournament layer gives such
+    # seats independent deals instead (tourney.tournament.entrants.remembers).
+    hidden_information: ClassVar[bool] = False
     # Achievements that span matches: (number, wins in a row against one opponent, name,
     # {config key: allowed values}); a rule counts only in matches whose config allows it
     # (missing keys take default_config()'s value). Per-match achievements arrive in

@@ -45,3 +45,22 @@ class ArenaConfig:
     # The largest message any client may send (a reply or a Hello needs well under 1 KB; an
     # organiser's RunMatch with its config fits too). gRPC cuts a stream that sends more.
     max_receive_bytes: int = 64 * 1024
+    # Admission control (admission.py): calls in flight on one connection, unauthenticated calls
+    # in flight on the arena, and new unauthenticated calls a second (overall and per address).
+    # The organiser's RunMatch with the admin token is never counted: it always gets through.
+    calls_per_connection: int = 8
+    unauthenticated_calls: int = 256
+    unauthenticated_per_s: float = 200.0
+    unauthenticated_per_s_per_address: float = 100.0
+    # Failed authentications (auth_failures.py), per address and overall: a burst, then a rate.
+    auth_failures_per_address: int = 10
+    auth_failures_per_address_per_s: float = 1.0
+    auth_failures_overall: int = 50
+    auth_failures_overall_per_s: float = 5.0
+    # Connections (server.py): at most max_connections, and always 256 file descriptors under the
+    # process's open-file limit (raised to its hard limit at start); a connection with no call for
+    # idle_connection_s is closed, and so is one that has not finished its HTTP/2 handshake
+    # within handshake_timeout_s.
+    max_connections: int = 4096
+    idle_connection_s: float = 60.0
+    handshake_timeout_s: float = 5.0

@@ -25,7 +25,6 @@ class LiveMatch:
     seat_names: list[str] = field(default_factory=list)  # public: every event names the players
     watchers: list[asyncio.Queue[pb.MatchEvent | None]] = field(default_factory=list)
     record: pb.MatchRecord | None = None  # the full record (seed, replay): for the organiser
-    public: pb.MatchRecord | None = None  # the record as anyone may see it, made on first demand
     step: int = 0
     _latest: pb.MatchEvent | None = None
     _render: Callable[[], str] | None = None

@@ -18,6 +18,11 @@ class HelloLimiter:
         self.max_peers = max_peers
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # peer -> (tokens, when)
 
+    def can_allow(self, peer: str) -> bool:
+        """True when `peer` has a token left now; nothing is spent."""
+        tokens, when = self._buckets.get(peer, (self.burst, self.clock()))
+        return min(self.burst, tokens + (self.clock() - when) * self.per_s) >= 1.0
+
     def allow(self, peer: str) -> bool:
         """True when `peer` may say Hello now (one token is spent)."""
         now = self.clock()

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
 
 from tourney.engine.core import ReplayMismatch
-from tourney.engine.public_replay import public_frames
+from tourney.engine.public_replay import as_changes, public_frames
 from tourney.engine.referee import Replay
 from tourney.engine.server.codecs import dumps
 from tourney.engine.server.generated import arena_pb2 as pb
@@ -32,7 +31,8 @@ def without_replay(record: pb.MatchRecord) -> pb.MatchRecord:
 def public_record(record: pb.MatchRecord, final_view_json: str) -> pb.MatchRecord:
     """The record as anyone may see it: no seed, and the public replay instead of the full one.
 
-    The public replay is `engine.public_replay.public_frames` of the full one; a real-time match
+    The public replay is `engine.public_replay.public_frames` of the full one, sent as changes
+    (`as_changes`: the reader rebuilds the frames with `frames_of`); a real-time match
     (replayed from its arrival log, not from steps) shows its final public view only, and a match
     without a replay (aborted) none. A replay the game cannot play again (stored by an earlier
     version of it) has no frames and says why in `unavailable`; the result fields stay as played.
@@ -53,7 +53,7 @@ def public_record(record: pb.MatchRecord, final_view_json: str) -> pb.MatchRecor
         except Exception:  # a replay the game cannot play again: show no frames rather than fail
             logger.exception("match %s: no public replay", record.match_id)
             frames, unavailable = [], "this replay cannot be played again; its stored result is unchanged."
-    replay: dict[str, Any] = {"game": record.game, "players": len(record.seat_names), "frames": frames}
+    replay = as_changes(record.game, len(record.seat_names), frames)
     if unavailable is not None:
         replay["unavailable"] = unavailable
     public.replay_json = dumps(replay)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import resource
 from typing import Any
 
 import grpc
 
 from tourney.engine.core import available_games
 from tourney.engine.server.arena import Arena
+from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.metrics import MetricsInterceptor, arena_methods
 from tourney.engine.server.servicer import ArenaServicer, arena_handler
 
@@ -16,13 +19,38 @@ from tourney.engine.server.servicer import ArenaServicer, arena_handler
 # replay is one public view per step (a 388-step Tiny Ninjas champion series: 10.6 MB, while the
 # admin's full record of it, seed and decisions, is 7.5 KB).
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+logger = logging.getLogger(__name__)
 
 
-def server_options(max_receive_bytes: int) -> list[tuple[str, Any]]:
-    """gRPC server options: what clients may send is capped at `max_receive_bytes`."""
+# File descriptors kept free under the open-file limit for everything but client connections:
+# the store, the metrics and web listeners, bot programs' pipes, log files.
+SPARE_FILES = 256
+MAX_STREAMS_PER_CONNECTION = 256
+
+
+def raise_file_limit() -> int:
+    """Raise this process's soft open-file limit to its hard limit; returns the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):  # an infinite hard limit some kernels refuse as a soft one
+            logger.warning("could not raise the open-file limit from %d to %d", soft, hard)
+    return soft
+
+
+def connection_cap(config: ArenaConfig, file_limit: int) -> int:
+    """How many client connections the arena accepts: its setting, and always SPARE_FILES under the file limit."""
+    return max(1, min(config.max_connections, file_limit - SPARE_FILES))
+
+
+def server_options(config: ArenaConfig, file_limit: int) -> list[tuple[str, Any]]:
+    """gRPC server options: what clients may send is capped at config.max_receive_bytes, connections
+    at `connection_cap`, idle and half-open connections are closed (see ArenaConfig)."""
     return [
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-        ("grpc.max_receive_message_length", max_receive_bytes),
+        ("grpc.max_receive_message_length", config.max_receive_bytes),
         # No bandwidth probing of what clients send (they send small replies): with it gRPC widens a
         # stream's receive window to take a whole oversized message in before refusing it (four
         # 60 MB Hellos: +60 MB of peak memory); without it the window stays small.
@@ -30,6 +58,13 @@ def server_options(max_receive_bytes: int) -> list[tuple[str, Any]]:
         ("grpc.keepalive_time_ms", 30_000),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+        ("grpc.max_allowed_incoming_connections", connection_cap(config, file_limit)),
+        ("grpc.max_connection_idle_ms", int(config.idle_connection_s * 1000)),
+        ("grpc.server_handshake_timeout_ms", int(config.handshake_timeout_s * 1000)),
+        # Streams open at once on one connection, at the transport: a backstop far above what
+        # admission lets a connection have in flight (admission.py), since the organiser's RunMatch
+        # calls, never counted there, may share one connection (`tourney run --arena --workers`).
+        ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
     ]
 
 
@@ -45,7 +80,7 @@ async def start_server(
     server reflection are enabled when their packages are installed.
     """
     available_games()  # import every game now, not during the first bot's Hello
-    server = grpc.aio.server(options=server_options(arena.config.max_receive_bytes),
+    server = grpc.aio.server(options=server_options(arena.config, raise_file_limit()),
                              interceptors=[MetricsInterceptor(arena_methods())])
     server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena)),))
     service_names = ["tourney.v1.Arena"]

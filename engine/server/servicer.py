@@ -10,13 +10,14 @@ import asyncio
 import json
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 from google.protobuf.message import DecodeError
 
 from tourney.engine.bots import bot_names
 from tourney.engine.core import available_games
+from tourney.engine.server.admission import Ticket
 from tourney.engine.server.arena import Arena, ArenaError
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.limits import hello_problem
@@ -26,6 +27,10 @@ from tourney.engine.server.realtime import supports_realtime
 from tourney.engine.server.sessions import BotSession, error_message, shown
 
 SERVER_VERSION = "tourney-arena/1"
+# A call refused by admission control is answered after REFUSAL_PAUSE_S, MAX_SLOWED_REFUSALS at a
+# time (more are answered at once): a flood then waits on its own streams rather than on the CPU.
+REFUSAL_PAUSE_S = 1.0
+MAX_SLOWED_REFUSALS = 1024
 
 
 def list_games(arena: Arena) -> pb.ListGamesResponse:
@@ -48,17 +53,57 @@ class ArenaServicer:
     def __init__(self, arena: Arena) -> None:
         self.arena = arena
         self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
+        self.admission = arena.admission
+        self._slowed = 0  # refused calls pausing before their answer
+        self.auth_failures = arena.auth_failures
+
+    async def _admit(self, context: grpc.aio.ServicerContext[Any, Any]) -> Ticket:
+        """Admit a call that is not the organiser's, or end it with RESOURCE_EXHAUSTED (see admission.py)."""
+        ticket = self.admission.enter(context.peer())
+        if isinstance(ticket, str):
+            await self._refuse(context, ticket)
+        # Its place is freed when the call is over, not when the handler returns: an answer still
+        # waiting for a client that grants no flow-control window holds memory until then.
+        context.add_done_callback(lambda _context: ticket.leave())
+        return ticket
+
+    async def _refuse(self, context: grpc.aio.ServicerContext[Any, Any], sentence: str) -> NoReturn:
+        """End a call with RESOURCE_EXHAUSTED and `sentence`, after a pause: a flooding client waits
+        instead of asking again at once, and its waiting call (one of its connection's few streams)
+        costs no CPU. At most MAX_SLOWED_REFUSALS pause at once; past that they are answered at once."""
+        if self._slowed < MAX_SLOWED_REFUSALS:
+            self._slowed += 1
+            try:
+                await asyncio.sleep(REFUSAL_PAUSE_S)
+            finally:
+                self._slowed -= 1
+        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, sentence)
+        raise AssertionError("unreachable: abort raises")
+
+    async def _is_admin(self, token: str, context: grpc.aio.ServicerContext[Any, Any]) -> bool:
+        """Whether `token` is the admin token; a wrong one (an empty one asks for nothing) counts as a
+        failed authentication, and past the limit the call is ended with RESOURCE_EXHAUSTED."""
+        if self.arena.is_admin(token):
+            return True
+        if token:
+            refused = self.auth_failures.refused(context.peer())
+            if refused is not None:
+                await self._refuse(context, refused)
+            self.auth_failures.failed(context.peer())
+        return False
 
     async def ListGames(self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
                         ) -> pb.ListGamesResponse:
+        await self._admit(context)
         return list_games(self.arena)
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                        ) -> pb.MatchRecord:
         # Only the organiser gets the seed and the decisions: from them every hidden card follows.
-        if self.arena.is_admin(request.admin_token):
+        if await self._is_admin(request.admin_token, context):
             record = self.arena.get_match(request.match_id)
         else:
+            await self._admit(context)
             record = await self.arena.get_public_match(request.match_id)
         if record is None:
             await context.abort(grpc.StatusCode.NOT_FOUND,
@@ -68,7 +113,9 @@ class ArenaServicer:
 
     async def RunMatch(self, request: pb.RunMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                        ) -> pb.MatchRecord:
-        if not self.arena.is_admin(request.admin_token):
+        # Never admission-counted: the organiser's match must get through any flood of other calls.
+        if not await self._is_admin(request.admin_token, context):
+            await self._admit(context)  # anyone else's RunMatch is one more unauthenticated call
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
         try:
             config = json.loads(request.config_json) if request.config_json else None
@@ -91,11 +138,13 @@ class ArenaServicer:
 
     async def Watch(self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                     ) -> AsyncIterator[pb.MatchEvent]:
+        admin = await self._is_admin(request.admin_token, context)
+        if not admin:
+            await self._admit(context)
         live = self.arena.find_live(request.match_id)
         if live is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match '{shown(request.match_id)}': check the id.")
             return
-        admin = self.arena.is_admin(request.admin_token)
         latest = live.latest()
         backlog = [] if latest is None else [latest]
         queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
@@ -139,6 +188,7 @@ class ArenaServicer:
         """
         loop = asyncio.get_running_loop()
         session: BotSession | None = None
+        ticket = await self._admit(context)
         try:
             hello_by = loop.time() + self.arena.config.hello_timeout_s
             while session is None:
@@ -169,6 +219,11 @@ class ArenaServicer:
                     await context.write(error_message("rate_limited", limit))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, limit)
                     return
+                locked = self.auth_failures.refused(context.peer())
+                if locked is not None:
+                    await context.write(error_message("rate_limited", locked))
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, locked)
+                    return
                 refused = self.arena.authenticate(hello)
                 if refused is None and len(self.arena.connected()) >= self.arena.config.max_sessions:
                     full = (f"the arena is full ({self.arena.config.max_sessions} bot sessions): "
@@ -177,6 +232,7 @@ class ArenaServicer:
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
                     return
                 if refused is not None:
+                    self.auth_failures.failed(context.peer())
                     await context.write(error_message("unauthenticated", refused))
                     await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
                     return
@@ -191,6 +247,7 @@ class ArenaServicer:
                     await context.write(error_message(
                         "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
             self.arena.add_session(session)
+            ticket.authenticated()
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(
                 session_id=session.session_id, bot_name=session.name, games=sorted(session.games or known),
                 max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,

@@ -17,6 +17,7 @@ import pytest
 
 from tests.faults.faultlib import RawBot, reply_bytes
 from tests.server.harness import WAIT_S, ArenaHarness
+from tourney.engine.public_replay import frames_of
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.generated import arena_pb2 as pb
 
@@ -80,9 +81,9 @@ def test_public_records_of_two_worlds_differing_in_an_unflipped_card_are_identic
     # ... and that card was never flipped: in public the two matches are the same bytes.
     assert _anonymous(public_a) == _anonymous(public_b)
     assert public_a.seed == 0 and not public_a.full_replay
-    doc = json.loads(public_a.replay_json)
-    assert len(doc["frames"]) == len(json.loads(full_a.replay_json)["steps"]) + 1
-    assert doc["frames"][-1]["history"][-1]["face_down"] == 1  # the hidden card, counted but not named
+    frames = frames_of(json.loads(public_a.replay_json))
+    assert len(frames) == len(json.loads(full_a.replay_json)["steps"]) + 1
+    assert frames[-1]["history"][-1]["face_down"] == 1  # the hidden card, counted but not named
     assert "As" not in public_a.replay_json and "Sh" not in public_a.replay_json
     # A wrong token is no token.
     wrong = arena.stub.GetMatch(pb.GetMatchRequest(match_id="world-a", admin_token="guess"), timeout=WAIT_S)

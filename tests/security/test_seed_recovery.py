@@ -51,7 +51,8 @@ def guesses(public_seeds: Sequence[int], around_s: float) -> Iterator[int]:
     """Every seed an attacker would try first."""
     for s in range(8):  # the default --seed is 1
         for k in range(256):
-            yield stream_start(s, f"match/{k}") >> 2  # the old unkeyed derivation
+            yield stream_start(s, f"match/{k}") >> 2  # the old unkeyed derivations: shared deals,
+            yield stream_start(s, f"deal/{k}") >> 2  # and the own deal of a seat that remembers
     yield from range(4096)
     now = int(around_s)
     for t in range(now - 600, now + 600):
@@ -81,8 +82,8 @@ def recovered(first: dict[str, tuple[int, dict[str, Any]]], seeds: Sequence[int]
     A five-card hand has few enough values that some of ten thousand wrong guesses deal it by
     chance; such a guess tells the attacker nothing about the opponent, so only a guess whose
     deal matches the real one for both seats counts. It knows the seeds of the other duplicate
-    pairs (a finished match's seed is shown with its result); the twin of its own match shares
-    its deal by design, so that one is left out.
+    pairs (a finished match's seed is shown with its result); a twin of its own match sharing its
+    deal (a seat that cannot remember gets one) would be left out.
     """
     found = 0
     for seat, observation in first.values():
@@ -119,5 +120,5 @@ def test_unkeyed_seeds_fall_to_the_attack(harness: ArenaHarness, tmp_path: Any) 
 
 def test_keyed_seeds_resist_the_attack(harness: ArenaHarness, tmp_path: Any) -> None:
     found, seeds = attack(harness, tmp_path, None)
-    assert len(set(seeds)) == GAMES // 2  # duplicate pairs share a seed, nothing else does
+    assert len(set(seeds)) == GAMES  # a remote bot remembers, so no two of its games share a deal
     assert found == 0

@@ -7,6 +7,7 @@ Prints its port on stdout, appends the id of every finished match to STORE_FILE 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 import threading
@@ -16,6 +17,8 @@ from tourney.engine.referee import MatchResult
 from tourney.engine.server.arena import Arena
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.server import start_server
+
+ADMIN_ENV = "SOAK_ADMIN_TOKEN"
 
 
 def main(store_path: str) -> None:
@@ -28,7 +31,10 @@ def main(store_path: str) -> None:
 
     # Every soak bot connects from this one client process: lift the per-connection Hello limit.
     # Everything else is the default (the last 1,000 finished matches are kept for GetMatch/Watch).
-    arena = Arena(ArenaConfig(allow_anonymous=True, hello_burst=10_000, hello_per_s=1000.0), on_result=on_result)
+    # $SOAK_ADMIN_TOKEN (the hostile benchmark sets it) gives the arena an admin token, so that
+    # admission control applies to everyone else.
+    arena = Arena(ArenaConfig(allow_anonymous=True, hello_burst=10_000, hello_per_s=1000.0,
+                              admin_token=os.environ.get(ADMIN_ENV) or None), on_result=on_result)
 
     async def serve() -> None:
         server, port = await start_server(arena, "127.0.0.1", 0)

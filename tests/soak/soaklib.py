@@ -29,6 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PLAY = "/tourney.v1.Arena/Play"
 RUN_MATCH = "/tourney.v1.Arena/RunMatch"
 GET_MATCH = "/tourney.v1.Arena/GetMatch"
+# RunMatch answers asked again, as tournament.arena_run does.
+RETRIED = (grpc.StatusCode.CANCELLED, grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAVAILABLE)
+RUN_ATTEMPTS = 6
 FAULTS = ("silent", "out_of_range", "garbage", "deserter", "late")
 EXPECTED = {"silent": "timeout", "out_of_range": "illegal_move", "garbage": "timeout", "deserter": "disconnection",
             "late": "timeout"}
@@ -52,6 +55,8 @@ class SoakReport:
     faulty_matches: Counter[str] = field(default_factory=Counter)
     faulty_right_reason: Counter[str] = field(default_factory=Counter)
     rpc_failures: int = 0
+    rpc_retries: int = 0  # RunMatch calls cut or refused, then asked again
+    rpc_failure_codes: Counter[str] = field(default_factory=Counter)  # RunMatch failures by status
     lost: int = 0
     ended_mismatch: int = 0
 
@@ -155,13 +160,49 @@ async def _soak(address: str, streams: int, seconds: float, faulty_pairs: int, f
         fault = FAULTS[i % len(FAULTS)] if i < faulty_pairs else None
         bots.append(ScriptedBot(address, f"soak-{i}-a", fault, 2 * i))
         bots.append(ScriptedBot(address, f"soak-{i}-b", None, 2 * i + 1))
-    tasks = [asyncio.ensure_future(b.run(channel)) for b in bots]
+    # A connection per bot, as separate bot programs have: the arena caps calls per connection.
+    bot_channels = [grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+                    for _ in bots]
+    tasks = [asyncio.ensure_future(b.run(c)) for b, c in zip(bots, bot_channels, strict=True)]
     await asyncio.wait_for(asyncio.gather(*(b.welcomed.wait() for b in bots)), 120)
     report.rss_start_kb = rss_kb(pid)
     run = channel.unary_unary(RUN_MATCH, request_serializer=pb.RunMatchRequest.SerializeToString,
                               response_deserializer=pb.MatchRecord.FromString)
     records: list[tuple[pb.MatchRecord, str | None, str, str]] = []
     end = time.monotonic() + seconds
+
+    get = channel.unary_unary(GET_MATCH, request_serializer=pb.GetMatchRequest.SerializeToString,
+                              response_deserializer=pb.MatchRecord.FromString)
+    admin = os.environ.get("SOAK_ADMIN_TOKEN", "")
+
+    async def fetch(match_id: str) -> pb.MatchRecord:
+        """The record of a match the arena plays or played (NOT_FOUND: still playing)."""
+        until = time.monotonic() + 600
+        while True:
+            try:
+                record: pb.MatchRecord = await get(pb.GetMatchRequest(match_id=match_id, admin_token=admin),
+                                                   timeout=60)
+                return record
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() != grpc.StatusCode.NOT_FOUND or time.monotonic() > until:
+                    raise
+            await asyncio.sleep(0.5)
+
+    async def play_once(request: pb.RunMatchRequest) -> pb.MatchRecord:
+        """RunMatch as `tourney run --arena` asks it (tournament.arena_run.play_once): one match id,
+        asked again when the call was cut or refused, the record fetched if it was played already."""
+        for attempt in range(RUN_ATTEMPTS):
+            try:
+                record: pb.MatchRecord = await run(request, timeout=600)
+                return record
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() == grpc.StatusCode.ALREADY_EXISTS and attempt > 0:
+                    return await fetch(request.match_id)
+                if exc.code() not in RETRIED or attempt == RUN_ATTEMPTS - 1:
+                    raise
+                report.rpc_retries += 1
+            await asyncio.sleep(0.25 * 2 ** attempt)
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def drive(i: int) -> None:
         a, b = bots[2 * i], bots[2 * i + 1]
@@ -171,10 +212,12 @@ async def _soak(address: str, streams: int, seconds: float, faulty_pairs: int, f
             move_ms = fault_move_ms if a.fault else 0
             try:
                 seats = [f"remote:{a.name}", f"remote:{b.name}"]
-                record = await run(pb.RunMatchRequest(game="tiny-ninjas", seats=seats, seed=seed, move_ms=move_ms,
-                                                      wait_s=30), timeout=600)
-            except grpc.aio.AioRpcError:
+                record = await play_once(pb.RunMatchRequest(
+                    game="tiny-ninjas", seats=seats, seed=seed, move_ms=move_ms, admin_token=admin, wait_s=30,
+                    match_id=f"soak-{i}-{seed}"))
+            except grpc.aio.AioRpcError as exc:
                 report.rpc_failures += 1
+                report.rpc_failure_codes[f"{exc.code().name}: {exc.details()}"[:120]] += 1
                 await asyncio.sleep(0.1)
                 continue
             records.append((record, a.fault, a.name, b.name))
@@ -214,6 +257,8 @@ async def _soak(address: str, streams: int, seconds: float, faulty_pairs: int, f
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     await channel.close()
+    for bot_channel in bot_channels:
+        await bot_channel.close()
     report.records = records  # type: ignore[attr-defined]
 
 

@@ -182,7 +182,10 @@ def test_league_page(client: TestClient, filled: Filled) -> None:
 
 
 @pytest.mark.parametrize("url", ["/tournaments/99999", "/matches/99999", "/bots/nobody", "/leagues/99",
-                                 "/leagues/1?season=77", "/no/such/page", "/live/some-id"])
+                                 "/leagues/1?season=77", "/no/such/page", "/live/some-id",
+                                 # ids no store holds: past 64 bits (the database's integers), zero, negative
+                                 "/matches/" + "9" * 40, "/tournaments/" + "9" * 23, "/leagues/" + "9" * 30,
+                                 "/matches/0", "/tournaments/-1", "/tournaments/abc"])
 def test_unknown_ids_give_a_404_page(client: TestClient, url: str) -> None:
     r = client.get(url)
     assert r.status_code == 404 and "404 not found" in r.text and "Traceback" not in r.text
@@ -193,7 +196,7 @@ def test_unknown_ids_give_a_404_page(client: TestClient, url: str) -> None:
 def test_bad_input_is_a_clear_4xx(client: TestClient, filled: Filled) -> None:
     assert client.get("/api/tournaments", params={"page": 0}).status_code == 422
     assert client.get(f"/api/tournaments/{filled.sprt}/matches", params={"bot": "x" * 5000}).status_code == 422
-    assert client.get("/tournaments/abc").status_code == 422
+    assert client.get(f"/tournaments/{filled.sprt}", params={"page": "x"}).status_code == 422
 
 
 def test_nothing_writes(client: TestClient, filled: Filled) -> None:

@@ -102,6 +102,8 @@ class MaitreNinja(Game):
     min_players = data.MIN_PLAYERS
     max_players = data.MAX_PLAYERS
     options = OPTIONS
+    # The seed only picks who starts (A11), which everyone sees before the first decision.
+    hidden_information = False
 
     def new_state(
         self,

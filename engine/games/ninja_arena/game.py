@@ -91,6 +91,7 @@ class NinjaArena(Game):
     max_players = 6
     modes = ("standard", "duel", "realtime")
     handles_illegal_actions = True
+    hidden_information = True  # each seat's dice stream decides rolls still to come
     options = OPTIONS
 
     def new_state(

@@ -19,6 +19,7 @@ class NinjaVersusNinja(Game):
     name = "Ninja Versus Ninja"
     min_players = 2
     max_players = 2
+    hidden_information = True  # each seat's dice stream decides rolls still to come
     options = Options("ninja-versus-ninja", (
         Option("target_score", "int", 7, "mission points that win the match (§7)", low=1),
         Option("first_player", "json", "rolloff", "who moves first: rolloff (§1.3), 0 or 1",

@@ -36,6 +36,7 @@ class TinyNinjasGame(Game):
     max_players: ClassVar[int] = 2
     modes: ClassVar[tuple[str, ...]] = C.MODES
     options = C.OPTIONS
+    hidden_information = True  # the hands and the draw pile
     # §9.6 streaks need several matches: the tournament layer counts them. Against the Solo AI
     # only #22 and #25 count (the AI is not an opponent who can be beaten "in a row" twice over).
     streak_achievements = (
