@@ -37,6 +37,8 @@ from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
 from tourney.tournament.game_options import options_doc, options_table
+from tourney.tournament.hosted.pinning import pin_entrants
+from tourney.tournament.hosted.spec import is_hosted
 from tourney.tournament.help_style import hide_flag_placeholders
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
@@ -202,6 +204,8 @@ def match(
     move_ms: MoveOpt = None,
     as_json: JsonOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print the play-by-play.")] = False,
+    db: Annotated[str, typer.Option(envvar="TOURNEY_DB", help="The store hosted:NAME bots are read from (default "
+                                                              "$TOURNEY_DB, else tourney.db).")] = "tourney.db",
 ) -> None:
     """Play one match and print its result."""
     def body() -> None:
@@ -209,6 +213,8 @@ def match(
         check_move_ms(move_ms)
         config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
         entrants = parse_entrants(bots, g, unique=False)
+        if any(is_hosted(e.spec) for e in entrants):  # resolved (and the sandbox checked) before playing
+            entrants = pin_entrants(open_store(db), entrants)
         names, specs = [e.alias for e in entrants], [e.spec for e in entrants]
         if str(config.get("mode", "")).lower() == "solo":
             if len(entrants) != 1:
@@ -232,10 +238,10 @@ def match(
                 if show is not None:
                     show(state, joint)
 
-            if any(is_command(spec) for spec in specs):
+            if any(is_command(spec) or is_hosted(spec) for spec in specs):
                 from tourney.tournament.programs import play_with_programs  # starts a private loopback arena
 
-                result = play_with_programs(game, specs, s, config, move_ms)
+                result = play_with_programs(game, specs, s, config, move_ms, store=db)
                 if show is not None:  # the programs played over the network: show it from the replay
                     replay_match(result.replay, show)
             else:
@@ -299,6 +305,10 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 
             arena = remembered_arena(engine, tid)
     plan.spec()
+    if arena is not None and any(is_hosted(e.spec) for e in plan.entrants):
+        raise ConfigError("hosted bots run sandboxed on this run's workers, not on an arena: leave out --arena.")
+    plan.entrants = pin_entrants(engine, plan.entrants)
+    plan.store = db
     if arena is not None:
         from tourney.tournament.arena_run import RemoteArenaExecutor, remember_arena
 
@@ -677,6 +687,7 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
     return table
 
 
+import tourney.tournament.hosted.cli  # noqa: E402, F401  (registers bot submit/list/show/retire)
 import tourney.tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
 import tourney.tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)
 import tourney.tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from tourney.engine.bots import make_bot, parse_bot_spec
 from tourney.engine.core import ConfigError, Game
 from tourney.engine.server.launcher import command_name, is_command
+from tourney.tournament.hosted.spec import is_hosted, parse_hosted
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,8 @@ def parse_entrants(text: str, game: Game, unique: bool = True, remote_ok: bool =
     With unique (tournaments), two entries may not share an alias; a single match may
     seat the same bot twice. With remote_ok (matches played on an arena), `remote:NAME`
     names a connected bot; the arena checks it is there when its match starts. A
-    `cmd:PROGRAM ARGS` entry is a bot program, started for each match it plays.
+    `cmd:PROGRAM ARGS` entry is a bot program, started for each match it plays; `hosted:NAME` a
+    submitted bot, run sandboxed for each match it plays.
     """
     entrants: list[Entrant] = []
     for raw in (part.strip() for part in text.split(",")):
@@ -35,6 +37,9 @@ def parse_entrants(text: str, game: Game, unique: bool = True, remote_ok: bool =
         spec, _, alias = raw.partition("@")
         if is_command(spec):
             name = command_name(spec, 0).rsplit("-", 1)[0]  # the program's stem, e.g. mybot
+            alias = alias or name
+        elif is_hosted(spec):
+            name, _ = parse_hosted(spec)
             alias = alias or name
         elif spec.startswith(REMOTE):
             if not remote_ok:

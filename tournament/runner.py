@@ -22,6 +22,7 @@ from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.chance import stream_start
 from tourney.engine.referee import MatchResult, TimeControl, play_match
 from tourney.engine.server.launcher import is_command
+from tourney.tournament.hosted.spec import is_hosted
 from tourney.tournament.achievements import rules_for
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
@@ -55,6 +56,8 @@ class TournamentPlan:
     # The organiser's secret behind every match seed (tournament.seeding); None until the
     # tournament is stored, when create_tournament generates one if none was given.
     seed_key: str | None = None
+    # The database hosted seats' bundles are read from (the run's --db; not stored with the plan).
+    store: str = ""
 
     def match_seed(self, offset: int) -> int:
         """The seed of the offset-th game: a keyed hash of (tournament seed, offset) under seed_key."""
@@ -138,11 +141,12 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     game = get_game(plan.game)
     seed = plan.match_seed(pairing.seed_offset)
     specs = [plan.entrants[e].spec for e in pairing.seats]
-    if any(is_command(spec) for spec in specs):
+    if any(is_command(spec) or is_hosted(spec) for spec in specs):
         from tourney.tournament.programs import play_with_programs  # only matches with programs need gRPC
 
         return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms,
-                                  bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats])
+                                  bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats],
+                                  store=plan.store)
     seats = [make_bot(plan.entrants[e].spec, game, bot_seed(seed, plan.entrants[e].alias)) for e in pairing.seats]
     # Seats the game plays itself (Solo's scripted AI) are never asked: any bot holds them.
     seats += [make_bot("random", game, 0) for _ in range(plan.players - len(seats))]

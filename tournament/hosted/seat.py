@@ -1,0 +1,45 @@
+"""A hosted seat in one match: the version's bundle from the store (cached by hash) run in a sandbox.
+
+Whoever plays the match (a Ray worker, or the command itself) opens the store named by the
+plan, so a cluster needs no shared filesystem: the bytes travel from the database.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+
+from tourney.tournament.hosted.spec import parse_hosted
+from tourney.tournament.store.hosted_tables import HostedVersion
+from tourney.workers.sandbox import SandboxedProgram, SandboxLimits, cached_bundle, require_bwrap
+
+
+@functools.lru_cache(maxsize=8)
+def _store(url: str) -> Engine:
+    """One engine per store URL per process (opening one checks the schema: not once per match)."""
+    from tourney.tournament.store.database import open_store
+
+    return open_store(url)
+
+
+def resolved(store: str, spec: str) -> HostedVersion:
+    """The version a hosted spec names, read from `store`."""
+    from tourney.tournament.store.hosted import resolve_version
+
+    if not store:
+        raise ValueError("a hosted seat needs the store its bundle is kept in")
+    name, version = parse_hosted(spec)
+    return resolve_version(_store(store), name, version)
+
+
+def hosted_program(store: str, spec: str, name: str, socket_path: Path, log_dir: Path,
+                   limits: SandboxLimits | None = None) -> SandboxedProgram:
+    """The sandboxed program of a hosted seat (not started), connecting to the arena at socket_path."""
+    from tourney.tournament.store.hosted import bundle_bytes
+
+    require_bwrap()
+    version = resolved(store, spec)
+    folder = cached_bundle(version.sha256, functools.partial(bundle_bytes, _store(store)))
+    return SandboxedProgram(version.run, folder, socket_path, name, log_dir / f"{name}.log", limits)

@@ -1,0 +1,38 @@
+"""What a hosted bot may use, and the check that the sandbox tool is installed."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+
+from tourney.engine.core import TourneyError
+
+GIB = 1 << 30
+MIB = 1 << 20
+
+
+class SandboxUnavailable(TourneyError):
+    """This machine cannot run hosted bots (bubblewrap is missing)."""
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Caps on one sandboxed bot process and everything it starts."""
+
+    memory_bytes: int = GIB  # RAM (and tmpfs scratch, charged to the same cgroup)
+    pids: int = 64  # processes and threads at once
+    cpus: float = 1.0  # CPU time per wall second (cgroup CFS quota)
+    wall_s: float = 900.0  # the whole process, start to kill: a match never keeps a bot longer
+    file_bytes: int = 64 * MIB  # largest file it may write (its log and scratch files)
+    scratch_bytes: int = 256 * MIB  # size of its tmpfs home and /tmp
+    open_files: int = 256
+
+
+def require_bwrap() -> str:
+    """The path of bwrap, or one sentence saying what to install."""
+    found = shutil.which("bwrap")
+    if found is None:
+        raise SandboxUnavailable("hosted bots run in a bubblewrap sandbox and this machine has no `bwrap`: "
+                                 "install it (apt-get install bubblewrap) or play the bot as cmd: on a "
+                                 "machine you trust it on.")
+    return found
