@@ -37,9 +37,9 @@ from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
 from tourney.tournament.game_options import options_doc, options_table
+from tourney.tournament.help_style import hide_flag_placeholders
 from tourney.tournament.hosted.pinning import pin_entrants
 from tourney.tournament.hosted.spec import is_hosted
-from tourney.tournament.help_style import hide_flag_placeholders
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament

@@ -33,8 +33,8 @@ from tourney.engine.server.launcher import BotProcess, command_name, is_command
 from tourney.engine.server.local import LocalArena
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
 from tourney.tournament.fault_notes import NOT_PLAYED
-from tourney.workers.sandbox import SandboxedProgram
 from tourney.tournament.hosted.spec import is_hosted, parse_hosted
+from tourney.workers.sandbox import SandboxedProgram
 
 CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello
 POLL_S = 0.05  # how often the wait looks for a program that exited or connected

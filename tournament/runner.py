@@ -22,10 +22,10 @@ from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.chance import stream_start
 from tourney.engine.referee import MatchResult, TimeControl, play_match
 from tourney.engine.server.launcher import is_command
-from tourney.tournament.hosted.spec import is_hosted
 from tourney.tournament.achievements import rules_for
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
+from tourney.tournament.hosted.spec import is_hosted
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.seeding import keyed_match_seed
 from tourney.tournament.sprt import ELO_SCALES, SprtState

@@ -43,8 +43,8 @@ async def start_server(
     """Start the arena on host:port (0 picks a free port); returns the server and its port.
 
     tls is (certificate chain PEM, private key PEM). unix_path, when given, is a Unix socket the
-    arena listens on too (plain: only local processes reach it), for sandboxed bots with no network. The standard health service and
-    server reflection are enabled when their packages are installed.
+    arena listens on too (plain: only local processes reach it), for sandboxed bots with no network.
+    The standard health service and server reflection are enabled when their packages are installed.
     """
     available_games()  # import every game now, not during the first bot's Hello
     server = grpc.aio.server(options=server_options(arena.config.max_receive_bytes),

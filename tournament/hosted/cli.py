@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -86,16 +86,17 @@ def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db
     """A hosted bot's versions: bundle hash, command, games, validation status and why."""
     def body() -> None:
         bot, versions = hosted_bot(open_store(db), name)
-        doc = {"name": bot.name, "retired": bot.retired, "versions": [
+        rows: list[dict[str, Any]] = [
             {"version": v.version, "sha256": v.sha256, "run": v.run, "games": json.loads(v.games_json),
              "files": v.files, "bytes": v.size, "status": v.status, "reason": v.status_reason,
-             "submitted": v.created_at.isoformat()} for v in versions]}
+             "submitted": v.created_at.isoformat()} for v in versions]
+        doc = {"name": bot.name, "retired": bot.retired, "versions": rows}
         if as_json:
             print(json.dumps(doc))
             return
         out.print(f"{bot.name}{' (retired)' if bot.retired else ''}")
         table = Table("version", "bundle", "run", "games", "status")
-        for v in doc["versions"]:
+        for v in rows:
             status = v["status"] + (f": {v['reason']}" if v["reason"] else "")
             table.add_row(f"v{v['version']}", f"{str(v['sha256'])[:12]} ({v['files']} files)", str(v["run"]),
                           ", ".join(v["games"]), status)

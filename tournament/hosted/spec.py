@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+
 from tourney.engine.core import ConfigError
 
 HOSTED_PREFIX = "hosted:"

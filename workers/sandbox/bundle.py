@@ -18,6 +18,7 @@ import tarfile
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 from tourney.engine.core import TourneyError
 
@@ -59,11 +60,10 @@ class _Budget:
                               "not need.")
 
 
-def _read(stream: io.BufferedIOBase | io.RawIOBase | object, budget: _Budget) -> bytes:
+def _read(stream: IO[bytes], budget: _Budget) -> bytes:
     """A member's bytes, read in chunks so an archive that lies about sizes stops at the limit."""
     out = bytearray()
-    reader = getattr(stream, "read")
-    while chunk := reader(CHUNK):
+    while chunk := stream.read(CHUNK):
         budget.add(len(chunk))
         out += chunk
     return bytes(out)

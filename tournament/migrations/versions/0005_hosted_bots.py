@@ -7,8 +7,8 @@ Revises: 0007
 from __future__ import annotations
 
 import sqlalchemy as sa
-import sqlmodel
 from alembic import op
+from sqlmodel.sql.sqltypes import AutoString, UTCDateTime
 
 revision = '0005'
 down_revision = '0007'
@@ -22,9 +22,9 @@ def upgrade() -> None:
         op.create_table(
             'hostedbot',
             sa.Column('id', sa.Integer(), nullable=False),
-            sa.Column('name', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+            sa.Column('name', AutoString(), nullable=False),
             sa.Column('retired', sa.Boolean(), nullable=False),
-            sa.Column('created_at', sa.DateTime(), nullable=False),
+            sa.Column('created_at', UTCDateTime(), nullable=False),
             sa.PrimaryKeyConstraint('id'),
         )
         op.create_index(op.f('ix_hostedbot_name'), 'hostedbot', ['name'], unique=True)
@@ -34,14 +34,14 @@ def upgrade() -> None:
             sa.Column('id', sa.Integer(), nullable=False),
             sa.Column('bot_id', sa.Integer(), nullable=False),
             sa.Column('version', sa.Integer(), nullable=False),
-            sa.Column('sha256', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-            sa.Column('run', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-            sa.Column('games_json', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+            sa.Column('sha256', AutoString(), nullable=False),
+            sa.Column('run', AutoString(), nullable=False),
+            sa.Column('games_json', AutoString(), nullable=False),
             sa.Column('files', sa.Integer(), nullable=False),
             sa.Column('size', sa.Integer(), nullable=False),
-            sa.Column('status', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-            sa.Column('status_reason', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-            sa.Column('created_at', sa.DateTime(), nullable=False),
+            sa.Column('status', AutoString(), nullable=False),
+            sa.Column('status_reason', AutoString(), nullable=False),
+            sa.Column('created_at', UTCDateTime(), nullable=False),
             sa.PrimaryKeyConstraint('id'),
             sa.UniqueConstraint('bot_id', 'version'),
         )
@@ -50,7 +50,7 @@ def upgrade() -> None:
     if 'bundleblob' not in tables:
         op.create_table(
             'bundleblob',
-            sa.Column('sha256', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+            sa.Column('sha256', AutoString(), nullable=False),
             sa.Column('data', sa.LargeBinary(), nullable=False),
             sa.PrimaryKeyConstraint('sha256'),
         )
