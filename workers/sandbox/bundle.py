@@ -112,8 +112,8 @@ def _zip_files(data: Path, budget: _Budget) -> Iterator[tuple[str, bytes, bool]]
         for info in archive.infolist():
             if info.is_dir():
                 continue
-            mode = info.external_attr >> 16
-            if mode and not stat.S_ISREG(mode):
+            mode = info.external_attr >> 16  # Unix mode, when the zip was made on Unix (else 0)
+            if stat.S_IFMT(mode) and not stat.S_ISREG(mode):
                 raise BundleError(f"the archive's member '{info.filename}' is a link or a device: a bundle holds "
                                   "only files and folders.")
             name = _clean(info.filename)
