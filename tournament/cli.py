@@ -47,7 +47,7 @@ from tourney.tournament.seeding import check_seed_key
 from tourney.tournament.sprt import explain as explain_sprt
 from tourney.tournament.standings import Standing, legend_lines
 from tourney.tournament.store.codec import unpack_replay
-from tourney.tournament.store.database import open_store
+from tourney.tournament.store.database import open_store, url_of
 from tourney.tournament.store.reads import load_achievements, load_standings, match_page, stored_match
 
 if TYPE_CHECKING:
@@ -308,7 +308,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     if arena is not None and any(is_hosted(e.spec) for e in plan.entrants):
         raise ConfigError("hosted bots run sandboxed on this run's workers, not on an arena: leave out --arena.")
     plan.entrants = pin_entrants(engine, plan.entrants)
-    plan.store = db
+    plan.store = url_of(engine)
     if arena is not None:
         from tourney.tournament.arena_run import RemoteArenaExecutor, remember_arena
 

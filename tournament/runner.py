@@ -31,6 +31,7 @@ from tourney.tournament.seeding import keyed_match_seed
 from tourney.tournament.sprt import ELO_SCALES, SprtState
 from tourney.tournament.standings import Standing
 from tourney.tournament.store.codec import loads
+from tourney.tournament.store.database import url_of
 from tourney.tournament.store.reads import load_history, load_standings, stored_numbers, stored_tournament
 from tourney.tournament.store.records import BYE_SEED, Played, match_record
 from tourney.tournament.store.writes import create_tournament, record_matches, save_ratings, save_streaks
@@ -174,7 +175,8 @@ def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, Tournamen
                           format=settings.get("format", t.format), cycles=int(settings.get("cycles", 1)),
                           rounds=settings.get("rounds"),
                           sprt=(float(sprt[0]), float(sprt[1]), float(sprt[2]), float(sprt[3])) if sprt else None,
-                          seed_key=t.seed_key, sprt_elo=str(settings.get("sprt_elo", "logistic")))
+                          seed_key=t.seed_key, sprt_elo=str(settings.get("sprt_elo", "logistic")),
+                          store=url_of(engine))
     assert t.id is not None
     return t.id, plan
 

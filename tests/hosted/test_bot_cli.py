@@ -99,3 +99,24 @@ def test_a_machine_without_bwrap_refuses_hosted_bots(tmp_path: Path, monkeypatch
     result = cli("bot", "submit", "dave", str(folder), "--run", "python3 bot.py", "--db", str(tmp_path / "t.db"))
     assert result.exit_code == 2
     assert "apt-get install bubblewrap" in result.output
+
+
+def test_a_league_plays_a_hosted_bot(tmp_path: Path) -> None:
+    import tourney.tournament.league_cli  # noqa: F401  (registers `tourney league`)
+
+    db = str(tmp_path / "l.db")
+    good = bundle(tmp_path / "good", bot_source("good"))
+    assert cli("bot", "submit", "erin", str(good), "--run", "python3 bot.py", "--game", GAME, "--db", db).exit_code == 0
+    made = cli("league", "create", "hl", "--game", GAME, "--format", "round-robin", "--schedule", "30 18 * * 1",
+               "--games-per-pair", "2", "--db", db, "--now", "2026-03-01T00:00")
+    assert made.exit_code == 0, made.output
+    assert cli("league", "join", "hl", "hosted:nobody", "--db", db).exit_code == 2  # no such hosted bot
+    for spec in ("hosted:erin", "random"):
+        joined = cli("league", "join", "hl", spec, "--db", db)
+        assert joined.exit_code == 0, joined.output
+    due = cli("league", "run-due", "hl", "--db", db, "--local", "--now", "2026-03-02T19:00", "--json")
+    assert due.exit_code == 0, due.output
+    assert [(r["matches"], r["forfeits"]) for r in json.loads(due.stdout)["rounds"]] == [(2, 0)]
+    with sqlite3.connect(db) as con:
+        ends = {r for (r,) in con.execute("select termination from match")}
+    assert ends <= {"normal", "adjudication"}

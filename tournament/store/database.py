@@ -50,6 +50,15 @@ def open_store(url: str) -> Engine:
     return engine
 
 
+def url_of(engine: Engine) -> str:
+    """The engine's URL in full (password included) with a SQLite path made absolute: what another
+    process (a Ray worker reading hosted bundles) opens to reach the same store."""
+    url = engine.url
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        url = url.set(database=str(Path(url.database).resolve()))
+    return url.render_as_string(hide_password=False)
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (creating it in an empty database).
 
