@@ -69,6 +69,7 @@ class Beside:
         self.errors: list[BaseException] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
 
     def _loop(self) -> None:
         seed = 100
@@ -97,7 +98,6 @@ class Beside:
 def beside(hosted_store: Store) -> Iterator[Beside]:
     """A well-behaved hosted bot's matches on the same machine while the test plays; checked at the end."""
     runner = Beside(hosted_store)
-    runner._thread.start()
     yield runner
     runner.finish()
 

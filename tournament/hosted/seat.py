@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
+from tourney.engine.core import ConfigError
 from tourney.tournament.hosted.spec import parse_hosted
 from tourney.tournament.store.hosted_tables import HostedVersion
 from tourney.workers.sandbox import SandboxedProgram, SandboxLimits, cached_bundle, require_bwrap
@@ -28,8 +29,9 @@ def resolved(store: str, spec: str) -> HostedVersion:
     """The version a hosted spec names, read from `store`."""
     from tourney.tournament.store.hosted import resolve_version
 
-    if not store:
-        raise ValueError("a hosted seat needs the store its bundle is kept in")
+    if not store:  # e.g. a plan played on an arena, which has no store of bundles
+        raise ConfigError(f"'{spec}' cannot play here: hosted bots play where the store that keeps them is known "
+                          "(tourney match/run/sprt/league run-due with --db).")
     name, version = parse_hosted(spec)
     return resolve_version(_store(store), name, version)
 
