@@ -159,6 +159,8 @@ def _why(process: Program, what: str) -> str:
     status = "" if code is None else (f", killed by signal {-code}" if code < 0 else f", exit status {code}")
     if isinstance(process, SandboxedProgram) and (cap := process.limit_hit()) is not None:
         status += f" ({cap})"
+    if isinstance(process, SandboxedProgram):  # a stranger's log is its author's: it is kept out of results
+        return f"{what}{status}"
     tail = log_tail(process.log_path, process.log_start)
     return f"{what}{status}" + (f"; its log {process.log_path} ends: {tail}" if tail else "")
 

@@ -71,7 +71,8 @@ def test_a_version_that_fails_validation_says_why_and_is_not_ranked(tmp_path: Pa
     assert result.stdout.splitlines()[0] == "bob v1"
     assert "failed its validation" in result.output and "BOOM: weights.bin is missing" in result.output
     version = json.loads(cli("bot", "show", "bob", "--db", db, "--json").stdout)["versions"][0]
-    assert version["status"] == "failed" and "BOOM: weights.bin is missing" in version["reason"]
+    assert version["status"] == "failed" and "exited before connecting, exit status 1" in version["reason"]
+    assert "BOOM: weights.bin is missing" in version["log"] and "BOOM" not in version["reason"]
     refused = cli("match", "--game", GAME, "--bots", "hosted:bob,random", "--db", db)
     assert refused.exit_code == 2 and "no validated version" in refused.output
 

@@ -18,7 +18,7 @@ from tourney.engine.core import ConfigError, available_games, get_game
 from tourney.tournament.cli import app, guarded
 from tourney.tournament.hosted.spec import check_name
 from tourney.tournament.store.database import open_store
-from tourney.tournament.store.hosted import add_version, hosted_bot, hosted_bots, retire
+from tourney.tournament.store.hosted import add_version, hosted_bot, hosted_bots, retire, set_token
 
 bot_app = typer.Typer(no_args_is_help=True, help="Hosted bots: submit a bundle, list, show, retire. A hosted "
                                                  "bot plays as hosted:NAME (or hosted:NAME:version=N).")
@@ -54,10 +54,11 @@ def submit(
         engine = open_store(db)
         version = add_version(engine, name, packed, sha256, files, run, games)
         out.print(f"{name} v{version.version}")
-        status, reason = validate(engine, db, name, version)
+        status, reason, tail = validate(engine, db, name, version)
         if status != "validated":
-            print(f"error: {name} v{version.version} failed its validation ({reason}); it is not ranked: fix "
-                  "it and submit again.", file=sys.stderr)
+            log = f"; its log ends: {tail}" if tail else ""
+            print(f"error: {name} v{version.version} failed its validation ({reason}{log}); it is not ranked: "
+                  "fix it and submit again.", file=sys.stderr)
             raise typer.Exit(1)
         out.print(f"validated in {', '.join(games)}: play it as hosted:{name}")
     guarded(body)
@@ -88,7 +89,7 @@ def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db
         bot, versions = hosted_bot(open_store(db), name)
         rows: list[dict[str, Any]] = [
             {"version": v.version, "sha256": v.sha256, "run": v.run, "games": json.loads(v.games_json),
-             "files": v.files, "bytes": v.size, "status": v.status, "reason": v.status_reason,
+             "files": v.files, "bytes": v.size, "status": v.status, "reason": v.status_reason, "log": v.log_tail,
              "submitted": v.created_at.isoformat()} for v in versions]
         doc = {"name": bot.name, "retired": bot.retired, "versions": rows}
         if as_json:
@@ -97,7 +98,8 @@ def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db
         out.print(f"{bot.name}{' (retired)' if bot.retired else ''}")
         table = Table("version", "bundle", "run", "games", "status")
         for v in rows:
-            status = v["status"] + (f": {v['reason']}" if v["reason"] else "")
+            status = v["status"] + (f": {v['reason']}" if v["reason"] else "") + (
+                f"; its log ends: {v['log']}" if v["log"] else "")
             table.add_row(f"v{v['version']}", f"{str(v['sha256'])[:12]} ({v['files']} files)", str(v["run"]),
                           ", ".join(v["games"]), status)
         out.print(table)
@@ -110,4 +112,13 @@ def retire_bot(name: Annotated[str, typer.Argument(help="The hosted bot's name."
     def body() -> None:
         retire(open_store(db), name)
         out.print(f"{name} retired")
+    guarded(body)
+
+
+@bot_app.command("token")
+def token(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db: DbOpt = "tourney.db") -> None:
+    """Print a fresh token for the bot's author (shown once; the old one stops working): with it the
+    author uploads new versions and reads the bot's logs in the web app."""
+    def body() -> None:
+        print(set_token(open_store(db), name))
     guarded(body)

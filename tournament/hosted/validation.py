@@ -1,7 +1,8 @@
 """A new version's validation: one match against `random` in each of its games, in the sandbox.
 
 It is ranked (its status `validated`) only if every one ends normally; else the status says which
-game, how the match ended and the last lines of the bot's log.
+game and how the match ended, and the last lines of the bot's log are kept beside it (shown to the
+organiser and, on the web, to the bot's author only).
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ VALIDATION_MOVE_MS = 2000  # generous: a bot's first decisions include its impor
 ENDED_NORMALLY = (Termination.NORMAL, Termination.ADJUDICATION)
 
 
-def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> tuple[str, str]:
-    """Play the validation matches and record the status; returns (status, reason)."""
+def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> tuple[str, str, str]:
+    """Play the validation matches and record the status; returns (status, reason, its log's tail)."""
     from tourney.tournament.programs import hosted_name, log_tail, play_with_programs
 
     spec = pinned(name, version.version)
-    reason = ""
+    reason = tail = ""
     for game_id in json.loads(version.games_json):
         game = get_game(game_id)
         seats = [spec] + ["random"] * (game.min_players - 1)
@@ -36,10 +37,9 @@ def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> t
                                         store=store)
             if result.termination not in ENDED_NORMALLY:
                 tail = log_tail(Path(logs) / f"{hosted_name(spec, 0)}.log")
-                reason = f"{game_id}: {result.reason}" + (f"; its log ends: {tail}" if tail and tail not in
-                                                           result.reason else "")
+                reason = f"{game_id}: {result.reason}"
                 break
     status = FAILED if reason else VALIDATED
     assert version.id is not None
-    set_status(engine, version.id, status, reason)
-    return status, reason
+    set_status(engine, version.id, status, reason, tail)
+    return status, reason, tail

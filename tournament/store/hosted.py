@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import secrets
 from collections.abc import Sequence
 
 from sqlalchemy.engine import Engine
@@ -39,12 +42,12 @@ def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: in
         return row
 
 
-def set_status(engine: Engine, version_id: int, status: str, reason: str = "") -> None:
-    """Record how a version's validation ended."""
+def set_status(engine: Engine, version_id: int, status: str, reason: str = "", log_tail: str = "") -> None:
+    """Record how a version's validation ended (the log's tail apart: only its author sees it)."""
     with Session(engine) as session:
         row = session.get(HostedVersion, version_id)
         assert row is not None
-        row.status, row.status_reason = status, reason
+        row.status, row.status_reason, row.log_tail = status, reason, log_tail
         session.add(row)
         session.commit()
 
@@ -96,6 +99,26 @@ def retire(engine: Engine, name: str) -> None:
         bot.retired = True
         session.add(bot)
         session.commit()
+
+
+def set_token(engine: Engine, name: str) -> str:
+    """A fresh token for bot `name`'s author (the old one stops working); only its hash is stored."""
+    token = secrets.token_urlsafe(24)
+    with Session(engine) as session:
+        bot = session.exec(select(HostedBot).where(HostedBot.name == name)).first()
+        if bot is None:
+            raise ConfigError(f"there is no hosted bot '{name}': `tourney bot submit` adds one.")
+        bot.token_hash = hashlib.sha256(token.encode()).hexdigest()
+        session.add(bot)
+        session.commit()
+    return token
+
+
+def is_author(bot: HostedBot, token: str | None) -> bool:
+    """True when `token` is the bot's author's (compared in constant time)."""
+    if not token or not bot.token_hash:
+        return False
+    return hmac.compare_digest(hashlib.sha256(token.encode()).hexdigest(), bot.token_hash)
 
 
 def bundle_bytes(engine: Engine, sha256: str) -> bytes:

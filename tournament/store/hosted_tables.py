@@ -21,6 +21,7 @@ class HostedBot(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True)
     retired: bool = False  # a retired bot plays no new match; its versions and results stay
+    token_hash: str = ""  # SHA-256 of its author's token (`tourney bot token`): uploads and logs on the web
     created_at: datetime = Field(default_factory=now)
 
 
@@ -37,7 +38,8 @@ class HostedVersion(SQLModel, table=True):
     files: int
     size: int  # packed bytes
     status: str = "pending"  # pending | validated | failed
-    status_reason: str = ""  # why a validation failed, with the tail of the bot's log
+    status_reason: str = ""  # why a validation failed (public)
+    log_tail: str = ""  # the last lines of the bot's log in a failed validation (its author's and the organiser's)
     created_at: datetime = Field(default_factory=now)
 
 

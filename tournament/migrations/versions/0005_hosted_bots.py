@@ -24,6 +24,7 @@ def upgrade() -> None:
             sa.Column('id', sa.Integer(), nullable=False),
             sa.Column('name', AutoString(), nullable=False),
             sa.Column('retired', sa.Boolean(), nullable=False),
+            sa.Column('token_hash', AutoString(), nullable=False),
             sa.Column('created_at', UTCDateTime(), nullable=False),
             sa.PrimaryKeyConstraint('id'),
         )
@@ -41,6 +42,7 @@ def upgrade() -> None:
             sa.Column('size', sa.Integer(), nullable=False),
             sa.Column('status', AutoString(), nullable=False),
             sa.Column('status_reason', AutoString(), nullable=False),
+            sa.Column('log_tail', AutoString(), nullable=False),
             sa.Column('created_at', UTCDateTime(), nullable=False),
             sa.PrimaryKeyConstraint('id'),
             sa.UniqueConstraint('bot_id', 'version'),
