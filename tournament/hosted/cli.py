@@ -14,11 +14,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tourney.engine.core import ConfigError, available_games, get_game
 from tourney.tournament.cli import app, guarded
-from tourney.tournament.hosted.spec import check_name
 from tourney.tournament.store.database import open_store
-from tourney.tournament.store.hosted import add_version, hosted_bot, hosted_bots, retire, set_token
+from tourney.tournament.store.hosted import hosted_bot, hosted_bots, retire, set_token
 
 bot_app = typer.Typer(no_args_is_help=True, help="Hosted bots: submit a bundle, list, show, retire. A hosted "
                                                  "bot plays as hosted:NAME (or hosted:NAME:version=N).")
@@ -42,17 +40,11 @@ def submit(
 ) -> None:
     """Store a new version of a bot and validate it: one match against random in each of its games."""
     def body() -> None:
+        from tourney.tournament.hosted.submission import submit_version
         from tourney.tournament.hosted.validation import validate
-        from tourney.workers.sandbox import pack_bundle, require_bwrap
 
-        check_name(name)
-        if not run.strip():
-            raise ConfigError("--run is empty: give the command that starts the bot, e.g. --run \"python3 bot.py\".")
-        games = [get_game(g).id for g in game] if game else [g.id for g in available_games()]
-        require_bwrap()
-        packed, sha256, files = pack_bundle(path)
         engine = open_store(db)
-        version = add_version(engine, name, packed, sha256, files, run, games)
+        version = submit_version(engine, name, path, run, game or [])
         out.print(f"{name} v{version.version}")
         status, reason, tail = validate(engine, db, name, version)
         if status != "validated":
@@ -60,7 +52,7 @@ def submit(
             print(f"error: {name} v{version.version} failed its validation ({reason}{log}); it is not ranked: "
                   "fix it and submit again.", file=sys.stderr)
             raise typer.Exit(1)
-        out.print(f"validated in {', '.join(games)}: play it as hosted:{name}")
+        out.print(f"validated in {', '.join(json.loads(version.games_json))}: play it as hosted:{name}")
     guarded(body)
 
 
