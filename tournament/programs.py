@@ -32,6 +32,7 @@ from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.launcher import BotProcess, command_name, is_command
 from tourney.engine.server.local import LocalArena
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
+from tourney.engine.server.tokens import token_hash
 from tourney.tournament.fault_notes import NOT_PLAYED
 from tourney.tournament.hosted.spec import is_hosted, parse_hosted
 from tourney.workers.sandbox import SandboxedProgram
@@ -76,12 +77,21 @@ def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mappi
 
     bot_seeds (one per seat) seed the built-in bots among them, as workers would. store is the
     database hosted seats' bundles are read from.
+
+    With a hosted seat, every program seat gets a token of its own for this match (TOURNEY_TOKEN)
+    and the arena admits no other: a hostile bot cannot connect under its opponent's name.
     """
     token = secrets.token_urlsafe(12)
-    arena_config = ArenaConfig(admin_token=token, allow_anonymous=True, seat_wait_s=CONNECT_WAIT_S)
+    any_hosted = any(is_hosted(spec) for spec in specs)
+    seat_tokens: dict[int, str] = {i: secrets.token_urlsafe(16) if any_hosted else ""
+                                   for i, spec in enumerate(specs) if is_program(spec)}
+    names = {i: hosted_name(spec, i) if is_hosted(spec) else command_name(spec, i)
+             for i, spec in enumerate(specs) if i in seat_tokens}
+    arena_config = ArenaConfig(admin_token=token, allow_anonymous=not any_hosted, seat_wait_s=CONNECT_WAIT_S,
+                               tokens={names[i]: token_hash(t) for i, t in seat_tokens.items()})
     with contextlib.ExitStack() as stack:
         socket_path: Path | None = None
-        if any(is_hosted(spec) for spec in specs):
+        if any_hosted:
             folder = tempfile.mkdtemp(prefix="tourney-arena-")  # short: a socket path has 107 bytes at most
             stack.callback(shutil.rmtree, folder, True)
             socket_path = Path(folder) / SOCKET_NAME
@@ -93,17 +103,18 @@ def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mappi
             if is_hosted(spec) and socket_path is not None:
                 from tourney.tournament.hosted.seat import hosted_program
 
-                name = hosted_name(spec, i)
+                name = names[i]
                 try:
-                    hosted[i] = stack.enter_context(hosted_program(store, spec, name, socket_path, log_dir))
+                    hosted[i] = stack.enter_context(hosted_program(store, spec, name, seat_tokens[i], socket_path,
+                                                                   log_dir))
                 except ConfigError as exc:  # retired or unknown meanwhile: the seat forfeits
                     return _forfeit(game, len(specs), seed, dict(config), i, str(exc))
                 processes[i] = hosted[i]
                 seats.append(REMOTE_PREFIX + name)
             elif is_command(spec):
-                name = command_name(spec, i)
+                name = names[i]
                 try:
-                    processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, "", log_dir))
+                    processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, seat_tokens[i], log_dir))
                 except ConfigError as exc:  # no such program here: the seat forfeits, the tournament goes on
                     return _forfeit(game, len(specs), seed, dict(config), i, str(exc))
                 seats.append(REMOTE_PREFIX + name)

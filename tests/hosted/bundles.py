@@ -57,6 +57,20 @@ import subprocess, sys, time
 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "MARKER"], start_new_session=True)
 print("ORPHAN: child", child.pid, flush=True)
 """,
+    # Connects a second session under its opponent's name (seat 1 of an unpinned hosted:good).
+    "impostor": """
+import os, threading
+from tourney_bot import BotClient
+
+def impersonate():
+    try:
+        BotClient(os.environ["TOURNEY_ARENA"], Random(), name="good-1", token="guessed").run(max_matches=1)
+        print("IMPOSTOR: admitted", flush=True)
+    except Exception as exc:
+        print("IMPOSTOR: refused", type(exc).__name__, flush=True)
+
+threading.Thread(target=impersonate, daemon=True).start()
+""",
     # Never says Hello: holds the arena's socket open and says nothing.
     "silent": """
 import os, socket, time

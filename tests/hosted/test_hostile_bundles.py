@@ -72,3 +72,9 @@ def test_a_bot_that_never_says_hello_forfeits(hosted_store: Store, beside: Besid
 def test_a_bot_that_sleeps_in_a_reply_times_out(hosted_store: Store, beside: Beside) -> None:
     result = hosted_store.play("hosted:sleeper", "random", move_ms=300)
     assert result.termination is Termination.TIMEOUT and result.forfeit_seat == 0, result.reason
+
+
+def test_a_bot_cannot_connect_under_its_opponents_name(hosted_store: Store, beside: Beside) -> None:
+    result = hosted_store.play("hosted:impostor", "hosted:good")
+    assert result.termination in (Termination.NORMAL, Termination.ADJUDICATION), result.reason
+    assert "IMPOSTOR: refused" in hosted_store.log("impostor")  # each program seat has its own token

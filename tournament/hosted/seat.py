@@ -36,12 +36,13 @@ def resolved(store: str, spec: str) -> HostedVersion:
     return resolve_version(_store(store), name, version)
 
 
-def hosted_program(store: str, spec: str, name: str, socket_path: Path, log_dir: Path,
+def hosted_program(store: str, spec: str, name: str, token: str, socket_path: Path, log_dir: Path,
                    limits: SandboxLimits | None = None) -> SandboxedProgram:
-    """The sandboxed program of a hosted seat (not started), connecting to the arena at socket_path."""
+    """The sandboxed program of a hosted seat (not started), connecting to the arena at socket_path
+    as `name` with `token`."""
     from tourney.tournament.store.hosted import bundle_bytes
 
     require_bwrap()
     version = resolved(store, spec)
     folder = cached_bundle(version.sha256, functools.partial(bundle_bytes, _store(store)))
-    return SandboxedProgram(version.run, folder, socket_path, name, log_dir / f"{name}.log", limits)
+    return SandboxedProgram(version.run, folder, socket_path, name, log_dir / f"{name}.log", limits, token)

@@ -92,12 +92,12 @@ def bundle_argv(run: str) -> list[str]:
     return argv
 
 
-def bwrap_argv(bwrap: str, run: str, bundle: Path, arena_dir: Path, socket_name: str, name: str,
+def bwrap_argv(bwrap: str, run: str, bundle: Path, arena_dir: Path, socket_name: str, name: str, token: str,
                limits: SandboxLimits) -> list[str]:
     """The whole bwrap command that runs `run` from the bundle, connected to the arena socket only."""
     mounts, env = runtime_mounts()
     env.update({"HOME": HOME, "LANG": "C.UTF-8", "TOURNEY_ARENA": f"unix:{ARENA_DIR}/{socket_name}",
-                "TOURNEY_BOT_NAME": name, "TOURNEY_TOKEN": ""})
+                "TOURNEY_BOT_NAME": name, "TOURNEY_TOKEN": token})
     args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--uid", NOBODY, "--gid", NOBODY,
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--hostname", "bot",
             *system_mounts(), *mounts,

@@ -31,8 +31,9 @@ class SandboxedProgram:
     """One sandboxed run of a bundle's command; use as a context manager so it is always killed."""
 
     def __init__(self, run: str, bundle: Path, socket_path: Path, name: str, log_path: Path,
-                 limits: SandboxLimits | None = None) -> None:
+                 limits: SandboxLimits | None = None, token: str = "") -> None:
         self.run = run
+        self.token = token  # this match's token for the bot's name (TOURNEY_TOKEN)
         self.bundle = bundle
         self.socket_path = socket_path
         self.name = name
@@ -52,7 +53,7 @@ class SandboxedProgram:
             rlimits += [f"--as={limits.memory_bytes}", f"--nproc={limits.pids}"]
         joins = self.cgroup.procs_files() if self.cgroup is not None else []
         sandbox = bwrap_argv(require_bwrap(), self.run, self.bundle, self.socket_path.parent, self.socket_path.name,
-                             self.name, limits)
+                             self.name, self.token, limits)
         return ["/bin/sh", "-c", JOIN_AND_EXEC, "sh", *joins, "--", "prlimit", *rlimits, "--", *sandbox]
 
     def start(self) -> SandboxedProgram:
