@@ -4,7 +4,8 @@ The starter is `sh`, which writes its own pid into the cgroups and then becomes 
 then `bwrap` (exec, same pid): everything the bot starts is inside the caps from its first
 instruction. Without a usable cgroup (not root, or cgroup v2 only) the caps fall back to
 rlimits, per process: address space for memory, RLIMIT_NPROC for processes (counted per user,
-so give the worker its own user), and no CPU-share cap.
+so give the worker its own user; none for root, whose count is every root process), and no
+CPU-share cap.
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ class SandboxedProgram:
         limits = self.limits
         rlimits = [f"--fsize={limits.file_bytes}", f"--nofile={limits.open_files}", "--core=0"]
         if self.cgroup is None:
-            rlimits += [f"--as={limits.memory_bytes}", f"--nproc={limits.pids}"]
+            rlimits.append(f"--as={limits.memory_bytes}")
+            if os.geteuid() != 0:  # root's count is every root process of the machine: no cap rather than none left
+                rlimits.append(f"--nproc={limits.pids}")
         joins = self.cgroup.procs_files() if self.cgroup is not None else []
         sandbox = bwrap_argv(require_bwrap(), self.run, self.bundle, self.socket_path.parent, self.socket_path.name,
                              self.name, self.token, limits)
