@@ -51,3 +51,17 @@ def test_without_a_cgroup_memory_is_capped_by_rlimit(tmp_path: Path, monkeypatch
     monkeypatch.setattr(sandbox_process, "cgroups_usable", lambda: False)
     code, log = run_in_sandbox(tmp_path, "python3 -c \"b = b'x' * (2 << 30)\"")
     assert code != 0 and "MemoryError" in log
+
+
+def test_limits_come_from_the_environment_or_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tourney.engine.core import ConfigError
+    from tourney.workers.sandbox import SandboxLimits
+
+    assert SandboxLimits.from_env() == SandboxLimits()
+    monkeypatch.setenv("TOURNEY_SANDBOX_MEMORY_MIB", "512")
+    monkeypatch.setenv("TOURNEY_SANDBOX_PIDS", "32")
+    limits = SandboxLimits.from_env()
+    assert (limits.memory_bytes, limits.pids, limits.cpus) == (512 << 20, 32, 1.0)
+    monkeypatch.setenv("TOURNEY_SANDBOX_PIDS", "lots")
+    with pytest.raises(ConfigError, match="TOURNEY_SANDBOX_PIDS='lots' is not a number from 8 to 4096"):
+        SandboxLimits.from_env()

@@ -35,8 +35,9 @@ def pin_entrants(engine: Engine, entrants: Sequence[Entrant]) -> list[Entrant]:
     """
     if not any(is_hosted(e.spec) for e in entrants):
         return list(entrants)
-    from tourney.workers.sandbox import require_bwrap
+    from tourney.workers.sandbox import SandboxLimits, require_bwrap
 
     require_bwrap()
+    SandboxLimits.from_env()  # a bad TOURNEY_SANDBOX_* setting fails here, not as every match's forfeit
     specs = pin_specs(engine, [e.spec for e in entrants])
     return [Entrant(e.alias, spec) for e, spec in zip(entrants, specs, strict=True)]

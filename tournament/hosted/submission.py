@@ -11,7 +11,7 @@ from tourney.engine.core import ConfigError, available_games, get_game
 from tourney.tournament.hosted.spec import check_name
 from tourney.tournament.store.hosted import add_version
 from tourney.tournament.store.hosted_tables import HostedVersion
-from tourney.workers.sandbox import pack_bundle, require_bwrap
+from tourney.workers.sandbox import SandboxLimits, pack_bundle, require_bwrap
 
 
 def submit_version(engine: Engine, name: str, path: Path, run: str, games: Sequence[str]) -> HostedVersion:
@@ -21,5 +21,6 @@ def submit_version(engine: Engine, name: str, path: Path, run: str, games: Seque
         raise ConfigError("--run is empty: give the command that starts the bot, e.g. --run \"python3 bot.py\".")
     chosen = [get_game(g).id for g in games] if games else [g.id for g in available_games()]
     require_bwrap()  # a bundle that cannot be validated here is not stored
+    SandboxLimits.from_env()
     packed, sha256, files = pack_bundle(path)
     return add_version(engine, name, packed, sha256, files, run, chosen)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 
-from tourney.engine.core import TourneyError
+from tourney.engine.core import ConfigError, TourneyError
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -26,6 +27,31 @@ class SandboxLimits:
     file_bytes: int = 64 * MIB  # largest file it may write (its log and scratch files)
     scratch_bytes: int = 256 * MIB  # size of its tmpfs home and /tmp
     open_files: int = 256
+
+    @classmethod
+    def from_env(cls) -> SandboxLimits:
+        """The defaults, changed by TOURNEY_SANDBOX_MEMORY_MIB, _PIDS, _CPUS and _WALL_S where set
+        (on every machine that plays hosted bots: each worker reads its own environment)."""
+        base = cls()
+        return cls(memory_bytes=int(_setting("MEMORY_MIB", base.memory_bytes / MIB, 64, 64 * 1024) * MIB),
+                   pids=int(_setting("PIDS", base.pids, 8, 4096)),
+                   cpus=_setting("CPUS", base.cpus, 0.1, 64),
+                   wall_s=_setting("WALL_S", base.wall_s, 10, 24 * 3600))
+
+
+def _setting(key: str, default: float, low: float, high: float) -> float:
+    """One TOURNEY_SANDBOX_* number, checked against its range."""
+    name = f"TOURNEY_SANDBOX_{key}"
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not low <= value <= high:
+        raise ConfigError(f"{name}={text!r} is not a number from {low:g} to {high:g}: fix or unset it.")
+    return value
 
 
 def require_bwrap() -> str:

@@ -40,7 +40,7 @@ class SandboxedProgram:
         self.name = name
         self.log_path = log_path
         self.log_start = 0  # each run writes a fresh log
-        self.limits = limits or SandboxLimits()
+        self.limits = limits or SandboxLimits.from_env()
         self.process: subprocess.Popen[bytes] | None = None
         self.cgroup: Cgroup | None = None
         self.wall_hit = False
