@@ -15,6 +15,7 @@ import pytest
 from tests.hosted.bundles import GAME, submit
 from tourney.engine.core import Termination
 from tourney.engine.referee import MatchResult
+from tourney.tournament.hosted.seat import log_path
 from tourney.tournament.programs import play_with_programs
 from tourney.tournament.store.database import open_store
 
@@ -35,7 +36,7 @@ class Store:
         return play_with_programs(GAME, list(specs), seed, {}, move_ms, self.logs, store=self.url)
 
     def log(self, name: str, seat: int = 0) -> str:
-        return (self.logs / f"{name}-{seat}.log").read_text(errors="replace")
+        return log_path(self.logs, f"{name}-{seat}").read_text(errors="replace")
 
 
 @pytest.fixture(scope="session")

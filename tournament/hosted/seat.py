@@ -7,6 +7,7 @@ plan, so a cluster needs no shared filesystem: the bytes travel from the databas
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
@@ -45,4 +46,10 @@ def hosted_program(store: str, spec: str, name: str, token: str, socket_path: Pa
     require_bwrap()
     version = resolved(store, spec)
     folder = cached_bundle(version.sha256, functools.partial(bundle_bytes, _store(store)))
-    return SandboxedProgram(version.run, folder, socket_path, name, log_dir / f"{name}.log", limits, token)
+    return SandboxedProgram(version.run, folder, socket_path, name, log_path(log_dir, name), limits, token)
+
+
+def log_path(log_dir: Path, name: str) -> Path:
+    """Where a hosted seat's log goes: one file per seat name and process, rewritten each match, so two
+    workers of one machine playing the same seat at once never write into one file."""
+    return log_dir / f"{name}.{os.getpid()}.log"

@@ -25,6 +25,7 @@ ENDED_NORMALLY = (Termination.NORMAL, Termination.ADJUDICATION)
 
 def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> tuple[str, str, str]:
     """Play the validation matches and record the status; returns (status, reason, its log's tail)."""
+    from tourney.tournament.hosted.seat import log_path
     from tourney.tournament.programs import hosted_name, log_tail, play_with_programs
 
     spec = pinned(name, version.version)
@@ -36,7 +37,7 @@ def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> t
             result = play_with_programs(game_id, seats, VALIDATION_SEED, {}, VALIDATION_MOVE_MS, Path(logs),
                                         store=store)
             if result.termination not in ENDED_NORMALLY:
-                tail = log_tail(Path(logs) / f"{hosted_name(spec, 0)}.log")
+                tail = log_tail(log_path(Path(logs), hosted_name(spec, 0)))
                 reason = f"{game_id}: {result.reason}"
                 break
     status = FAILED if reason else VALIDATED
