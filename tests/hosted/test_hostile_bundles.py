@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.hosted.conftest import Beside, Store, processes_with
@@ -44,6 +46,8 @@ def test_a_fork_bomb_is_capped_and_crashes(hosted_store: Store, beside: Beside) 
     result = hosted_store.play("hosted:forkbomb", "random")
     assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
     assert "cap of 64 processes" in result.reason  # read from the cgroup: forks were refused
+    # Its 63 sleeping children were killed with it: the group is gone (a busy one would be left behind).
+    assert not list(Path("/sys/fs/cgroup/pids/tourney").glob("forkbomb-0-*"))
 
 
 def test_4_gib_is_killed_as_a_memory_crash(hosted_store: Store, beside: Beside) -> None:
