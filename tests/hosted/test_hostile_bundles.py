@@ -82,3 +82,9 @@ def test_a_bot_cannot_connect_under_its_opponents_name(hosted_store: Store, besi
     result = hosted_store.play("hosted:impostor", "hosted:good")
     assert result.termination in (Termination.NORMAL, Termination.ADJUDICATION), result.reason
     assert "IMPOSTOR: refused" in hosted_store.log("impostor")  # each program seat has its own token
+
+
+def test_a_cmd_program_meets_a_hosted_bot_with_its_own_token(hosted_store: Store) -> None:
+    example = Path(__file__).resolve().parents[2] / "clients" / "python" / "examples" / "random_bot.py"
+    result = hosted_store.play("hosted:good", f"cmd:python3 {example}")
+    assert result.termination in (Termination.NORMAL, Termination.ADJUDICATION), result.reason
