@@ -31,7 +31,6 @@ from rich.table import Table
 from tourney.engine.bots import bot_infos, bot_names, make_bot, option_usage
 from tourney.engine.core import Action, ConfigError, Game, Options, State, TourneyError, available_games, get_game
 from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
-from tourney.engine.server.launcher import is_command
 from tourney.tournament.achievements import Earned
 from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.entrants import parse_entrants
@@ -39,7 +38,7 @@ from tourney.tournament.fault_notes import ProgramFaultNotes
 from tourney.tournament.game_options import options_doc, options_table
 from tourney.tournament.help_style import hide_flag_placeholders
 from tourney.tournament.hosted.pinning import pin_entrants
-from tourney.tournament.hosted.spec import is_hosted
+from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
@@ -238,7 +237,7 @@ def match(
                 if show is not None:
                     show(state, joint)
 
-            if any(is_command(spec) or is_hosted(spec) for spec in specs):
+            if any(is_program(spec) for spec in specs):
                 from tourney.tournament.programs import play_with_programs  # starts a private loopback arena
 
                 result = play_with_programs(game, specs, s, config, move_ms, store=db)

@@ -34,7 +34,7 @@ from tourney.engine.server.local import LocalArena
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
 from tourney.engine.server.tokens import token_hash
 from tourney.tournament.fault_notes import NOT_PLAYED
-from tourney.tournament.hosted.spec import is_hosted, parse_hosted
+from tourney.tournament.hosted.spec import hosted_name, is_hosted, is_program
 from tourney.workers.sandbox import SandboxedProgram
 
 CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello
@@ -57,17 +57,6 @@ class Program(Protocol):
     def process(self) -> Any: ...
 
     def alive(self) -> bool: ...
-
-
-def is_program(spec: str) -> bool:
-    """True for a seat played by a process started for its match (`cmd:` or `hosted:`)."""
-    return is_command(spec) or is_hosted(spec)
-
-
-def hosted_name(spec: str, seat: int) -> str:
-    """The name a hosted seat connects under, e.g. alice-v3-0 (or alice-0 for its latest version)."""
-    name, version = parse_hosted(spec)
-    return f"{name}-v{version}-{seat}" if version is not None else f"{name}-{seat}"
 
 
 def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mapping[str, Any],

@@ -21,11 +21,10 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.chance import stream_start
 from tourney.engine.referee import MatchResult, TimeControl, play_match
-from tourney.engine.server.launcher import is_command
 from tourney.tournament.achievements import rules_for
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
-from tourney.tournament.hosted.spec import is_hosted
+from tourney.tournament.hosted.spec import is_program
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.seeding import keyed_match_seed
 from tourney.tournament.sprt import ELO_SCALES, SprtState
@@ -142,7 +141,7 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     game = get_game(plan.game)
     seed = plan.match_seed(pairing.seed_offset)
     specs = [plan.entrants[e].spec for e in pairing.seats]
-    if any(is_command(spec) or is_hosted(spec) for spec in specs):
+    if any(is_program(spec) for spec in specs):
         from tourney.tournament.programs import play_with_programs  # only matches with programs need gRPC
 
         return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms,

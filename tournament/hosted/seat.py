@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
@@ -17,13 +18,18 @@ from tourney.tournament.hosted.spec import parse_hosted
 from tourney.tournament.store.hosted_tables import HostedVersion
 from tourney.workers.sandbox import SandboxedProgram, SandboxLimits, cached_bundle, require_bwrap
 
+_engines: dict[str, Engine] = {}
+_opening = threading.Lock()  # Alembic's schema check is not safe from two threads at once
 
-@functools.lru_cache(maxsize=8)
+
 def _store(url: str) -> Engine:
     """One engine per store URL per process (opening one checks the schema: not once per match)."""
     from tourney.tournament.store.database import open_store
 
-    return open_store(url)
+    with _opening:
+        if url not in _engines:
+            _engines[url] = open_store(url)
+        return _engines[url]
 
 
 def resolved(store: str, spec: str) -> HostedVersion:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from tourney.engine.core import ConfigError
+from tourney.engine.server.launcher import is_command
 
 HOSTED_PREFIX = "hosted:"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
@@ -13,6 +14,17 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 def is_hosted(spec: str) -> bool:
     """True for a seat spec that names a hosted bot."""
     return spec.startswith(HOSTED_PREFIX)
+
+
+def is_program(spec: str) -> bool:
+    """True for a seat played by a process started for its match (`cmd:` or `hosted:`)."""
+    return is_command(spec) or is_hosted(spec)
+
+
+def hosted_name(spec: str, seat: int) -> str:
+    """The name a hosted seat connects under, e.g. alice-v3-0 (or alice-0 for its latest version)."""
+    name, version = parse_hosted(spec)
+    return f"{name}-v{version}-{seat}" if version is not None else f"{name}-{seat}"
 
 
 def check_name(name: str) -> str:

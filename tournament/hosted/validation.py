@@ -14,7 +14,7 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 
 from tourney.engine.core import Termination, get_game
-from tourney.tournament.hosted.spec import pinned
+from tourney.tournament.hosted.spec import hosted_name, pinned
 from tourney.tournament.store.hosted import FAILED, VALIDATED, set_status
 from tourney.tournament.store.hosted_tables import HostedVersion
 
@@ -26,7 +26,7 @@ ENDED_NORMALLY = (Termination.NORMAL, Termination.ADJUDICATION)
 def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> tuple[str, str, str]:
     """Play the validation matches and record the status; returns (status, reason, its log's tail)."""
     from tourney.tournament.hosted.seat import log_path
-    from tourney.tournament.programs import hosted_name, log_tail, play_with_programs
+    from tourney.tournament.programs import log_tail, play_with_programs
 
     spec = pinned(name, version.version)
     reason = tail = ""
