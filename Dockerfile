@@ -17,6 +17,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     RAY_AUTH_MODE=disabled \
     PATH=/opt/tourney/bin:$PATH
 
+# bubblewrap: the sandbox every hosted bot runs in (a base from deploy/check.sh already includes it).
+RUN command -v bwrap >/dev/null || (apt-get update && apt-get install -y --no-install-recommends bubblewrap \
+    && rm -rf /var/lib/apt/lists/*)
+
 # A virtual environment of its own: the same on the official image and on a Debian base (whose
 # system Python refuses pip installs).
 RUN python3 -m venv /opt/tourney

@@ -88,7 +88,7 @@ debian_base() {  # $1 image tag, $2 packages
 step "base image: trying to pull $BASE"
 if ! pullable "$BASE"; then
   step "no registry: making the base image from Debian packages (mmdebstrap)"
-  debian_base base python3,python3-venv
+  debian_base base python3,python3-venv,bubblewrap
   BASE=tourney-base:bookworm
 fi
 if ! pullable postgres:15 || ! pullable prom/prometheus:v2.53.0; then

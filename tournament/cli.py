@@ -33,13 +33,14 @@ from rich.table import Table
 from tourney.engine.bots import bot_infos, bot_names, make_bot, option_usage
 from tourney.engine.core import Action, ConfigError, Game, Options, State, TourneyError, available_games, get_game
 from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
-from tourney.engine.server.launcher import is_command
 from tourney.tournament.achievements import Earned
 from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
 from tourney.tournament.game_options import options_doc, options_lines
 from tourney.tournament.help_style import hide_flag_placeholders
+from tourney.tournament.hosted.pinning import pin_entrants
+from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.interrupts import interrupt_on_sigterm
 from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
@@ -51,7 +52,7 @@ from tourney.tournament.sprt import explain as explain_sprt
 from tourney.tournament.standings import Standing, legend_lines
 from tourney.tournament.standings_table import standings_table
 from tourney.tournament.store.codec import unpack_replay
-from tourney.tournament.store.database import open_store
+from tourney.tournament.store.database import open_store, url_of
 from tourney.tournament.store.reads import (
     load_achievements,
     load_standings,
@@ -230,6 +231,8 @@ def match(
     move_ms: MoveOpt = None,
     as_json: JsonOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print the play-by-play.")] = False,
+    db: Annotated[str, typer.Option(envvar="TOURNEY_DB", help="The store hosted:NAME bots are read from (default "
+                                                              "$TOURNEY_DB, else tourney.db).")] = "tourney.db",
 ) -> None:
     """Play one match and print its result."""
     def body() -> None:
@@ -237,6 +240,8 @@ def match(
         check_move_ms(move_ms)
         config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
         entrants = parse_entrants(bots, g, unique=False)
+        if any(is_hosted(e.spec) for e in entrants):  # resolved (and the sandbox checked) before playing
+            entrants = pin_entrants(open_store(db), entrants)
         names, specs = [e.alias for e in entrants], [e.spec for e in entrants]
         if str(config.get("mode", "")).lower() == "solo":
             if len(entrants) != 1:
@@ -261,10 +266,10 @@ def match(
                     show(state, joint)
 
             realtime = wants_realtime(game, config)
-            if any(is_command(spec) for spec in specs):
+            if any(is_program(spec) for spec in specs):
                 from tourney.tournament.programs import play_with_programs  # starts a private loopback arena
 
-                result = play_with_programs(game, specs, s, config, move_ms, realtime=realtime)
+                result = play_with_programs(game, specs, s, config, move_ms, realtime=realtime, store=db)
                 if show is not None:  # the programs played over the network: show it from the replay
                     replay_match(result.replay, show)
             elif realtime:  # on the clock: no steps to show as they happen
@@ -336,6 +341,10 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 
             arena = remembered_arena(engine, tid)
     plan.spec()
+    if arena is not None and any(is_hosted(e.spec) for e in plan.entrants):
+        raise ConfigError("hosted bots run sandboxed on this run's workers, not on an arena: leave out --arena.")
+    plan.entrants = pin_entrants(engine, plan.entrants)
+    plan.store = url_of(engine)
     if arena is not None:
         from tourney.tournament.arena_run import RemoteArenaExecutor, remember_arena
 
@@ -721,6 +730,7 @@ def _finite(x: float) -> float | None:
     return round(x, 1) if math.isfinite(x) else None
 
 
+import tourney.tournament.hosted.cli  # noqa: E402, F401  (registers bot submit/list/show/retire)
 import tourney.tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
 import tourney.tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)
 import tourney.tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)

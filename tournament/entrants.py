@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from tourney.engine.bots import make_bot, parse_bot_spec
 from tourney.engine.core import ConfigError, Game
 from tourney.engine.server.launcher import check_program, command_name, is_command
+from tourney.tournament.hosted.spec import is_hosted, parse_hosted
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,8 @@ def parse_entrants(text: str, game: Game, unique: bool = True, remote_ok: bool =
     With unique (tournaments), two entries may not share an alias; a single match may
     seat the same bot twice. With remote_ok (matches played on an arena), `remote:NAME`
     names a connected bot; the arena checks it is there when its match starts. A
-    `cmd:PROGRAM ARGS` entry is a bot program, started for each match it plays.
+    `cmd:PROGRAM ARGS` entry is a bot program, started for each match it plays; `hosted:NAME` a
+    submitted bot, run sandboxed for each match it plays.
     """
     entrants: list[Entrant] = []
     for raw in (part.strip() for part in split_bot_list(text)):
@@ -47,6 +49,9 @@ def parse_entrants(text: str, game: Game, unique: bool = True, remote_ok: bool =
         if is_command(spec):
             name = command_name(spec, 0).rsplit("-", 1)[0]  # the program's stem, e.g. mybot
             check_program(spec)  # a typo stops the run now, before anything is stored
+            alias = alias or name
+        elif is_hosted(spec):
+            name, _ = parse_hosted(spec)
             alias = alias or name
         elif spec.startswith(REMOTE):
             if not remote_ok:

@@ -1,10 +1,15 @@
-"""Bot programs (`cmd:PROGRAM ARGS`) as tournament entrants.
+"""Bot programs (`cmd:PROGRAM ARGS`) and hosted bots (`hosted:NAME`) as tournament entrants.
 
 A match that seats a program is played on a private arena that the process playing the
 match (a Ray worker, or the driver with --local) serves on a free loopback port: the
 programs are started for that match with TOURNEY_ARENA pointing at it, connect like any
 bot, and are stopped (their whole process group) when the match ends. A program that never
 connects forfeits the match as a crash; it cannot stall the tournament.
+
+A hosted seat is its bundle run in a sandbox with no network: the arena then listens on a Unix
+socket too, in a private folder bound into the sandbox, and the bot connects through it. A
+hosted bot that a sandbox cap stopped (memory, processes, wall time) forfeits as a crash that
+says which cap.
 """
 
 from __future__ import annotations
@@ -12,19 +17,25 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
+import shutil
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from tourney.engine.core import ConfigError, Termination
+from tourney.engine.core.termination import FAULT_KINDS
 from tourney.engine.referee import MatchResult, Replay, SeatStats, forfeit_result
 from tourney.engine.server.arena import REMOTE_PREFIX
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.launcher import BotProcess, command_name, is_command
 from tourney.engine.server.local import LocalArena
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
+from tourney.engine.server.tokens import token_hash
 from tourney.tournament.fault_notes import NOT_PLAYED
+from tourney.tournament.hosted.spec import hosted_name, is_hosted, is_program
+from tourney.workers.sandbox import SandboxedProgram
 
 CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello
 POLL_S = 0.05  # how often the wait looks for a program that exited or connected
@@ -32,27 +43,68 @@ LOG_TAIL_LINES = 3  # lines of a failed program's log quoted in the forfeit's re
 LOG_TAIL_CHARS = 400  # ... and at most this many characters of them
 LOG_DIR = Path("bot-logs")
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+SOCKET_NAME = "arena.sock"
+
+
+class Program(Protocol):
+    """A started bot program: a plain one (BotProcess) or a sandboxed hosted bot (SandboxedProgram)."""
+
+    name: str
+    log_path: Path
+    log_start: int
+
+    @property
+    def process(self) -> Any: ...
+
+    def alive(self) -> bool: ...
 
 
 def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mapping[str, Any],
                        move_ms: int | None, log_dir: Path = LOG_DIR, bot_seeds: Sequence[int] = (),
-                       realtime: bool = False) -> MatchResult:
+                       realtime: bool = False, store: str = "") -> MatchResult:
     """Play one match whose seats include bot programs, on a private loopback arena.
 
     bot_seeds (one per seat) seed the built-in bots among them, as workers would; with realtime
-    the arena plays it on its clock (the programs see MatchStarted.realtime).
+    the arena plays it on its clock (the programs see MatchStarted.realtime). store is the
+    database hosted seats' bundles are read from.
+
+    With a hosted seat, every program seat gets a token of its own for this match (TOURNEY_TOKEN)
+    and the arena admits no other: a hostile bot cannot connect under its opponent's name.
     """
     token = secrets.token_urlsafe(12)
-    arena_config = ArenaConfig(admin_token=token, allow_anonymous=True, seat_wait_s=CONNECT_WAIT_S)
+    any_hosted = any(is_hosted(spec) for spec in specs)
+    seat_tokens: dict[int, str] = {i: secrets.token_urlsafe(16) if any_hosted else ""
+                                   for i, spec in enumerate(specs) if is_program(spec)}
+    names = {i: hosted_name(spec, i) if is_hosted(spec) else command_name(spec, i)
+             for i, spec in enumerate(specs) if i in seat_tokens}
+    arena_config = ArenaConfig(admin_token=token, allow_anonymous=not any_hosted, seat_wait_s=CONNECT_WAIT_S,
+                               tokens={names[i]: token_hash(t) for i, t in seat_tokens.items()})
     with contextlib.ExitStack() as stack:
-        arena = stack.enter_context(LocalArena(arena_config))
+        socket_path: Path | None = None
+        if any_hosted:
+            folder = tempfile.mkdtemp(prefix="tourney-arena-")  # short: a socket path has 107 bytes at most
+            stack.callback(shutil.rmtree, folder, True)
+            socket_path = Path(folder) / SOCKET_NAME
+        arena = stack.enter_context(LocalArena(arena_config, unix_path=str(socket_path) if socket_path else None))
         seats: list[str] = []
-        processes: dict[int, BotProcess] = {}
+        processes: dict[int, Program] = {}
+        hosted: dict[int, SandboxedProgram] = {}
         for i, spec in enumerate(specs):
-            if is_command(spec):
-                name = command_name(spec, i)
+            if is_hosted(spec) and socket_path is not None:
+                from tourney.tournament.hosted.seat import hosted_program
+
+                name = names[i]
                 try:
-                    processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, "", log_dir))
+                    hosted[i] = stack.enter_context(hosted_program(store, spec, name, seat_tokens[i], socket_path,
+                                                                   log_dir))
+                except ConfigError as exc:  # retired or unknown meanwhile: the seat forfeits
+                    return _forfeit(game, len(specs), seed, dict(config), i, str(exc))
+                processes[i] = hosted[i]
+                seats.append(REMOTE_PREFIX + name)
+            elif is_command(spec):
+                name = names[i]
+                try:
+                    processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, seat_tokens[i], log_dir))
                 except ConfigError as exc:  # no such program here: the seat forfeits, the tournament goes on
                     return _forfeit(game, len(specs), seed, dict(config), i, str(exc))
                 seats.append(REMOTE_PREFIX + name)
@@ -62,16 +114,32 @@ def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mappi
         if silent is not None:
             return _forfeit(game, len(specs), seed, dict(config), *silent)
         try:
-            return run_remote_match(arena.address, game, seats, seed, config, move_ms, token, realtime=realtime,
-                                    bot_seeds=bot_seeds)
+            result = run_remote_match(arena.address, game, seats, seed, config, move_ms, token, realtime=realtime,
+                                      bot_seeds=bot_seeds)
         except ArenaUnavailable as exc:
             # Connected, but not for this game (or gone meanwhile): that program forfeits.
             dead = [i for i, p in processes.items() if not p.alive()]
             culprit = dead[0] if dead else min(processes)
             return _forfeit(game, len(specs), seed, dict(config), culprit, _why(processes[culprit], str(exc)))
+        return _capped(result, hosted)
 
 
-def _await_connections(arena: LocalArena, processes: Mapping[int, BotProcess]) -> tuple[int, str] | None:
+def _capped(result: MatchResult, hosted: Mapping[int, SandboxedProgram]) -> MatchResult:
+    """A forfeit by a hosted seat that a sandbox cap stopped, made a crash that names the cap."""
+    seat = result.forfeit_seat
+    if seat is None or seat not in hosted or result.termination not in FAULT_KINDS:
+        return result
+    cap = hosted[seat].limit_hit()
+    if cap is None:
+        return result
+    stats = list(result.seat_stats)
+    faults = dict(stats[seat].faults)
+    faults[result.termination] = faults.get(result.termination, 1) - 1
+    stats[seat].faults = {k: n for k, n in faults.items() if n > 0}
+    return forfeit_result(result.replay, stats, seat, Termination.CRASH, cap, result.details)
+
+
+def _await_connections(arena: LocalArena, processes: Mapping[int, Program]) -> tuple[int, str] | None:
     """Wait until every program has connected; else (seat, why) for the first that exited or stayed silent."""
     deadline = time.monotonic() + CONNECT_WAIT_S
     while True:
@@ -87,10 +155,14 @@ def _await_connections(arena: LocalArena, processes: Mapping[int, BotProcess]) -
         time.sleep(POLL_S)
 
 
-def _why(process: BotProcess, what: str) -> str:
+def _why(process: Program, what: str) -> str:
     """What happened to a program, its exit status and the tail of its log, in one line."""
     code = process.process.poll() if process.process is not None else None
     status = "" if code is None else (f", killed by signal {-code}" if code < 0 else f", exit status {code}")
+    if isinstance(process, SandboxedProgram) and (cap := process.limit_hit()) is not None:
+        status += f" ({cap})"
+    if isinstance(process, SandboxedProgram):  # a stranger's log is its author's: it is kept out of results
+        return f"{what}{status}"
     tail = log_tail(process.log_path, process.log_start)
     return f"{what}{status}" + (f"; its log {process.log_path} ends: {tail}" if tail else "")
 

@@ -21,16 +21,17 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.chance import stream_start
 from tourney.engine.referee import MatchResult, TimeControl, play_match
-from tourney.engine.server.launcher import is_command
 from tourney.tournament.achievements import rules_for
 from tourney.tournament.entrants import Entrant, remembers
 from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
+from tourney.tournament.hosted.spec import is_program
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
 from tourney.tournament.seeding import keyed_match_seed
 from tourney.tournament.sprt import ELO_SCALES, SprtState
 from tourney.tournament.standings import Standing
 from tourney.tournament.store.codec import loads
+from tourney.tournament.store.database import url_of
 from tourney.tournament.store.reads import load_history, load_standings, stored_numbers, stored_tournament
 from tourney.tournament.store.records import BYE_SEED, Played, match_record
 from tourney.tournament.store.writes import (
@@ -62,6 +63,8 @@ class TournamentPlan:
     # The organiser's secret behind every match seed (tournament.seeding); None until the
     # tournament is stored, when create_tournament generates one if none was given.
     seed_key: str | None = None
+    # The database hosted seats' bundles are read from (the run's --db; not stored with the plan).
+    store: str = ""
 
     def match_seed(self, offset: int) -> int:
         """The seed of the offset-th game: a keyed hash of (tournament seed, offset) under seed_key."""
@@ -158,12 +161,12 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     game = get_game(plan.game)
     seed = plan.seed_of(pairing)
     specs = [plan.entrants[e].spec for e in pairing.seats]
-    if any(is_command(spec) for spec in specs):
+    if any(is_program(spec) for spec in specs):
         from tourney.tournament.programs import play_with_programs  # only matches with programs need gRPC
 
         return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms,
                                   bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats],
-                                  realtime=wants_realtime(plan.game, plan.config))
+                                  realtime=wants_realtime(plan.game, plan.config), store=plan.store)
     seats = [make_bot(plan.entrants[e].spec, game, bot_seed(seed, plan.entrants[e].alias)) for e in pairing.seats]
     # Seats the game plays itself (Solo's scripted AI) are never asked: any bot holds them.
     seats += [make_bot("random", game, 0) for _ in range(plan.players - len(seats))]
@@ -193,7 +196,8 @@ def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, Tournamen
                           format=settings.get("format", t.format), cycles=int(settings.get("cycles", 1)),
                           rounds=settings.get("rounds"),
                           sprt=(float(sprt[0]), float(sprt[1]), float(sprt[2]), float(sprt[3])) if sprt else None,
-                          seed_key=t.seed_key, sprt_elo=str(settings.get("sprt_elo", "logistic")))
+                          seed_key=t.seed_key, sprt_elo=str(settings.get("sprt_elo", "logistic")),
+                          store=url_of(engine))
     assert t.id is not None
     return t.id, plan
 

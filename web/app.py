@@ -1,7 +1,8 @@
 """The ASGI app: every page as HTML (Jinja2, autoescaped) and the same data as JSON under /api/.
 
-Read-only for everyone: there is no route that writes, and the organiser's view of a replay
-(every seat's observations) needs the admin token, compared in constant time.
+Read-only for everyone but a hosted bot's author, who may upload a new version of that bot with its
+token (web/hosted.py, the one route that writes); the organiser's view of a replay (every seat's
+observations) needs the admin token, compared in constant time.
 
 Handlers are `async def` and make the short indexed reads on the event loop (on a busy
 machine a thread hop costs more than such a query); the reads that may compute on a first view
@@ -31,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from tourney.engine.core import ReplayMismatch
 from tourney.tournament.standings_table import points_text
 from tourney.web import reads
+from tourney.web.hosted import add_hosted_routes
 from tourney.web.live import MAX_ID_LENGTH, WatchLimit, watch_events
 from tourney.web.replays import full_match_frames, public_match_frames
 
@@ -197,6 +199,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
             raise HTTPException(404, "a match id is letters, digits and _.:- only.")
         return page(request, "live.html", {"match_id": match_id})
 
+    add_hosted_routes(app, engine, page)
     return app
 
 

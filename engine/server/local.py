@@ -19,11 +19,12 @@ class LocalArena:
     """`with LocalArena() as arena:` serves on arena.address until the block ends."""
 
     def __init__(self, config: ArenaConfig | None = None, host: str = "127.0.0.1", port: int = 0,
-                 tls: tuple[bytes, bytes] | None = None) -> None:
+                 tls: tuple[bytes, bytes] | None = None, unix_path: str | None = None) -> None:
         self.arena = Arena(config or ArenaConfig(allow_anonymous=True))
         self.tls = tls
         self.host = host
         self.port = port
+        self.unix_path = unix_path  # a Unix socket served too (sandboxed bots reach the arena through it)
         self.address = ""
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -38,7 +39,8 @@ class LocalArena:
             self._stopping = asyncio.Event()
             server: grpc.aio.Server | None = None
             try:
-                server, self.port = await start_server(self.arena, self.host, self.port, self.tls)
+                server, self.port = await start_server(self.arena, self.host, self.port, self.tls,
+                                                        self.unix_path)
             except BaseException as exc:  # reported to start()
                 self._error = exc
                 self._ready.set()

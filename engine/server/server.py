@@ -73,11 +73,13 @@ async def start_server(
     host: str = "127.0.0.1",
     port: int = 50051,
     tls: tuple[bytes, bytes] | None = None,
+    unix_path: str | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the arena on host:port (0 picks a free port); returns the server and its port.
 
-    tls is (certificate chain PEM, private key PEM). The standard health service and
-    server reflection are enabled when their packages are installed.
+    tls is (certificate chain PEM, private key PEM). unix_path, when given, is a Unix socket the
+    arena listens on too (plain: only local processes reach it), for sandboxed bots with no network.
+    The standard health service and server reflection are enabled when their packages are installed.
     """
     available_games()  # import every game now, not during the first bot's Hello
     server = grpc.aio.server(options=server_options(arena.config, raise_file_limit()),
@@ -107,5 +109,7 @@ async def start_server(
         bound = server.add_secure_port(address, credentials)
     else:
         bound = server.add_insecure_port(address)
+    if unix_path is not None:
+        server.add_insecure_port(f"unix:{unix_path}")
     await server.start()
     return server, bound

@@ -203,7 +203,7 @@ def test_nothing_writes(client: TestClient, filled: Filled) -> None:
     from fastapi.routing import APIRoute
 
     for route in client.app.routes:  # type: ignore[attr-defined]
-        if isinstance(route, APIRoute):
+        if isinstance(route, APIRoute) and route.path != "/api/hosted/{name}/versions":  # the author's upload
             assert route.methods <= {"GET", "HEAD"}, route.path
     before = filled.path.stat().st_mtime_ns, _count(filled)
     tid = filled.by_game["tiny-ninjas"]

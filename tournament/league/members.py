@@ -13,9 +13,11 @@ from sqlmodel import Session, select
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.server.launcher import command_name, is_command
+from tourney.tournament.hosted.spec import is_hosted, parse_hosted
 from tourney.tournament.league.schedule import next_due, utc_now
 from tourney.tournament.ratings import initial_skill
 from tourney.tournament.store.codec import dumps
+from tourney.tournament.store.hosted import resolve_version
 from tourney.tournament.store.league_tables import League, LeagueMember, LeagueSeason
 
 LEAGUE_FORMATS = ("swiss", "round-robin")
@@ -88,8 +90,9 @@ def get_league(session: Session, name: str) -> League:
 
 
 def join_league(engine: Engine, name: str, spec: str, alias: str | None = None, now: datetime | None = None) -> str:
-    """Enter bot `spec`: a built-in bot, remote:NAME (a bot connected to the arena) or cmd:PROGRAM (a
-    program started for each match where the round is played); returns its alias.
+    """Enter bot `spec`: a built-in bot, remote:NAME (a bot connected to the arena), cmd:PROGRAM (a
+    program started for each match where the round is played) or hosted:NAME (a submitted bot, run
+    sandboxed where the round is played); returns its alias.
 
     A bot that joins during a season plays from the next season on, in the lowest division. A
     member that left may join again under the same alias (its rating is kept).
@@ -99,6 +102,9 @@ def join_league(engine: Engine, name: str, spec: str, alias: str | None = None, 
         assert league.id is not None
         if is_command(spec):
             command_name(spec, 0)  # a spec naming no program fails here; the program runs where rounds are played
+        elif is_hosted(spec):  # it plays its latest validated version (or the one named) at each match
+            name_, version = parse_hosted(spec)
+            resolve_version(engine, name_, version)
         elif not spec.startswith(REMOTE):
             from tourney.engine.bots import make_bot
 

@@ -6,6 +6,7 @@ from alembic import context
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
+import tourney.tournament.store.hosted_tables  # noqa: F401  (the hosted-bot tables, same metadata)
 import tourney.tournament.store.tables  # noqa: F401  (registers the results tables on SQLModel.metadata)
 from tourney.tournament.store.league_tables import LeagueModel
 

@@ -15,7 +15,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel, create_engine
 
 from tourney.engine.core import TourneyError
-from tourney.tournament.store import tables  # noqa: F401  (registers the results tables on SQLModel.metadata)
+from tourney.tournament.store import (
+    hosted_tables,  # noqa: F401  (the hosted-bot tables, same metadata)
+    tables,  # noqa: F401  (registers the results tables on SQLModel.metadata)
+)
 from tourney.tournament.store.league_tables import LeagueModel
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -45,6 +48,15 @@ def open_store(url: str) -> Engine:
     except Exception as exc:
         raise StoreError(f"cannot use the database {redact(url)} ({exc}): pass a valid --db URL.") from None
     return engine
+
+
+def url_of(engine: Engine) -> str:
+    """The engine's URL in full (password included) with a SQLite path made absolute: what another
+    process (a Ray worker reading hosted bundles) opens to reach the same store."""
+    url = engine.url
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        url = url.set(database=str(Path(url.database).resolve()))
+    return url.render_as_string(hide_password=False)
 
 
 def migrate(engine: Engine) -> None:

@@ -1,0 +1,131 @@
+"""Bot bundles for the hosted-bot tests: each a folder holding bot.py (the Python SDK), stored as a
+validated version, so a test plays it as hosted:NAME."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+
+from tourney.tournament.store.hosted import VALIDATED, add_version, set_status
+from tourney.workers.sandbox import pack_bundle
+
+GAME = "ninja-versus-ninja"
+
+PLAYS = """
+import random, sys
+from tourney_bot import Bot, run_bot
+
+class Random(Bot):
+    def act(self, observation, legal_actions, request):
+        return random.randrange(len(legal_actions))
+"""
+
+BEFORE_PLAYING = {
+    # Plays fairly; exists so that other bots' matches run beside the hostile ones.
+    "good": "",
+    # Tries the organiser's loopback listener (its port is written in by the test).
+    "net": """
+import socket
+try:
+    socket.create_connection(("127.0.0.1", PORT), timeout=2).close()
+    print("NET: connected", flush=True)
+except OSError as exc:
+    print(f"NET: refused {exc}", flush=True)
+""",
+    # Reads a file of the organiser's and the environment.
+    "snoop": """
+import os
+try:
+    print("SNOOP: file", open(SECRET_PATH).read(), flush=True)
+except OSError as exc:
+    print(f"SNOOP: no file ({exc.__class__.__name__})", flush=True)
+print("SNOOP: env", sorted(k for k in os.environ if k.startswith("TOURNEY_")), flush=True)
+print("SNOOP: values", sorted(os.environ.values()), flush=True)
+""",
+    # Looks for what it left in its scratch in an earlier match, then leaves it.
+    "remember": """
+import os
+for where in (os.path.join(os.environ["HOME"], "memory"), "/tmp/memory"):
+    print("REMEMBER:", where, "found" if os.path.exists(where) else "fresh", flush=True)
+    open(where, "w").write("seen")
+""",
+    # Starts a child in its own session that would sleep past the match.
+    "orphan": """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "MARKER"], start_new_session=True)
+print("ORPHAN: child", child.pid, flush=True)
+""",
+    # Connects a second session under its opponent's name (seat 1 of an unpinned hosted:good).
+    "impostor": """
+import os, threading
+from tourney_bot import BotClient
+
+def impersonate():
+    try:
+        BotClient(os.environ["TOURNEY_ARENA"], Random(), name="good-1", token="guessed").run(max_matches=1)
+        print("IMPOSTOR: admitted", flush=True)
+    except Exception as exc:
+        print("IMPOSTOR: refused", type(exc).__name__, flush=True)
+
+threading.Thread(target=impersonate, daemon=True).start()
+""",
+    # Never says Hello: holds the arena's socket open and says nothing.
+    "silent": """
+import os, socket, time
+sock = socket.socket(socket.AF_UNIX)
+sock.connect(os.environ["TOURNEY_ARENA"][len("unix:"):])
+print("SILENT: connected, saying nothing", flush=True)
+time.sleep(300)
+""",
+}
+
+IN_ACT = {
+    # Every process forks until the cap refuses; the first one then exits.
+    "forkbomb": """
+        import os, time
+        first = os.getpid()
+        try:
+            while True:
+                os.fork()
+        except OSError as exc:
+            if os.getpid() == first:
+                print("FORKBOMB: refused", exc, flush=True)
+                os._exit(3)
+            time.sleep(300)
+""",
+    # Allocates 4 GiB, touching every page.
+    "hog": """
+        blocks = [b"x" * (64 << 20) for _ in range(64)]
+        print("HOG: allocated", len(blocks), flush=True)
+""",
+    # Sleeps far past the move deadline.
+    "sleeper": """
+        import time
+        time.sleep(60)
+""",
+}
+
+
+def bot_source(name: str, **values: object) -> str:
+    """The bot.py of bundle `name`, with PORT, SECRET_PATH, MARKER filled in."""
+    source = PLAYS + BEFORE_PLAYING.get(name, "")
+    if name in IN_ACT:
+        source = source.replace("    def act(self, observation, legal_actions, request):\n",
+                                "    def act(self, observation, legal_actions, request):\n"
+                                + textwrap.indent(textwrap.dedent(IN_ACT[name]), "        "))
+    for key, value in values.items():
+        source = source.replace(key, repr(value) if key != "MARKER" else str(value))
+    return source + "\nrun_bot(Random())\n"
+
+
+def submit(engine: Engine, folder: Path, name: str, **values: object) -> None:
+    """Write bundle `name` under folder and store it as a validated version."""
+    bot = folder / name
+    bot.mkdir(parents=True)
+    (bot / "bot.py").write_text(bot_source(name, **values))
+    packed, sha256, files = pack_bundle(bot)
+    version = add_version(engine, name, packed, sha256, files, "python3 bot.py", [GAME])
+    assert version.id is not None
+    set_status(engine, version.id, VALIDATED)

@@ -1,0 +1,90 @@
+"""Hostile bundles run for real in the sandbox, each while a well-behaved hosted bot's matches end normally."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.hosted.conftest import Beside, Store, processes_with
+from tourney.engine.core import Termination
+
+pytestmark = [pytest.mark.timeout(120)]
+
+
+def test_no_network_reaches_the_organisers_listener(hosted_store: Store, beside: Beside) -> None:
+    result = hosted_store.play("hosted:net", "random")
+    assert result.termination in (Termination.NORMAL, Termination.ADJUDICATION), result.reason
+    assert "NET: refused" in hosted_store.log("net")
+    with pytest.raises(BlockingIOError):
+        hosted_store.listener.accept()  # type: ignore[attr-defined]
+
+
+def test_no_organiser_file_or_variable_is_visible(hosted_store: Store, beside: Beside,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOURNEY_ADMIN_TOKEN", "organiser-admin-token-xyz")
+    monkeypatch.setenv("TOURNEY_DB", "postgresql://organiser:password@db/tourney")
+    result = hosted_store.play("hosted:snoop", "random")
+    assert result.termination in (Termination.NORMAL, Termination.ADJUDICATION), result.reason
+    log = hosted_store.log("snoop")
+    assert "SNOOP: no file (FileNotFoundError)" in log
+    assert "SNOOP: env ['TOURNEY_ARENA', 'TOURNEY_BOT_NAME', 'TOURNEY_TOKEN']" in log
+    assert "organiser" not in log.replace("organiser-secret.txt", "")  # neither the secret, token nor URL
+
+
+def test_scratch_files_are_gone_by_the_next_match(hosted_store: Store, beside: Beside) -> None:
+    first = hosted_store.play("hosted:remember", "random", seed=1)
+    assert "REMEMBER: /home/bot/memory fresh" in hosted_store.log("remember")
+    second = hosted_store.play("hosted:remember", "random", seed=2)
+    log = hosted_store.log("remember")
+    assert "REMEMBER: /home/bot/memory fresh" in log and "REMEMBER: /tmp/memory fresh" in log
+    assert "found" not in log
+    assert {first.termination, second.termination} <= {Termination.NORMAL, Termination.ADJUDICATION}
+
+
+def test_a_fork_bomb_is_capped_and_crashes(hosted_store: Store, beside: Beside) -> None:
+    result = hosted_store.play("hosted:forkbomb", "random")
+    assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
+    assert "cap of 64 processes" in result.reason  # read from the cgroup: forks were refused
+    # Its 63 sleeping children were killed with it: the group is gone (a busy one would be left behind).
+    assert not list(Path("/sys/fs/cgroup/pids/tourney").glob("forkbomb-0-*"))
+
+
+def test_4_gib_is_killed_as_a_memory_crash(hosted_store: Store, beside: Beside) -> None:
+    # A generous move limit: on a loaded machine the kernel takes seconds to reclaim and kill.
+    result = hosted_store.play("hosted:hog", "random", move_ms=30_000)
+    assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
+    assert "out of memory" in result.reason
+    assert "HOG: allocated" not in hosted_store.log("hog")
+
+
+def test_a_background_child_is_killed_at_the_match_end(hosted_store: Store, beside: Beside) -> None:
+    result = hosted_store.play("hosted:orphan", "random")
+    assert result.termination in (Termination.NORMAL, Termination.ADJUDICATION), result.reason
+    assert "ORPHAN: child" in hosted_store.log("orphan")  # it did start one
+    assert processes_with(hosted_store.marker) == []
+
+
+def test_a_bot_that_never_says_hello_forfeits(hosted_store: Store, beside: Beside) -> None:
+    result = hosted_store.play("hosted:silent", "random")
+    assert result.termination is Termination.CRASH and result.forfeit_seat == 0
+    assert "did not connect within 5 s" in result.reason
+    assert "SILENT: connected" in hosted_store.log("silent")
+    assert "SILENT" not in result.reason  # a hosted bot's log stays out of the stored (public) result
+
+
+def test_a_bot_that_sleeps_in_a_reply_times_out(hosted_store: Store, beside: Beside) -> None:
+    result = hosted_store.play("hosted:sleeper", "random", move_ms=300)
+    assert result.termination is Termination.TIMEOUT and result.forfeit_seat == 0, result.reason
+
+
+def test_a_bot_cannot_connect_under_its_opponents_name(hosted_store: Store, beside: Beside) -> None:
+    result = hosted_store.play("hosted:impostor", "hosted:good")
+    assert result.termination in (Termination.NORMAL, Termination.ADJUDICATION), result.reason
+    assert "IMPOSTOR: refused" in hosted_store.log("impostor")  # each program seat has its own token
+
+
+def test_a_cmd_program_meets_a_hosted_bot_with_its_own_token(hosted_store: Store) -> None:
+    example = Path(__file__).resolve().parents[2] / "clients" / "python" / "examples" / "random_bot.py"
+    result = hosted_store.play("hosted:good", f"cmd:python3 {example}")
+    assert result.termination in (Termination.NORMAL, Termination.ADJUDICATION), result.reason

@@ -1,0 +1,78 @@
+"""The web app's one write: a hosted bot's author uploads a version with the bot's token; the bot's page
+shows versions, validation and faults, and the logs of failed validations only to its author."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tarfile
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.hosted.bundles import GAME, bot_source
+from tests.web.browser import served
+from tourney.tournament.hosted.submission import submit_version
+from tourney.tournament.hosted.validation import validate
+from tourney.tournament.store.database import open_store, url_of
+from tourney.tournament.store.hosted import set_token
+from tourney.web.app import create_app
+from tourney.web.hosted import MAX_UPLOAD
+
+pytestmark = [pytest.mark.timeout(180),
+              pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
+WAIT_S = 90.0
+
+
+def archive(source: str) -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        data = source.encode()
+        info = tarfile.TarInfo("bot.py")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+def test_the_author_uploads_and_only_the_author_reads_the_logs(tmp_path: Path) -> None:
+    engine = open_store(str(tmp_path / "t.db"))
+    folder = tmp_path / "v1"
+    folder.mkdir()
+    (folder / "bot.py").write_text(bot_source("good"))
+    first = submit_version(engine, "frank", folder, "python3 bot.py", [GAME])
+    validate(engine, url_of(engine), "frank", first)
+    token = set_token(engine, "frank")
+    author = {"Authorization": f"Bearer {token}"}
+    broken = "print('PRIVATE-LOG-LINE api key sk-123', flush=True)\nraise SystemExit(3)\n"
+    with served(create_app(engine)) as base, httpx.Client(base_url=base, timeout=30) as web:
+        url = "/api/hosted/frank/versions"
+        params = {"run": "python3 bot.py", "game": GAME}
+        assert web.post(url, params=params, content=archive(broken)).status_code == 403
+        assert web.post(url, params=params, content=archive(broken),
+                        headers={"Authorization": "Bearer not-the-token"}).status_code == 403
+        too_big = web.post(url, params=params, content=b"\0" * (MAX_UPLOAD + 1), headers=author)
+        assert too_big.status_code == 413
+        not_archive = web.post(url, params=params, content=b"just text", headers=author)
+        assert not_archive.status_code == 400 and "neither a folder nor" in not_archive.json()["detail"]
+        assert web.post("/api/hosted/nobody/versions", params=params, content=archive(broken),
+                        headers=author).status_code == 404
+
+        sent = web.post(url, params=params, content=archive(broken), headers=author)
+        assert sent.status_code == 202, sent.text
+        assert sent.json()["version"] == 2 and sent.json()["status"] == "pending"
+        deadline = time.monotonic() + WAIT_S
+        while (doc := web.get("/api/hosted/frank", headers=author).json())["versions"][1]["status"] == "pending":
+            assert time.monotonic() < deadline, "the upload was not validated in time"
+            time.sleep(0.2)
+        v1, v2 = doc["versions"]
+        assert v1["status"] == "validated" and v2["status"] == "failed"
+        assert "exit status 3" in v2["reason"] and "PRIVATE-LOG-LINE" in v2["log"]
+
+        public = web.get("/api/hosted/frank").json()
+        assert public["versions"][1]["status"] == "failed" and "log" not in public["versions"][1]
+        assert "PRIVATE-LOG-LINE" not in web.get("/hosted/frank").text
+        assert "PRIVATE-LOG-LINE" not in web.get("/hosted/frank", params={"token": "wrong"}).text
+        assert "PRIVATE-LOG-LINE" in web.get("/hosted/frank", params={"token": token}).text
+        assert web.get("/hosted/nobody").status_code == 404

@@ -1,0 +1,53 @@
+"""Validations of versions uploaded through the web app, played one at a time on a thread of its own.
+
+The queue is bounded: an author who uploads faster than versions validate is told to wait.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+
+from sqlalchemy.engine import Engine
+
+from tourney.engine.core import TourneyError
+from tourney.tournament.hosted.validation import validate
+from tourney.tournament.store.hosted_tables import HostedVersion
+
+logger = logging.getLogger(__name__)
+MAX_WAITING = 8
+
+
+class ValidationBusy(TourneyError):
+    """Too many versions are waiting for their validation."""
+
+
+class ValidationQueue:
+    """Validates queued versions in order on one daemon thread, started on the first submission."""
+
+    def __init__(self, engine: Engine, store: str) -> None:
+        self.engine = engine
+        self.store = store
+        self._waiting: queue.Queue[tuple[str, HostedVersion]] = queue.Queue(MAX_WAITING)
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, name: str, version: HostedVersion) -> None:
+        """Queue a stored version for validation; ValidationBusy when MAX_WAITING already wait."""
+        try:
+            self._waiting.put_nowait((name, version))
+        except queue.Full:
+            raise ValidationBusy(f"{MAX_WAITING} versions are waiting for validation: upload again later.") from None
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="hosted-validation", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            name, version = self._waiting.get()
+            try:
+                validate(self.engine, self.store, name, version)
+            except Exception:  # one version's failure must not stop the others' validation
+                logger.exception("validating %s v%s failed", name, version.version)

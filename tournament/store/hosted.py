@@ -1,0 +1,130 @@
+"""Reading and writing hosted bots: submit a version, record its validation, resolve a spec, fetch bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Sequence
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, func, select
+
+from tourney.engine.core import ConfigError
+from tourney.tournament.store.hosted_tables import BundleBlob, HostedBot, HostedVersion
+
+VALIDATED = "validated"
+FAILED = "failed"
+PENDING = "pending"
+
+
+def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: int, run: str,
+                games: Sequence[str]) -> HostedVersion:
+    """Store a new version of bot `name` (made on its first submission), pending validation."""
+    with Session(engine) as session:
+        bot = session.exec(select(HostedBot).where(HostedBot.name == name)).first()
+        if bot is None:
+            bot = HostedBot(name=name)
+            session.add(bot)
+            session.flush()
+        elif bot.retired:
+            raise ConfigError(f"hosted bot '{name}' is retired: submit under another name.")
+        if session.get(BundleBlob, sha256) is None:
+            session.add(BundleBlob(sha256=sha256, data=packed))
+        last = session.exec(select(func.max(HostedVersion.version)).where(HostedVersion.bot_id == bot.id)).one()
+        assert bot.id is not None
+        row = HostedVersion(bot_id=bot.id, version=(last or 0) + 1, sha256=sha256, run=run,
+                            games_json=json.dumps(list(games)), files=files, size=len(packed))
+        session.add(row)
+        session.commit()
+        session.refresh(row)
+        return row
+
+
+def set_status(engine: Engine, version_id: int, status: str, reason: str = "", log_tail: str = "") -> None:
+    """Record how a version's validation ended (the log's tail apart: only its author sees it)."""
+    with Session(engine) as session:
+        row = session.get(HostedVersion, version_id)
+        assert row is not None
+        row.status, row.status_reason, row.log_tail = status, reason, log_tail
+        session.add(row)
+        session.commit()
+
+
+def hosted_bot(engine: Engine, name: str) -> tuple[HostedBot, list[HostedVersion]]:
+    """A hosted bot and its versions, oldest first; one sentence when there is none of that name."""
+    with Session(engine) as session:
+        bot = session.exec(select(HostedBot).where(HostedBot.name == name)).first()
+        if bot is None:
+            raise ConfigError(f"there is no hosted bot '{name}': `tourney bot list` shows them, "
+                              "`tourney bot submit` adds one.")
+        versions = session.exec(select(HostedVersion).where(HostedVersion.bot_id == bot.id)
+                                .order_by(col(HostedVersion.version))).all()
+        return bot, list(versions)
+
+
+def hosted_bots(engine: Engine) -> list[tuple[HostedBot, list[HostedVersion]]]:
+    """Every hosted bot with its versions, by name."""
+    with Session(engine) as session:
+        bots = session.exec(select(HostedBot).order_by(col(HostedBot.name))).all()
+        versions = session.exec(select(HostedVersion).order_by(col(HostedVersion.version))).all()
+    return [(b, [v for v in versions if v.bot_id == b.id]) for b in bots]
+
+
+def resolve_version(engine: Engine, name: str, version: int | None) -> HostedVersion:
+    """Version `version` of bot `name`, or its latest validated one; one sentence when there is none."""
+    bot, versions = hosted_bot(engine, name)
+    if bot.retired:
+        raise ConfigError(f"hosted bot '{name}' is retired: choose another bot.")
+    if version is not None:
+        found = [v for v in versions if v.version == version]
+        if not found:
+            raise ConfigError(f"hosted bot '{name}' has no version {version}: it has "
+                              f"{', '.join(str(v.version) for v in versions)}.")
+        return found[0]
+    validated = [v for v in versions if v.status == VALIDATED]
+    if not validated:
+        raise ConfigError(f"hosted bot '{name}' has no validated version yet: `tourney bot show {name}` "
+                          "says why, or name one with hosted:NAME:version=N.")
+    return validated[-1]
+
+
+def retire(engine: Engine, name: str) -> None:
+    """Retire a bot: it plays no new match (its versions and results stay)."""
+    with Session(engine) as session:
+        bot = session.exec(select(HostedBot).where(HostedBot.name == name)).first()
+        if bot is None:
+            raise ConfigError(f"there is no hosted bot '{name}': `tourney bot list` shows them.")
+        bot.retired = True
+        session.add(bot)
+        session.commit()
+
+
+def set_token(engine: Engine, name: str) -> str:
+    """A fresh token for bot `name`'s author (the old one stops working); only its hash is stored."""
+    token = secrets.token_urlsafe(24)
+    with Session(engine) as session:
+        bot = session.exec(select(HostedBot).where(HostedBot.name == name)).first()
+        if bot is None:
+            raise ConfigError(f"there is no hosted bot '{name}': `tourney bot submit` adds one.")
+        bot.token_hash = hashlib.sha256(token.encode()).hexdigest()
+        session.add(bot)
+        session.commit()
+    return token
+
+
+def is_author(bot: HostedBot, token: str | None) -> bool:
+    """True when `token` is the bot's author's (compared in constant time)."""
+    if not token or not bot.token_hash:
+        return False
+    return hmac.compare_digest(hashlib.sha256(token.encode()).hexdigest(), bot.token_hash)
+
+
+def bundle_bytes(engine: Engine, sha256: str) -> bytes:
+    """A stored bundle's bytes."""
+    with Session(engine) as session:
+        blob = session.get(BundleBlob, sha256)
+        if blob is None:
+            raise ConfigError(f"the store has no bundle {sha256[:12]}: submit the bot again.")
+        return blob.data

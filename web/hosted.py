@@ -1,0 +1,112 @@
+"""Hosted bots on the web: a bot's page (versions, validation, faults; its log to its author only) and
+the one write of the web app, a new version uploaded by the bot's author with its token.
+
+The upload is the archive's bytes as the request body (a .tar, .tar.gz or .zip of the bot's folder),
+read up to the bundle limit and refused past it; the version is stored at once and validated on a
+thread of its own (`status` says when).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, HTTPException, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
+
+from tourney.engine.core import TourneyError
+from tourney.tournament.hosted.submission import submit_version
+from tourney.tournament.hosted.validation_queue import ValidationBusy, ValidationQueue
+from tourney.tournament.store.database import url_of
+from tourney.tournament.store.hosted import hosted_bot, is_author
+from tourney.web import reads
+
+MAX_UPLOAD = 32 << 20  # the packed-bundle limit: a bigger body is refused as it arrives
+MAX_RUN = 500
+MAX_GAMES = 8
+Name = Annotated[str, PathParam(max_length=64)]
+Page = Callable[[Request, str, dict[str, Any]], HTMLResponse]
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer TOKEN` header."""
+    if authorization is None or not authorization.startswith("Bearer "):
+        return None
+    return authorization[len("Bearer "):].strip() or None
+
+
+def hosted_doc(engine: Engine, name: str, token: str | None) -> dict[str, Any]:
+    """A hosted bot's versions and faults; the logs of failed validations only for its author."""
+    try:
+        bot, versions = hosted_bot(engine, name)
+    except TourneyError as exc:
+        raise HTTPException(404, str(exc)) from None
+    author = is_author(bot, token)
+    try:
+        faults = reads.bot(engine, name)["faults"]  # its matches under its name, every version
+    except reads.NotFound:
+        faults = {}
+    return {"name": bot.name, "retired": bot.retired, "author": author, "faults": faults, "versions": [
+        {"version": v.version, "sha256": v.sha256, "run": v.run, "games": json.loads(v.games_json),
+         "status": v.status, "reason": v.status_reason, "submitted": v.created_at.isoformat(),
+         **({"log": v.log_tail} if author else {})} for v in versions]}
+
+
+async def read_body(request: Request) -> bytes:
+    """The request body, refused (413) once it passes MAX_UPLOAD."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_UPLOAD:
+            raise HTTPException(413, f"the upload is over {MAX_UPLOAD >> 20} MiB: leave out what the bot does not "
+                                     "need.")
+    return bytes(body)
+
+
+def add_hosted_routes(app: FastAPI, engine: Engine, page: Page) -> None:
+    """Register the hosted-bot JSON API and page on `app`."""
+    validations = ValidationQueue(engine, url_of(engine))
+
+    def upload(name: str, token: str | None, data: bytes, run: str, games: list[str]) -> dict[str, Any]:
+        try:
+            bot, _ = hosted_bot(engine, name)
+        except TourneyError as exc:
+            raise HTTPException(404, str(exc)) from None
+        if not is_author(bot, token):
+            raise HTTPException(403, f"uploading a version of '{name}' needs its author's token "
+                                     "(header Authorization: Bearer TOKEN, from `tourney bot token`).")
+        with tempfile.TemporaryDirectory(prefix="tourney-upload-") as folder:
+            archive = Path(folder) / "bundle"
+            archive.write_bytes(data)
+            try:
+                version = submit_version(engine, name, archive, run, games)
+                validations.submit(name, version)
+            except ValidationBusy as exc:
+                raise HTTPException(429, str(exc)) from None
+            except TourneyError as exc:
+                raise HTTPException(400, str(exc)) from None
+        return {"name": name, "version": version.version, "sha256": version.sha256, "status": version.status}
+
+    @app.post("/api/hosted/{name}/versions", status_code=202,
+              summary="Upload a new version (the archive as the body; the author's token)")
+    async def api_upload(request: Request, name: Name,
+                         run: Annotated[str, Query(min_length=1, max_length=MAX_RUN)],
+                         game: Annotated[list[str] | None, Query(max_length=MAX_GAMES)] = None,
+                         authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        data = await read_body(request)
+        return await run_in_threadpool(upload, name, bearer(authorization), data, run, game or [])
+
+    @app.get("/api/hosted/{name}", summary="A hosted bot's versions, validation and faults (logs: its author)")
+    async def api_hosted(name: Name, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        return await run_in_threadpool(hosted_doc, engine, name, bearer(authorization))
+
+    @app.get("/hosted/{name}", response_class=HTMLResponse, include_in_schema=False)
+    async def hosted_page(request: Request, name: Name,
+                          token: Annotated[str | None, Query(max_length=200)] = None) -> Response:
+        return page(request, "hosted.html", await run_in_threadpool(hosted_doc, engine, name, token))
