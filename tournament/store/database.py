@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel, create_engine
 
 from tourney.engine.core import TourneyError
-from tourney.tournament.store import tables  # noqa: F401  (registers the results tables on SQLModel.metadata)
+from tourney.tournament.store import ladder_tables, tables  # noqa: F401  (register their tables on SQLModel.metadata)
 from tourney.tournament.store.league_tables import LeagueModel
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"

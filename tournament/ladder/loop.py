@@ -1,0 +1,226 @@
+"""The ladder loop: schedule a batch, store it, play it on the executor, rate results as they arrive.
+
+Each pass ("wave") takes as many matches from the scheduler as there are idle bots for, up to
+about WAVE_S seconds of play at the rate measured so far, and stores them as scheduled *before*
+any is handed to a worker. The executor (workers/: Ray tasks, as tournaments use) yields chunks
+in the order they finish; each chunk is rated in that order (OpenSkill, one match at a time) and
+written in one transaction that completes its match rows and sets its players' ratings.
+
+Killed at any moment (`kill -9`), the ladder loses nothing and duplicates nothing: a result is
+stored together with the ratings it moved, or not at all; a scheduled match that has no result
+is played again on restart, first, with the same number, seats and seed, so it gives the same
+result it would have given; and a stored result is never completed twice (only rows still
+scheduled are). The bots in those matches stay busy until they are rated again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from tourney.engine.core import ConfigError, get_game
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.ladder.metrics import observe_ladder
+from tourney.tournament.ladder.plan import LadderPairing, LadderPlan
+from tourney.tournament.ladder.scheduler import Scheduler
+from tourney.tournament.store.ladder_rows import (
+    LadderEntry,
+    MatchOutcome,
+    ScheduledMatch,
+    counters,
+    entries,
+    ladder_of,
+    scheduled,
+    store_results,
+    store_scheduled,
+)
+from tourney.tournament.store.records import MatchRecord
+from tourney.workers import Executor
+
+logger = logging.getLogger(__name__)
+
+WAVE_S = 2.0  # a wave holds about this much play: new bots are seen, and freed bots rescheduled, this often
+WAVE_MIN_PER_WORKER = 2  # ... and at least this many matches per worker, so no worker idles
+WAVE_MAX = 4096  # ... and at most this many (bounds what a restart replays and the memory in flight)
+POLL_NEW_S = 1.0  # how often the store is asked for bots added meanwhile (`tourney ladder add`)
+IDLE_WAIT_S = 0.5  # with too few idle bots for a match and nothing in flight: look again after this
+
+
+@dataclass
+class LadderReport:
+    """What one `ladder run` did."""
+
+    game: str
+    played: int = 0
+    replayed: int = 0  # of them, matches left scheduled by an earlier run that stopped
+    seconds: float = 0.0
+    longest_wait_ticks: int = 0
+    longest_wait_s: float = 0.0
+
+    @property
+    def per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass
+class LadderState:
+    """The loop's memory: the scheduler, the bots' ids and win counts, the counters."""
+
+    scheduler: Scheduler
+    ids: dict[str, int] = field(default_factory=dict)
+    specs: dict[str, str] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)
+    last_id: int = 0
+    next_number: int = 0
+    next_rated: int = 0
+
+
+def run_ladder(engine: Any, game: str, executor: Executor, matches: int | None = None,
+               seconds: float | None = None, players: int = 2, config: dict[str, Any] | None = None,
+               move_ms: int | None = None, stop: threading.Event | None = None,
+               on_batch: Callable[[LadderReport], None] | None = None) -> LadderReport:
+    """Keep the game's ladder playing until `matches` are rated, `seconds` pass, or `stop` is set.
+
+    With neither limit it runs until stopped (SIGINT/SIGTERM in the CLI). Matches an earlier
+    run left scheduled are played first and count towards `matches`.
+    """
+    if matches is not None and matches < 1:
+        raise ConfigError(f"--matches must be at least 1, not {matches}.")
+    if seconds is not None and seconds <= 0:
+        raise ConfigError(f"--for must be a positive duration, not {seconds:g} s.")
+    g = get_game(game)
+    if not g.min_players <= players <= g.max_players:
+        raise ConfigError(f"{g.name} is for {g.min_players} to {g.max_players} players, not {players}.")
+    found = ladder_of(engine, game, create=False)
+    if found is None:
+        raise ConfigError(f"there is no {game} ladder in this store: add bots first with "
+                          f"`tourney ladder add SPEC --game {game}`.")
+    ladder_id, seed_key = found
+    plan = LadderPlan(game=game, seed_key=seed_key, players=players, config=dict(config or {}), move_ms=move_ms)
+    state = LadderState(Scheduler(players, sigma0=_model().sigma))
+    pending = scheduled(engine, ladder_id)
+    busy = {alias for m in pending for alias in m.aliases}
+    _join(state, entries(engine, ladder_id), busy)
+    if len(state.ids) < players:
+        raise ConfigError(f"the {game} ladder has {len(state.ids)} bot(s) and a match needs {players}: add more with "
+                          f"`tourney ladder add SPEC --game {game}`.")
+    state.next_number, state.next_rated = counters(engine, ladder_id)
+    report = LadderReport(game)
+    started = time.monotonic()
+    deadline = started + seconds if seconds is not None else None
+    last_poll = started
+    rate = 0.0
+    model = _model()
+    while True:
+        if stop is not None and stop.is_set():
+            break
+        now = time.monotonic()
+        if deadline is not None and now >= deadline and not pending:
+            break
+        if now - last_poll >= POLL_NEW_S:
+            _join(state, entries(engine, ladder_id, state.last_id), set())
+            last_poll = now
+        left = None if matches is None else matches - report.played
+        if left is not None and left <= 0:
+            break
+        wave = list(pending)
+        report.replayed += len(wave)
+        pending = []
+        fresh = [] if deadline is not None and now >= deadline else _schedule(
+            state, plan, _wave_size(rate, executor.workers, left, len(wave)))
+        store_scheduled(engine, ladder_id, fresh)
+        wave += fresh
+        if not wave:
+            # Too few idle bots and nothing in flight: only newcomers can change that.
+            (stop or threading.Event()).wait(IDLE_WAIT_S)
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            last_poll = 0.0
+            continue
+        wave_started = time.monotonic()
+        in_flight = len(wave)
+        pairings = [LadderPairing(m.number, tuple(Entrant(a, state.specs[a]) for a in m.aliases)) for m in wave]
+        for chunk in executor.run(plan, pairings):
+            outcomes = [_rate(state, model, pairing, record, took) for pairing, record, took in chunk]
+            touched = {s["alias"] for o in outcomes for s in o.seats}
+            store_results(engine, ladder_id, outcomes, [_row(state, a) for a in sorted(touched)])
+            in_flight -= len(chunk)
+            report.played += len(chunk)
+            observe_ladder(game, len(chunk), None, in_flight, state.scheduler.idle,
+                           state.scheduler.longest_waiting_s())
+        took = time.monotonic() - wave_started
+        rate = len(wave) / took if took > 0 else rate
+        report.seconds = time.monotonic() - started
+        report.longest_wait_ticks = state.scheduler.longest_wait_ticks
+        report.longest_wait_s = state.scheduler.longest_wait_s
+        observe_ladder(game, 0, rate, 0, state.scheduler.idle, state.scheduler.longest_waiting_s())
+        if on_batch is not None:
+            on_batch(report)
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _model() -> PlackettLuce:
+    return PlackettLuce()
+
+
+def _join(state: LadderState, found: list[LadderEntry], busy: set[str]) -> None:
+    """Bots stored since the last look join the scheduler (busy ones: in a match left scheduled)."""
+    for entry in found:
+        state.ids[entry.alias] = entry.id
+        state.specs[entry.alias] = entry.spec
+        state.wins[entry.alias] = entry.wins
+        state.scheduler.add(entry.alias, entry.mu, entry.sigma, entry.matches, busy=entry.alias in busy)
+        state.last_id = max(state.last_id, entry.id)
+
+
+def _wave_size(rate: float, workers: int, left: int | None, replaying: int) -> int:
+    """How many new matches to schedule this pass (see WAVE_S)."""
+    size = max(WAVE_MIN_PER_WORKER * max(1, workers), int(rate * WAVE_S))
+    size = min(size, WAVE_MAX) - replaying
+    if left is not None:
+        size = min(size, left - replaying)
+    return max(0, size)
+
+
+def _schedule(state: LadderState, plan: LadderPlan, size: int) -> list[ScheduledMatch]:
+    chosen: list[ScheduledMatch] = []
+    while len(chosen) < size:
+        seats = state.scheduler.next_match()
+        if seats is None:
+            break
+        number = state.next_number
+        state.next_number += 1
+        chosen.append(ScheduledMatch(number, plan.seed_of(number), seats))
+    return chosen
+
+
+def _rate(state: LadderState, model: PlackettLuce, pairing: LadderPairing, record: MatchRecord,
+          took: float) -> MatchOutcome:
+    """Rate one finished match against the ratings now (arrival order) and free its bots."""
+    bots = state.scheduler.bots
+    aliases = [e.alias for e in pairing.seats]
+    teams = [[model.rating(mu=bots[a].mu, sigma=bots[a].sigma)] for a in aliases]
+    rated = model.rate(teams, ranks=[float(s.tier) for s in record.seats])
+    seats = []
+    for alias, seat, team in zip(aliases, record.seats, rated, strict=True):
+        mu, sigma = float(team[0].mu), float(team[0].sigma)
+        state.scheduler.finished(alias, mu, sigma)
+        if seat.tier == 0 and seat.tier_size == 1:
+            state.wins[alias] += 1
+        seats.append({"alias": alias, "tier": seat.tier, "points": seat.points, "mu": mu, "sigma": sigma})
+    order = state.next_rated
+    state.next_rated += 1
+    return MatchOutcome(pairing.number, order, record.termination, record.reason, record.plies, took,
+                        tuple(seats), record.replay)
+
+
+def _row(state: LadderState, alias: str) -> tuple[int, float, float, int, int]:
+    seat = state.scheduler.bots[alias]
+    return state.ids[alias], seat.mu, seat.sigma, seat.matches, state.wins[alias]
