@@ -153,16 +153,16 @@ def run_ladder(engine: Any, game: str, executor: Executor, matches: int | None =
             in_flight -= len(chunk)
             report.played += len(chunk)
             observe_ladder(game, len(chunk), None, in_flight, state.scheduler.idle,
-                           state.scheduler.longest_waiting_s())
+                           state.scheduler.longest_waiting()[1])
         took = time.monotonic() - wave_started
         rate = len(wave) / took if took > 0 else rate
         report.seconds = time.monotonic() - started
-        report.longest_wait_ticks = state.scheduler.longest_wait_ticks
-        report.longest_wait_s = state.scheduler.longest_wait_s
-        observe_ladder(game, 0, rate, 0, state.scheduler.idle, state.scheduler.longest_waiting_s())
+        report.longest_wait_ticks, report.longest_wait_s = state.scheduler.longest_wait()
+        observe_ladder(game, 0, rate, 0, state.scheduler.idle, state.scheduler.longest_waiting()[1])
         if on_batch is not None:
             on_batch(report)
     report.seconds = time.monotonic() - started
+    report.longest_wait_ticks, report.longest_wait_s = state.scheduler.longest_wait()
     return report
 
 

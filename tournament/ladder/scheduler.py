@@ -100,15 +100,19 @@ class Scheduler:
         seat.matches += 1
         self._make_idle(seat)
 
-    def longest_waiting_s(self) -> float:
-        """How long the bot idle the longest has waited so far, in seconds (0 with nobody idle)."""
+    def longest_waiting(self) -> tuple[int, float]:
+        """How long the bot idle the longest has waited so far: (ticks, seconds); (0, 0.0) with nobody idle."""
         while self._idle_order:
-            _tick, since, version, alias = self._idle_order[0]
-            seat = self.bots[alias]
-            if not seat.busy and seat.version == version:
-                return self._clock() - since
+            tick, since, version, alias = self._idle_order[0]
+            if self._live(alias, version):
+                return self.tick - tick, self._clock() - since
             self._idle_order.popleft()
-        return 0.0
+        return 0, 0.0
+
+    def longest_wait(self) -> tuple[int, float]:
+        """The longest wait of any bot so far, scheduled since or still idle: (ticks, seconds)."""
+        ticks, seconds = self.longest_waiting()
+        return max(ticks, self.longest_wait_ticks), max(seconds, self.longest_wait_s)
 
     # ------------------------------------------------------------------ structures
 

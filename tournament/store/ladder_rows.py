@@ -213,3 +213,14 @@ def _seats(text: str) -> list[dict[str, Any]]:
     """A stored match's seats (seats_json)."""
     seats: list[dict[str, Any]] = json.loads(text)
     return seats
+
+
+def ladder_games(engine: Engine) -> list[dict[str, Any]]:
+    """Every ladder in the store: its game and how many bots it has, by game."""
+    def read() -> list[dict[str, Any]]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(LADDERS.c.game, func.count(BOTS.c.id))
+                                .select_from(LADDERS.outerjoin(BOTS, BOTS.c.ladder_id == LADDERS.c.id))
+                                .group_by(LADDERS.c.game).order_by(LADDERS.c.game)).all()
+        return [{"game": r[0], "bots": int(r[1])} for r in rows]
+    return guard(read)
