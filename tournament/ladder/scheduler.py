@@ -134,7 +134,7 @@ class Scheduler:
         heapq.heappush(self._heap, (key[0], key[1], self._order, seat.version, seat.alias))
         self._by_mu.add((seat.mu, seat.alias))
         self._idle_order.append((seat.idle_tick, seat.idle_since, seat.version, seat.alias))
-        if len(self._heap) > 4 * max(16, len(self.bots)):
+        if max(len(self._heap), len(self._idle_order)) > 4 * max(16, len(self.bots)):
             self._compact()
 
     def _compact(self) -> None:
