@@ -88,3 +88,33 @@ def test_a_ladder_too_small_for_a_match(tmp_path: Path) -> None:
     assert tourney("ladder", "add", "greedy", "--game", "sticks", "--db", path)[0] == 0
     code, _out, err = tourney("ladder", "run", "--game", "sticks", "--db", path, "--local")
     assert code == 2 and "has 1 bot(s) and a match needs 2" in err
+
+
+def test_one_ladder_run_at_a_time(db: str) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from tourney.tournament.store.ladder_rows import claim_ladder, ladder_of
+
+    engine = open_store(db)
+    found = ladder_of(engine, "sticks", create=False)
+    assert found is not None
+
+    def held_by(runner: str, beat: float) -> None:
+        with engine.begin() as conn:
+            conn.exec_driver_sql("update ladder set runner = ?, heartbeat_ts = ?", (runner, beat))
+
+    held_by("elsewhere:1", time.time())  # alive on another machine
+    code, _out, err = tourney("ladder", "run", "--game", "sticks", "--db", db, "--local", "--matches", "2")
+    assert code == 2 and "another `tourney ladder run` (elsewhere:1" in err
+    held_by("elsewhere:1", time.time() - 3600)  # its lease ran out long ago
+    assert tourney("ladder", "run", "--game", "sticks", "--db", db, "--local", "--matches", "2")[0] == 0
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    held_by(f"{socket.gethostname()}:{finished.stdout.strip()}", time.time())  # this machine, process gone
+    assert tourney("ladder", "run", "--game", "sticks", "--db", db, "--local", "--matches", "2")[0] == 0
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("select runner from ladder").scalar() == ""  # released at the end
+    assert claim_ladder(engine, found[0], "a:1", time.time(), 60, lambda _r: False) is None
+    assert claim_ladder(engine, found[0], "b:2", time.time(), 60, lambda _r: False) is not None  # a holds it

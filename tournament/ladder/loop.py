@@ -26,6 +26,7 @@ from openskill.models import PlackettLuce
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.tournament.entrants import Entrant
+from tourney.tournament.ladder.lease import LadderLease
 from tourney.tournament.ladder.metrics import observe_ladder
 from tourney.tournament.ladder.plan import LadderPairing, LadderPlan
 from tourney.tournament.ladder.scheduler import Scheduler
@@ -102,6 +103,16 @@ def run_ladder(engine: Any, game: str, executor: Executor, matches: int | None =
         raise ConfigError(f"there is no {game} ladder in this store: add bots first with "
                           f"`tourney ladder add SPEC --game {game}`.")
     ladder_id, seed_key = found
+    with LadderLease(engine, ladder_id, game) as lease:
+        return _run(engine, game, ladder_id, seed_key, executor, matches, seconds, players, config, move_ms,
+                    stop, on_batch, lease)
+
+
+def _run(engine: Any, game: str, ladder_id: int, seed_key: str, executor: Executor, matches: int | None,
+         seconds: float | None, players: int, config: dict[str, Any] | None, move_ms: int | None,
+         stop: threading.Event | None, on_batch: Callable[[LadderReport], None] | None,
+         lease: LadderLease) -> LadderReport:
+    """The loop of run_ladder, holding the ladder's lease."""
     plan = LadderPlan(game=game, seed_key=seed_key, players=players, config=dict(config or {}), move_ms=move_ms)
     state = LadderState(Scheduler(players, sigma0=_model().sigma))
     pending = scheduled(engine, ladder_id)
@@ -120,6 +131,9 @@ def run_ladder(engine: Any, game: str, executor: Executor, matches: int | None =
     while True:
         if stop is not None and stop.is_set():
             break
+        if lease.lost.is_set():
+            raise ConfigError(f"another `tourney ladder run` took the {game} ladder over while this one stalled: "
+                              "every rated match is stored; this run stops.")
         now = time.monotonic()
         if deadline is not None and now >= deadline and not pending:
             break

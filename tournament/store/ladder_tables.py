@@ -26,6 +26,8 @@ class Ladder(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     game: str = Field(unique=True, index=True)
     seed_key: str
+    runner: str = ""  # the `ladder run` playing it now ("host:pid"), "" when none
+    heartbeat_ts: float = 0.0  # when that run last said it is alive (Unix seconds)
     created_at: datetime = Field(default_factory=now)
 
 
