@@ -73,14 +73,17 @@ def run(
                                                                "in flight then finish).")] = None,
     workers: Annotated[int | None, typer.Option("--workers", help="Cap on matches played in parallel.")] = None,
     local: Annotated[bool, typer.Option("--local", help="Play in this process without Ray.")] = False,
-    players: Annotated[int, typer.Option(help="Players per match.")] = 2,
-    move_ms: Annotated[int | None, typer.Option("--move-ms", help="Per-move limit in milliseconds.")] = None,
-    mode: Annotated[str | None, typer.Option(help="Game mode (see `tourney games`).")] = None,
+    players: Annotated[int | None, typer.Option(help="Players per match (default 2; the first run fixes it).")] = None,
+    move_ms: Annotated[int | None, typer.Option("--move-ms", help="Per-move limit in milliseconds (the first run "
+                                                                  "fixes it).")] = None,
+    mode: Annotated[str | None, typer.Option(help="Game mode (see `tourney games`; the first run fixes it).")] = None,
     settings: Annotated[list[str] | None, typer.Option("--set", help="Game option key=value (repeatable).")] = None,
     metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics on this port.")] = None,
     metrics_host: Annotated[str, typer.Option(help="Interface the metrics listen on.")] = "127.0.0.1",
 ) -> None:
     """Keep the game's ladder playing (until --matches, --for, Ctrl-C or SIGTERM); it resumes where it stopped.
+
+    The first run fixes the ladder's --players, --set/--mode and --move-ms; later runs use them.
 
     Matches are chosen from the bots' ratings: new bots first, then whoever is most overdue
     (uncertain bots sooner), against the idle bots closest in rating (see README, "The ladder").
@@ -93,7 +96,7 @@ def run(
             raise ConfigError("give --matches or --for, not both.")
         seconds = parse_duration(duration) if duration is not None else None
         check_move_ms(move_ms)
-        config = parse_settings(get_game(game).options, settings, mode)
+        config = parse_settings(get_game(game).options, settings, mode) if settings or mode else None
         engine = open_existing(db, LADDER_STORE_MAKER)
         if metrics_port is not None:
             serve_metrics(metrics_port, metrics_host)

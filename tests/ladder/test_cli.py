@@ -66,6 +66,7 @@ def test_standings_json_after_a_run(db: str) -> None:
     (["run", "--game", "sticks", "--for", "0s", "--local"], "is not a duration"),
     (["run", "--game", "sticks", "--for", "1m", "--matches", "3", "--local"], "not both"),
     (["run", "--game", "sticks", "--players", "5", "--local"], "not 5"),
+    (["run", "--game", "sticks", "--set", "nosuch=1", "--local"], "nosuch"),
     (["run", "--game", "tiny-ninjas", "--local"], "there is no tiny-ninjas ladder"),
     (["standings", "--game", "tiny-ninjas"], "there is no tiny-ninjas ladder"),
     (["run", "--game", "sticks", "--address", "127.0.0.1:1"], "cannot join the Ray cluster"),
@@ -118,3 +119,19 @@ def test_one_ladder_run_at_a_time(db: str) -> None:
         assert conn.exec_driver_sql("select runner from ladder").scalar() == ""  # released at the end
     assert claim_ladder(engine, found[0], "a:1", time.time(), 60, lambda _r: False) is None
     assert claim_ladder(engine, found[0], "b:2", time.time(), 60, lambda _r: False) is not None  # a holds it
+
+
+def test_the_first_run_fixes_the_match_settings(tmp_path: Path) -> None:
+    path = str(tmp_path / "three.db")
+    for spec in ("greedy", "random", "random@r2", "random@r3"):
+        assert tourney("ladder", "add", spec, "--game", "sticks", "--db", path)[0] == 0
+    assert tourney("ladder", "run", "--game", "sticks", "--db", path, "--local", "--matches", "3",
+                   "--players", "3")[0] == 0
+    code, _out, err = tourney("ladder", "run", "--game", "sticks", "--db", path, "--local", "--players", "2")
+    assert code == 2 and "plays with 3 players" in err and "drop --players" in err
+    assert tourney("ladder", "run", "--game", "sticks", "--db", path, "--local", "--matches", "3")[0] == 0
+    engine = open_store(path)
+    with engine.connect() as conn:
+        seats = [json.loads(a) for (a,) in conn.exec_driver_sql("select aliases_json from laddermatch")]
+    assert len(seats) == 6 and all(len(s) == 3 for s in seats)  # the second run kept three players
+    assert_consistent(engine)

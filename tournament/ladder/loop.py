@@ -37,6 +37,7 @@ from tourney.tournament.store.ladder_rows import (
     counters,
     entries,
     ladder_of,
+    ladder_settings,
     scheduled,
     store_results,
     store_scheduled,
@@ -83,37 +84,57 @@ class LadderState:
 
 
 def run_ladder(engine: Any, game: str, executor: Executor, matches: int | None = None,
-               seconds: float | None = None, players: int = 2, config: dict[str, Any] | None = None,
+               seconds: float | None = None, players: int | None = None, config: dict[str, Any] | None = None,
                move_ms: int | None = None, stop: threading.Event | None = None,
                on_batch: Callable[[LadderReport], None] | None = None) -> LadderReport:
     """Keep the game's ladder playing until `matches` are rated, `seconds` pass, or `stop` is set.
 
     With neither limit it runs until stopped (SIGINT/SIGTERM in the CLI). Matches an earlier
-    run left scheduled are played first and count towards `matches`.
+    run left scheduled are played first and count towards `matches`. The first run fixes the
+    ladder's players, config and move_ms (None: 2 players, the game's defaults, no move limit);
+    later runs use those, and refuse other values, so that every match rates the same thing and a
+    match left in flight replays exactly.
     """
     if matches is not None and matches < 1:
         raise ConfigError(f"--matches must be at least 1, not {matches}.")
     if seconds is not None and seconds <= 0:
         raise ConfigError(f"--for must be a positive duration, not {seconds:g} s.")
     g = get_game(game)
-    if not g.min_players <= players <= g.max_players:
+    if players is not None and not g.min_players <= players <= g.max_players:
         raise ConfigError(f"{g.name} is for {g.min_players} to {g.max_players} players, not {players}.")
+    g.options.resolve(config or {}, players or 2)  # a bad option fails now, not on a worker
     found = ladder_of(engine, game, create=False)
     if found is None:
         raise ConfigError(f"there is no {game} ladder in this store: add bots first with "
                           f"`tourney ladder add SPEC --game {game}`.")
     ladder_id, seed_key = found
     with LadderLease(engine, ladder_id, game) as lease:
-        return _run(engine, game, ladder_id, seed_key, executor, matches, seconds, players, config, move_ms,
-                    stop, on_batch, lease)
+        given = {"players": players, "config": config, "move_ms": move_ms}
+        fixed = ladder_settings(engine, ladder_id, {"players": players or 2, "config": config or {},
+                                                    "move_ms": move_ms})
+        differ = [k for k, v in given.items() if v is not None and v != fixed[k]]
+        if differ:
+            raise ConfigError(f"the {game} ladder plays with {_settings_text(fixed)} since its first run, so its "
+                              f"matches stay comparable: drop {', '.join(FLAGS[k] for k in differ)} or give the same.")
+        plan = LadderPlan(game=game, seed_key=seed_key, players=int(fixed["players"]), config=dict(fixed["config"]),
+                          move_ms=fixed["move_ms"])
+        return _run(engine, ladder_id, plan, executor, matches, seconds, stop, on_batch, lease)
 
 
-def _run(engine: Any, game: str, ladder_id: int, seed_key: str, executor: Executor, matches: int | None,
-         seconds: float | None, players: int, config: dict[str, Any] | None, move_ms: int | None,
-         stop: threading.Event | None, on_batch: Callable[[LadderReport], None] | None,
+FLAGS = {"players": "--players", "config": "--set/--mode", "move_ms": "--move-ms"}
+
+
+def _settings_text(settings: dict[str, Any]) -> str:
+    options = ", ".join(f"{k}={v}" for k, v in sorted(settings["config"].items())) or "the default options"
+    limit = f"{settings['move_ms']} ms a move" if settings["move_ms"] is not None else "no move limit"
+    return f"{settings['players']} players, {options} and {limit}"
+
+
+def _run(engine: Any, ladder_id: int, plan: LadderPlan, executor: Executor, matches: int | None,
+         seconds: float | None, stop: threading.Event | None, on_batch: Callable[[LadderReport], None] | None,
          lease: LadderLease) -> LadderReport:
     """The loop of run_ladder, holding the ladder's lease."""
-    plan = LadderPlan(game=game, seed_key=seed_key, players=players, config=dict(config or {}), move_ms=move_ms)
+    game, players = plan.game, plan.players
     state = LadderState(Scheduler(players, sigma0=_model().sigma))
     pending = scheduled(engine, ladder_id)
     busy = {alias for m in pending for alias in m.aliases}

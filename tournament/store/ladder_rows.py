@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from tourney.engine.core import ConfigError
 from tourney.tournament.seeding import new_seed_key
-from tourney.tournament.store.codec import dumps
+from tourney.tournament.store.codec import dumps, loads
 from tourney.tournament.store.ladder_tables import DONE, SCHEDULED, Ladder, LadderBot, LadderMatch
 from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import now
@@ -84,7 +84,8 @@ def ladder_of(engine: Engine, game: str, create: bool) -> tuple[int, str] | None
                 return found
             try:
                 with conn.begin_nested():
-                    conn.execute(insert(LADDERS).values(game=game, seed_key=new_seed_key(), runner="", heartbeat_ts=0.0,
+                    conn.execute(insert(LADDERS).values(game=game, seed_key=new_seed_key(), settings_json="", runner="",
+                                                        heartbeat_ts=0.0,
                                                         created_at=now()))
             except IntegrityError:
                 pass  # made meanwhile by another command
@@ -280,3 +281,15 @@ def release_ladder(engine: Engine, ladder_id: int, me: str) -> None:
             conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).where(LADDERS.c.runner == me)
                          .values(runner="", heartbeat_ts=0.0))
     guard(write)
+
+
+def ladder_settings(engine: Engine, ladder_id: int, given: dict[str, Any]) -> dict[str, Any]:
+    """The ladder's match settings: stored by its first run (from `given`), the same for every run after."""
+    def write() -> dict[str, Any]:
+        with engine.begin() as conn:
+            stored = conn.execute(select(LADDERS.c.settings_json).where(LADDERS.c.id == ladder_id)).scalar_one()
+            if stored:
+                return loads(stored)
+            conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).values(settings_json=dumps(given)))
+            return given
+    return guard(write)

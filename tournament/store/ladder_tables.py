@@ -26,6 +26,7 @@ class Ladder(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     game: str = Field(unique=True, index=True)
     seed_key: str
+    settings_json: str = ""  # players, config and move_ms, fixed by its first `ladder run` ("" until then)
     runner: str = ""  # the `ladder run` playing it now ("host:pid"), "" when none
     heartbeat_ts: float = 0.0  # when that run last said it is alive (Unix seconds)
     created_at: datetime = Field(default_factory=now)

@@ -24,6 +24,7 @@ def upgrade() -> None:
         sa.Column('id', sa.Integer(), nullable=False),
         sa.Column('game', AutoString(), nullable=False),
         sa.Column('seed_key', AutoString(), nullable=False),
+        sa.Column('settings_json', AutoString(), nullable=False),
         sa.Column('runner', AutoString(), nullable=False),
         sa.Column('heartbeat_ts', sa.Float(), nullable=False),
         sa.Column('created_at', UTCDateTime(), nullable=False),
