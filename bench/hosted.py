@@ -1,6 +1,7 @@
 """Hosted-bot benchmarks (issue 29 item 5).
 
-    .venv/bin/python bench/hosted.py [--matches 10000] [--sizes 1000,10000,100000] [--pg URL] [--no-pg]
+    .venv/bin/python bench/hosted.py [--matches N] [--sizes 1000,10000,100000] [--databases sqlite,postgresql]
+                                     [--pg URL]
 
 (a) a sandboxed start against a bare start: the hosted branch's part, not here yet;
 (b) the ladder's scheduler, rating and storage throughput with 1,000, 10,000 and 100,000 simulated bots
@@ -102,9 +103,10 @@ def main() -> None:
                         help="Matches per run (default: three rounds, at least 10,000 and at most 60,000).")
     parser.add_argument("--sizes", default=",".join(str(s) for s in SIZES), help="Bot counts, comma-separated.")
     parser.add_argument("--pg", help="A PostgreSQL URL to use instead of a private cluster.")
-    parser.add_argument("--no-pg", action="store_true", help="SQLite only.")
+    parser.add_argument("--databases", default="sqlite,postgresql", help="Which stores, comma-separated.")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    kinds = set(args.databases.split(","))
     print("(a) sandboxed against bare start: not measured here (the sandbox is the hosted branch's part)")
     print("\n(b) ladder throughput, Coin on a local 2-CPU Ray, after a warm-up run "
           "(goal: >= 500 matches/s at 10,000 bots; scheduler µs/match flat in bots)")
@@ -117,10 +119,10 @@ def main() -> None:
             warm = f"sqlite:///{Path(tmp) / 'warm.db'}"
             fill(warm, 100)
             run_ladder(open_store(warm), "coin", executor, matches=2_000)  # Ray up and its workers warm
-            for n in sizes:
+            for n in sizes if "sqlite" in kinds else []:
                 bench_ladder("sqlite", f"sqlite:///{Path(tmp) / f'ladder{n}.db'}", n, per_run(n, args.matches),
                              executor)
-        if args.no_pg:
+        if "postgresql" not in kinds:
             return
         pg = args.pg
         if pg is None:

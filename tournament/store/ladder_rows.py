@@ -85,10 +85,12 @@ def ladder_of(engine: Engine, game: str, create: bool) -> tuple[int, str] | None
             try:
                 with conn.begin_nested():
                     conn.execute(insert(LADDERS).values(game=game, seed_key=new_seed_key(), settings_json="", runner="",
-                                                        heartbeat_ts=0.0,
-                                                        created_at=now()))
+                                                        heartbeat_ts=0.0, created_at=now()))
             except IntegrityError:
-                pass  # made meanwhile by another command
+                made = read(conn)  # made meanwhile by another command, or a real refusal to pass on
+                if made is None:
+                    raise
+                return made
             return read(conn)
     return guard(write)
 
