@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Column, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from tourney.tournament.store.tables import now
@@ -50,7 +50,9 @@ class LadderBot(SQLModel, table=True):
 class LadderMatch(SQLModel, table=True):
     """One ladder match: scheduled (seats and seed fixed), then done (result, ratings after, replay)."""
 
-    __table_args__ = (UniqueConstraint("ladder_id", "number"),)
+    # The web page lists the latest rated matches: an index, not a sort of every match.
+    __table_args__ = (UniqueConstraint("ladder_id", "number"),
+                      Index("ix_laddermatch_ladder_rated", "ladder_id", "rated"))
     id: int | None = Field(default=None, primary_key=True)
     ladder_id: int = Field(foreign_key="ladder.id", index=True)
     number: int  # the order it was scheduled in; the seed is a keyed hash of it

@@ -73,6 +73,7 @@ def upgrade() -> None:
         with op.batch_alter_table('laddermatch', schema=None) as batch_op:
             batch_op.create_index(batch_op.f('ix_laddermatch_ladder_id'), ['ladder_id'], unique=False)
             batch_op.create_index(batch_op.f('ix_laddermatch_status'), ['status'], unique=False)
+            batch_op.create_index('ix_laddermatch_ladder_rated', ['ladder_id', 'rated'], unique=False)
 
 
 def downgrade() -> None:
