@@ -1,10 +1,11 @@
-"""The ladder loop: schedule a batch, store it, play it on the executor, rate results as they arrive.
+"""The ladder loop: schedule, store, play on the executor, rate results as they arrive, store.
 
-Each pass ("wave") takes as many matches from the scheduler as there are idle bots for, up to
-about WAVE_S seconds of play at the rate measured so far, and stores them as scheduled *before*
-any is handed to a worker. The executor (workers/: Ray tasks, as tournaments use) yields chunks
-in the order they finish; each chunk is rated in that order (OpenSkill, one match at a time) and
-written in one transaction that completes its match rows and sets its players' ratings.
+The executor (workers/: Ray tasks, as tournaments use) is fed as it goes: whenever its queue runs
+dry it asks for more, and gets as many matches as there are idle bots for, up to about WAVE_S
+seconds of play in flight at the rate measured so far; they are stored as scheduled *before*
+they are handed over. Finished chunks come back in the order they finish; each is rated in that
+order (OpenSkill, one match at a time) and written in one transaction that completes its match
+rows and sets its players' ratings, and the bots it frees can be scheduled again at once.
 
 Killed at any moment (`kill -9`), the ladder loses nothing and duplicates nothing: a result is
 stored together with the ratings it moved, or not at all; a scheduled match that has no result
@@ -18,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,11 +49,12 @@ from tourney.workers import Executor
 
 logger = logging.getLogger(__name__)
 
-WAVE_S = 2.0  # a wave holds about this much play: new bots are seen, and freed bots rescheduled, this often
+WAVE_S = 2.0  # at most about this much play is in flight (what a restart replays)
 WAVE_MIN_PER_WORKER = 2  # ... and at least this many matches per worker, so no worker idles
 WAVE_MAX = 4096  # ... and at most this many (bounds what a restart replays and the memory in flight)
 POLL_NEW_S = 1.0  # how often the store is asked for bots added meanwhile (`tourney ladder add`)
 IDLE_WAIT_S = 0.5  # with too few idle bots for a match and nothing in flight: look again after this
+RATE_WINDOW_S = 5.0  # the rate that sizes the batches is measured over this long
 
 
 @dataclass
@@ -143,62 +146,80 @@ def _run(engine: Any, ladder_id: int, plan: LadderPlan, executor: Executor, matc
         raise ConfigError(f"the {game} ladder has {len(state.ids)} bot(s) and a match needs {players}: add more with "
                           f"`tourney ladder add SPEC --game {game}`.")
     state.next_number, state.next_rated = counters(engine, ladder_id)
-    report = LadderReport(game)
+    report = LadderReport(game, replayed=len(pending))
     started = time.monotonic()
     deadline = started + seconds if seconds is not None else None
-    last_poll = started
-    rate = 0.0
+    flow = Flow(started, outstanding=len(pending))
     model = _model()
-    while True:
-        if stop is not None and stop.is_set():
-            break
+
+    def pairing(m: ScheduledMatch) -> LadderPairing:
+        return LadderPairing(m.number, tuple(Entrant(a, state.specs[a]) for a in m.aliases))
+
+    def more() -> list[LadderPairing]:
+        """The next matches for the executor: as many as idle bots allow, up to a wave's worth in flight."""
         if lease.lost.is_set():
             raise ConfigError(f"another `tourney ladder run` took the {game} ladder over while this one stalled: "
                               "every rated match is stored; this run stops.")
         now = time.monotonic()
-        if deadline is not None and now >= deadline and not pending:
-            break
-        if now - last_poll >= POLL_NEW_S:
+        if (stop is not None and stop.is_set()) or (deadline is not None and now >= deadline):
+            return []
+        if now - flow.last_poll >= POLL_NEW_S:
             _join(state, entries(engine, ladder_id, state.last_id), set())
-            last_poll = now
-        left = None if matches is None else matches - report.played
-        if left is not None and left <= 0:
-            break
-        wave = list(pending)
-        report.replayed += len(wave)
-        pending = []
-        fresh = [] if deadline is not None and now >= deadline else _schedule(
-            state, plan, _wave_size(rate, executor.workers, left, len(wave)))
+            flow.last_poll = now
+        left = None if matches is None else matches - report.played - flow.outstanding
+        fresh = _schedule(state, plan, _wave_size(flow.rate(now), executor.workers, left, flow.outstanding))
         store_scheduled(engine, ladder_id, fresh)
-        wave += fresh
-        if not wave:
-            # Too few idle bots and nothing in flight: only newcomers can change that.
-            (stop or threading.Event()).wait(IDLE_WAIT_S)
-            if deadline is not None and time.monotonic() >= deadline:
-                break
-            last_poll = 0.0
-            continue
-        wave_started = time.monotonic()
-        in_flight = len(wave)
-        pairings = [LadderPairing(m.number, tuple(Entrant(a, state.specs[a]) for a in m.aliases)) for m in wave]
-        for chunk in executor.run(plan, pairings):
-            outcomes = [_rate(state, model, pairing, record, took) for pairing, record, took in chunk]
+        flow.outstanding += len(fresh)
+        return [pairing(m) for m in fresh]
+
+    while not (stop is not None and stop.is_set()):
+        if matches is not None and report.played >= matches:
+            break
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        first = [pairing(m) for m in pending]
+        pending = []
+        for chunk in executor.run(plan, first, more):
+            outcomes = [_rate(state, model, p, record, took) for p, record, took in chunk]
             touched = {s["alias"] for o in outcomes for s in o.seats}
             store_results(engine, ladder_id, outcomes, [_row(state, a) for a in sorted(touched)])
-            in_flight -= len(chunk)
+            flow.outstanding -= len(chunk)
+            flow.rated(time.monotonic(), len(chunk))
             report.played += len(chunk)
-            observe_ladder(game, len(chunk), None, in_flight, state.scheduler.idle,
+            report.seconds = time.monotonic() - started
+            report.longest_wait_ticks, report.longest_wait_s = state.scheduler.longest_wait()
+            observe_ladder(game, len(chunk), flow.rate(time.monotonic()), flow.outstanding, state.scheduler.idle,
                            state.scheduler.longest_waiting()[1])
-        took = time.monotonic() - wave_started
-        rate = len(wave) / took if took > 0 else rate
-        report.seconds = time.monotonic() - started
-        report.longest_wait_ticks, report.longest_wait_s = state.scheduler.longest_wait()
-        observe_ladder(game, 0, rate, 0, state.scheduler.idle, state.scheduler.longest_waiting()[1])
-        if on_batch is not None:
-            on_batch(report)
+            if on_batch is not None:
+                on_batch(report)
+        # The executor ran dry: stopped, out of budget, or too few idle bots; newcomers may change the last.
+        (stop or threading.Event()).wait(IDLE_WAIT_S)
+        flow.last_poll = 0.0
     report.seconds = time.monotonic() - started
     report.longest_wait_ticks, report.longest_wait_s = state.scheduler.longest_wait()
     return report
+
+
+@dataclass
+class Flow:
+    """What the feed needs to size its batches: matches in flight, and the rate over the last RATE_WINDOW_S."""
+
+    started: float
+    outstanding: int = 0
+    last_poll: float = 0.0
+    window: deque[tuple[float, int]] = field(default_factory=deque)
+
+    def rated(self, now: float, count: int) -> None:
+        self.window.append((now, count))
+        while self.window and self.window[0][0] < now - RATE_WINDOW_S:
+            self.window.popleft()
+
+    def rate(self, now: float) -> float:
+        """Matches rated per second over the window (0 before the first result)."""
+        if not self.window:
+            return 0.0
+        span = max(now - max(self.window[0][0], self.started), 1e-3)
+        return sum(c for _t, c in self.window) / span
 
 
 def _model() -> PlackettLuce:
@@ -215,12 +236,11 @@ def _join(state: LadderState, found: list[LadderEntry], busy: set[str]) -> None:
         state.last_id = max(state.last_id, entry.id)
 
 
-def _wave_size(rate: float, workers: int, left: int | None, replaying: int) -> int:
-    """How many new matches to schedule this pass (see WAVE_S)."""
-    size = max(WAVE_MIN_PER_WORKER * max(1, workers), int(rate * WAVE_S))
-    size = min(size, WAVE_MAX) - replaying
+def _wave_size(rate: float, workers: int, left: int | None, outstanding: int) -> int:
+    """How many new matches to schedule now: up to a wave's worth in flight (see WAVE_S), within `left`."""
+    size = min(max(WAVE_MIN_PER_WORKER * max(1, workers), int(rate * WAVE_S)), WAVE_MAX) - outstanding
     if left is not None:
-        size = min(size, left - replaying)
+        size = min(size, left)
     return max(0, size)
 
 
