@@ -16,7 +16,6 @@ scheduled are). The bots in those matches stay busy until they are rated again.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections import deque
@@ -46,8 +45,6 @@ from tourney.tournament.store.ladder_rows import (
 )
 from tourney.tournament.store.records import MatchRecord
 from tourney.workers import Executor
-
-logger = logging.getLogger(__name__)
 
 WAVE_S = 2.0  # at most about this much play is in flight (what a restart replays)
 WAVE_MIN_PER_WORKER = 2  # ... and at least this many matches per worker, so no worker idles
