@@ -18,6 +18,7 @@ from tourney.engine.core import ConfigError, get_game
 from tourney.tournament.cli import TABLE_WIDTH, app, check_move_ms, guarded, open_existing, out, parse_settings
 from tourney.tournament.ladder.loop import LadderReport, run_ladder
 from tourney.tournament.ladder.members import add_bot, standings_doc
+from tourney.tournament.progress import ProgressLines
 from tourney.tournament.store.database import open_store
 
 ladder_app = typer.Typer(no_args_is_help=True, help="The continuous ladder of a game: add bots, keep matches "
@@ -104,12 +105,16 @@ def run(
         previous = signal.signal(signal.SIGTERM, _stop_on_term)
         report = LadderReport(game)
 
+        progress = ProgressLines(f"{game} ladder", matches, final=False)
+
         def seen(now: LadderReport) -> None:
             nonlocal report
             report = now
+            progress.update(now.played)
         try:
-            report = run_ladder(engine, game, executor, matches=matches, seconds=seconds, players=players,
-                                config=config, move_ms=move_ms, on_batch=seen)
+            with progress:  # a line on stderr every few seconds: a ladder may run for hours
+                report = run_ladder(engine, game, executor, matches=matches, seconds=seconds, players=players,
+                                    config=config, move_ms=move_ms, on_batch=seen)
         except (KeyboardInterrupt, Stopped):
             print("stopped: every rated match is stored; matches in flight are played first by the next "
                   "`tourney ladder run`.")
