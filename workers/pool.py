@@ -240,6 +240,9 @@ class RayExecutor:
                     fresh = more()
                     with here.lock if here is not None else contextlib.nullcontext():
                         queue.extend(fresh)
+                    if fresh and here is not None and not here.busy() and not self._ready.is_set():
+                        # The local player stopped when the queue ran dry, and Ray is still starting.
+                        here = LocalPlayer(plan, queue, self._ready)
                 if not (queue or in_flight or (here is not None and here.busy())):
                     break
                 if self._error is not None:
