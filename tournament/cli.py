@@ -738,3 +738,4 @@ import tourney.web.cli  # noqa: E402, F401  (registers web)
 
 if __name__ == "__main__":  # pragma: no cover
     app()
+import tourney.tournament.ladder_cli  # noqa: E402, F401  (registers ladder add/run/standings)

@@ -31,7 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tourney.engine.core import ReplayMismatch
 from tourney.tournament.standings_table import points_text
-from tourney.web import reads
+from tourney.web import ladder_reads, reads
 from tourney.web.hosted import add_hosted_routes
 from tourney.web.live import MAX_ID_LENGTH, WatchLimit, watch_events
 from tourney.web.replays import full_match_frames, public_match_frames
@@ -135,6 +135,14 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
                    ) -> dict[str, Any]:
         return await computed(lambda: reads.league(engine, league_id, season))
 
+    @app.get("/api/ladders", summary="Every game's ladder")
+    async def api_ladders() -> dict[str, Any]:
+        return ladder_reads.ladders(engine)
+
+    @app.get("/api/ladders/{game}", summary="A game's ladder: standings by μ − 3σ and the latest matches")
+    async def api_ladder(game: Annotated[str, reads_name()]) -> dict[str, Any]:
+        return await computed(lambda: ladder_reads.ladder(engine, game))
+
     @app.get("/api/live", summary="Matches in progress on the arena")
     async def api_live() -> dict[str, Any]:
         ids = sorted(live_ids())[:reads.PAGE_SIZE] if live_ids is not None else []
@@ -186,6 +194,14 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
                      season: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
                ) -> HTMLResponse:
         return page(request, "league.html", await api_league(league_id, season))
+
+    @app.get("/ladders", response_class=HTMLResponse, include_in_schema=False)
+    async def ladders(request: Request) -> HTMLResponse:
+        return page(request, "ladders.html", await api_ladders())
+
+    @app.get("/ladders/{game}", response_class=HTMLResponse, include_in_schema=False)
+    async def ladder(request: Request, game: Annotated[str, reads_name()]) -> HTMLResponse:
+        return page(request, "ladder.html", await api_ladder(game))
 
     @app.get("/live", response_class=HTMLResponse, include_in_schema=False)
     async def live_index(request: Request) -> HTMLResponse:

@@ -19,12 +19,16 @@ import re
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from queue import Empty, SimpleQueue
 from typing import Any, Protocol
 
 from tourney.engine.core import TourneyError
 from tourney.engine.core.registry import GAME_MODULES
+
+# A source of further pairings for a run that keeps going (the ladder): called when the queue runs
+# dry, it returns the next pairings, or none to let the run end once nothing is in flight.
+Feed = Callable[[], Sequence[Any]]
 
 # What a finished match comes back as: (pairing, stored record, seconds). Workers never look
 # inside; the tournament layer made it and writes it. Keeping workers ignorant of the
@@ -114,7 +118,7 @@ class Executor(Protocol):
 
     workers: int
 
-    def run(self, plan: MatchPlan, pairings: Sequence[Any]) -> Iterator[list[Played]]: ...
+    def run(self, plan: MatchPlan, pairings: Sequence[Any], more: Feed | None = None) -> Iterator[list[Played]]: ...
 
     def close(self) -> None: ...
 
@@ -124,9 +128,14 @@ class LocalExecutor:
 
     workers = 1
 
-    def run(self, plan: MatchPlan, pairings: Sequence[Any]) -> Iterator[list[Played]]:
-        for pairing in pairings:
-            yield [plan.play(pairing)]
+    def run(self, plan: MatchPlan, pairings: Sequence[Any], more: Feed | None = None) -> Iterator[list[Played]]:
+        queue = deque(pairings)
+        while True:
+            if not queue and more is not None:
+                queue.extend(more())
+            if not queue:
+                return
+            yield [plan.play(queue.popleft())]
 
     def close(self) -> None:
         pass
@@ -216,16 +225,29 @@ class RayExecutor:
         finally:
             self._ready.set()
 
-    def run(self, plan: MatchPlan, pairings: Sequence[Any]) -> Iterator[list[Played]]:
-        if not pairings:
-            return
+    def run(self, plan: MatchPlan, pairings: Sequence[Any], more: Feed | None = None) -> Iterator[list[Played]]:
+        """Play `pairings`; with `more`, ask it for further pairings whenever the queue runs dry (after each
+        finished chunk has been handed over), until it has none and nothing is in flight."""
         queue = deque(pairings)  # popleft() = schedule order
+        if not queue and more is not None:
+            queue.extend(more())
+        if not queue:
+            return
         timing = ChunkTiming()
         here = LocalPlayer(plan, queue, self._ready) if not self._ready.is_set() else None
         in_flight: list[Any] = []
         plan_ref: Any = None
         try:
-            while queue or in_flight or (here is not None and here.busy()):
+            while True:
+                if more is not None and not queue:
+                    fresh = more()
+                    with here.lock if here is not None else contextlib.nullcontext():
+                        queue.extend(fresh)
+                    if fresh and here is not None and not here.busy() and not self._ready.is_set():
+                        # The local player stopped when the queue ran dry, and Ray is still starting.
+                        here = LocalPlayer(plan, queue, self._ready)
+                if not (queue or in_flight or (here is not None and here.busy())):
+                    break
                 if self._error is not None:
                     raise self._error
                 if self._ready.is_set() and plan_ref is None:

@@ -7,6 +7,7 @@ from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
 import tourney.tournament.store.hosted_tables  # noqa: F401  (the hosted-bot tables, same metadata)
+import tourney.tournament.store.ladder_tables  # noqa: F401  (registers the ladder tables on SQLModel.metadata)
 import tourney.tournament.store.tables  # noqa: F401  (registers the results tables on SQLModel.metadata)
 from tourney.tournament.store.league_tables import LeagueModel
 

@@ -15,9 +15,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel, create_engine
 
 from tourney.engine.core import TourneyError
-from tourney.tournament.store import (
-    hosted_tables,  # noqa: F401  (the hosted-bot tables, same metadata)
-    tables,  # noqa: F401  (registers the results tables on SQLModel.metadata)
+from tourney.tournament.store import (  # noqa: F401  (each registers its tables on SQLModel.metadata)
+    hosted_tables,
+    ladder_tables,
+    tables,
 )
 from tourney.tournament.store.league_tables import LeagueModel
 

@@ -1,0 +1,56 @@
+"""Who is on a ladder: adding a bot spec (checked as `tourney run` checks it) and the standings."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from tourney.engine.core import ConfigError, get_game
+from tourney.tournament.entrants import Entrant, parse_entrants
+from tourney.tournament.ratings import initial_skill
+from tourney.tournament.store.ladder_rows import LadderEntry, add_entry, ladder_of, match_counts, ranked
+
+MAX_ALIAS = 200  # what the web app accepts as a name; longer aliases could not be looked up
+
+
+def add_bot(engine: Engine, game: str, text: str) -> Entrant:
+    """Enter one bot spec (`SPEC[@ALIAS]`) on the game's ladder, made on first use; it starts at the prior."""
+    g = get_game(game)
+    found_bots = parse_entrants(text, g)
+    if len(found_bots) != 1:
+        raise ConfigError(f"'{text}' names {len(found_bots)} bots: add them one at a time.")
+    entrant = found_bots[0]
+    if len(entrant.alias) > MAX_ALIAS:
+        raise ConfigError(f"the name '{entrant.alias[:40]}...' is longer than {MAX_ALIAS} characters: "
+                          "give a shorter one with SPEC@NAME.")
+    found = ladder_of(engine, game, create=True)
+    assert found is not None
+    skill = initial_skill(entrant.alias)
+    add_entry(engine, found[0], entrant.alias, entrant.spec, skill.mu, skill.sigma)
+    return entrant
+
+
+def standings(engine: Engine, game: str, limit: int | None = None) -> list[LadderEntry]:
+    """The ladder's bots by conservative rating μ − 3σ, best first; an unknown ladder is one sentence."""
+    return ranked(engine, _ladder_id(engine, game), limit)
+
+
+def standings_doc(engine: Engine, game: str, limit: int | None = None) -> dict[str, Any]:
+    """The standings as one JSON-ready document: the game, match counts, and each bot with its rank."""
+    ladder_id = _ladder_id(engine, game)
+    bots = [{"rank": i + 1, **asdict(e), "conservative": e.conservative}
+            for i, e in enumerate(ranked(engine, ladder_id, limit))]
+    for bot in bots:
+        del bot["id"]
+    return {"game": game, **match_counts(engine, ladder_id), "bots": bots}
+
+
+def _ladder_id(engine: Engine, game: str) -> int:
+    get_game(game)  # an unknown game is its own sentence
+    found = ladder_of(engine, game, create=False)
+    if found is None:
+        raise ConfigError(f"there is no {game} ladder in this store: add bots with `tourney ladder add SPEC "
+                          f"--game {game}`, or check --db.")
+    return found[0]

@@ -1,0 +1,51 @@
+"""Playing one ladder match: what a Ray worker is handed (a plan and a chunk of pairings).
+
+A ladder match is played exactly like a tournament's (tournament.runner.play_and_record): the
+same bot specs (built-in, `cmd:`, and whatever else `tourney run` accepts), the same seeding of
+the bots, the same stored record. Its seed is a keyed hash of the match number under the
+ladder's secret key, so a match is a pure function of (game, config, number, seats): a match
+replayed after a crash, or retried by Ray, gives the same result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.pairing import Pairing
+from tourney.tournament.runner import TournamentPlan, play_and_record
+from tourney.tournament.seeding import keyed_match_seed
+
+LADDER_SEED = 0  # the "tournament seed" beside the key: the key alone makes the seeds secret
+
+
+@dataclass(frozen=True)
+class LadderPairing:
+    """A scheduled ladder match: its number and the entrants in its seats."""
+
+    number: int
+    seats: tuple[Entrant, ...]
+
+
+@dataclass
+class LadderPlan:
+    """Everything that decides a ladder match's result besides its pairing."""
+
+    game: str
+    seed_key: str
+    players: int = 2
+    config: dict[str, Any] = field(default_factory=dict)
+    move_ms: int | None = None
+
+    def seed_of(self, number: int) -> int:
+        """The seed of match `number`."""
+        return keyed_match_seed(self.seed_key, LADDER_SEED, number)
+
+    def play(self, pairing: LadderPairing) -> tuple[LadderPairing, Any, float]:
+        """Play one ladder match and reduce it to its stored form (what executors call)."""
+        plan = TournamentPlan(game=self.game, entrants=list(pairing.seats), seed=LADDER_SEED, players=self.players,
+                              config=self.config, move_ms=self.move_ms, name="ladder", seed_key=self.seed_key)
+        seats = tuple(range(len(pairing.seats)))
+        _pairing, record, seconds = play_and_record(plan, Pairing(pairing.number, 0, seats, pairing.number))
+        return pairing, record, seconds

@@ -1,0 +1,297 @@
+"""Reads and writes of the ladder tables (ladder_tables.py), each a short transaction through retry.guard.
+
+The ladder loop writes in batches: the matches it schedules in one insert, and a chunk of
+results in one transaction that completes the match rows and sets their players' ratings (the
+absolute values the loop holds, so a transaction retried after a lost connection writes the same
+thing again). Only rows still "scheduled" are completed, so a result is never stored twice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import bindparam, column, func, insert, select, update, values
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from tourney.engine.core import ConfigError
+from tourney.tournament.seeding import new_seed_key
+from tourney.tournament.store.codec import dumps, loads
+from tourney.tournament.store.ladder_tables import DONE, SCHEDULED, Ladder, LadderBot, LadderMatch
+from tourney.tournament.store.retry import guard
+from tourney.tournament.store.tables import now
+
+LADDERS = Ladder.__table__  # type: ignore[attr-defined]
+BOTS = LadderBot.__table__  # type: ignore[attr-defined]
+MATCHES = LadderMatch.__table__  # type: ignore[attr-defined]
+RECENT = 50  # matches a standings read lists
+
+
+@dataclass(frozen=True)
+class LadderEntry:
+    """A ladder entrant as stored."""
+
+    id: int
+    alias: str
+    spec: str
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+
+    @property
+    def conservative(self) -> float:
+        """μ − 3σ: the rating the standings sort by (a bot with few matches is not ranked above its evidence)."""
+        return self.mu - 3.0 * self.sigma
+
+
+@dataclass(frozen=True)
+class ScheduledMatch:
+    """A match fixed by the scheduler: its number, seed and seats' aliases."""
+
+    number: int
+    seed: int
+    aliases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """What a finished match stores: the result, its replay, and each seat's rating after it."""
+
+    number: int
+    rated: int
+    termination: str
+    reason: str
+    plies: int
+    duration_s: float
+    seats: tuple[dict[str, Any], ...]  # alias, tier, points, mu, sigma
+    replay: str
+
+
+def ladder_of(engine: Engine, game: str, create: bool) -> tuple[int, str] | None:
+    """The game's ladder (id, seed key); made with a fresh seed key when `create`, else None if absent."""
+    def read(conn: Connection) -> tuple[int, str] | None:
+        row = conn.execute(select(LADDERS.c.id, LADDERS.c.seed_key).where(LADDERS.c.game == game)).first()
+        return (int(row.id), str(row.seed_key)) if row is not None else None
+
+    def write() -> tuple[int, str] | None:
+        with engine.begin() as conn:
+            found = read(conn)
+            if found is not None or not create:
+                return found
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(LADDERS).values(game=game, seed_key=new_seed_key(), settings_json="", runner="",
+                                                        heartbeat_ts=0.0, created_at=now()))
+            except IntegrityError:
+                made = read(conn)  # made meanwhile by another command, or a real refusal to pass on
+                if made is None:
+                    raise
+                return made
+            return read(conn)
+    return guard(write)
+
+
+def add_entry(engine: Engine, ladder_id: int, alias: str, spec: str, mu: float, sigma: float) -> None:
+    """Enter a bot under `alias`; an alias already on the ladder is refused with one sentence."""
+    def write() -> None:
+        with engine.begin() as conn:
+            taken = conn.execute(select(BOTS.c.spec).where(BOTS.c.ladder_id == ladder_id)
+                                 .where(BOTS.c.alias == alias)).first()
+            if taken is not None:
+                raise ConfigError(f"'{alias}' is already on the ladder (as {taken.spec}): add it under another "
+                                  f"name, e.g. {spec}@{alias}2.")
+            conn.execute(insert(BOTS).values(ladder_id=ladder_id, alias=alias, spec=spec, mu=mu, sigma=sigma,
+                                             matches=0, wins=0, added_at=now()))
+    guard(write)
+
+
+def entries(engine: Engine, ladder_id: int, after_id: int = 0) -> list[LadderEntry]:
+    """The ladder's entrants with an id above `after_id` (0: all), in the order they were added."""
+    def read() -> list[LadderEntry]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(BOTS).where(BOTS.c.ladder_id == ladder_id).where(BOTS.c.id > after_id)
+                                .order_by(BOTS.c.id)).all()
+        return [LadderEntry(r.id, r.alias, r.spec, r.mu, r.sigma, r.matches, r.wins) for r in rows]
+    return guard(read)
+
+
+def scheduled(engine: Engine, ladder_id: int) -> list[ScheduledMatch]:
+    """The matches scheduled and not finished (in flight when the ladder stopped), in schedule order."""
+    def read() -> list[ScheduledMatch]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(MATCHES.c.number, MATCHES.c.seed, MATCHES.c.aliases_json)
+                                .where(MATCHES.c.ladder_id == ladder_id).where(MATCHES.c.status == SCHEDULED)
+                                .order_by(MATCHES.c.number)).all()
+        return [ScheduledMatch(r.number, r.seed, tuple(json.loads(r.aliases_json))) for r in rows]
+    return guard(read)
+
+
+def counters(engine: Engine, ladder_id: int) -> tuple[int, int]:
+    """(the next match number, the next rating order): one past the highest stored."""
+    def read() -> tuple[int, int]:
+        with engine.connect() as conn:
+            row = conn.execute(select(func.max(MATCHES.c.number), func.max(MATCHES.c.rated))
+                               .where(MATCHES.c.ladder_id == ladder_id)).one()
+        return (0 if row[0] is None else row[0] + 1), (0 if row[1] is None else row[1] + 1)
+    return guard(read)
+
+
+def store_scheduled(engine: Engine, ladder_id: int, matches: Sequence[ScheduledMatch]) -> None:
+    """Write newly scheduled matches in one insert, before any of them is handed to a worker."""
+    if not matches:
+        return
+    at = now()
+    rows = [{"ladder_id": ladder_id, "number": m.number, "seed": m.seed, "aliases_json": dumps(list(m.aliases)),
+             "status": SCHEDULED, "rated": None, "termination": "", "reason": "", "plies": 0, "duration_s": 0.0,
+             "seats_json": "[]", "replay_json": "", "scheduled_at": at, "finished_at": None} for m in matches]
+
+    def write() -> None:
+        with engine.begin() as conn:
+            conn.execute(insert(MATCHES), rows)
+    guard(write)
+
+
+def store_results(engine: Engine, ladder_id: int, outcomes: Sequence[MatchOutcome],
+                  ratings: Sequence[tuple[int, float, float, int, int]]) -> None:
+    """Complete finished matches and set their players' ratings (bot id, mu, sigma, matches, wins): one transaction."""
+    if not outcomes:
+        return
+    at = now()
+    match_rows = [{"b_number": o.number, "rated": o.rated, "termination": o.termination, "reason": o.reason,
+                   "plies": o.plies, "duration_s": o.duration_s, "seats_json": dumps(list(o.seats)),
+                   "replay_json": o.replay} for o in outcomes]
+    bot_rows = [{"b_id": i, "mu": mu, "sigma": sigma, "matches": n, "wins": w} for i, mu, sigma, n, w in ratings]
+
+    def write() -> None:
+        with engine.begin() as conn:
+            bulk_update(conn, MATCHES, "number", match_rows, {"status": DONE, "finished_at": at},
+                        (MATCHES.c.ladder_id == ladder_id, MATCHES.c.status == SCHEDULED))
+            bulk_update(conn, BOTS, "id", bot_rows, {}, ())
+    guard(write)
+
+
+def bulk_update(conn: Connection, table: Any, key: str, rows: Sequence[dict[str, Any]], same: dict[str, Any],
+                where: Sequence[Any]) -> None:
+    """Update one row per entry of `rows` (its "b_" + key names the row; the rest are new values, `same` for all).
+
+    PostgreSQL gets one UPDATE ... FROM (VALUES ...) statement: its driver sends an executemany as one
+    round trip per row, which at a few hundred rows a second is most of a ladder's time. SQLite runs in
+    this process, where an executemany costs no round trips.
+    """
+    if not rows:
+        return
+    names = [n for n in rows[0] if n != f"b_{key}"]
+    if conn.dialect.name != "postgresql":
+        conn.execute(update(table).where(table.c[key] == bindparam(f"b_{key}"), *where).values(**same), rows)
+        return
+    keyed = f"b_{key}"
+    columns = [column(keyed, table.c[key].type), *(column(n, table.c[n].type) for n in names)]
+    given = values(*columns, name="given").data([tuple(r[n] for n in [keyed, *names]) for r in rows])
+    conn.execute(update(table).where(table.c[key] == given.c[keyed], *where)
+                 .values(**same, **{n: given.c[n] for n in names}))
+
+
+def recent_matches(engine: Engine, ladder_id: int, limit: int = RECENT) -> list[dict[str, Any]]:
+    """The latest finished matches, newest first: number, seats with their tiers, termination."""
+    def read() -> list[dict[str, Any]]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(MATCHES.c.number, MATCHES.c.termination, MATCHES.c.seats_json,
+                                       MATCHES.c.finished_at)
+                                .where(MATCHES.c.ladder_id == ladder_id).where(MATCHES.c.status == DONE)
+                                .order_by(MATCHES.c.rated.desc()).limit(limit)).all()
+        return [{"number": r.number, "termination": r.termination,
+                 "seats": [{"alias": seat["alias"], "tier": seat["tier"]} for seat in _seats(r.seats_json)],
+                 "finished_at": r.finished_at.isoformat() if r.finished_at else None} for r in rows]
+    return guard(read)
+
+
+def match_counts(engine: Engine, ladder_id: int) -> dict[str, int]:
+    """How many of the ladder's matches are done and how many are scheduled (in flight)."""
+    def read() -> dict[str, int]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(MATCHES.c.status, func.count()).where(MATCHES.c.ladder_id == ladder_id)
+                                .group_by(MATCHES.c.status)).all()
+        found = {str(r[0]): int(r[1]) for r in rows}
+        return {"done": found.get(DONE, 0), "scheduled": found.get(SCHEDULED, 0)}
+    return guard(read)
+
+
+def ranked(engine: Engine, ladder_id: int, limit: int | None = None) -> list[LadderEntry]:
+    """The entrants by conservative rating μ − 3σ, best first (then by name); `limit` caps how many."""
+    def read() -> list[LadderEntry]:
+        query = (select(BOTS).where(BOTS.c.ladder_id == ladder_id)
+                 .order_by((BOTS.c.mu - 3.0 * BOTS.c.sigma).desc(), BOTS.c.alias))
+        with engine.connect() as conn:
+            rows = conn.execute(query.limit(limit) if limit is not None else query).all()
+        return [LadderEntry(r.id, r.alias, r.spec, r.mu, r.sigma, r.matches, r.wins) for r in rows]
+    return guard(read)
+
+
+def _seats(text: str) -> list[dict[str, Any]]:
+    """A stored match's seats (seats_json)."""
+    seats: list[dict[str, Any]] = json.loads(text)
+    return seats
+
+
+def ladder_games(engine: Engine) -> list[dict[str, Any]]:
+    """Every ladder in the store: its game and how many bots it has, by game."""
+    def read() -> list[dict[str, Any]]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(LADDERS.c.game, func.count(BOTS.c.id))
+                                .select_from(LADDERS.outerjoin(BOTS, BOTS.c.ladder_id == LADDERS.c.id))
+                                .group_by(LADDERS.c.game).order_by(LADDERS.c.game)).all()
+        return [{"game": r[0], "bots": int(r[1])} for r in rows]
+    return guard(read)
+
+
+def claim_ladder(engine: Engine, ladder_id: int, me: str, now_ts: float, lease_s: float,
+                 gone: Callable[[str], bool]) -> tuple[str, float] | None:
+    """Make `me` the ladder's one runner: None when claimed, else (the runner holding it, its last heartbeat).
+
+    Taken over when it has no runner, its runner's lease ran out, or `gone(runner)` says that runner is
+    dead; the update names the runner it read, so of two callers at once only one wins.
+    """
+    def write() -> tuple[str, float] | None:
+        with engine.begin() as conn:
+            row = conn.execute(select(LADDERS.c.runner, LADDERS.c.heartbeat_ts).where(LADDERS.c.id == ladder_id)).one()
+            held = row.runner not in ("", me) and row.heartbeat_ts > now_ts - lease_s and not gone(row.runner)
+            if held:
+                return str(row.runner), float(row.heartbeat_ts)
+            taken = conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).where(LADDERS.c.runner == row.runner)
+                                 .values(runner=me, heartbeat_ts=now_ts)).rowcount
+            return None if taken == 1 else (str(row.runner), float(row.heartbeat_ts))
+    return guard(write)
+
+
+def renew_ladder(engine: Engine, ladder_id: int, me: str, now_ts: float) -> bool:
+    """Say `me` is alive; False when another runner has taken the ladder over meanwhile."""
+    def write() -> bool:
+        with engine.begin() as conn:
+            return bool(conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).where(LADDERS.c.runner == me)
+                                     .values(heartbeat_ts=now_ts)).rowcount == 1)
+    return guard(write)
+
+
+def release_ladder(engine: Engine, ladder_id: int, me: str) -> None:
+    """`me` stops running the ladder (nothing happens if another runner holds it)."""
+    def write() -> None:
+        with engine.begin() as conn:
+            conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).where(LADDERS.c.runner == me)
+                         .values(runner="", heartbeat_ts=0.0))
+    guard(write)
+
+
+def ladder_settings(engine: Engine, ladder_id: int, given: dict[str, Any]) -> dict[str, Any]:
+    """The ladder's match settings: stored by its first run (from `given`), the same for every run after."""
+    def write() -> dict[str, Any]:
+        with engine.begin() as conn:
+            stored = conn.execute(select(LADDERS.c.settings_json).where(LADDERS.c.id == ladder_id)).scalar_one()
+            if stored:
+                return loads(stored)
+            conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).values(settings_json=dumps(given)))
+            return given
+    return guard(write)
