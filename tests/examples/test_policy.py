@@ -1,0 +1,23 @@
+"""The worked example: a small training run with a fixed seed must beat random, and the trained
+policy plays a real match as a `cmd:` bot program."""
+
+from __future__ import annotations
+
+import pytest
+
+from examples.policy.train import score, train
+from tourney.tournament.programs import play_with_programs
+
+
+@pytest.mark.timeout(600)
+def test_a_small_training_run_beats_random():
+    policy = train(episodes=400, seed=1)
+    assert score(policy, matches=200) > 0.6
+
+
+@pytest.mark.timeout(120)
+def test_the_trained_bot_plays_as_a_program(tmp_path):
+    result = play_with_programs("tiny-ninjas", ["cmd:python3 examples/policy/bot.py", "random"], 1, {}, None,
+                                log_dir=tmp_path)
+    assert result.termination.name != "CRASH", result.reason
+    assert len(result.replay.steps) > 1
