@@ -3,26 +3,30 @@
 Opponents are read by `tournament.entrants.parse_entrants`, the function `tourney run --bots`
 uses, so a spec means here what it means in a tournament (`random`, `greedy`, `ismcts:ms=20`, a
 game's own bots). They are asked through the referee's `ask_seat`, so a bot that raises or
-answers out of range forfeits the match as it would in a real one. Programs (`cmd:`) and hosted
-bots play only through an arena, which runs whole matches: they are refused here, naming that.
+answers out of range forfeits the match as it would in a real one. When an opponent is a program
+(`cmd:PROGRAM ARGS`), the match is played by a private arena instead, the learner connected to it
+like any bot (`envs.programs`); bots connected to some other arena (`remote:`) are refused.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
+import numpy as np
 
 from tourney.engine.bots import make_bot
-from tourney.engine.core import Action, ConfigError, DecisionRequest, Seat
-from tourney.engine.referee import ask_seat
+from tourney.engine.core import Action, ConfigError, DecisionRequest, Observation, Seat, Termination
+from tourney.engine.referee import MatchResult, ask_seat
 from tourney.engine.server.launcher import is_command
+from tourney.envs.programs import ProgramMatch
 from tourney.envs.table import Table, show
 from tourney.tournament.entrants import parse_entrants
 
 SEED_LIMIT = 2**31  # match seeds drawn by a reset that names none are below this
-ARENA_ONLY = ("hosted:", "remote:")  # besides programs (cmd:), the specs that need an arena
+ELSEWHERE = "remote:"  # a bot connected to another arena cannot be seated here
 BOT_SEED_STRIDE = 1009  # a seat's bot seed is match seed * stride + seat, as the arena derives it
 
 
@@ -39,9 +43,9 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         self.table = Table(game, None, config)
         specs = [e.spec for e in parse_entrants(text, self.table.game, unique=False)]
         for spec in specs:
-            if is_command(spec) or spec.startswith(ARENA_ONLY):
-                raise ConfigError(f"opponent '{spec}' plays through an arena: give built-in bots here "
-                                  "(e.g. random,greedy), and play programs with `tourney run`.")
+            if spec.startswith(ELSEWHERE):
+                raise ConfigError(f"opponent '{spec}' is connected to another arena: start it as a program "
+                                  "here instead (cmd:PROGRAM ARGS).")
         players = len(specs) + 1
         self.table = Table(game, players, config)
         if not 0 <= seat < players:
@@ -52,6 +56,11 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         self.observation_space = self.table.observation_space()
         self.action_space = self.table.action_space()
         self._bots: dict[int, Seat] = {}
+        self.programs = any(is_command(spec) for spec in specs)
+        self._match: ProgramMatch | None = None
+        self._request: tuple[Observation, list[Action]] | None = None
+        self._result: MatchResult | None = None
+        self._last_view: Observation = {}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -59,6 +68,8 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         super().reset(seed=seed)
         match_seed = seed if seed is not None else int(self.np_random.integers(SEED_LIMIT))
         self.table.reset(match_seed)
+        if self.programs:
+            return self._reset_on_arena(match_seed)
         others = [s for s in range(self.table.players) if s != self.seat]
         self._bots = {s: make_bot(spec, self.table.game, match_seed * BOT_SEED_STRIDE + s)
                       for s, spec in zip(others, self.specs, strict=True)}
@@ -67,6 +78,8 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """The learner's action (an index into the fixed space); the bots then play to its next turn."""
+        if self.programs:
+            return self._step_on_arena(action)
         if self.table.over():
             raise gymnasium.error.ResetNeeded("the match is over: call reset() before step().")
         joint = self._bot_choices()
@@ -79,6 +92,58 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         if self.render_mode == "human":
             self.render()
         return self.table.observation(self.seat), reward, over, False, self._info(offenders)
+
+    def close(self) -> None:
+        """Stop a match still playing on an arena (its programs, its arena)."""
+        if self._match is not None:
+            self._match.close()
+            self._match = None
+
+    def _reset_on_arena(self, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        self.close()
+        specs: list[str | None] = list(self.specs)
+        specs.insert(self.seat, None)
+        seeds = [seed * BOT_SEED_STRIDE + s for s in range(len(specs))]
+        self._match = ProgramMatch(self.table.game, specs, seed, self.table.config, seeds)
+        self._result = None
+        self._await_arena()
+        return self._arena_observation(), self._arena_info()
+
+    def _step_on_arena(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self._match is None or self._request is None:
+            raise gymnasium.error.ResetNeeded("the match is over: call reset() before step().")
+        indices = self.table.encoding.action_indices(self._request[1])
+        chosen = int(action) if isinstance(action, int | np.integer) else -1
+        self._match.answer(indices.index(chosen) if chosen in indices else None)
+        self._await_arena()
+        reward = 0.0 if self._result is None else 2.0 * self._result.points(self.seat) - 1.0
+        return self._arena_observation(), reward, self._result is not None, False, self._arena_info()
+
+    def _await_arena(self) -> None:
+        """Wait for the learner's next request on the arena, or the end of the match."""
+        assert self._match is not None
+        got = self._match.next()
+        if isinstance(got, MatchResult):
+            self._result, self._request = got, None
+            self.close()
+        else:
+            self._request = got
+            self._last_view = got[0]
+
+    def _arena_observation(self) -> dict[str, Any]:
+        encoding = self.table.encoding
+        mask = np.zeros(encoding.action_count, np.int8)
+        if self._request is not None:
+            mask[encoding.action_indices(self._request[1])] = 1
+        return {"observation": np.asarray(encoding.encode(self._last_view), np.float32), "action_mask": mask}
+
+    def _arena_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"view": copy.deepcopy(self._last_view), "illegal_action": False}
+        if self._result is not None:
+            info["reason"] = self._result.reason
+            info["illegal_action"] = (self._result.termination == Termination.ILLEGAL_MOVE
+                                      and self._result.points(self.seat) == 0.0)
+        return info
 
     def render(self) -> str | None:
         """The game's text render: printed ("human") or returned ("ansi")."""

@@ -47,7 +47,7 @@ def test_an_illegal_learner_action_forfeits():
 
 
 @pytest.mark.parametrize(("spec", "words"), [
-    ("cmd:python3 mybot.py", "plays through an arena"),
+    ("remote:someone", "arena"),
     ("nosuchbot", "unknown bot"),
 ])
 def test_opponents_it_cannot_seat_are_one_sentence(spec, words):
@@ -58,3 +58,47 @@ def test_opponents_it_cannot_seat_are_one_sentence(spec, words):
 def test_a_seat_outside_the_table_is_refused():
     with pytest.raises(ConfigError, match="seat 2"):
         SeatEnv("tiny-ninjas", "random", seat=2)
+
+
+PROGRAM = "cmd:python3 clients/python/examples/random_bot.py"
+
+
+@pytest.mark.timeout(300)
+def test_a_program_opponent_plays_through_a_real_arena():
+    """The opponent is a bot program on a private loopback arena; the learner's masks are exactly its legal
+    actions there (an action inside the mask is never ruled illegal) and the match ends with a result."""
+    env = SeatEnv("maitre-ninja", PROGRAM, seat=1)
+    try:
+        for seed in (1, 2):
+            observation, _ = env.reset(seed=seed)
+            over, steps = False, 0
+            while not over:
+                legal = np.flatnonzero(observation["action_mask"])
+                assert len(legal) > 0
+                observation, reward, over, _, info = env.step(int(legal[-1]))
+                steps += 1
+            assert not info["illegal_action"] and info["reason"] != "illegal_move"
+            assert reward in (-1.0, 0.0, 1.0) and steps > 1
+    finally:
+        env.close()
+
+
+@pytest.mark.timeout(300)
+def test_check_env_passes_against_a_program():
+    env = SeatEnv("tiny-ninjas", PROGRAM)
+    try:
+        check_env(env, skip_render_check=True)
+    finally:
+        env.close()
+
+
+@pytest.mark.timeout(120)
+def test_an_illegal_learner_action_on_the_arena_forfeits():
+    env = SeatEnv("tiny-ninjas", PROGRAM)
+    try:
+        observation, _ = env.reset(seed=3)
+        illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+        _, reward, over, _, info = env.step(illegal)
+        assert over and reward == -1.0 and info["illegal_action"]
+    finally:
+        env.close()
