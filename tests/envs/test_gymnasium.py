@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -60,7 +62,7 @@ def test_a_seat_outside_the_table_is_refused():
         SeatEnv("tiny-ninjas", "random", seat=2)
 
 
-PROGRAM = "cmd:python3 clients/python/examples/random_bot.py"
+PROGRAM = f"cmd:python3 {Path(__file__).resolve().parents[2] / 'clients/python/examples/random_bot.py'}"
 
 
 @pytest.mark.timeout(300)

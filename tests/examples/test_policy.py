@@ -3,6 +3,8 @@ policy plays a real match as a `cmd:` bot program."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from examples.policy.train import score, train
@@ -17,7 +19,8 @@ def test_a_small_training_run_beats_random():
 
 @pytest.mark.timeout(120)
 def test_the_trained_bot_plays_as_a_program(tmp_path):
-    result = play_with_programs("tiny-ninjas", ["cmd:python3 examples/policy/bot.py", "random"], 1, {}, None,
+    bot = Path(__file__).resolve().parents[2] / "examples" / "policy" / "bot.py"
+    result = play_with_programs("tiny-ninjas", [f"cmd:python3 {bot}", "random"], 1, {}, None,
                                 log_dir=tmp_path)
     assert result.termination.name != "CRASH", result.reason
     assert len(result.replay.steps) > 1
