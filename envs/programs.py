@@ -15,6 +15,7 @@ import queue
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,8 @@ class ProgramMatch:
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.learner = _Learner(self.events)
         self._stack = contextlib.ExitStack()
+        # An environment dropped without close() must not leave its programs and arena running.
+        weakref.finalize(self, self._stack.close)
         self._threads: list[threading.Thread] = []
         try:
             self._start(specs, seed, config, bot_seeds, log_dir)
