@@ -5,12 +5,14 @@ uses, so a spec means here what it means in a tournament (`random`, `greedy`, `i
 game's own bots). They are asked through the referee's `ask_seat`, so a bot that raises or
 answers out of range forfeits the match as it would in a real one. When an opponent is a program
 (`cmd:PROGRAM ARGS`), the match is played by a private arena instead, the learner connected to it
-like any bot (`envs.programs`); bots connected to some other arena (`remote:`) are refused.
+like any bot (`envs.programs`); a hosted bot (`hosted:NAME`) goes to that arena as a seat too. Bots
+connected to some other arena (`remote:`) are refused.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,6 +28,7 @@ from tourney.envs.table import Table, show
 from tourney.tournament.entrants import parse_entrants
 
 SEED_LIMIT = 2**31  # match seeds drawn by a reset that names none are below this
+HOSTED = "hosted:"
 ELSEWHERE = "remote:"  # a bot connected to another arena cannot be seated here
 BOT_SEED_STRIDE = 1009  # a seat's bot seed is match seed * stride + seat, as the arena derives it
 
@@ -56,7 +59,8 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         self.observation_space = self.table.observation_space()
         self.action_space = self.table.action_space()
         self._bots: dict[int, Seat] = {}
-        self.programs = any(is_command(spec) for spec in specs)
+        # Programs, and hosted bots (which a store keeps and an arena starts), play through an arena.
+        self.programs = any(is_command(spec) or spec.startswith(HOSTED) for spec in specs)
         self._match: ProgramMatch | None = None
         self._request: tuple[Observation, list[Action]] | None = None
         self._result: MatchResult | None = None
@@ -146,8 +150,15 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         return info
 
     def render(self) -> str | None:
-        """The game's text render: printed ("human") or returned ("ansi")."""
-        return show(self.table, self.render_mode)
+        """The game's text render: printed ("human") or returned ("ansi"). A match played on an arena has
+        no state here: its render is the learner's last JSON view."""
+        if not self.programs:
+            return show(self.table, self.render_mode)
+        text = json.dumps(self._last_view, sort_keys=True)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text if self.render_mode == "ansi" else None
 
     def _bot_choices(self) -> dict[int, Action | None]:
         """The bots' answers for the acting seats other than the learner's (None: a fault, a forfeit)."""

@@ -57,8 +57,8 @@ class Features:
         for item in items:
             if item in tally:
                 tally[item] += 1
-        for c in choices:
-            self.scaled(tally[c], top)
+        # The hot loop of most tensors (a count per card type or square): counts are never negative.
+        self.values.extend(min(1.0, n / top) for n in tally.values())
 
     def done(self, size: int) -> list[float]:
         """The finished tensor; raises if the game's declared size and its features disagree."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -96,9 +97,10 @@ def test_check_env_passes_against_a_program():
 
 @pytest.mark.timeout(120)
 def test_an_illegal_learner_action_on_the_arena_forfeits():
-    env = SeatEnv("tiny-ninjas", PROGRAM)
+    env = SeatEnv("tiny-ninjas", PROGRAM, render_mode="ansi")
     try:
         observation, _ = env.reset(seed=3)
+        assert json.loads(env.render())["seat"] == 0  # no state here: the render is the learner's view
         illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
         _, reward, over, _, info = env.step(illegal)
         assert over and reward == -1.0 and info["illegal_action"]
