@@ -3,14 +3,14 @@ gives the engine's action again, and the JSON view a bot receives gives the same
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from tourney.engine.core import get_game
 from tourney.engine.server.client import observation_dict
 from tourney.engine.server.codecs import codec_for
 from tourney.envs.wire_actions import engine_action
+
+from .playouts import decisions
 
 CASES = [("tiny-ninjas", None, {"mode": "blitz"}), ("tiny-ninjas", None, {"mode": "solo"}),
          ("ninja-versus-ninja", None, None), ("maitre-ninja", 3, None),
@@ -22,15 +22,7 @@ CASES = [("tiny-ninjas", None, {"mode": "blitz"}), ("tiny-ninjas", None, {"mode"
 def test_actions_and_views_cross_the_wire_unchanged(game_id, players, config):
     game, codec = get_game(game_id), codec_for(game_id)
     encoding = game.encoding()
-    for seed in range(2):
-        state = game.new_state(seed, players=players, config=config)
-        rng = random.Random(seed)
-        while not state.is_over():
-            joint = {}
-            for seat in state.to_act():
-                legal = state.legal_actions(seat)
-                assert [engine_action(game, codec.action(a)) for a in legal] == list(legal)
-                view = state.observe(seat)
-                assert encoding.encode(observation_dict(codec.observation(view))) == encoding.encode(view)
-                joint[seat] = legal[rng.randrange(len(legal))]
-            state.apply(joint)
+    for state, seat, legal in decisions(game_id, players, config, seeds=2):
+        assert [engine_action(game, codec.action(a)) for a in legal] == list(legal)
+        view = state.observe(seat)
+        assert encoding.encode(observation_dict(codec.observation(view))) == encoding.encode(view)
