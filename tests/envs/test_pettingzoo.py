@@ -110,3 +110,27 @@ def test_render_is_the_games_text_render():
 def test_a_bad_config_is_one_sentence():
     with pytest.raises(ConfigError, match="genin_pack"):
         TourneyAEC("ninja-arena", 6)
+
+
+def _parallel_played(seed, chooser_seed):
+    env = TourneyParallel("ninja-arena", 3)
+    observations, infos = env.reset(seed=seed)
+    rng = random.Random(chooser_seed)
+    seen = []
+    for _ in range(5000):
+        if not env.agents:
+            break
+        actions = {}
+        for agent in env.agents:
+            legal = np.flatnonzero(observations[agent]["action_mask"])
+            actions[agent] = int(legal[rng.randrange(len(legal))]) if len(legal) else 0
+        seen.append({a: (o["observation"].tolist(), infos[a]["view"]) for a, o in observations.items()})
+        observations, _, _, _, infos = env.step(actions)
+    return seen
+
+
+@pytest.mark.timeout(300)
+def test_the_parallel_environment_replays_a_seed():
+    first = _parallel_played(4, 1)
+    assert first == _parallel_played(4, 1)
+    assert first != _parallel_played(5, 1)
