@@ -6,7 +6,7 @@ under the one package `tourney`, so nothing else lands at the top of site-packag
 
 from setuptools import find_packages, setup
 
-LAYERS = ("engine", "workers", "tournament", "web")
+LAYERS = ("engine", "workers", "tournament", "web", "envs")
 
 
 def layout() -> tuple[dict[str, str], list[str]]:

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tree=.mypy-tree/tourney
 mkdir -p "$tree"
-for layer in engine workers tournament web; do
+for layer in engine workers tournament web envs; do
   ln -sfn "../../$layer" "$tree/$layer"
 done
-MYPYPATH=.mypy-tree exec .venv/bin/mypy -p tourney.engine -p tourney.workers -p tourney.tournament -p tourney.web "$@"
+MYPYPATH=.mypy-tree exec .venv/bin/mypy -p tourney.engine -p tourney.workers -p tourney.tournament -p tourney.web -p tourney.envs "$@"

@@ -151,10 +151,16 @@ def test_everything_imports_the_layers_as_tourney_packages():
     """Inside the repository `import engine` would still work (the folder is on sys.path) and load a second
     copy of every module: the code and the tests name the installed package, `tourney.engine`."""
     bare = [f"{file} imports {name}"
-            for folder in ("engine", "workers", "tournament", "web", "tests", "bench")
+            for folder in ("engine", "workers", "tournament", "web", "envs", "examples", "tests", "bench")
             for file, names in imports_of(folder, as_spelled=True).items() for name in names
-            if name.split(".")[0] in {"engine", "workers", "tournament", "web"}]
+            if name.split(".")[0] in {"engine", "workers", "tournament", "web", "envs"}]
     assert bare == []
+
+
+def test_nothing_imports_the_training_environments():
+    """envs/ is a leaf like web/: it wraps the engine for training, and no layer of the product needs it."""
+    found = [o for pkg in ("engine", "workers", "tournament", "web") for o in forbidden(pkg, ("envs",))]
+    assert found == []
 
 
 def test_the_install_adds_one_top_level_package(tmp_path):

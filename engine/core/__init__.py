@@ -4,6 +4,7 @@ from tourney.engine.core.bot_options import BotOption
 from tourney.engine.core.budget import Budget, Clock, OutOfTime, anytime_options, default_clock, fixed_iterations
 from tourney.engine.core.chance import Chance, Inject
 from tourney.engine.core.decision import DecisionRequest, Seat, SeatDisconnected, SeatFault, SeatTimeout
+from tourney.engine.core.encoding import Encoding, Features
 from tourney.engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
 from tourney.engine.core.game import Action, Game, Illegal, Observation, Outcome, State
 from tourney.engine.core.json_view import json_ready
@@ -22,6 +23,7 @@ from tourney.engine.core.termination import (
 __all__ = [
     "CAP_REASON",
     "FAULT_KINDS",
+    "Features",
     "Action",
     "BotOption",
     "Budget",
@@ -29,6 +31,7 @@ __all__ = [
     "Chance",
     "ConfigError",
     "DecisionRequest",
+    "Encoding",
     "Game",
     "Illegal",
     "IllegalAction",

@@ -13,10 +13,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tourney.engine.core.chance import Inject
 from tourney.engine.core.options import Options
+
+if TYPE_CHECKING:
+    from tourney.engine.core.encoding import Encoding
 
 Observation = dict[str, Any]
 
@@ -184,6 +187,10 @@ class Game(ABC):
     def render(self, state: State) -> str:
         """A small text picture of the public position, for `tourney match --verbose`."""
         return json.dumps(state.public_view(), sort_keys=True)
+
+    def encoding(self) -> Encoding | None:
+        """The game's observation tensor and fixed action space, for training environments (None: none)."""
+        return None
 
     def evaluate(self, state: State, seat: int) -> float:
         """How good `state` looks for `seat`, in [-1, 1]; used by greedy and by search cut-offs.

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tourney.engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
+from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.maitre_ninja import data
 from tourney.engine.games.maitre_ninja.state import MaitreNinjaState, Setup
 
@@ -126,6 +127,12 @@ class MaitreNinja(Game):
         from tourney.engine.games.maitre_ninja.bots import BestResponseBot, NashBot, RegretBot
 
         return {"nash": NashBot, "best_response": BestResponseBot, "regret": RegretBot}
+
+    def encoding(self) -> Encoding:
+        """The observation tensor and fixed action space for training environments (tensor.py)."""
+        from tourney.engine.games.maitre_ninja.tensor import ENCODING
+
+        return ENCODING
 
     def render(self, state: State) -> str:
         from tourney.engine.games.maitre_ninja.render import render

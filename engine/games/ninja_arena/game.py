@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tourney.engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
+from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena.render import render
 from tourney.engine.games.ninja_arena.state import ArenaState
@@ -132,6 +133,12 @@ class NinjaArena(Game):
         others = [health(state, q) for q in range(state.n) if q != seat]
         diff = mine - sum(others) / len(others)
         return max(-0.99, min(0.99, diff / 40.0))
+
+    def encoding(self) -> Encoding:
+        """The observation tensor and fixed action space for training environments (tensor.py)."""
+        from tourney.engine.games.ninja_arena.tensor import ENCODING
+
+        return ENCODING
 
     def render(self, state: State) -> str:
         """One line per seat plus the last tick's events."""

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tourney.engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
+from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.ninja_versus_ninja import evaluate as heuristic
 from tourney.engine.games.ninja_versus_ninja.render import render_board
 from tourney.engine.games.ninja_versus_ninja.rules import setup
@@ -75,6 +76,12 @@ class NinjaVersusNinja(Game):
         from tourney.engine.games.ninja_versus_ninja.bots import ExpectimaxBot
 
         return {"expectimax": ExpectimaxBot}
+
+    def encoding(self) -> Encoding:
+        """The observation tensor and fixed action space for training environments (tensor.py)."""
+        from tourney.engine.games.ninja_versus_ninja.tensor import ENCODING
+
+        return ENCODING
 
     def render(self, state: State) -> str:
         """The board with row labels and dojo bands, then each side's score, shadow and mission."""

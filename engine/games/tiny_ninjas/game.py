@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from tourney.engine.core import Game, Inject, State
+from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.tiny_ninjas import config as C
 from tourney.engine.games.tiny_ninjas.data import ACHIEVEMENTS
 from tourney.engine.games.tiny_ninjas.render import render_line
@@ -84,6 +85,12 @@ class TinyNinjasGame(Game):
         if state.cfg["series_wins"]:
             score += 4.0 * (state.wins[seat] - state.wins[opp])
         return 0.95 * math.tanh(score / SCALE)
+
+    def encoding(self) -> Encoding:
+        """The observation tensor and fixed action space for training environments (tensor.py)."""
+        from tourney.engine.games.tiny_ninjas.tensor import ENCODING
+
+        return ENCODING
 
     def render(self, state: State) -> str:
         """One public line: round, roles, health, hand sizes, tokens, discard top, last event."""
