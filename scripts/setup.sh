@@ -13,7 +13,9 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/python -m pip install -q -e ".[dev]"
   echo "$want" > "$stamp"
 fi
-# The Python bot SDK (clients/python/tourney_bot.py) importable by this Python from anywhere, so a
-# bot of your own (`import tourney_bot`) runs with .venv/bin/python or as `cmd:python3 mybot.py`.
-site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-echo "$PWD/clients/python" > "$site/tourney_sdk.pth"
+# The Python bot SDK is its own package (clients/python, `tourney_bot`); tourney's tools use it too. Installed
+# editable in the path-entry mode (a .pth naming clients/python), so `import tourney_bot` works from any folder
+# with .venv/bin/python, a `cmd:python3 mybot.py` entrant runs with it, and mypy reads its sources.
+if ! .venv/bin/python -c 'import tourney_bot.generated' >/dev/null 2>&1; then
+  .venv/bin/python -m pip install -q --no-build-isolation -e ./clients/python --config-settings editable_mode=compat
+fi

@@ -1,0 +1,61 @@
+"""A real `tourney serve` on a loopback port, and matches played on it by `tourney arena-match`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+# The entry point `tourney` is `tourney.tournament.cli:app`; `-m tourney.tournament.cli` would run a second copy of it.
+TOURNEY = [sys.executable, "-c", "import sys; from tourney.tournament.cli import app; sys.argv[0] = \"tourney\"; app()"]
+ADMIN = "Vq7-hN2xLp9cRt4wZs8k"  # a real secret: `tourney serve` refuses weak ones
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TOURNEY_ADMIN_TOKEN": ADMIN}
+# Games every SDK plays in its CI match: a turn-based one with hidden cards and a dice game.
+GAMES = ("tiny-ninjas", "ninja-versus-ninja")
+
+
+@contextmanager
+def served() -> Iterator[str]:
+    """`tourney serve --allow-anonymous` on a free port; yields its host:port and stops it after."""
+    proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--move-ms", "10000"],
+                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # the server prints its address first (or dies: an empty line)
+        assert line.startswith("arena listening on "), line + (proc.stderr.read() if proc.stderr else "")
+        yield line.rsplit(" ", 1)[1].strip()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(20)
+
+
+def arena_match(address: str, game: str, bots: str, seed: int) -> dict[str, Any]:
+    """Play one match on the arena with `tourney arena-match --json` and return its record."""
+    done = subprocess.run([*TOURNEY, "arena-match", "--arena", address, "--game", game, "--bots", bots,
+                           "--seed", str(seed), "--json"], cwd=ROOT, env=ENV, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    record: dict[str, Any] = json.loads(done.stdout)
+    return record
+
+
+def play_each_game(address: str, bot_name: str, bot: subprocess.Popen[str]) -> list[dict[str, Any]]:
+    """Once `bot` has connected as `bot_name`, play each of GAMES against `random` (the SDK bot in seat 0,
+    then seat 1) and return the records; fails with the bot's stderr when it exits early."""
+    records = []
+    for seed, game in enumerate(GAMES):
+        seats = f"remote:{bot_name},random" if seed % 2 == 0 else f"random,remote:{bot_name}"
+        if bot.poll() is not None:
+            raise AssertionError(f"the bot exited with {bot.returncode}: {bot.stderr.read() if bot.stderr else ''}")
+        records.append(arena_match(address, game, seats, seed + 1))
+    return records
