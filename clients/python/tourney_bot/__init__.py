@@ -20,8 +20,9 @@ import sys
 from pathlib import Path
 
 try:
-    import grpc  # noqa: F401  (checked first: the one dependency a system Python usually lacks)
+    # Checked first: the dependencies a system Python usually lacks.
     import google.protobuf  # noqa: F401
+    import grpc  # noqa: F401
 except ModuleNotFoundError as missing:
     # The usual first mistake: a Python without grpc. Inside a checkout, name the project's own.
     _VENV = Path(__file__).resolve().parents[3] / ".venv" / "bin" / "python"
