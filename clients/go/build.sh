@@ -16,6 +16,11 @@ if [ ${#missing[@]} -gt 0 ] || [ ! -d /usr/share/gocode/src/google.golang.org/gr
        "golang-github-golang-protobuf-1-5-dev" >&2
   exit 2
 fi
+if command -v dpkg >/dev/null 2>&1 && ! dpkg -s golang-github-golang-protobuf-1-5-dev >/dev/null 2>&1; then
+  echo "error: Debian's protobuf 1.3 runtime for Go makes the first stream.Send panic: apt-get install" \
+       "golang-github-golang-protobuf-1-5-dev (it replaces golang-github-golang-protobuf-1-3-dev)." >&2
+  exit 2
+fi
 gen="$here/gopath/src"
 mkdir -p "$gen" "$here/bin"
 protoc -I "$proto" --go_out="$gen" --go-grpc_out="$gen" "$proto/tourney/v1/arena.proto"

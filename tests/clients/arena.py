@@ -59,3 +59,26 @@ def play_each_game(address: str, bot_name: str, bot: subprocess.Popen[str]) -> l
             raise AssertionError(f"the bot exited with {bot.returncode}: {bot.stderr.read() if bot.stderr else ''}")
         records.append(arena_match(address, game, seats, seed + 1))
     return records
+
+
+def program_plays(args: list[str], bot_name: str, cwd: Path | None = None) -> tuple[list[dict[str, Any]], str]:
+    """Start the bot program `args` against a fresh `tourney serve` (the launcher's environment, leaving after
+    len(GAMES) matches), play GAMES with it, and return the records and what it printed on stdout once it
+    exited by itself with status 0."""
+    with served() as address:
+        env = {**os.environ, "TOURNEY_ARENA": address, "TOURNEY_BOT_NAME": bot_name,
+               "TOURNEY_MATCHES": str(len(GAMES))}
+        env.pop("PYTHONPATH", None)  # the bot gets nothing of the repository
+        bot = subprocess.Popen(args, cwd=cwd, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            assert bot.stderr is not None
+            said = bot.stderr.readline()  # every SDK says one line once welcomed (or the error it died of)
+            assert said.startswith(f"bot '{bot_name}' connected"), said + bot.stderr.read()
+            records = play_each_game(address, bot_name, bot)
+            out, err = bot.communicate(timeout=120)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+                bot.wait(20)
+    assert bot.returncode == 0, err
+    return records, out

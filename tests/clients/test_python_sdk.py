@@ -4,7 +4,6 @@ plays matches against a real `tourney serve`."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.arena import ROOT, play_each_game, served
+from tests.clients.arena import ROOT, program_plays
 
 SDK = ROOT / "clients" / "python"
 # The bot program: `tourney` is blocked, so any import of the project inside the SDK fails loudly.
@@ -65,21 +64,6 @@ def test_a_bot_on_the_installed_sdk_plays_against_tourney_serve(wheel: Path, tmp
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
                    check=True, timeout=300, capture_output=True)
     (tmp_path / "bot.py").write_text(LAUNCH)
-    with served() as address:
-        env = {**os.environ, "TOURNEY_ARENA": address, "TOURNEY_BOT_NAME": "pybot", "TOURNEY_MATCHES": "2"}
-        env.pop("PYTHONPATH", None)
-        bot = subprocess.Popen([sys.executable, "bot.py", str(site)], cwd=tmp_path, env=env, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            assert bot.stderr is not None
-            said = bot.stderr.readline()  # the SDK's one line once welcomed (or the error it died of)
-            assert said.startswith("bot 'pybot' connected"), said + bot.stderr.read()
-            records = play_each_game(address, "pybot", bot)
-            out, err = bot.communicate(timeout=120)
-        finally:
-            if bot.poll() is None:
-                bot.kill()
-                bot.wait(20)
-    assert bot.returncode == 0, err
+    records, out = program_plays([sys.executable, "bot.py", str(site)], "pybot", cwd=tmp_path)
     assert [r["termination"] for r in records] == ["normal", "normal"], records
     assert len(out.splitlines()) == 2  # the bot heard both matches end

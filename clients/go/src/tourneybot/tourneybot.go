@@ -106,7 +106,7 @@ func Observation(observation *pb.Observation) map[string]any {
 // Run plays until the arena closes the stream or config.MaxMatches matches have ended, and
 // returns the finished matches. A refused Hello or an unreachable arena is an error.
 func Run(ctx context.Context, config Config, bot Bot) ([]*pb.MatchEnded, error) {
-	conn, err := grpc.Dial(config.Address, grpc.WithInsecure()) // Debian's grpc 1.27 predates credentials/insecure
+	conn, err := grpc.Dial(config.Address, grpc.WithInsecure()) // Debian's grpc 1.33 predates credentials/insecure
 	if err != nil {
 		return nil, err
 	}
