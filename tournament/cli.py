@@ -677,6 +677,7 @@ def _standings_table(standings: list[Standing], title: str) -> Table:
     return table
 
 
+import tourney.tournament.export_cli  # noqa: E402, F401  (registers export: a tournament's matches as JSON lines)
 import tourney.tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
 import tourney.tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)
 import tourney.tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)

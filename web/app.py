@@ -26,6 +26,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tourney.engine.core import ReplayMismatch
+from tourney.tournament.store.database import StoreError
+from tourney.tournament.store.export import export_lines
 from tourney.web import reads
 from tourney.web.live import MAX_ID_LENGTH, WatchLimit, watch_events
 from tourney.web.replays import full_match_frames, public_match_frames
@@ -107,6 +109,21 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         if not is_admin(x_admin_token):
             raise HTTPException(403, "the full replay needs the admin token (header X-Admin-Token).")
         return await computed(lambda: frames_doc(match_id, True, lambda: full_match_frames(engine, match_id)))
+
+    @app.get("/api/tournaments/{tournament_id}/export.jsonl",
+             summary="Every match as JSON lines, streamed (public; full=true: the organiser's, admin token)")
+    async def api_export(tournament_id: int, full: bool = False,
+                         x_admin_token: Annotated[str | None, Header()] = None) -> StreamingResponse:
+        if full and not is_admin(x_admin_token):
+            raise HTTPException(403, "the full export needs the admin token (header X-Admin-Token).")
+        try:
+            lines = await run_in_threadpool(export_lines, engine, tournament_id, full)
+        except StoreError as exc:
+            raise HTTPException(404, str(exc)) from None
+        # A sync iterator: Starlette reads it in the thread pool, a batch of matches at a time.
+        return StreamingResponse(lines, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="tournament-{tournament_id}.jsonl"',
+            "Cache-Control": "no-store"})
 
     @app.get("/api/bots/{name}", summary="A bot's rating history, results by opponent and game, faults")
     async def api_bot(name: Annotated[str, reads_name()]) -> dict[str, Any]:
