@@ -24,22 +24,28 @@ ADMIN_ENV = "TOURNEY_ADMIN_TOKEN"
 
 @contextlib.contextmanager
 def _output(out: Path | None) -> Iterator[TextIO]:
-    """stdout, or FILE written through FILE.part and renamed once complete (a failed export leaves no
-    half file under the name asked for)."""
+    """stdout; a regular FILE written through FILE.part and renamed once complete (a failed export leaves no
+    half file under the name asked for); anything else that exists (/dev/null, a FIFO) written in place:
+    renaming onto a device would replace it with a file."""
     if out is None:
         yield sys.stdout
         return
-    part = out.with_name(out.name + ".part")
+    in_place = out.exists() and not out.is_file()
+    target = out if in_place else out.with_name(out.name + ".part")
     try:
-        handle = part.open("w", encoding="utf-8")
+        handle = target.open("w", encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot write {out} ({exc.strerror}): pick another --out.") from None
+    if in_place:
+        with handle:
+            yield handle
+        return
     try:
         with handle:
             yield handle
-        os.replace(part, out)
+        os.replace(target, out)
     finally:
-        part.unlink(missing_ok=True)
+        target.unlink(missing_ok=True)
 
 
 @app.command("export")
