@@ -104,9 +104,13 @@ function play(settings, choose, hooks = {}) {
           if (hooks.onMatchEnded) hooks.onMatchEnded(message.match_ended);
           if (s.maxMatches > 0 && ended.length >= s.maxMatches) stream.end();
           break;
-        case 'error':
-          if (hooks.onError) hooks.onError(message.error);
+        case 'error': {
+          const report = message.error;
+          // A reply that crossed its request's withdrawal on the wire: nobody's fault, not reported.
+          const crossed = report.code === 'unknown_request' && withdrawn.has(`${report.match_id}/${report.request_id}`);
+          if (!crossed && hooks.onError) hooks.onError(report);
           break;
+        }
         default:
           break; // kinds added later are ignored
       }

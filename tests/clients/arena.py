@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TOURNEY = [sys.executable, "-c", "import sys; from tourney.tournament.cli import app; sys.argv[0] = \"tourney\"; app()"]
 ADMIN = "Vq7-hN2xLp9cRt4wZs8k"  # a real secret: `tourney serve` refuses weak ones
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TOURNEY_ADMIN_TOKEN": ADMIN}
-# Games every SDK plays in its CI match: a turn-based one with hidden cards and a dice game.
-GAMES = ("tiny-ninjas", "ninja-versus-ninja")
+# What every SDK plays in CI: a turn-based game with hidden cards, a dice game, and a real-time match
+# (requests withdrawn and renewed as the view changes): (game, real time).
+GAMES = (("tiny-ninjas", False), ("ninja-versus-ninja", False), ("ninja-arena", True))
 
 
 @contextmanager
@@ -39,11 +40,11 @@ def served() -> Iterator[str]:
             proc.wait(20)
 
 
-def arena_match(address: str, game: str, bots: str, seed: int) -> dict[str, Any]:
+def arena_match(address: str, game: str, bots: str, seed: int, realtime: bool = False) -> dict[str, Any]:
     """Play one match on the arena with `tourney arena-match --json` and return its record."""
     done = subprocess.run([*TOURNEY, "arena-match", "--arena", address, "--game", game, "--bots", bots,
-                           "--seed", str(seed), "--json"], cwd=ROOT, env=ENV, capture_output=True, text=True,
-                          timeout=300)
+                           "--seed", str(seed), "--json", *(["--realtime"] if realtime else [])],
+                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     record: dict[str, Any] = json.loads(done.stdout)
     return record
@@ -53,11 +54,11 @@ def play_each_game(address: str, bot_name: str, bot: subprocess.Popen[str]) -> l
     """Once `bot` has connected as `bot_name`, play each of GAMES against `random` (the SDK bot in seat 0,
     then seat 1) and return the records; fails with the bot's stderr when it exits early."""
     records = []
-    for seed, game in enumerate(GAMES):
+    for seed, (game, realtime) in enumerate(GAMES):
         seats = f"remote:{bot_name},random" if seed % 2 == 0 else f"random,remote:{bot_name}"
         if bot.poll() is not None:
             raise AssertionError(f"the bot exited with {bot.returncode}: {bot.stderr.read() if bot.stderr else ''}")
-        records.append(arena_match(address, game, seats, seed + 1))
+        records.append(arena_match(address, game, seats, seed + 1, realtime))
     return records
 
 

@@ -28,7 +28,7 @@ class Last(tourney_bot.Bot):
         return len(legal_actions) - 1
 
     def on_match_ended(self, message):
-        print(message.termination, message.points, flush=True)
+        print(message.termination, flush=True)
 
 tourney_bot.run_bot(Last())
 """
@@ -65,5 +65,6 @@ def test_a_bot_on_the_installed_sdk_plays_against_tourney_serve(wheel: Path, tmp
                    check=True, timeout=300, capture_output=True)
     (tmp_path / "bot.py").write_text(LAUNCH)
     records, out = program_plays([sys.executable, "bot.py", str(site)], "pybot", cwd=tmp_path)
-    assert [r["termination"] for r in records] == ["normal", "normal"], records
-    assert len(out.splitlines()) == 2  # the bot heard both matches end
+    # Always the last action: a match may run into its cap (adjudicated), still played to its end.
+    assert all(r["termination"] in ("normal", "adjudication") for r in records), records
+    assert out.splitlines() == [r["termination"] for r in records]  # the bot heard each match end

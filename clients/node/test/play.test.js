@@ -44,3 +44,20 @@ test('a bot plays a match on a real arena and hears it end', { skip: !arena && '
   assert.strictEqual(ended[0].match_id, record.match_id);
   assert.ok(seen.length > 0 && seen.every((o) => o.hand !== undefined), 'each request carried the seat\'s own hand');
 });
+
+test('a bot plays a real-time match, never answering a withdrawn request', { skip: !arena && 'TOURNEY_ARENA is not set', timeout: 180000 }, async () => {
+  let welcomed;
+  const connected = new Promise((resolve) => { welcomed = resolve; });
+  const errors = [];
+  const playing = play({ address: arena, name: 'node-sdk-realtime', maxMatches: 1, concurrency: 1 },
+    (observation, legalActions) => Math.floor(Math.random() * legalActions.length),
+    { onWelcome: welcomed, onError: (report) => errors.push(report) });
+  await connected;
+  const record = await runMatch(arena, { admin_token: process.env.TOURNEY_ADMIN_TOKEN || '', game: 'ninja-arena',
+    seats: ['remote:node-sdk-realtime', 'random'], seed: 6, realtime: true });
+  const ended = await playing;
+  assert.ok(['normal', 'adjudication'].includes(record.termination), record.termination);
+  assert.strictEqual(ended.length, 1);
+  // A reply that crossed its withdrawal on the wire earns an unknown_request the SDK keeps to itself.
+  assert.deepStrictEqual(errors, []);
+});

@@ -7,7 +7,8 @@
 // Run opens one Play stream, says Hello, answers every ActionRequest with the index Act returns
 // and returns when the arena closes the stream or MaxMatches matches have ended. Each request is
 // answered on its own goroutine, so a slow decision in one match never holds up another; the
-// stream allows one writer at a time, so replies go through one mutex.
+// stream allows one writer at a time, so replies go through one mutex. In real time a request the
+// arena withdrew while Act ran gets no reply (the newer request is answered instead).
 package tourneybot
 
 import (
@@ -36,6 +37,38 @@ type Bot interface {
 // MatchWatcher is optional: a Bot that also implements it hears of every finished match.
 type MatchWatcher interface {
 	MatchEnded(ended *pb.MatchEnded)
+}
+
+// maxWithdrawn bounds the withdrawn requests remembered per stream (the oldest are forgotten first):
+// enough to recognise any reply still in flight, however long a session lasts.
+const maxWithdrawn = 4096
+
+// withdrawnSet remembers withdrawn (match id, request id) pairs for the goroutines that answer.
+type withdrawnSet struct {
+	mu    sync.Mutex
+	seen  map[string]bool
+	order []string
+}
+
+func requestKey(matchID string, requestID uint64) string {
+	return matchID + "/" + strconv.FormatUint(requestID, 10)
+}
+
+func (w *withdrawnSet) add(key string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.seen[key] = true
+	w.order = append(w.order, key)
+	if len(w.order) > maxWithdrawn {
+		delete(w.seen, w.order[0])
+		w.order = w.order[1:]
+	}
+}
+
+func (w *withdrawnSet) has(key string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.seen[key]
 }
 
 // Config says where to connect and as whom; FromEnv fills it the way a launcher sets it.
@@ -131,6 +164,7 @@ func Run(ctx context.Context, config Config, bot Bot) ([]*pb.MatchEnded, error) 
 		BotName: config.Name, Token: config.Token, Games: config.Games, MaxConcurrentMatches: slots,
 	}}})
 	var ended []*pb.MatchEnded
+	withdrawn := &withdrawnSet{seen: map[string]bool{}}
 	var answering sync.WaitGroup
 	defer answering.Wait()
 	for {
@@ -154,7 +188,7 @@ func Run(ctx context.Context, config Config, bot Bot) ([]*pb.MatchEnded, error) 
 			go func() {
 				defer answering.Done()
 				index := bot.Act(Observation(request.GetObservation()), request.GetLegalActions(), request)
-				if index < 0 {
+				if index < 0 || withdrawn.has(requestKey(request.GetMatchId(), request.GetRequestId())) {
 					return
 				}
 				send(&pb.BotMessage{Kind: &pb.BotMessage_Reply{Reply: &pb.ActionReply{
@@ -171,8 +205,14 @@ func Run(ctx context.Context, config Config, bot Bot) ([]*pb.MatchEnded, error) 
 				_ = stream.CloseSend() // leave politely: the arena ends its side
 				writing.Unlock()
 			}
+		case *pb.ArenaMessage_Withdrawn:
+			withdrawn.add(requestKey(kind.Withdrawn.GetMatchId(), kind.Withdrawn.GetRequestId()))
 		case *pb.ArenaMessage_Error:
-			fmt.Fprintf(os.Stderr, "arena: %s: %s\n", kind.Error.GetCode(), kind.Error.GetMessage())
+			report := kind.Error
+			if report.GetCode() == "unknown_request" && withdrawn.has(requestKey(report.GetMatchId(), report.GetRequestId())) {
+				continue // our reply crossed the withdrawal on the wire: nobody's fault
+			}
+			fmt.Fprintf(os.Stderr, "arena: %s: %s\n", report.GetCode(), report.GetMessage())
 		}
 	}
 }
