@@ -14,10 +14,10 @@ memory of an export does not grow with the number of matches stored.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
+import orjson  # an export writes every step's public view: orjson encodes it about twice as fast as json
 from sqlalchemy.engine import Engine
 
 from tourney.engine.core import ReplayMismatch
@@ -71,4 +71,4 @@ def export_lines(engine: Engine, tournament_id: int, full: bool = False) -> Iter
 def _lines(engine: Engine, tournament_id: int, full: bool) -> Iterator[str]:
     for batch in match_batches(engine, tournament_id):
         for match, seats in batch:
-            yield json.dumps(match_export(tournament_id, match, seats, full), separators=(",", ":")) + "\n"
+            yield orjson.dumps(match_export(tournament_id, match, seats, full)).decode() + "\n"
