@@ -16,13 +16,14 @@ The package needs only grpcio and protobuf: it carries its own code generated fr
 proto/tourney/v1/arena.proto (`tourney_bot.arena_pb2`).
 """
 
+import importlib
 import sys
 from pathlib import Path
 
 try:
-    # Checked first: the dependencies a system Python usually lacks.
-    import google.protobuf  # noqa: F401
-    import grpc  # noqa: F401
+    # Checked first, grpc before protobuf: the dependencies a system Python usually lacks.
+    for _needed in ("grpc", "google.protobuf"):
+        importlib.import_module(_needed)
 except ModuleNotFoundError as missing:
     # The usual first mistake: a Python without grpc. Inside a checkout, name the project's own.
     _VENV = Path(__file__).resolve().parents[3] / ".venv" / "bin" / "python"
