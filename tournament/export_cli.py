@@ -78,4 +78,5 @@ def export(
     try:
         guarded(body)
     except BrokenPipeError:  # `tourney export 1 | head`: the reader has what it wanted
-        sys.stderr.close()
+        # Python flushes stdout once more at exit: point it at /dev/null so that flush cannot fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

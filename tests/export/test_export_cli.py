@@ -8,12 +8,14 @@ import contextlib
 import json
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import httpx
 import pytest
 from typer.testing import CliRunner
 
+from tests.clients.arena import ENV, TOURNEY
 from tests.export.conftest import ADMIN, Stored
 from tests.web.browser import served
 from tourney.tournament.cli import app
@@ -95,3 +97,20 @@ def test_an_out_that_is_no_regular_file_is_written_in_place(stored: Stored, tmp_
     assert result.exit_code == 0, result.output
     assert stat.S_ISFIFO(fifo.stat().st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
     assert len(lines) == 6 and all(json.loads(line)["game"] == "ninja-versus-ninja" for line in lines)
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(stored: Stored) -> None:
+    """`tourney export 1 | head`: the export stops quietly when its reader goes away."""
+    proc = subprocess.Popen([*TOURNEY, "export", str(stored.by_game["tiny-ninjas"]), "--db", str(stored.path)],
+                            env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    try:
+        assert proc.stdout.read(20).startswith(b'{"tournament":')
+        proc.stdout.close()  # more than a pipe's buffer is still to come: the next write meets a closed pipe
+        err = proc.stderr.read()
+        proc.wait(120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(20)
+    assert proc.returncode == 0 and err == b"", err
