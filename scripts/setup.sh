@@ -13,9 +13,9 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/python -m pip install -q -e ".[dev]"
   echo "$want" > "$stamp"
 fi
-# The Python bot SDK is its own package (clients/python, `tourney_bot`); tourney's tools use it too. Installed
-# editable in the path-entry mode (a .pth naming clients/python), so `import tourney_bot` works from any folder
-# with .venv/bin/python, a `cmd:python3 mybot.py` entrant runs with it, and mypy reads its sources.
-if ! .venv/bin/python -c 'import tourney_bot.generated' >/dev/null 2>&1; then
-  .venv/bin/python -m pip install -q --no-build-isolation -e ./clients/python --config-settings editable_mode=compat
-fi
+# The Python bot SDK is its own package (clients/python, `tourney_bot`, which `pip install ./clients/python`
+# gives anywhere); tourney's tools use it too. Here a .pth names its folder, as an editable install would, so
+# `import tourney_bot` works from any folder with .venv/bin/python, a `cmd:python3 mybot.py` entrant runs with
+# it, edits take effect at once, and mypy reads its sources.
+site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+echo "$PWD/clients/python" > "$site/tourney_sdk.pth"
