@@ -41,11 +41,15 @@ COPY engine engine
 COPY tournament tournament
 COPY workers workers
 COPY web web
+# The Python bot SDK is its own package; tourney's tools (`tourney connect`, arena clients) use it.
+COPY clients/python clients/python
 # The stubs' build directory is gone, so none of them can shadow the real sources (a copied file keeps
 # its older time); the last line proves the real packages are installed.
-RUN pip install --no-deps --no-build-isolation . && rm -rf /build/build /build/*.egg-info \
+RUN pip install --no-deps --no-build-isolation . ./clients/python \
+    && rm -rf /build/build /build/*.egg-info /build/clients/python/build /build/clients/python/*.egg-info \
     && tourney games --json > /dev/null \
-    && python -c "from tourney.workers import make_executor; from tourney.tournament.league_arena import LeagueLoop"
+    && python -c "from tourney.workers import make_executor; from tourney.tournament.league_arena import LeagueLoop" \
+    && python -c "import tourney_bot"
 
 # Not root; Ray keeps its session files under /tmp/ray.
 RUN useradd --create-home --uid 10001 tourney

@@ -13,7 +13,9 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/python -m pip install -q -e ".[dev]"
   echo "$want" > "$stamp"
 fi
-# The Python bot SDK (clients/python/tourney_bot.py) importable by this Python from anywhere, so a
-# bot of your own (`import tourney_bot`) runs with .venv/bin/python or as `cmd:python3 mybot.py`.
+# The Python bot SDK is its own package (clients/python, `tourney_bot`, which `pip install ./clients/python`
+# gives anywhere); tourney's tools use it too. Here a .pth names its folder, as an editable install would, so
+# `import tourney_bot` works from any folder with .venv/bin/python, a `cmd:python3 mybot.py` entrant runs with
+# it, edits take effect at once, and mypy reads its sources.
 site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 echo "$PWD/clients/python" > "$site/tourney_sdk.pth"

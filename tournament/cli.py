@@ -730,6 +730,7 @@ def _finite(x: float) -> float | None:
     return round(x, 1) if math.isfinite(x) else None
 
 
+import tourney.tournament.export_cli  # noqa: E402, F401  (registers export: a tournament's matches as JSON lines)
 import tourney.tournament.hosted.cli  # noqa: E402, F401  (registers bot submit/list/show/retire)
 import tourney.tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
 import tourney.tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hmac
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,11 +26,13 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import Engine
-from starlette.concurrency import run_in_threadpool
+from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tourney.engine.core import ReplayMismatch
 from tourney.tournament.standings_table import points_text
+from tourney.tournament.store.database import StoreError
+from tourney.tournament.store.export import export_lines
 from tourney.web import ladder_reads, reads
 from tourney.web.hosted import add_hosted_routes
 from tourney.web.live import MAX_ID_LENGTH, WatchLimit, watch_events
@@ -38,6 +40,7 @@ from tourney.web.replays import full_match_frames, public_match_frames
 
 HERE = Path(__file__).resolve().parent
 MAX_NAME = 200  # a bot name or filter longer than this names nothing stored
+MAX_EXPORTS = 4  # tournament downloads streaming at once (each keeps a CPU busy replaying matches)
 LIVE_ID = re.compile(rf"^[A-Za-z0-9_.:-]{{1,{MAX_ID_LENGTH}}}$")
 
 LiveIds = Callable[[], Sequence[str]]
@@ -54,6 +57,8 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     templates.env.filters["pts"] = points_text  # points as people read them: at most two decimals
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     watchers = WatchLimit()
+    # Each download replays every match of a tournament: a few at once keep the pages responsive.
+    exports = WatchLimit(MAX_EXPORTS)
 
     def is_admin(token: str | None) -> bool:
         if not admin_token or token is None:
@@ -125,6 +130,30 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         if not is_admin(x_admin_token):
             raise HTTPException(403, "the full replay needs the admin token (header X-Admin-Token).")
         return await computed(lambda: frames_doc(match_id, True, lambda: full_match_frames(engine, match_id)))
+
+    @app.get("/api/tournaments/{tournament_id}/export.jsonl",
+             summary="Every match as JSON lines, streamed (public; full=true: the organiser's, admin token)")
+    async def api_export(tournament_id: int, full: bool = False,
+                         x_admin_token: Annotated[str | None, Header()] = None) -> StreamingResponse:
+        if full and not is_admin(x_admin_token):
+            raise HTTPException(403, "the full export needs the admin token (header X-Admin-Token).")
+        if not exports.take():
+            raise HTTPException(429, f"{exports.limit} downloads are running: try again when one has finished.")
+        try:
+            lines = await run_in_threadpool(export_lines, engine, tournament_id, full)
+        except StoreError as exc:
+            exports.give()
+            raise HTTPException(404, str(exc)) from None
+
+        async def body() -> AsyncIterator[str]:
+            try:  # the reads and the replays run in the thread pool, a batch of matches at a time
+                async for line in iterate_in_threadpool(lines):
+                    yield line
+            finally:  # finished, failed or the client went away
+                exports.give()
+        return StreamingResponse(body(), media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="tournament-{tournament_id}.jsonl"',
+            "Cache-Control": "no-store"})
 
     @app.get("/api/bots/{name}", summary="A bot's rating history, results by opponent and game, faults")
     async def api_bot(name: Annotated[str, reads_name()]) -> dict[str, Any]:

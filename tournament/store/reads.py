@@ -29,6 +29,7 @@ from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, SkillRating, Tournament
 
 STREAM_ROWS = 2000  # seat rows fetched at a time while streaming a tournament's results
+EXPORT_ROWS = 200  # whole matches (replays included) read at a time by an export
 
 # The columns the end of a run reads, one row per seat (never the replay).
 _SEAT_COLUMNS = (col(Match.number), col(Match.round), col(Match.seed), col(Match.termination), col(MatchSeat.alias),
@@ -160,6 +161,28 @@ def stored_matches(engine: Engine, tournament_id: int) -> list[tuple[Match, list
                 out[-1][1].append(seat)
             return out
     return guard(read)
+
+
+def match_batches(engine: Engine, tournament_id: int, size: int = EXPORT_ROWS
+                  ) -> Iterator[list[tuple[Match, list[MatchSeat]]]]:
+    """A tournament's stored matches, whole rows (replays included) with their seats, in schedule order,
+    `size` matches at a time: each batch is its own short query after the last number read, so a caller
+    that handles a batch before asking for the next holds one batch in memory however many are stored."""
+    after = -1
+    while True:
+        def read(after: int = after) -> list[tuple[Match, list[MatchSeat]]]:
+            with Session(engine) as session:
+                matches = list(session.exec(select(Match).where(Match.tournament_id == tournament_id)
+                                            .where(Match.number > after)
+                                            .order_by(col(Match.number)).limit(size)))
+                seats = _seats_of(session, [m.id for m in matches if m.id is not None])
+                session.expunge_all()
+                return [(m, seats.get(m.id or 0, [])) for m in matches]
+        batch = guard(read)
+        if not batch:
+            return
+        yield batch
+        after = batch[-1][0].number
 
 
 def stored_match(engine: Engine, match_id: int) -> tuple[Match, list[MatchSeat]] | None:

@@ -1,53 +1,14 @@
-"""The tourney bot SDK for Python: subclass `Bot`, override `act`, call `run_bot`.
-
-    from tourney_bot import Bot, run_bot
-
-    class First(Bot):
-        def act(self, observation, legal_actions, request):
-            return 0                      # index into legal_actions
-
-    run_bot(First())                      # reads TOURNEY_ARENA / TOURNEY_BOT_NAME / TOURNEY_TOKEN
-
-`observation` is the full observation as a dict (the typed proto is `request.observation`);
-each entry of `legal_actions` is a proto Action with `.label` and the game's typed fields.
-Return None to skip answering (the arena then rules a timeout).
-
-The implementation lives in the repository's `engine/server/client.py` (typed and tested
-there); this module re-exports it and adds `run_bot`, which reconnects with backoff.
-"""
+"""`run_bot`: play with the settings a launcher puts in the environment, reconnecting with backoff."""
 
 from __future__ import annotations
 
 import os
 import sys
 import threading
-from pathlib import Path
 
-# Inside the repository the SDK and the generated stubs are importable from its root.
-_ROOT = Path(__file__).resolve().parents[2]
-if str(_ROOT) not in sys.path:
-    sys.path.insert(0, str(_ROOT))
+import grpc
 
-try:
-    import grpc
-
-    from tourney.engine.server.client import (
-        Bot,
-        BotClient,
-        RandomBot,
-        SessionRefused,
-        action_dict,
-        observation_dict,
-        rpc_detail,
-    )
-    from tourney.engine.server.generated import arena_pb2
-except ModuleNotFoundError as missing:
-    # The usual first mistake: the system's Python, which has no grpc. Name the one that has it.
-    _VENV = _ROOT / ".venv" / "bin" / "python"
-    _USE = str(_VENV) if _VENV.exists() else "the Python tourney is installed in (bash scripts/setup.sh makes .venv)"
-    print(f"error: {sys.executable} cannot import {missing.name} (the SDK needs grpc and protobuf): run this bot "
-          f"with {_USE}.", file=sys.stderr, flush=True)
-    raise SystemExit(2) from None
+from tourney_bot.client import Bot, BotClient, SessionRefused, rpc_detail
 
 
 def run_bot(bot: Bot, name: str | None = None, address: str | None = None, token: str | None = None,
@@ -97,7 +58,3 @@ def _say_when_connected(client: BotClient) -> None:
 def _give_up(message: str) -> None:
     print(f"error: {message}", file=sys.stderr, flush=True)
     raise SystemExit(2)
-
-
-__all__ = ["Bot", "BotClient", "RandomBot", "SessionRefused", "action_dict", "arena_pb2", "observation_dict",
-           "run_bot"]
