@@ -36,7 +36,8 @@ def panel_queries() -> list[tuple[str, str]]:
 def test_an_idle_arena_exports_every_panels_series_before_any_match(tmp_path) -> None:
     metrics_port = free_port()
     env = {**os.environ, "TOURNEY_ADMIN_TOKEN": "", "PYTHONPATH": str(ROOT)}
-    arena = subprocess.Popen([sys.executable, "-c", "from tourney.tournament.cli import app; app()", "serve", "--port", "0",
+    arena = subprocess.Popen([sys.executable, "-c", "from tourney.tournament.cli import app; app()",
+                              "serve", "--port", "0",
                               "--allow-anonymous", "--admin-token", "Zq8-vY2rK1xW7pLm4tN0",
                               "--metrics-port", str(metrics_port)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
