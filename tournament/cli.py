@@ -32,7 +32,6 @@ from tourney.engine.bots import bot_infos, bot_names, make_bot, option_usage
 from tourney.engine.core import Action, ConfigError, Game, Options, State, TourneyError, available_games, get_game
 from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
 from tourney.engine.server.launcher import is_command
-from tourney.tournament.achievements import Earned
 from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
@@ -46,7 +45,7 @@ from tourney.tournament.sprt import explain as explain_sprt
 from tourney.tournament.standings import Standing, legend_lines
 from tourney.tournament.store.codec import unpack_replay
 from tourney.tournament.store.database import open_store
-from tourney.tournament.store.reads import load_achievements, load_standings, match_page, stored_match
+from tourney.tournament.store.reads import achievement_counts, load_standings, match_page, stored_match
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -360,7 +359,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         verdict = {"verdict": v.verdict, "llr": round(v.llr, 3), "lower": round(v.lower, 3),
                    "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial),
                    "elo_scale": v.scale}
-    earned = _achievement_counts(load_achievements(engine, report.tournament_id))
+    earned = achievement_counts(engine, report.tournament_id)
     if as_json:
         print(json.dumps({"tournament_id": report.tournament_id, "game": plan.game, "format": plan.format,
                           "matches": report.matches, "standings": [_standing_doc(s) for s in report.standings],
@@ -623,16 +622,6 @@ def play_by_play(g: Game, names: Sequence[str], labels: bool = True
             out.print(said, highlight=False, markup=False)
         out.print(g.render(state), highlight=False, markup=False)
     return show
-
-
-def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:
-    """{bot: {achievement: times earned}}, bots and achievements in the order first earned."""
-    counts: dict[str, dict[str, int]] = {}
-    for e in earned:
-        name = e.name if e.opponent is None else f"{e.name} ({e.opponent})"
-        per_bot = counts.setdefault(e.alias, {})
-        per_bot[name] = per_bot.get(name, 0) + 1
-    return counts
 
 
 def _standing_doc(s: Standing) -> dict[str, Any]:

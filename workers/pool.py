@@ -18,8 +18,9 @@ import os
 import re
 import sys
 import threading
+import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from queue import Empty, SimpleQueue
 from typing import Any, Protocol
 
@@ -45,6 +46,9 @@ class MatchPlan(Protocol):
 CHUNKS_PER_WORKER = 4
 MAX_CHUNK = 64
 TARGET_CHUNK_S = 0.5
+# In-process (--local) chunks are cut by time instead: there is no round trip to amortise, only
+# the write, and a short wait keeps the progress bar live (it redraws a few times a second).
+LOCAL_CHUNK_S = 0.2
 TASK_RETRIES = 4
 IN_FLIGHT_PER_WORKER = 2  # one running and one queued behind it, when Ray itself caps how many run
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # Ray colours its error texts
@@ -120,13 +124,31 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Plays every match in this process, one after another: for debugging and tiny runs."""
+    """Plays every match in this process, one after another, and hands them back in chunks.
+
+    A chunk closes after LOCAL_CHUNK_S of play or MAX_CHUNK matches, whichever comes first: the
+    driver writes each chunk in one transaction, and one transaction per short match cost more
+    than the match itself (issue 32: a third of `tourney run --local`). A match longer than
+    LOCAL_CHUNK_S is still its own chunk, so results and progress arrive at least that often
+    and a crash loses at most that much play.
+    """
 
     workers = 1
 
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+
     def run(self, plan: MatchPlan, pairings: Sequence[Any]) -> Iterator[list[Played]]:
+        chunk: list[Played] = []
+        opened = self._clock()
         for pairing in pairings:
-            yield [plan.play(pairing)]
+            chunk.append(plan.play(pairing))
+            if len(chunk) >= MAX_CHUNK or self._clock() - opened >= LOCAL_CHUNK_S:
+                yield chunk
+                chunk = []
+                opened = self._clock()
+        if chunk:
+            yield chunk
 
     def close(self) -> None:
         pass
