@@ -378,16 +378,21 @@ class LocalPlayer:
         return self._thread.is_alive() or not self._results.empty()
 
     def take(self, timeout_s: float) -> list[list[Played]]:
-        """Finished matches, waiting up to timeout_s for the first; raises what the thread raised."""
-        found: list[list[Played]] = []
+        """The matches finished since the last look as one chunk (none: no chunk), waiting up to
+        timeout_s for the first; raises what the thread raised.
+
+        One chunk, not one per match: the driver writes a transaction per chunk, and that cost
+        more than a short match (issue 32).
+        """
+        found: list[Played] = []
         with contextlib.suppress(Empty):
             item = self._results.get(timeout=timeout_s) if timeout_s > 0 else self._results.get_nowait()
             while True:
                 if isinstance(item, BaseException):
                     raise item
-                found.append(item)
+                found += item
                 item = self._results.get_nowait()
-        return found
+        return [found] if found else []
 
     def stop(self) -> None:
         """Take no further match (the one in play, if any, finishes in the background)."""

@@ -3,12 +3,15 @@ writes a transaction per chunk, not per match (issue 32), without changing a res
 
 from __future__ import annotations
 
+import threading
+from collections import deque
+
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import load_history
 from tourney.workers import LocalExecutor
-from tourney.workers.pool import LOCAL_CHUNK_S, MAX_CHUNK
+from tourney.workers.pool import LOCAL_CHUNK_S, MAX_CHUNK, LocalPlayer
 
 
 class StepClock:
@@ -67,3 +70,12 @@ def test_chunked_local_play_stores_exactly_what_one_by_one_play_does(tmp_path):
     assert [(s.alias, s.points, s.mu) for s in a.standings] == [(s.alias, s.points, s.mu) for s in b.standings]
     assert b.matches == 90 and writes[-1] == 90
     assert len(writes) < 90  # fewer writes than matches: at least two matches shared a transaction
+
+
+def test_while_ray_starts_the_matches_this_process_finished_come_back_as_one_chunk():
+    here = LocalPlayer(Numbered(), deque(range(50)), threading.Event())  # Ray never comes up here
+    here._thread.join(30)  # it stops by itself once the queue is empty
+    assert not here._thread.is_alive()
+    taken = here.take(timeout_s=0.0)
+    assert len(taken) == 1 and [p for p, _, _ in taken[0]] == list(range(50))
+    assert here.take(timeout_s=0.0) == []  # nothing new: no empty chunk either
