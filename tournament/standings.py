@@ -79,7 +79,7 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
     a bye was played against the game itself (Solo mode).
     """
     table = {a: Standing(a) for a in aliases}
-    games = _Matches(matches)
+    games = matches if isinstance(matches, MatchLog) else MatchLog(matches)
     for match in games:
         for r in match:
             s = table.setdefault(r.alias, Standing(r.alias))
@@ -105,13 +105,14 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
     return ordered
 
 
-class _Matches:
-    """Matches kept for the passes after the first, in order, in a few bytes each.
+class MatchLog:
+    """Matches kept in order for several passes (the standings' three, the ratings'), a few bytes each.
 
     A match is a tuple of SeatResults, and a long run repeats few distinct ones (entrants times
     places), so each distinct match is kept once and the order as an array of their indices:
-    100,000 matches cost 400 KB rather than 100,000 lists (issue 32: flat memory to the end).
-    The passes see the same matches in the same order, so every sum is the same.
+    100,000 matches cost 400 KB rather than 100,000 lists (issue 32: flat memory to the end), and
+    the store is read once for all the passes. Every pass sees the same matches in the same
+    order, so every sum is the same.
     """
 
     def __init__(self, matches: Iterable[Sequence[SeatResult]]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from tourney.tournament.standings import SeatResult, _Matches, compute_standings
+from tourney.tournament.standings import MatchLog, SeatResult, compute_standings
 
 
 def duel(a: str, b: str, result: float) -> list[SeatResult]:
@@ -112,7 +112,7 @@ def test_a_long_run_is_kept_as_its_few_distinct_matches_in_order():
     draw = (SeatResult("a", 0, 2, 0.5), SeatResult("b", 0, 2, 0.5))
     run = [a_wins, b_wins, draw, draw, a_wins] * 2000  # equal values, new objects each time
     run = [tuple(SeatResult(*vars(r).values()) for r in m) for m in run]
-    kept = _Matches(iter(run))
+    kept = MatchLog(iter(run))
     assert len(kept.distinct) == 3
     assert list(kept) == run
     # A generator of the same matches gives the same table as a list of them.

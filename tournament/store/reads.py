@@ -20,7 +20,7 @@ from sqlmodel import Session, col, func, select
 
 from tourney.tournament.pairing import PlayedGame
 from tourney.tournament.ratings import openskill_ratings
-from tourney.tournament.standings import SeatResult, Standing, compute_standings
+from tourney.tournament.standings import MatchLog, SeatResult, Standing, compute_standings
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.records import BYE
@@ -99,12 +99,11 @@ def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -
     """
     def read() -> list[Standing]:
         with engine.connect() as conn:
-            standings = compute_standings(aliases, standings_input(conn, tournament_id))
+            log = MatchLog(standings_input(conn, tournament_id))  # one read, a few bytes per match
             skills = _final_skills(conn, tournament_id, aliases)
+        standings = compute_standings(aliases, log)
         if skills is None:
-            with engine.connect() as conn:  # a second pass rather than holding every match in memory
-                skills = {a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(
-                    aliases, standings_input(conn, tournament_id)).items()}
+            skills = {a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(aliases, log).items()}
         for s in standings:
             s.mu, s.sigma = skills[s.alias]
         return standings
