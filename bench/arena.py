@@ -1,6 +1,6 @@
 """Decisions per second through the arena, beside a raw gRPC ping-pong baseline.
 
-    PYTHONPATH=. .venv/bin/python bench/arena.py [--decisions 3000] [--rounds 3]
+    PYTHONPATH=. .venv/bin/python bench/arena.py [--decisions 3000] [--rounds 3] [--game tiny-ninjas ...]
 
 Both servers run in their own process (grpc.aio, default event loop), the clients in this one.
 The arena plays a trivial registered game ("relay": two seats alternate, three legal
@@ -12,7 +12,10 @@ Clients: "raw ping-pong" is the baseline: grpc.aio streams (one event loop) send
 the ActionReply's size to a server that answers with messages of the arena's ActionRequest
 size. "aio bot" is a minimal grpc.aio bot, the same kind of client as the baseline's. The two
 "SDK" rows use the Python SDK (`BotClient`, answering from its thread pool, or inline on its
-event loop). Prints a table; no assertions.
+event loop). Then each real game (all four unless --game names some) match after match against
+the raw ping-pong with that game's request size, with each server's CPU per decision read from
+/proc (what the arena spends, whatever the load), and a last table of the four games' ratios.
+Prints tables; no assertions.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import statistics
 import subprocess
@@ -109,6 +113,7 @@ class Relay(Game):
 register(Relay())
 
 RAW_METHOD = "/bench.Raw/PingPong"
+REAL_GAMES = ("tiny-ninjas", "maitre-ninja", "ninja-versus-ninja", "ninja-arena")
 
 
 # ---------------------------------------------------------------- servers (child processes)
@@ -228,8 +233,9 @@ def arena_decisions_aio(address: str, streams: int, per_stream: int) -> float:
 
 
 def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
-                       config_json: str = "") -> tuple[float, float]:
-    """Decisions per second, and the mean ActionRequest size, playing `game` match after match.
+                       config_json: str = "") -> tuple[float, float, int]:
+    """Decisions per second, the mean ActionRequest size, and the decisions made, playing `game`
+    match after match (the last match of a stream plays on past per_stream to its end).
 
     Each of `streams` aio bots plays both seats of one match at a time (always the first legal
     action) until it has answered per_stream requests, so the cost of starting, ending and
@@ -256,7 +262,7 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
                 await call.write(pb.BotMessage(reply=pb.ActionReply(
                     match_id=request.match_id, request_id=request.request_id, action_index=0)))
 
-    async def run() -> float:
+    async def run() -> tuple[float, int]:
         async with grpc.aio.insecure_channel(address) as channel:
             flags = [asyncio.Event() for _ in range(streams)]
             answered = [[0] for _ in range(streams)]
@@ -279,18 +285,20 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
             elapsed = time.perf_counter() - started
             for b in bots:
                 b.cancel()
-            return sum(a[0] for a in answered) / elapsed
+            done = sum(a[0] for a in answered)
+            return done / elapsed, done
 
-    rate = asyncio.run(run())
-    return rate, sum(sizes) / max(1, len(sizes))
+    rate, done = asyncio.run(run())
+    return rate, sum(sizes) / max(1, len(sizes)), done
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=3000, help="decisions (round trips) per stream")
     parser.add_argument("--rounds", type=int, default=3, help="measurements of each row; the median is shown")
-    parser.add_argument("--game", default="tiny-ninjas",
-                        help="also measure this real game match after match ('' to skip)")
+    parser.add_argument("--game", action="append", default=None,
+                        help="also measure this real game match after match (repeatable; default: all four; "
+                             "'' skips them)")
     args = parser.parse_args()
     arena, arena_address = _spawn("--serve-arena")
     try:
@@ -313,36 +321,68 @@ def main() -> None:
     print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); relay game; "
           f"median of {args.rounds} rounds")
     _print_rows(plan, list(clients), rates)
-    if args.game:
+    games = [g for g in args.game if g] if args.game is not None else list(REAL_GAMES)
+    ratios = {}
+    for game in games:
         print()
-        real_game(args.game, args.decisions, args.rounds)
+        ratios[game] = real_game(game, args.decisions, args.rounds)
+    if ratios:
+        print(f"\n8 streams, arena / raw gRPC (goal >= 0.7); load average {os.getloadavg()[0]:.2f}")
+        print(f"{'game':>20} {'decisions/s':>12} {'server CPU':>11}")
+        for game, (rate_ratio, cpu_ratio) in ratios.items():
+            print(f"{game:>20} {rate_ratio:>11.0%} {cpu_ratio:>10.0%}")
 
 
-def real_game(game: str, decisions: int, rounds: int) -> None:
-    """The same comparison with a real game: its observations, legal lists and match turnover."""
+def real_game(game: str, decisions: int, rounds: int) -> tuple[float, float]:
+    """The same comparison with a real game: its observations, legal lists and match turnover.
+
+    Returns (rate ratio, server CPU ratio) of the 8-stream rows: the arena's decisions/s over
+    the raw ping-pong's round trips/s, and the raw server's CPU per round trip over the arena's
+    CPU per decision (both 1.0 when the arena costs what gRPC alone does).
+    """
     arena, arena_address = _spawn("--serve-arena")
     try:
-        _, size = game_decisions_aio(arena_address, game, 1, 200)  # warm-up, and the request size
+        _, size, _ = game_decisions_aio(arena_address, game, 1, 200)  # warm-up, and the request size
         raw, raw_address = _spawn("--serve-raw", str(int(size)))
         plan = [(1, decisions), (8, max(50, decisions // 4))]
-        clients: dict[str, Callable[[int, int], float]] = {
+        clients: dict[str, Callable[[int, int], float | tuple[float, int]]] = {
             "raw ping-pong": lambda n, per: raw_round_trips(raw_address, n, per, 12),
-            "aio bot": lambda n, per: game_decisions_aio(arena_address, game, n, per)[0],
+            "aio bot": lambda n, per: _rate_and_count(game_decisions_aio(arena_address, game, n, per)),
         }
-        rates = _measure(plan, clients, rounds)
+        servers = {"raw ping-pong": raw.pid, "aio bot": arena.pid}
+        cpu: dict[tuple[int, str], list[float]] = {}
+        rates = _measure(plan, clients, rounds, servers, cpu)
         raw.terminate()
         raw.wait(30)
     finally:
         arena.terminate()
         arena.wait(30)
     print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); {game}, match after match; "
-          f"median of {rounds} rounds")
-    _print_rows(plan, list(clients), rates)
+          f"median of {rounds} rounds; server CPU per decision from /proc")
+    _print_rows(plan, list(clients), rates, cpu)
+    streams = plan[-1][0]
+    rate_ratio = statistics.median(rates[(streams, "aio bot")]) / statistics.median(rates[(streams, "raw ping-pong")])
+    cpu_ratio = statistics.median(cpu[(streams, "raw ping-pong")]) / statistics.median(cpu[(streams, "aio bot")])
+    return rate_ratio, cpu_ratio
 
 
-def _measure(plan: Sequence[tuple[int, int]], clients: Mapping[str, Callable[[int, int], float]],
-             rounds: int) -> dict[tuple[int, str], list[float]]:
-    """Rates per (streams, client) over `rounds` rounds.
+def _rate_and_count(measured: tuple[float, float, int]) -> tuple[float, int]:
+    rate, _, done = measured
+    return rate, done
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) process `pid` has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _measure(plan: Sequence[tuple[int, int]], clients: Mapping[str, Callable[[int, int], float | tuple[float, int]]],
+             rounds: int, servers: Mapping[str, int] | None = None,
+             cpu: dict[tuple[int, str], list[float]] | None = None) -> dict[tuple[int, str], list[float]]:
+    """Rates per (streams, client) over `rounds` rounds; with `servers` (client -> server pid), each
+    row's server CPU seconds per decision go into `cpu`. A client returns its rate, or its rate
+    and the decisions it made when that is not streams x per.
 
     The machine may be shared and its speed drifts: every row is measured in each round, one
     after another, and the table shows medians, so drift hits all rows alike.
@@ -351,18 +391,32 @@ def _measure(plan: Sequence[tuple[int, int]], clients: Mapping[str, Callable[[in
     for _ in range(rounds):
         for streams, per in plan:
             for mode, measure in clients.items():
-                rates.setdefault((streams, mode), []).append(measure(streams, per))
+                pid = (servers or {}).get(mode)
+                before = _cpu_s(pid) if pid is not None else 0.0
+                got = measure(streams, per)
+                rate, done = got if isinstance(got, tuple) else (got, streams * per)
+                rates.setdefault((streams, mode), []).append(rate)
+                if pid is not None and cpu is not None:
+                    cpu.setdefault((streams, mode), []).append((_cpu_s(pid) - before) / done)
     return rates
 
 
 def _print_rows(plan: Sequence[tuple[int, int]], modes: Sequence[str],
-                rates: Mapping[tuple[int, str], Sequence[float]]) -> None:
-    print(f"{'streams':>7} {'decisions':>9} {'client':>13} {'per second':>11} {'of raw':>7}")
+                rates: Mapping[tuple[int, str], Sequence[float]],
+                cpu: Mapping[tuple[int, str], Sequence[float]] | None = None) -> None:
+    cpu = cpu or {}
+    print(f"{'streams':>7} {'decisions':>9} {'client':>13} {'per second':>11} {'of raw':>7}"
+          + (f" {'server CPU µs':>14} {'raw CPU / this':>15}" if cpu else ""))
     for streams, per in plan:
         raw_rate = statistics.median(rates[(streams, "raw ping-pong")])
         for mode in modes:
             rate = statistics.median(rates[(streams, mode)])
-            print(f"{streams:>7} {streams * per:>9} {mode:>13} {rate:>11.0f} {rate / raw_rate:>6.0%}")
+            line = f"{streams:>7} {streams * per:>9} {mode:>13} {rate:>11.0f} {rate / raw_rate:>6.0%}"
+            if (streams, mode) in cpu:
+                used = statistics.median(cpu[(streams, mode)])
+                raw_used = statistics.median(cpu[(streams, "raw ping-pong")])
+                line += f" {1e6 * used:>14.1f} {raw_used / used:>14.0%}"
+            print(line)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@
 
 Speed: decisions/s and games/s of uniformly random playouts (legal_actions, a random
 choice, apply) on one core, and the same through the referee (`play_match` with built-in
-random bots: requests, timing and the replay log on top). Win rates: duplicate pairs (the same seed twice with the seats
+random bots: requests, timing and the replay log on top). When `open_spiel` is installed
+(`pip install open_spiel`, part of the dev extra) the same run measures each game beside the
+OpenSpiel C++ game it resembles, in CPU seconds, playouts and the cost of one observation, so
+the ratio is measured on this machine rather than quoted. Win rates: duplicate pairs (the same seed twice with the seats
 swapped, so both bots get the same cards and dice), reported with a 95% interval.
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -96,6 +100,125 @@ def refereed_random(game_id: str, players: int, config: dict[str, Any] | None = 
     return matches, decisions, clock() - started
 
 
+# Each of our games beside the OpenSpiel C++ game it resembles (issue 32): (our game, players,
+# OpenSpiel game string). Tiny Ninjas is a small poker-like card duel, Maître Ninja and Ninja
+# Arena are simultaneous bids like goofspiel, Ninja Versus Ninja is a dice race like backgammon.
+REFERENCES: tuple[tuple[str, int, str], ...] = (
+    ("tiny-ninjas", 2, "leduc_poker"),
+    ("maitre-ninja", 2, "goofspiel(players=2)"),
+    ("maitre-ninja", 4, "goofspiel(players=4)"),
+    ("ninja-versus-ninja", 2, "backgammon"),
+    ("ninja-arena", 2, "goofspiel(players=2)"),
+    ("ninja-arena", 4, "goofspiel(players=4)"),
+)
+
+
+def openspiel_playouts(name: str, *, seconds: float, clock: Clock = time.process_time) -> tuple[int, int, float]:
+    """(games, decisions, seconds by `clock`) of uniformly random playouts of OpenSpiel game `name`
+    driven from Python like ours: chance drawn by its probabilities, every seat of a simultaneous
+    node choosing at once. A decision is one seat's choice, as in `random_playouts`."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(1)
+    decisions = played = 0
+    started = clock()
+    more = _until(seconds, None, clock)
+    while more(played):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            elif state.is_simultaneous_node():
+                joint = [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
+                state.apply_actions(joint)
+                decisions += len(joint)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+        played += 1
+    return played, decisions, clock() - started
+
+
+def _sampled_states(new: Callable[[int], Any], step: Callable[[Any, random.Random], None],
+                    over: Callable[[Any], bool], count: int) -> list[Any]:
+    """Up to `count` states met along random playouts of seeds 0, 1, ... (every state of each
+    game but the last), so an observation is timed over a game's whole course, not its start."""
+    rng = random.Random(2)
+    states: list[Any] = []
+    seed = 0
+    while len(states) < count and seed < count:
+        state = new(seed)
+        while not over(state) and len(states) < count:
+            states.append(state.clone())
+            step(state, rng)
+        seed += 1
+    return states
+
+
+def _per_call(call: Callable[[], object], repeats: int, clock: Clock) -> float:
+    """Seconds by `clock` per call of `call`, the best of three batches of `repeats` calls."""
+    best = math.inf
+    for _ in range(3):
+        started = clock()
+        for _ in range(repeats):
+            call()
+        best = min(best, (clock() - started) / repeats)
+    return best
+
+
+def observe_cost(game_id: str, players: int, *, count: int = 200, clock: Clock = time.process_time) -> float:
+    """CPU seconds of one `observe(seat)` on states met along random playouts (seat 0's view)."""
+    game = get_game(game_id)
+
+    def step(state: Any, rng: random.Random) -> None:
+        state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+
+    states = _sampled_states(lambda k: game.new_state(k, players=players), step, lambda s: s.is_over(), count)
+    views = iter(states * 20)
+    return _per_call(lambda: next(views).observe(0), len(states) * 6, clock)
+
+
+def openspiel_observe_cost(name: str, *, count: int = 200, clock: Clock = time.process_time) -> float:
+    """CPU seconds of one `observation_tensor(0)` of OpenSpiel game `name` on states met along
+    random playouts (decision nodes only: a chance node has no observer's turn)."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+
+    def step(state: Any, rng: random.Random) -> None:
+        if state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+    everything = _sampled_states(lambda k: game.new_initial_state(), step, lambda s: s.is_terminal(), count)
+    states = [s for s in everything if not s.is_chance_node()]
+    views = iter(states * 20)
+    return _per_call(lambda: next(views).observation_tensor(0), len(states) * 6, clock)
+
+
+def openspiel_table(seconds: float) -> Table | None:
+    """Our random playouts and observations beside OpenSpiel's, in CPU time, interleaved row by
+    row; None when `open_spiel` is not installed."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return None
+    table = Table(title="Beside OpenSpiel's C++ games (CPU time, same run)")
+    for col in ("game", "n", "dec/s", "OpenSpiel game", "OpenSpiel dec/s", "ratio",
+                "observe µs", "OpenSpiel tensor µs", "ratio"):
+        table.add_column(col, justify="right")
+    for gid, n, name in REFERENCES:
+        ours, _, _ = _rates(*random_playouts(gid, n, seconds=seconds, clock=time.process_time))
+        theirs, _, _ = _rates(*openspiel_playouts(name, seconds=seconds))
+        view, tensor = observe_cost(gid, n), openspiel_observe_cost(name)
+        table.add_row(gid, str(n), f"{ours:,.0f}", name, f"{theirs:,.0f}", f"{ours / theirs:.2f}",
+                      f"{view * 1e6:.2f}", f"{tensor * 1e6:.2f}", f"{view / tensor:.2f}")
+    return table
+
+
 def _rates(games: int, decisions: int, elapsed: float) -> tuple[float, float, int]:
     return decisions / elapsed, games / elapsed, games
 
@@ -139,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "Tiny Ninjas' Solo AI (0 skips the ladder)")
     args = parser.parse_args(argv)
     games = args.game or [g.id for g in available_games()]
-    console = Console()
+    console = Console(width=160)
 
     speed = Table(title="Random playouts (one core)")
     for col in ("game", "players", "decisions/s", "games/s", "games"):
@@ -153,6 +276,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             d, gs, count = _rates(*random_playouts("tiny-ninjas", 2, {"mode": mode}, seconds=args.seconds))
             speed.add_row(f"tiny-ninjas {mode}", "2", f"{d:,.0f}", f"{gs:,.1f}", str(count))
     console.print(speed)
+    beside = openspiel_table(args.seconds)
+    if beside is None:
+        console.print("OpenSpiel is not installed (pip install open_spiel, or the dev extra): "
+                      "no reference figures in this run.")
+    else:
+        console.print(beside)
+        console.print("ratio: ours / OpenSpiel's (playouts: above 1 is faster than OpenSpiel; "
+                      "observe: below 2 meets issue 32's goal). load average: "
+                      + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
     refereed = Table(title="Refereed random bots (play_match, one core)")
     for col in ("game", "players", "decisions/s", "matches/s", "matches"):

@@ -13,8 +13,10 @@
     their ratio (goals: >= 0.7x raw, >= 5,000 matches/s on SQLite), on SQLite and PostgreSQL (a private
     PG 15 cluster if --pg is not given) in the same run;
 (e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local;
-(f) peak RSS (VmHWM, a fresh process each) of storing and finishing a 1,000- and a 100,000-match run
-    (goal: within 20%); `--store-only` runs just (d) and (f), `--ray-only` just (a) and (b).
+(f) peak RSS (VmHWM, a fresh process each) of the CLI itself, `tourney run --local`, playing, storing and
+    finishing a 1,000- and a 100,000-match run (goal: within 20%);
+(g) the CLI's loop against `play_and_record` on many short matches, in CPU time (goal: >= 0.9x);
+`--store-only` runs just (d) and (f), `--ray-only` just (a) and (b), `--cli-only` just (f) and (g).
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
 """
 
@@ -30,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -43,13 +46,11 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from tourney.engine.core import get_game  # noqa: E402
-from tourney.tournament.achievements import rules_for  # noqa: E402
 from tourney.tournament.dutch import dutch_round  # noqa: E402
 from tourney.tournament.entrants import Entrant  # noqa: E402
 from tourney.tournament.pairing import Pairing, PlayedGame  # noqa: E402
-from tourney.tournament.runner import InProcess, TournamentPlan  # noqa: E402
+from tourney.tournament.runner import InProcess, TournamentPlan, play_and_record  # noqa: E402
 from tourney.tournament.store.database import open_store  # noqa: E402
-from tourney.tournament.store.reads import load_standings  # noqa: E402
 from tourney.tournament.store.records import Played  # noqa: E402
 from tourney.tournament.store.tables import Achievement, Match, MatchSeat  # noqa: E402
 from tourney.tournament.store.writes import (  # noqa: E402
@@ -58,8 +59,6 @@ from tourney.tournament.store.writes import (  # noqa: E402
     entrant_ids,
     match_rows,
     record_matches,
-    save_ratings,
-    save_streaks,
 )
 
 
@@ -347,23 +346,38 @@ def bench_db(pg: str | None, game: str) -> None:
 
 
 RSS_SIZES = (1_000, 100_000)
-RSS_BATCH = 256
+CLI_BOTS = "random,random@r2"  # the shortest matches there are: the loop's own cost shows most
+# The child runs the CLI's own entry point and, at exit (after the command's SystemExit), writes its
+# peak resident set (VmHWM) to the file named first on its command line.
+CLI_CHILD = """
+import atexit, runpy, sys
+from pathlib import Path
+out = sys.argv.pop(1)
+def report():
+    hwm = [l for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("VmHWM:")]
+    Path(out).write_text(hwm[0].split()[1] if hwm else "0")
+atexit.register(report)
+sys.argv[0] = "tourney"
+runpy.run_module("tourney.tournament.cli", run_name="__main__")
+"""
 
 
-def finish_run(matches: int, game: str) -> None:
-    """In this (fresh) process: store `matches` finished matches with record_matches, then finish the
-    tournament as run_tournament does (standings and ratings, streaks); print the peak RSS in KB."""
-    plan = plan_for(game, TEMPLATES)  # the schedule is never played: the records are synthetic
-    played = synthetic_played(plan, TEMPLATES)
+def cli_run(game: str, matches: int, extra: Sequence[str] = ()) -> tuple[float, int]:
+    """(CPU seconds, peak RSS in KB) of `tourney run --local --json` playing `matches` random-vs-random
+    matches into a fresh SQLite file, in a fresh process; the same seed and key every time."""
     with tempfile.TemporaryDirectory() as tmp:
-        engine = open_store(str(Path(tmp) / "rss.db"))
-        tid = create_tournament(engine, plan)
-        for start in range(0, matches, RSS_BATCH):
-            chunk = [(Pairing(n, 0, played[n % TEMPLATES][0].seats, n), *played[n % TEMPLATES][1:])
-                     for n in range(start, min(start + RSS_BATCH, matches))]
-            record_matches(engine, tid, plan, chunk)
-        finish(engine, tid, plan)
-    print(peak_rss_kb())
+        rss = Path(tmp) / "hwm"
+        argv = [sys.executable, "-c", CLI_CHILD, str(rss), "run", "--local", "--json", "--game", game,
+                "--bots", CLI_BOTS, "--games-per-pair", str(matches), "--seed-key", "bench-tournament",
+                "--db", str(Path(tmp) / "cli.db"), *extra]
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        assert proc.stderr is not None
+        err = proc.stderr.read()  # read to the end first: a full pipe would stall the child
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            sys.exit(f"error: tourney run failed:\n{err.decode(errors='replace').strip()}")
+        return usage.ru_utime + usage.ru_stime, int(rss.read_text() or 0)
 
 
 def peak_rss_kb() -> int:
@@ -379,28 +393,49 @@ def peak_rss_kb() -> int:
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)  # not Linux: the best there is
 
 
-def finish(engine: Engine, tid: int, plan: TournamentPlan) -> None:
-    """The end of run_tournament: standings and ratings from the store, then the streaks."""
-    standings = load_standings(engine, tid, [e.alias for e in plan.entrants])
-    save_ratings(engine, tid, standings)
-    g = get_game(plan.game)
-    save_streaks(engine, tid, rules_for(g.streak_achievements, plan.config, g.default_config()))
-
-
 def bench_rss(game: str) -> None:
-    """(f) peak RSS of finishing a run of 1,000 and of 100,000 matches, each in a fresh process (goal: within 20%)."""
-    print(f"\n(f) peak RSS of storing and finishing a {game} run (record_matches in batches of {RSS_BATCH}, then "
-          "standings, ratings and streaks), fresh process each")
-    print(f"{'matches':>9}{'peak RSS MB':>13}{'seconds':>9}{'vs first':>10}{'load 1m':>9}")
+    """(f) peak RSS of the CLI itself, `tourney run --local`, over 1,000 and 100,000 matches (goal: within 20%)."""
+    print(f"\n(f) peak RSS of `tourney run --local --json` ({game}, {CLI_BOTS}): playing, storing and finishing "
+          "(standings, ratings, streaks, achievements, the JSON), fresh process each")
+    print(f"{'matches':>9}{'peak RSS MB':>13}{'CPU s':>9}{'vs first':>10}{'load 1m':>9}")
     first = None
     for n in RSS_SIZES:
-        start = time.perf_counter()
-        out = subprocess.run([sys.executable, __file__, "--finish-run", str(n), "--game", game], check=True,
-                             capture_output=True, text=True).stdout
-        mb = int(out.split()[-1]) / 1024
+        cpu, kb = cli_run(game, n)
+        mb = kb / 1024
         first = first or mb
-        print(f"{n:>9}{mb:>13.1f}{time.perf_counter() - start:>9.1f}{mb / first:>10.2f}{os.getloadavg()[0]:>9.2f}",
-              flush=True)
+        print(f"{n:>9}{mb:>13.1f}{cpu:>9.1f}{mb / first:>10.2f}{os.getloadavg()[0]:>9.2f}", flush=True)
+
+
+def bench_cli_loop(game: str, matches: int, repeats: int) -> None:
+    """(g) the CLI's loop (`tourney run --local`) against `play_and_record` over the same matches, in CPU time.
+
+    The CLI's steady cost per match is the difference of two runs, `matches` and a tenth of it, divided
+    by the difference in matches: start-up (imports, opening the store) and the finish cancel out.
+    The in-process reference plays the same seeds (the same tournament seed and key) with
+    `play_and_record`, nothing stored. The three measurements take turns, `repeats` times; medians.
+    """
+    small = max(1, matches // 10)
+    plan = TournamentPlan(game=game, entrants=[Entrant("random", "random"), Entrant("r2", "random")], seed=1,
+                          games_per_pair=matches, seed_key="bench-tournament")
+    schedule = plan.schedule()
+    direct, steady, whole = [], [], []
+    print(f"\n(g) `tourney run --local` against play_and_record: {matches} {game} matches ({CLI_BOTS}), "
+          f"CPU seconds, {repeats} interleaved turns")
+    print(f"{'turn':>4}{'load 1m':>9}{'play_and_record m/s':>21}{'CLI steady m/s':>16}{'CLI whole m/s':>15}"
+          f"{'ratio':>7}")
+    for turn in range(1, repeats + 1):
+        started = time.process_time()
+        for pairing in schedule:
+            play_and_record(plan, pairing)
+        direct.append(matches / (time.process_time() - started))
+        big_s, _ = cli_run(game, matches)
+        small_s, _ = cli_run(game, small)
+        steady.append((matches - small) / (big_s - small_s))
+        whole.append(matches / big_s)
+        print(f"{turn:>4}{os.getloadavg()[0]:>9.2f}{direct[-1]:>21.0f}{steady[-1]:>16.0f}{whole[-1]:>15.0f}"
+              f"{steady[-1] / direct[-1]:>7.2f}", flush=True)
+    ratio = statistics.median(steady) / statistics.median(direct)
+    print(f"median: CLI steady / play_and_record = {ratio:.2f} (goal >= 0.9)")
 
 
 def first_result_s(extra: list[str], timeout_s: float = 120.0) -> float:
@@ -451,10 +486,12 @@ def main() -> None:
     parser.add_argument("--pairing-only", action="store_true", help="Only (c), the Swiss pairing times.")
     parser.add_argument("--store-only", action="store_true", help="Only (d) and (f), the store's writes and memory.")
     parser.add_argument("--ray-only", action="store_true", help="Only (a) and (b), Ray's scaling and overhead.")
-    parser.add_argument("--finish-run", type=int, default=None, help=argparse.SUPPRESS)  # (f)'s child process
+    parser.add_argument("--cli-only", action="store_true", help="Only (f) and (g), the CLI's memory and loop.")
+    parser.add_argument("--cli-matches", type=int, default=4000, help="Matches of (g)'s longer CLI run.")
     args = parser.parse_args()
-    if args.finish_run is not None:
-        finish_run(args.finish_run, args.game)
+    if args.cli_only:
+        bench_rss(args.game)
+        bench_cli_loop(args.game, args.cli_matches, args.repeats)
         return
     if args.pairing_only:
         bench_swiss()
@@ -467,6 +504,7 @@ def main() -> None:
         bench_swiss()
     bench_db(args.pg, args.game)
     bench_rss(args.game)
+    bench_cli_loop(args.game, args.cli_matches, args.repeats)
 
 
 if __name__ == "__main__":

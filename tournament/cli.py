@@ -33,7 +33,6 @@ from rich.table import Table
 from tourney.engine.bots import bot_infos, bot_names, make_bot, option_usage
 from tourney.engine.core import Action, ConfigError, Game, Options, State, TourneyError, available_games, get_game
 from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
-from tourney.tournament.achievements import Earned
 from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
@@ -54,7 +53,7 @@ from tourney.tournament.standings_table import standings_table
 from tourney.tournament.store.codec import unpack_replay
 from tourney.tournament.store.database import open_store, url_of
 from tourney.tournament.store.reads import (
-    load_achievements,
+    achievement_counts,
     load_standings,
     match_page,
     stored_match,
@@ -418,7 +417,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         verdict = {"verdict": v.verdict, "llr": round(v.llr, 3), "lower": round(v.lower, 3),
                    "upper": round(v.upper, 3), "pairs": v.pairs, "pentanomial": list(v.pentanomial),
                    "elo_scale": v.scale}
-    earned = _achievement_counts(load_achievements(engine, report.tournament_id))
+    earned = achievement_counts(engine, report.tournament_id)
     if as_json:
         print(json.dumps({"tournament_id": report.tournament_id, "game": plan.game, "format": plan.format,
                           "matches": report.matches, "standings": [_standing_doc(s) for s in report.standings],
@@ -697,16 +696,6 @@ def play_by_play(g: Game, names: Sequence[str], reveal_secrets: bool = False
         out.print(said, highlight=False, markup=False)
         out.print(g.render(state), highlight=False, markup=False)
     return show
-
-
-def _achievement_counts(earned: list[Earned]) -> dict[str, dict[str, int]]:
-    """{bot: {achievement: times earned}}, bots and achievements in the order first earned."""
-    counts: dict[str, dict[str, int]] = {}
-    for e in earned:
-        name = e.name if e.opponent is None else f"{e.name} ({e.opponent})"
-        per_bot = counts.setdefault(e.alias, {})
-        per_bot[name] = per_bot.get(name, 0) + 1
-    return counts
 
 
 def _standing_doc(s: Standing) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from tourney.tournament.entrants import Entrant, remembers
 from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
 from tourney.tournament.hosted.spec import is_program
 from tourney.tournament.pairing import Pairing
+from tourney.tournament.played_numbers import PlayedNumbers
 from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
 from tourney.tournament.seeding import keyed_match_seed
 from tourney.tournament.sprt import ELO_SCALES, SprtState
@@ -239,7 +240,7 @@ def run_tournament(
         mark_status(engine, tournament_id, "running")  # resumed: no longer interrupted
     if on_start is not None:
         on_start(tournament_id)
-    done = stored_numbers(engine, tournament_id)
+    done = PlayedNumbers(stored_numbers(engine, tournament_id))
     expected = plan.expected_matches()
     total = max(expected, len(done)) if expected is not None else 0  # 0: open-ended (SPRT)
     r = 0

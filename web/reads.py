@@ -30,7 +30,7 @@ from tourney.tournament.runner import load_plan
 from tourney.tournament.standings import Standing, likelihood_of_superiority
 from tourney.tournament.store.league_tables import League, LeagueDivision, LeagueRound
 from tourney.tournament.store.reads import (
-    load_achievements,
+    achievement_counts,
     load_history,
     load_standings,
     match_page,
@@ -179,11 +179,7 @@ def _tournament_derived(engine: Engine, tournament_id: int) -> dict[str, Any]:
     table = load_standings(engine, tournament_id, aliases)  # what `tourney standings` prints
     with engine.connect() as conn:
         tally = _tally(match_seats(conn, tournament_id))
-    achievements: dict[str, dict[str, int]] = {}
-    for e in load_achievements(engine, tournament_id):
-        label = e.name if e.opponent is None else f"{e.name} ({e.opponent})"
-        per_bot = achievements.setdefault(e.alias, {})
-        per_bot[label] = per_bot.get(label, 0) + 1
+    achievements = achievement_counts(engine, tournament_id)
     sprt = _sprt_curve(plan.spec(), load_history(engine, tournament_id, aliases)) if plan.sprt else None
     return {"entrants": aliases, "expected": plan.expected_matches(),
             "standings": [_standing_doc(s) for s in table],

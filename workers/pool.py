@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from queue import Empty, SimpleQueue
@@ -49,6 +50,9 @@ class MatchPlan(Protocol):
 CHUNKS_PER_WORKER = 4
 MAX_CHUNK = 64
 TARGET_CHUNK_S = 0.5
+# In-process (--local) chunks are cut by time instead: there is no round trip to amortise, only
+# the write, and a short wait keeps the progress bar live (it redraws a few times a second).
+LOCAL_CHUNK_S = 0.2
 TASK_RETRIES = 4
 IN_FLIGHT_PER_WORKER = 2  # one running and one queued behind it, when Ray itself caps how many run
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # Ray colours its error texts
@@ -124,18 +128,40 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Plays every match in this process, one after another: for debugging and tiny runs."""
+    """Plays every match in this process, one after another, and hands them back in chunks.
+
+    A chunk closes after LOCAL_CHUNK_S of play or MAX_CHUNK matches, whichever comes first: the
+    driver writes each chunk in one transaction, and one transaction per short match cost more
+    than the match itself (issue 32: a third of `tourney run --local`). A match longer than
+    LOCAL_CHUNK_S is still its own chunk, so results and progress arrive at least that often
+    and a crash loses at most that much play.
+    """
 
     workers = 1
 
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+
     def run(self, plan: MatchPlan, pairings: Sequence[Any], more: Feed | None = None) -> Iterator[list[Played]]:
         queue = deque(pairings)
+        chunk: list[Played] = []
+        opened = self._clock()
         while True:
             if not queue and more is not None:
+                if chunk:  # the feed may wait on these results (the ladder frees their bots)
+                    yield chunk
+                    chunk = []
+                    opened = self._clock()
                 queue.extend(more())
             if not queue:
-                return
-            yield [plan.play(queue.popleft())]
+                break
+            chunk.append(plan.play(queue.popleft()))
+            if len(chunk) >= MAX_CHUNK or self._clock() - opened >= LOCAL_CHUNK_S:
+                yield chunk
+                chunk = []
+                opened = self._clock()
+        if chunk:
+            yield chunk
 
     def close(self) -> None:
         pass
@@ -381,16 +407,21 @@ class LocalPlayer:
         return self._thread.is_alive() or not self._results.empty()
 
     def take(self, timeout_s: float) -> list[list[Played]]:
-        """Finished matches, waiting up to timeout_s for the first; raises what the thread raised."""
-        found: list[list[Played]] = []
+        """The matches finished since the last look as one chunk (none: no chunk), waiting up to
+        timeout_s for the first; raises what the thread raised.
+
+        One chunk, not one per match: the driver writes a transaction per chunk, and that cost
+        more than a short match (issue 32).
+        """
+        found: list[Played] = []
         with contextlib.suppress(Empty):
             item = self._results.get(timeout=timeout_s) if timeout_s > 0 else self._results.get_nowait()
             while True:
                 if isinstance(item, BaseException):
                     raise item
-                found.append(item)
+                found += item
                 item = self._results.get_nowait()
-        return found
+        return [found] if found else []
 
     def stop(self) -> None:
         """Take no further match (the one in play, if any, finishes in the background)."""

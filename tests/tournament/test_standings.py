@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from tourney.tournament.standings import SeatResult, compute_standings
+from tourney.tournament.standings import MatchLog, SeatResult, compute_standings
 
 
 def duel(a: str, b: str, result: float) -> list[SeatResult]:
@@ -104,3 +104,16 @@ def test_likelihood_of_superiority_over_the_next_entrant():
     assert table[0].los_next is not None and table[0].los_next > 0.99
     assert table[1].los_next is None  # b and c only drew: no decisive game to judge by
     assert table[2].los_next is None  # nobody below
+
+
+def test_a_long_run_is_kept_as_its_few_distinct_matches_in_order():
+    a_wins = (SeatResult("a", 0, 1, 1.0), SeatResult("b", 1, 1, 0.0))
+    b_wins = (SeatResult("b", 0, 1, 1.0), SeatResult("a", 1, 1, 0.0))
+    draw = (SeatResult("a", 0, 2, 0.5), SeatResult("b", 0, 2, 0.5))
+    run = [a_wins, b_wins, draw, draw, a_wins] * 2000  # equal values, new objects each time
+    run = [tuple(SeatResult(*vars(r).values()) for r in m) for m in run]
+    kept = MatchLog(iter(run))
+    assert len(kept.distinct) == 3
+    assert list(kept) == run
+    # A generator of the same matches gives the same table as a list of them.
+    assert compute_standings(["a", "b"], iter(run)) == compute_standings(["a", "b"], run)

@@ -76,34 +76,43 @@ def int_or(value: Any, default: int) -> int:
     return default
 
 
+_INT32_LOW, _INT32_HIGH = -(2**31), 2**31 - 1
+_UINT32_HIGH = 2**32 - 1
+
+
 def int32_or(value: Any, default: int) -> int:
     """Like int_or, clamped to an int32 field (times and sentinels may go beyond it, e.g. 2**62 for 'never')."""
-    return max(-(2**31), min(2**31 - 1, int_or(value, default)))
+    # A plain int in range is the common case by far: codecs call this once per field per decision.
+    if type(value) is int and _INT32_LOW <= value <= _INT32_HIGH:
+        return value
+    return max(_INT32_LOW, min(_INT32_HIGH, int_or(value, default)))
 
 
 def uint32_or(value: Any, default: int) -> int:
     """Like int_or, clamped to a uint32 field (real time's tick cap is 2**62: 'no cap')."""
-    return max(0, min(2**32 - 1, int_or(value, default)))
+    if type(value) is int and 0 <= value <= _UINT32_HIGH:
+        return value
+    return max(0, min(_UINT32_HIGH, int_or(value, default)))
 
 
 def str_list(value: Any) -> list[str]:
     """A list of strings from a list (or nothing when the field is missing or not a list)."""
     if isinstance(value, list | tuple):
-        return [str(v) for v in value]
+        return [v if type(v) is str else str(v) for v in value]
     return []
 
 
 def int_list(value: Any) -> list[int]:
     """A list for a repeated int32 field from a list of numbers (non-numbers become 0)."""
     if isinstance(value, list | tuple):
-        return [int32_or(v, 0) for v in value]
+        return [v if type(v) is int and _INT32_LOW <= v <= _INT32_HIGH else int32_or(v, 0) for v in value]
     return []
 
 
 def uint_list(value: Any) -> list[int]:
     """A list for a repeated uint32 field from a list of numbers (non-numbers become 0)."""
     if isinstance(value, list | tuple):
-        return [uint32_or(v, 0) for v in value]
+        return [v if type(v) is int and 0 <= v <= _UINT32_HIGH else uint32_or(v, 0) for v in value]
     return []
 
 
