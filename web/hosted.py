@@ -23,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from tourney.engine.core import TourneyError
 from tourney.tournament.hosted.submission import submit_version
 from tourney.tournament.hosted.validation_queue import ValidationBusy, ValidationQueue
+from tourney.tournament.ladder.hosted_entries import ladder_ratings
 from tourney.tournament.store.database import url_of
 from tourney.tournament.store.hosted import hosted_bot, is_author
 from tourney.web import reads
@@ -52,7 +53,8 @@ def hosted_doc(engine: Engine, name: str, token: str | None) -> dict[str, Any]:
         faults = reads.bot(engine, name)["faults"]  # its matches under its name, every version
     except reads.NotFound:
         faults = {}
-    return {"name": bot.name, "retired": bot.retired, "author": author, "faults": faults, "versions": [
+    return {"name": bot.name, "retired": bot.retired, "author": author, "faults": faults,
+            "ladders": ladder_ratings(engine, name), "versions": [
         {"version": v.version, "sha256": v.sha256, "run": v.run, "games": json.loads(v.games_json),
          "status": v.status, "reason": v.status_reason, "submitted": v.created_at.isoformat(),
          **({"log": v.log_tail} if author else {})} for v in versions]}

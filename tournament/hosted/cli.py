@@ -76,14 +76,18 @@ def list_bots(db: DbOpt = "tourney.db", as_json: JsonOpt = False) -> None:
 @bot_app.command("show")
 def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db: DbOpt = "tourney.db",
          as_json: JsonOpt = False) -> None:
-    """A hosted bot's versions: bundle hash, command, games, validation status and why."""
+    """A hosted bot's versions: bundle hash, command, games, validation status and why, ladder ratings."""
     def body() -> None:
-        bot, versions = hosted_bot(open_store(db), name)
+        from tourney.tournament.ladder.hosted_entries import ladder_ratings
+
+        engine = open_store(db)
+        bot, versions = hosted_bot(engine, name)
         rows: list[dict[str, Any]] = [
             {"version": v.version, "sha256": v.sha256, "run": v.run, "games": json.loads(v.games_json),
              "files": v.files, "bytes": v.size, "status": v.status, "reason": v.status_reason, "log": v.log_tail,
              "submitted": v.created_at.isoformat()} for v in versions]
-        doc = {"name": bot.name, "retired": bot.retired, "versions": rows}
+        ladders = ladder_ratings(engine, name)
+        doc = {"name": bot.name, "retired": bot.retired, "versions": rows, "ladders": ladders}
         if as_json:
             print(json.dumps(doc))
             return
@@ -95,14 +99,24 @@ def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db
             table.add_row(f"v{v['version']}", f"{str(v['sha256'])[:12]} ({v['files']} files)", str(v["run"]),
                           ", ".join(v["games"]), status)
         out.print(table)
+        if ladders:
+            rated = Table("ladder", "version", "μ (μ-3σ)", "matches", "on the ladder")
+            for r in ladders:
+                rated.add_row(str(r["game"]), f"v{r['version']}", f"{r['mu']:.1f} ({r['conservative']:.1f})",
+                              str(r["matches"]), "yes" if r["on_ladder"] else "left")
+            out.print(rated)
     guarded(body)
 
 
 @bot_app.command("retire")
 def retire_bot(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db: DbOpt = "tourney.db") -> None:
-    """Retire a hosted bot: it plays no new match; its versions and results stay."""
+    """Retire a hosted bot: it plays no new match and leaves the ladders; its versions and results stay."""
     def body() -> None:
-        retire(open_store(db), name)
+        from tourney.tournament.ladder.hosted_entries import withdraw
+
+        engine = open_store(db)
+        retire(engine, name)
+        withdraw(engine, name)
         out.print(f"{name} retired")
     guarded(body)
 

@@ -1,6 +1,7 @@
 """A new version's validation: one match against `random` in each of its games, in the sandbox.
 
-It is ranked (its status `validated`) only if every one ends normally; else the status says which
+It is ranked (its status `validated`, and it joins the ladder of each of its games in place of its
+older versions) only if every one ends normally; else the status says which
 game and how the match ended, and the last lines of the bot's log are kept beside it (shown to the
 organiser and, on the web, to the bot's author only).
 """
@@ -15,6 +16,7 @@ from sqlalchemy.engine import Engine
 
 from tourney.engine.core import Termination, get_game
 from tourney.tournament.hosted.spec import hosted_name, pinned
+from tourney.tournament.ladder.hosted_entries import enroll
 from tourney.tournament.store.hosted import FAILED, VALIDATED, set_status
 from tourney.tournament.store.hosted_tables import HostedVersion
 
@@ -43,4 +45,6 @@ def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> t
     status = FAILED if reason else VALIDATED
     assert version.id is not None
     set_status(engine, version.id, status, reason, tail)
+    if status == VALIDATED:
+        enroll(engine, name, version.version, json.loads(version.games_json))
     return status, reason, tail

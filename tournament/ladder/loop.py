@@ -31,11 +31,13 @@ from tourney.tournament.ladder.lease import LadderLease
 from tourney.tournament.ladder.metrics import observe_ladder
 from tourney.tournament.ladder.plan import LadderPairing, LadderPlan
 from tourney.tournament.ladder.scheduler import Scheduler
+from tourney.tournament.store.database import url_of
 from tourney.tournament.store.ladder_rows import (
     LadderEntry,
     MatchOutcome,
     ScheduledMatch,
     counters,
+    departed,
     entries,
     ladder_of,
     ladder_settings,
@@ -117,7 +119,7 @@ def run_ladder(engine: Any, game: str, executor: Executor, matches: int | None =
             raise ConfigError(f"the {game} ladder plays with {_settings_text(fixed)} since its first run, so its "
                               f"matches stay comparable: drop {', '.join(FLAGS[k] for k in differ)} or give the same.")
         plan = LadderPlan(game=game, seed_key=seed_key, players=int(fixed["players"]), config=dict(fixed["config"]),
-                          move_ms=fixed["move_ms"])
+                          move_ms=fixed["move_ms"], store=url_of(engine))
         return _run(engine, ladder_id, plan, executor, matches, seconds, stop, on_batch, lease)
 
 
@@ -139,9 +141,10 @@ def _run(engine: Any, ladder_id: int, plan: LadderPlan, executor: Executor, matc
     pending = scheduled(engine, ladder_id)
     busy = {alias for m in pending for alias in m.aliases}
     _join(state, entries(engine, ladder_id), busy)
-    if len(state.ids) < players:
-        raise ConfigError(f"the {game} ladder has {len(state.ids)} bot(s) and a match needs {players}: add more with "
-                          f"`tourney ladder add SPEC --game {game}`.")
+    on_ladder = len(state.ids) - state.scheduler.gone
+    if on_ladder < players:
+        raise ConfigError(f"the {game} ladder has {on_ladder} bot(s) and a match needs {players}: add more with "
+                          f"`tourney ladder add SPEC --game {game}`, or submit hosted bots for {game}.")
     state.next_number, state.next_rated = counters(engine, ladder_id)
     report = LadderReport(game, replayed=len(pending))
     started = time.monotonic()
@@ -162,6 +165,8 @@ def _run(engine: Any, ladder_id: int, plan: LadderPlan, executor: Executor, matc
             return []
         if now - flow.last_poll >= POLL_NEW_S:
             _join(state, entries(engine, ladder_id, state.last_id), set())
+            for alias in departed(engine, ladder_id):  # retired, or replaced by a newer version
+                state.scheduler.remove(alias)
             flow.last_poll = now
         left = None if matches is None else matches - report.played - flow.outstanding
         fresh = _schedule(state, plan, _wave_size(flow.rate(now), executor.workers, left, flow.outstanding))
@@ -230,6 +235,8 @@ def _join(state: LadderState, found: list[LadderEntry], busy: set[str]) -> None:
         state.specs[entry.alias] = entry.spec
         state.wins[entry.alias] = entry.wins
         state.scheduler.add(entry.alias, entry.mu, entry.sigma, entry.matches, busy=entry.alias in busy)
+        if not entry.active:  # kept for a match left in flight, but gets no new one
+            state.scheduler.remove(entry.alias)
         state.last_id = max(state.last_id, entry.id)
 
 

@@ -9,19 +9,31 @@ from sqlalchemy.engine import Engine
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.tournament.entrants import Entrant, parse_entrants
+from tourney.tournament.hosted.spec import is_hosted, parse_hosted, pinned
+from tourney.tournament.ladder.hosted_entries import enroll
 from tourney.tournament.ratings import initial_skill
+from tourney.tournament.store.hosted import resolve_version
 from tourney.tournament.store.ladder_rows import LadderEntry, add_entry, ladder_of, match_counts, ranked
 
 MAX_ALIAS = 200  # what the web app accepts as a name; longer aliases could not be looked up
 
 
 def add_bot(engine: Engine, game: str, text: str) -> Entrant:
-    """Enter one bot spec (`SPEC[@ALIAS]`) on the game's ladder, made on first use; it starts at the prior."""
+    """Enter one bot spec (`SPEC[@ALIAS]`) on the game's ladder, made on first use; it starts at the prior.
+
+    A hosted bot enters as its version (`hosted:NAME` its latest validated one), as validation
+    enters it (hosted_entries.enroll): under the name `NAME vN`, in place of its other versions.
+    """
     g = get_game(game)
     found_bots = parse_entrants(text, g)
     if len(found_bots) != 1:
         raise ConfigError(f"'{text}' names {len(found_bots)} bots: add them one at a time.")
     entrant = found_bots[0]
+    if is_hosted(entrant.spec):
+        name, number = parse_hosted(entrant.spec)
+        version = resolve_version(engine, name, number)
+        alias = enroll(engine, name, version.version, [game])
+        return Entrant(alias, pinned(name, version.version))
     if len(entrant.alias) > MAX_ALIAS:
         raise ConfigError(f"the name '{entrant.alias[:40]}...' is longer than {MAX_ALIAS} characters: "
                           "give a shorter one with SPEC@NAME.")

@@ -37,6 +37,7 @@ class LadderPlan:
     players: int = 2
     config: dict[str, Any] = field(default_factory=dict)
     move_ms: int | None = None
+    store: str = ""  # the database hosted seats' bundles are read from (every worker opens it)
 
     def seed_of(self, number: int) -> int:
         """The seed of match `number`."""
@@ -45,7 +46,8 @@ class LadderPlan:
     def play(self, pairing: LadderPairing) -> tuple[LadderPairing, Any, float]:
         """Play one ladder match and reduce it to its stored form (what executors call)."""
         plan = TournamentPlan(game=self.game, entrants=list(pairing.seats), seed=LADDER_SEED, players=self.players,
-                              config=self.config, move_ms=self.move_ms, name="ladder", seed_key=self.seed_key)
+                              config=self.config, move_ms=self.move_ms, name="ladder", seed_key=self.seed_key,
+                              store=self.store)
         seats = tuple(range(len(pairing.seats)))
         _pairing, record, seconds = play_and_record(plan, Pairing(pairing.number, 0, seats, pairing.number))
         return pairing, record, seconds

@@ -49,6 +49,7 @@ class LadderSeat:
     sigma: float
     matches: int
     busy: bool = False
+    gone: bool = False  # left the ladder: never idle again
     version: int = 0
     idle_tick: int = 0  # the tick it became idle
     idle_since: float = 0.0  # ... and the time (monotonic seconds)
@@ -70,6 +71,7 @@ class Scheduler:
         self._by_mu: SortedList = SortedList()  # (mu, alias) of idle bots
         self._idle_order: deque[tuple[int, float, int, str]] = deque()  # (tick, time, version, alias)
         self.idle = 0
+        self.gone = 0  # bots that left (they stay in `bots` for the matches they are still in)
         self.longest_wait_ticks = 0  # the longest any scheduled bot had waited, in ticks
         self.longest_wait_s = 0.0  # ... and in seconds
 
@@ -79,6 +81,19 @@ class Scheduler:
         self.bots[alias] = seat
         if not busy:
             self._make_idle(seat)
+
+    def remove(self, alias: str) -> None:
+        """The bot leaves: no new match; a match it is in still finishes (and rates it)."""
+        seat = self.bots.get(alias)
+        if seat is None or seat.gone:
+            return
+        seat.gone = True
+        self.gone += 1
+        if not seat.busy:  # out of the idle structures; its heap and queue entries go stale
+            seat.busy = True
+            seat.version += 1
+            self.idle -= 1
+            self._by_mu.remove((seat.mu, seat.alias))
 
     def next_match(self) -> tuple[str, ...] | None:
         """The seats of the next match (anchor first), now busy; None while too few bots are idle."""
@@ -98,7 +113,8 @@ class Scheduler:
         seat = self.bots[alias]
         seat.mu, seat.sigma = mu, sigma
         seat.matches += 1
-        self._make_idle(seat)
+        if not seat.gone:
+            self._make_idle(seat)
 
     def longest_waiting(self) -> tuple[int, float]:
         """How long the bot idle the longest has waited so far: (ticks, seconds); (0, 0.0) with nobody idle."""
@@ -117,7 +133,7 @@ class Scheduler:
     # ------------------------------------------------------------------ structures
 
     def _round(self) -> float:
-        return len(self.bots) / self.players
+        return (len(self.bots) - self.gone) / self.players
 
     def _make_idle(self, seat: LadderSeat) -> None:
         seat.busy = False

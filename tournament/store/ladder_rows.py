@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, column, func, insert, select, update, values
+from sqlalchemy import and_, bindparam, column, func, insert, select, update, values
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -41,6 +41,7 @@ class LadderEntry:
     sigma: float
     matches: int
     wins: int
+    active: bool = True
 
     @property
     def conservative(self) -> float:
@@ -96,17 +97,71 @@ def ladder_of(engine: Engine, game: str, create: bool) -> tuple[int, str] | None
 
 
 def add_entry(engine: Engine, ladder_id: int, alias: str, spec: str, mu: float, sigma: float) -> None:
-    """Enter a bot under `alias`; an alias already on the ladder is refused with one sentence."""
+    """Enter a bot under `alias`; an alias already on the ladder is refused with one sentence, but the
+    same spec that had left the ladder comes back with its rating."""
     def write() -> None:
         with engine.begin() as conn:
-            taken = conn.execute(select(BOTS.c.spec).where(BOTS.c.ladder_id == ladder_id)
+            taken = conn.execute(select(BOTS.c.spec, BOTS.c.active).where(BOTS.c.ladder_id == ladder_id)
                                  .where(BOTS.c.alias == alias)).first()
+            if taken is not None and taken.spec == spec and not taken.active:
+                conn.execute(update(BOTS).where(BOTS.c.ladder_id == ladder_id).where(BOTS.c.alias == alias)
+                             .values(active=True))
+                return
             if taken is not None:
                 raise ConfigError(f"'{alias}' is already on the ladder (as {taken.spec}): add it under another "
                                   f"name, e.g. {spec}@{alias}2.")
             conn.execute(insert(BOTS).values(ladder_id=ladder_id, alias=alias, spec=spec, mu=mu, sigma=sigma,
-                                             matches=0, wins=0, added_at=now()))
+                                             matches=0, wins=0, active=True, added_at=now()))
     guard(write)
+
+
+def leave(engine: Engine, spec_prefix: str, keep: str | None = None) -> None:
+    """Every ladder entry whose spec starts with `spec_prefix` leaves its ladder, but the one of spec `keep`."""
+    def write() -> None:
+        with engine.begin() as conn:
+            query = update(BOTS).where(BOTS.c.spec.startswith(spec_prefix, autoescape=True))
+            if keep is not None:
+                query = query.where(BOTS.c.spec != keep)
+            conn.execute(query.values(active=False))
+    guard(write)
+
+
+def departed(engine: Engine, ladder_id: int) -> set[str]:
+    """The aliases of the entries that have left the ladder."""
+    def read() -> set[str]:
+        with engine.connect() as conn:
+            return {str(a) for (a,) in conn.execute(select(BOTS.c.alias).where(BOTS.c.ladder_id == ladder_id)
+                                                    .where(BOTS.c.active.is_(False)))}
+    return guard(read)
+
+
+def entries_of(engine: Engine, spec_prefix: str) -> list[tuple[str, LadderEntry]]:
+    """(game, entry) for every ladder entry whose spec starts with `spec_prefix`, by game then when added."""
+    def read() -> list[tuple[str, LadderEntry]]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(LADDERS.c.game, BOTS).join(LADDERS, LADDERS.c.id == BOTS.c.ladder_id)
+                                .where(BOTS.c.spec.startswith(spec_prefix, autoescape=True))
+                                .order_by(LADDERS.c.game, BOTS.c.id)).all()
+        return [(str(r.game), _entry(r)) for r in rows]
+    return guard(read)
+
+
+def rating_history(engine: Engine, ladder_id: int, alias: str, limit: int = RECENT) -> list[float]:
+    """The conservative rating μ − 3σ of `alias` after each of its last `limit` rated matches, oldest first."""
+    quoted = dumps([alias])[1:-1]  # as it is written inside a stored match's aliases_json
+    def read() -> list[float]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(MATCHES.c.seats_json).where(MATCHES.c.ladder_id == ladder_id)
+                                .where(MATCHES.c.status == DONE)
+                                .where(MATCHES.c.aliases_json.contains(quoted, autoescape=True))
+                                .order_by(MATCHES.c.rated.desc()).limit(limit)).all()
+        after = [seat for r in rows for seat in _seats(r.seats_json) if seat["alias"] == alias]
+        return [float(seat["mu"]) - 3.0 * float(seat["sigma"]) for seat in reversed(after)]
+    return guard(read)
+
+
+def _entry(r: Any) -> LadderEntry:
+    return LadderEntry(r.id, r.alias, r.spec, r.mu, r.sigma, r.matches, r.wins, bool(r.active))
 
 
 def entries(engine: Engine, ladder_id: int, after_id: int = 0) -> list[LadderEntry]:
@@ -115,7 +170,7 @@ def entries(engine: Engine, ladder_id: int, after_id: int = 0) -> list[LadderEnt
         with engine.connect() as conn:
             rows = conn.execute(select(BOTS).where(BOTS.c.ladder_id == ladder_id).where(BOTS.c.id > after_id)
                                 .order_by(BOTS.c.id)).all()
-        return [LadderEntry(r.id, r.alias, r.spec, r.mu, r.sigma, r.matches, r.wins) for r in rows]
+        return [_entry(r) for r in rows]
     return guard(read)
 
 
@@ -221,13 +276,13 @@ def match_counts(engine: Engine, ladder_id: int) -> dict[str, int]:
 
 
 def ranked(engine: Engine, ladder_id: int, limit: int | None = None) -> list[LadderEntry]:
-    """The entrants by conservative rating μ − 3σ, best first (then by name); `limit` caps how many."""
+    """The entrants on the ladder by conservative rating μ − 3σ, best first (then by name); `limit` caps how many."""
     def read() -> list[LadderEntry]:
-        query = (select(BOTS).where(BOTS.c.ladder_id == ladder_id)
+        query = (select(BOTS).where(BOTS.c.ladder_id == ladder_id).where(BOTS.c.active.is_(True))
                  .order_by((BOTS.c.mu - 3.0 * BOTS.c.sigma).desc(), BOTS.c.alias))
         with engine.connect() as conn:
             rows = conn.execute(query.limit(limit) if limit is not None else query).all()
-        return [LadderEntry(r.id, r.alias, r.spec, r.mu, r.sigma, r.matches, r.wins) for r in rows]
+        return [_entry(r) for r in rows]
     return guard(read)
 
 
@@ -242,7 +297,8 @@ def ladder_games(engine: Engine) -> list[dict[str, Any]]:
     def read() -> list[dict[str, Any]]:
         with engine.connect() as conn:
             rows = conn.execute(select(LADDERS.c.game, func.count(BOTS.c.id))
-                                .select_from(LADDERS.outerjoin(BOTS, BOTS.c.ladder_id == LADDERS.c.id))
+                                .select_from(LADDERS.outerjoin(BOTS, and_(BOTS.c.ladder_id == LADDERS.c.id,
+                                                                          BOTS.c.active.is_(True))))
                                 .group_by(LADDERS.c.game).order_by(LADDERS.c.game)).all()
         return [{"game": r[0], "bots": int(r[1])} for r in rows]
     return guard(read)

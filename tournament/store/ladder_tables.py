@@ -44,6 +44,9 @@ class LadderBot(SQLModel, table=True):
     sigma: float
     matches: int = 0
     wins: int = 0
+    # False once it left the ladder (a hosted bot retired, or replaced by its newer version): it gets
+    # no new match; its rating and matches stay, as the history of that version.
+    active: bool = True
     added_at: datetime = Field(default_factory=now)
 
 

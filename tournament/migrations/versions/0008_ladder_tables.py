@@ -42,6 +42,7 @@ def upgrade() -> None:
         sa.Column('sigma', sa.Float(), nullable=False),
         sa.Column('matches', sa.Integer(), nullable=False),
         sa.Column('wins', sa.Integer(), nullable=False),
+        sa.Column('active', sa.Boolean(), nullable=False, server_default=sa.true()),
         sa.Column('added_at', UTCDateTime(), nullable=False),
         sa.ForeignKeyConstraint(['ladder_id'], ['ladder.id'], ),
         sa.PrimaryKeyConstraint('id'),

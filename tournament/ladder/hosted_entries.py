@@ -1,0 +1,62 @@
+"""Hosted bots on the ladders: a validated version joins the ladder of each of its games by itself.
+
+Each version is its own entrant, `NAME vN` playing `hosted:NAME:version=N`, so a match is the same
+whenever it is replayed (a restart never swaps in a newer version), and every version keeps its own
+rating: the history a bot's page shows. A bot is on a ladder with one version, its latest
+validated one: when a new version is validated the older ones leave (their matches in flight
+still finish), and a retired bot's versions all leave (`withdraw`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from tourney.tournament.hosted.spec import HOSTED_PREFIX, pinned
+from tourney.tournament.ratings import initial_skill
+from tourney.tournament.store.ladder_rows import add_entry, entries_of, ladder_of, leave, rating_history
+
+
+def version_alias(name: str, version: int) -> str:
+    """The ladder name of one version of a hosted bot, e.g. `alice v3` (what `tourney bot submit` prints)."""
+    return f"{name} v{version}"
+
+
+def bot_prefix(name: str) -> str:
+    """The start of every pinned spec of hosted bot `name` (a name holds no ':', so no other bot's)."""
+    return f"{HOSTED_PREFIX}{name}:"
+
+
+def enroll(engine: Engine, name: str, version: int, games: Sequence[str]) -> str:
+    """Put version `version` of hosted bot `name` on each game's ladder (made on first use) in place of
+    its older versions; returns its ladder name."""
+    alias = version_alias(name, version)
+    spec = pinned(name, version)
+    skill = initial_skill(alias)
+    for game in games:
+        found = ladder_of(engine, game, create=True)
+        assert found is not None
+        add_entry(engine, found[0], alias, spec, skill.mu, skill.sigma)
+    leave(engine, bot_prefix(name), keep=spec)
+    return alias
+
+
+def withdraw(engine: Engine, name: str) -> None:
+    """Every version of hosted bot `name` leaves every ladder (it was retired)."""
+    leave(engine, bot_prefix(name))
+
+
+def ladder_ratings(engine: Engine, name: str) -> list[dict[str, Any]]:
+    """Each version's rating on each ladder it joined, with its history (μ − 3σ after each recent match)."""
+    rows = []
+    for game, entry in entries_of(engine, bot_prefix(name)):
+        found = ladder_of(engine, game, create=False)
+        assert found is not None
+        rows.append({"game": game, "version": int(entry.spec.rsplit("=", 1)[1]), "alias": entry.alias,
+                     "mu": round(entry.mu, 3), "sigma": round(entry.sigma, 3),
+                     "conservative": round(entry.conservative, 3), "matches": entry.matches, "wins": entry.wins,
+                     "on_ladder": entry.active,
+                     "history": [round(x, 3) for x in rating_history(engine, found[0], entry.alias)]})
+    return rows
