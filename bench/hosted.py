@@ -1,9 +1,9 @@
 """Hosted-bot benchmarks (issue 29 item 5).
 
     .venv/bin/python bench/hosted.py [--matches N] [--sizes 1000,10000,100000] [--databases sqlite,postgresql]
-                                     [--pg URL]
+                                     [--pg URL] [--start-runs 20]
 
-(a) a sandboxed start against a bare start: the hosted branch's part, not here yet;
+(a) a sandboxed start against a bare start (bench/hosted_start.py's table; goal: at most 100 ms more);
 (b) the ladder's scheduler, rating and storage throughput with 1,000, 10,000 and 100,000 simulated bots
     playing Coin (bench/coin_game.py, a match costs ~0.1 ms) through the real loop (tourney ladder run's
     run_ladder) on a local 2-CPU Ray, on SQLite and on PostgreSQL (a private PG 15 cluster unless --pg):
@@ -33,6 +33,7 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 from sqlalchemy import insert  # noqa: E402
 
 import bench.coin_game  # noqa: E402, F401  (registers the stand-in game)
+from bench.hosted_start import start_table  # noqa: E402
 from bench.tournament import private_postgres  # noqa: E402
 from tourney.tournament.ladder.loop import run_ladder  # noqa: E402
 from tourney.tournament.ladder.scheduler import Scheduler  # noqa: E402
@@ -104,10 +105,13 @@ def main() -> None:
     parser.add_argument("--sizes", default=",".join(str(s) for s in SIZES), help="Bot counts, comma-separated.")
     parser.add_argument("--pg", help="A PostgreSQL URL to use instead of a private cluster.")
     parser.add_argument("--databases", default="sqlite,postgresql", help="Which stores, comma-separated.")
+    parser.add_argument("--start-runs", type=int, default=20, help="Starts of each kind for (a); 0 skips (a).")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     kinds = set(args.databases.split(","))
-    print("(a) sandboxed against bare start: not measured here (the sandbox is the hosted branch's part)")
+    if args.start_runs > 0:
+        print("(a) a sandboxed start against a bare start (goal: at most 100 ms more)")
+        print("\n".join(start_table(args.start_runs)), flush=True)
     print("\n(b) ladder throughput, Coin on a local 2-CPU Ray, after a warm-up run "
           "(goal: >= 500 matches/s at 10,000 bots; scheduler µs/match flat in bots)")
     print(f"{'database':<12}{'bots':>8}{'matches':>9}{'matches/s':>11}{'wait (m)':>13}{'wait (s)':>11}"

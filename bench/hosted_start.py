@@ -89,10 +89,8 @@ def row(label: str, bare: list[float], boxed: list[float]) -> str:
             f"{p90(boxed):>10.1f}{extra:>12.1f}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=20)
-    args = parser.parse_args()
+def start_table(runs: int) -> list[str]:
+    """The table's lines: `runs` bare and sandboxed starts of each program (bench/hosted.py prints it too)."""
     with tempfile.TemporaryDirectory(prefix="tourney-bench-") as tmp:
         folder, logs = Path(tmp) / "bot", Path(tmp) / "logs"
         folder.mkdir()
@@ -104,15 +102,20 @@ def main() -> None:
             # Bare and sandboxed starts alternate, so a change in the machine's load hits both alike.
             exits: tuple[list[float], list[float]] = ([], [])
             hellos: tuple[list[float], list[float]] = ([], [])
-            for i in range(args.runs):
+            for i in range(runs):
                 exits[0].append(bare_exit(folder))
                 exits[1].append(sandboxed_exit(folder, logs))
                 hellos[0].append(bare_hello(folder, arena, logs, i))
                 hellos[1].append(sandboxed_hello(folder, arena, socket, logs, i))
-    print(f"{args.runs} starts each, milliseconds")
-    print(f"{'program':<22}{'bare med':>10}{'bare p90':>10}{'sandbox med':>12}{'sbx p90':>10}{'extra med':>12}")
-    print(row("python -c pass to exit", *exits))
-    print(row("SDK bot to Hello", *hellos))
+    return [f"{runs} starts each, milliseconds",
+            f"{'program':<22}{'bare med':>10}{'bare p90':>10}{'sandbox med':>12}{'sbx p90':>10}{'extra med':>12}",
+            row("python -c pass to exit", *exits), row("SDK bot to Hello", *hellos)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    print("\n".join(start_table(parser.parse_args().runs)))
 
 
 if __name__ == "__main__":
