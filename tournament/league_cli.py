@@ -239,13 +239,14 @@ def run_due_command(
 @league_app.command("standings")
 def standings_command(
     name: Annotated[str, typer.Argument(help="The league.")],
-    season: Annotated[int | None, typer.Option(help="Season (default: the current one).")] = None,
+    season: Annotated[int | None, typer.Option(min=1, help="Season, as the tables number them (1 is the first; "
+                                                           "default: the current one).")] = None,
     db: DbOpt = "tourney.db",
     as_json: JsonOpt = False,
 ) -> None:
     """Each division's standings in a season, and every bot's carried rating."""
     def body() -> None:
-        table = league_standings(open_existing(db, LEAGUE_STORE_MAKER), name, season)
+        table = league_standings(open_existing(db, LEAGUE_STORE_MAKER), name, None if season is None else season - 1)
         if as_json:
             print(json.dumps({
                 "league": table.league, "game": table.game, "season": table.season,
@@ -274,7 +275,7 @@ def _when(moment: datetime | None) -> str:
 def league_table(table: LeagueTable, division: int, rows: Sequence[Any]) -> Table:
     """One division's standings in the columns an organiser reads: place, bot, record, points, the
     rating it carries, faults."""
-    out = Table(title=f"{table.league} ({table.game}), season {table.season}, division {division + 1}",
+    out = Table(title=f"{table.league} ({table.game}), season {table.season + 1}, division {division + 1}",
                 title_justify="left")
     for col in ("#", "bot", "games", "W-D-L", "pts", "Buchholz", "rating μ-3σ", "faults"):
         out.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
@@ -305,7 +306,7 @@ def list_command(db: DbOpt = "tourney.db", as_json: JsonOpt = False) -> None:
             out.add_column(col, no_wrap=True)
         for lg in leagues:
             out.add_row(lg.name, lg.game, lg.format, lg.schedule, str(lg.members),
-                        "-" if lg.season is None else str(lg.season), _when(lg.next_due))
+                        "-" if lg.season is None else str(lg.season + 1), _when(lg.next_due))
         Console(width=400, soft_wrap=True).print(out, highlight=False)
     guarded(body)
 

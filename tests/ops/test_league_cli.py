@@ -34,13 +34,17 @@ def test_create_join_run_due_and_standings(tmp_path) -> None:
     assert due.exit_code == 0, due.output
     rounds = json.loads(due.stdout)["rounds"]
     assert [(r["season"], r["round"], r["status"]) for r in rounds] == [(0, 0, "done"), (1, 0, "done")]
-    table = invoke("league", "standings", "cli", "--db", db, "--season", "0", "--json")
+    table = invoke("league", "standings", "cli", "--db", db, "--season", "1", "--json")  # people count from 1
     assert table.exit_code == 0, table.output
     doc = json.loads(table.stdout)
     assert [len(d["standings"]) for d in doc["divisions"]] == [2, 2]
     assert set(doc["ratings"]) == {"random", "greedy", "r2", "g2"}
     text = invoke("league", "standings", "cli", "--db", db)
-    assert text.exit_code == 0 and "season 1, division 1" in text.stdout
+    assert text.exit_code == 0 and "season 2, division 1" in text.stdout  # the latest: stored as 1, read as 2
+    first = invoke("league", "standings", "cli", "--db", db, "--season", "1")
+    assert first.exit_code == 0 and "season 1, division 1" in first.stdout
+    zero = invoke("league", "standings", "cli", "--db", db, "--season", "0")
+    assert zero.exit_code == 2 and "Traceback" not in zero.output
 
 
 def test_mistakes_get_one_sentence_and_exit_code_2(tmp_path) -> None:
@@ -64,7 +68,7 @@ def test_mistakes_get_one_sentence_and_exit_code_2(tmp_path) -> None:
     twice = invoke("league", "join", "x", "random", "--db", db)
     assert twice.exit_code == 2 and "already in league" in twice.output
     bad_season = invoke("league", "standings", "x", "--season", "4", "--db", db)
-    assert bad_season.exit_code == 2 and "no season 4" in bad_season.output
+    assert bad_season.exit_code == 2 and "no season 4: it has played seasons none yet" in bad_season.output
     bad_now = invoke("league", "run-due", "--db", db, "--now", "yesterday")
     assert bad_now.exit_code == 2 and "ISO time" in bad_now.output
 
@@ -78,7 +82,7 @@ def test_list_leave_pause_resume_and_readable_standings(tmp_path) -> None:
         assert invoke("league", "join", "weekly", spec, "--alias", alias, "--db", db).exit_code == 0
     played = invoke("league", "run-due", "--db", db, "--local", "--now", "2026-03-01T21:00")
     assert played.exit_code == 0, played.output
-    assert "weekly: season 0 round 0 (due 2026-03-01 20:00) done, 2 matches, 2 forfeits" in played.stdout
+    assert "weekly: season 1 round 1 (due 2026-03-01 20:00) done, 2 matches, 2 forfeits" in played.stdout
     table = invoke("league", "standings", "weekly", "--db", db)
     assert table.exit_code == 0
     assert long_alias in table.stdout and "…" not in table.stdout  # nothing truncated, even through a pipe

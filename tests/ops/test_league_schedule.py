@@ -175,7 +175,7 @@ def test_catch_up_plays_the_latest_rounds_and_records_the_rest_as_missed(tmp_pat
     assert missed.round == 11 and missed.due == START + timedelta(days=10, hours=20)
     assert [r.due for r in reports[1:]] == [START + timedelta(days=d, hours=20) for d in (11, 12)]
     assert [(r.season, r.round) for r in reports[1:]] == [(0, 0), (0, 1)]  # missed ticks use no season round
-    assert len(seen) == 3 and "missed 11 round(s)" in seen[0] and "season 0 round 1" in seen[2]
+    assert len(seen) == 3 and "missed 11 round(s)" in seen[0] and "season 1 round 2" in seen[2]
     assert run_due(engine, clock=clock, catch_up=2) == []
     clock.to_day(15)  # three more: "latest" plays only the last
     assert [r.status for r in run_due(engine, clock=clock, catch_up=1)] == [MISSED, "done"]
@@ -281,4 +281,4 @@ def test_stopping_the_arenas_scheduler_gives_its_round_back(tmp_path, monkeypatc
                 time.sleep(0.05)
     (claim,) = rounds(engine)
     assert claim.status == "running" and claim.claimed_ts == 0.0
-    assert lines == ["slow: season 0 round 0 (due 2026-01-01 20:00) stopped; claim released"]
+    assert lines == ["slow: season 1 round 1 (due 2026-01-01 20:00) stopped; claim released"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -178,7 +179,11 @@ def test_league_page(client: TestClient, filled: Filled) -> None:
         assert (m["to"] < m["from"]) == (m["move"] == "promoted")
     first = client.get(f"/api/leagues/{filled.league}", params={"season": 0}).json()
     assert first["season"] == 0 and first["moves"] == []
-    assert "Division 1" in client.get(f"/leagues/{filled.league}").text
+    # The page numbers seasons, divisions and rounds for people, from 1 (the API keeps the stored numbers).
+    html = client.get(f"/leagues/{filled.league}").text
+    assert '<b id="season">3</b>' in html and "Division 1" in html and "Division 2" in html
+    assert "Division 0" not in html and "division 0" not in html and ">season 1</a>" in html
+    assert re.search(r"(promoted|relegated) from division [12] to [12]<", html)
 
 
 @pytest.mark.parametrize("url", ["/tournaments/99999", "/matches/99999", "/bots/nobody", "/leagues/99",

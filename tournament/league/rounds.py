@@ -40,7 +40,7 @@ RoundHook = Callable[["RoundReport"], None]
 class RoundReport:
     league: str
     slot: int
-    season: int
+    season: int  # stored numbers count from 0; text for people says season + 1, round + 1
     round: int  # for a missed slot: how many ticks were passed over
     due: datetime
     matches: int
@@ -57,8 +57,8 @@ class RoundReport:
             return (f"{self.league}: round due {due} skipped: too few bots for its divisions (each needs two); "
                     "add bots with `tourney league join` or create the league with fewer --divisions.")
         if self.status == "released":
-            return f"{self.league}: season {self.season} round {self.round} (due {due}) stopped; claim released"
-        return (f"{self.league}: season {self.season} round {self.round} (due {due}) {self.status}, "
+            return f"{self.league}: season {self.season + 1} round {self.round + 1} (due {due}) stopped; claim released"
+        return (f"{self.league}: season {self.season + 1} round {self.round + 1} (due {due}) {self.status}, "
                 f"{self.matches} matches, {self.forfeits} forfeits")
 
 

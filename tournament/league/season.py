@@ -142,7 +142,7 @@ def _division_plan(league: League, season: int, division: int, group: Sequence[L
     return TournamentPlan(game=league.game, entrants=[Entrant(m.alias, m.spec) for m in group], seed=seed,
                           games_per_pair=league.games_per_pair, players=league.players,
                           config=json.loads(league.config_json), move_ms=league.move_ms,
-                          name=f"{league.name} season {season} division {division + 1}", format=league.format,
+                          name=f"{league.name} season {season + 1} division {division + 1}", format=league.format,
                           cycles=cycles, rounds=rounds if league.format == "swiss" else None)
 
 
@@ -192,7 +192,7 @@ class LeagueTable:
 
 
 def league_standings(engine: Engine, name: str, season: int | None = None) -> LeagueTable:
-    """The standings of a season (default: the latest started) and every member's carried rating."""
+    """The standings of a season (counted from 0; default: the latest started) and every member's carried rating."""
     with Session(engine) as session:
         league = get_league(session, name)
         session.expunge(league)
@@ -204,7 +204,7 @@ def league_standings(engine: Engine, name: str, season: int | None = None) -> Le
     if season is None:
         season = max(seasons) if seasons else 0
     elif season not in seasons:
-        raise ConfigError(f"league '{name}' has no season {season}: it has played seasons "
-                          f"{', '.join(map(str, sorted(seasons))) or 'none yet'}.")
+        raise ConfigError(f"league '{name}' has no season {season + 1}: it has played seasons "
+                          f"{', '.join(str(s + 1) for s in sorted(seasons)) or 'none yet'}.")
     next_due = None if league.paused else datetime.fromtimestamp(due_after(league, last), UTC)
     return LeagueTable(league.name, league.game, season, season_standings(engine, league, season), ratings, next_due)
