@@ -222,9 +222,9 @@ compose run --rm -T driver tourney league join check "cmd:tourney connect --game
   --alias prog >> "$WORK/league.log" 2>&1 || fail "joining the league failed (see $WORK/league.log)"
 compose run --rm -T driver tourney league resume check >> "$WORK/league.log" 2>&1
 step "$(grep -h 'resumed' "$WORK/league.log")"
-league_played() { compose logs --no-color arena 2>/dev/null | grep -q 'check: season 0 round 0 .* done'; }
+league_played() { compose logs --no-color arena 2>/dev/null | grep -q 'check: season 1 round 1 .* done'; }
 wait_until "the arena's scheduler to play the league round" 240 league_played
-step "arena: $(compose logs --no-color arena 2>/dev/null | grep -o 'check: season 0 round 0 .*' | head -1)"
+step "arena: $(compose logs --no-color arena 2>/dev/null | grep -o 'check: season 1 round 1 .*' | head -1)"
 compose run --rm -T driver tourney league standings check > "$WORK/standings.txt" 2>&1 || true
 cat "$WORK/standings.txt"
 
@@ -236,11 +236,11 @@ RAY_MATCHES=$(psql_q "select count(*) from match m join tournament t on t.id = m
 ARENA_MATCHES=$(psql_q "select count(*) from match m join tournament t on t.id = m.tournament_id
                         where t.name = 'check-arena' and m.players = 2")
 LEAGUE_MATCHES=$(psql_q "select count(*) from match m join tournament t on t.id = m.tournament_id
-                         where t.name like 'check season 0%' and m.players = 2 and m.termination <> 'disconnection'")
+                         where t.name like 'check season 1%' and m.players = 2 and m.termination <> 'disconnection'")
 LEAGUE_DOUBLES=$(psql_q "select count(*) from match s join match l
                            on (l.details_json::json->>'arena_match_id') = (s.details_json::json->>'arena_match_id')
                          join tournament t on t.id = l.tournament_id
-                         where s.tournament_id is null and t.name like 'check season 0%'")
+                         where s.tournament_id is null and t.name like 'check season 1%'")
 PROG_SEATS=$(psql_q "select count(*) from matchseat where alias = 'prog'")
 echo "  check-ray: $RAY_MATCHES matches (expected $RAY_GAMES); check-arena: $ARENA_MATCHES (expected 6);" \
      "league round: $LEAGUE_MATCHES played, $LEAGUE_DOUBLES stored twice, prog seated $PROG_SEATS times"
