@@ -1,18 +1,18 @@
-"""A learner's match against bot programs (`cmd:`), played by a real arena.
+"""A learner's match against bot programs (`cmd:`) and hosted bots (`hosted:`), played by a real arena.
 
 A program plays only through an arena, as in `tourney match`: a private loopback arena is
-served for the match, each program is started pointing at it, and the learner connects to it
-too, as a bot named `envs-learner` over gRPC. The arena's referee plays the match (clocks,
-faults, forfeits) in a thread; every request for the learner's seat is handed to the
-environment, which answers it from `step`. Built-in opponents of the same match are played by
-the arena itself.
+served for the match (tournament.programs.open_program_arena), each program is started pointing at
+it (a hosted bot in its sandbox, through the arena's Unix socket), and the learner connects to it
+too, as a bot named `envs-learner` over gRPC (with a token of its own when a hosted bot plays).
+The arena's referee plays the match (clocks, faults, forfeits) in a thread; every request for the
+learner's seat is handed to the environment, which answers it from `step`. Built-in opponents of
+the same match are played by the arena itself.
 """
 
 from __future__ import annotations
 
 import contextlib
 import queue
-import secrets
 import threading
 import time
 import weakref
@@ -24,15 +24,12 @@ from tourney.engine.core import ConfigError, Game, Observation
 from tourney.engine.referee import MatchResult
 from tourney.engine.server.arena import REMOTE_PREFIX
 from tourney.engine.server.client import Bot, BotClient
-from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.launcher import BotProcess, command_name, is_command
-from tourney.engine.server.local import LocalArena
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
 from tourney.envs.wire_actions import engine_action
+from tourney.tournament.programs import CONNECT_WAIT_S, ProgramArena, SeatForfeit, open_program_arena
 
 LEARNER = "envs-learner"
-CONNECT_WAIT_S = 10.0  # how long the programs and the learner have to connect
 POLL_S = 0.05
 # The learner thinks between calls to step(), which may be slow (a training update): its clock is long.
 LEARNER_MOVE_MS = 600_000
@@ -57,7 +54,7 @@ class ProgramMatch:
     """One match on a private arena: `specs` by seat, the learner's seat written `None`."""
 
     def __init__(self, game: Game, specs: Sequence[str | None], seed: int, config: dict[str, Any],
-                 bot_seeds: Sequence[int], log_dir: Path = LOG_DIR) -> None:
+                 bot_seeds: Sequence[int], log_dir: Path = LOG_DIR, store: str = "") -> None:
         self.game = game
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.learner = _Learner(self.events)
@@ -66,42 +63,35 @@ class ProgramMatch:
         weakref.finalize(self, self._stack.close)
         self._threads: list[threading.Thread] = []
         try:
-            self._start(specs, seed, config, bot_seeds, log_dir)
+            self._start(specs, seed, config, bot_seeds, log_dir, store)
         except BaseException:
             self.close()
             raise
 
     def _start(self, specs: Sequence[str | None], seed: int, config: dict[str, Any], bot_seeds: Sequence[int],
-               log_dir: Path) -> None:
-        token = secrets.token_urlsafe(12)
-        arena = self._stack.enter_context(LocalArena(ArenaConfig(admin_token=token, allow_anonymous=True,
-                                                                 seat_wait_s=CONNECT_WAIT_S)))
-        client = BotClient(arena.address, self.learner, LEARNER, games=[self.game.id])
-        self._stack.callback(client.cancel)
-        self._thread(client.run)
-        seats, names = [], [LEARNER]
-        for i, spec in enumerate(specs):
-            if spec is None:
-                seats.append(REMOTE_PREFIX + LEARNER)
-            elif is_command(spec):
-                name = command_name(spec, i)
-                self._stack.enter_context(BotProcess(spec, name, arena.address, "", log_dir))
-                seats.append(REMOTE_PREFIX + name)
-                names.append(name)
-            else:
-                seats.append(spec)
+               log_dir: Path, store: str) -> None:
+        def connect_learner(table: ProgramArena) -> None:
+            client = BotClient(table.arena.address, self.learner, LEARNER, token=table.guest_tokens[LEARNER],
+                               games=[self.game.id])
+            self._stack.callback(client.cancel)
+            self._thread(client.run)
+
+        seats = [REMOTE_PREFIX + LEARNER if spec is None else spec for spec in specs]
+        try:
+            table = open_program_arena(self._stack, seats, store, log_dir, guests=[LEARNER],
+                                       guests_connect=connect_learner)
+        except SeatForfeit as forfeit:
+            raise ConfigError(f"the opponent in seat {forfeit.seat} cannot play: {forfeit.why}.") from None
         deadline = time.monotonic() + CONNECT_WAIT_S
-        while not all(arena.arena.connected(n) for n in names):
+        while not table.arena.arena.connected(LEARNER):
             if time.monotonic() >= deadline:
-                missing = [n for n in names if not arena.arena.connected(n)]
-                raise ConfigError(f"bot {missing[0]} did not connect within {CONNECT_WAIT_S:g} s: see its log "
-                                  f"in {log_dir}.")
+                raise ConfigError(f"the learner did not connect to its arena within {CONNECT_WAIT_S:g} s.")
             time.sleep(POLL_S)
 
         def play() -> None:
             try:
-                result = run_remote_match(arena.address, self.game.id, seats, seed, config, LEARNER_MOVE_MS,
-                                          token, bot_seeds=bot_seeds)
+                result = run_remote_match(table.arena.address, self.game.id, table.seats, seed, config,
+                                          LEARNER_MOVE_MS, table.admin_token, bot_seeds=bot_seeds)
                 self.events.put(("result", result))
             except ArenaUnavailable as exc:
                 self.events.put(("error", str(exc)))

@@ -5,14 +5,16 @@ uses, so a spec means here what it means in a tournament (`random`, `greedy`, `i
 game's own bots). They are asked through the referee's `ask_seat`, so a bot that raises or
 answers out of range forfeits the match as it would in a real one. When an opponent is a program
 (`cmd:PROGRAM ARGS`), the match is played by a private arena instead, the learner connected to it
-like any bot (`envs.programs`); a hosted bot (`hosted:NAME`) goes to that arena as a seat too. Bots
-connected to some other arena (`remote:`) are refused.
+like any bot (`envs.programs`); a hosted bot (`hosted:NAME`, read from `store`) goes to that arena as a
+seat too, in its sandbox, pinned to its latest validated version when the environment is made (so
+every episode meets the same bot). Bots connected to some other arena (`remote:`) are refused.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,13 +24,14 @@ import numpy as np
 from tourney.engine.bots import make_bot
 from tourney.engine.core import Action, ConfigError, DecisionRequest, Observation, Seat, Termination
 from tourney.engine.referee import MatchResult, ask_seat
-from tourney.engine.server.launcher import is_command
 from tourney.envs.programs import ProgramMatch
 from tourney.envs.table import Table, show
 from tourney.tournament.entrants import parse_entrants
+from tourney.tournament.hosted.pinning import pin_entrants
+from tourney.tournament.hosted.spec import is_hosted, is_program
+from tourney.tournament.store.database import open_store
 
 SEED_LIMIT = 2**31  # match seeds drawn by a reset that names none are below this
-HOSTED = "hosted:"
 ELSEWHERE = "remote:"  # a bot connected to another arena cannot be seated here
 BOT_SEED_STRIDE = 1009  # a seat's bot seed is match seed * stride + seat, as the arena derives it
 
@@ -40,11 +43,17 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
     metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, game: str, opponents: str | Sequence[str] = "random", seat: int = 0,
-                 config: Mapping[str, Any] | None = None, render_mode: str | None = None) -> None:
-        """Raises ConfigError for an unknown game, bot or seat, or a bad config."""
+                 config: Mapping[str, Any] | None = None, render_mode: str | None = None,
+                 store: str | None = None) -> None:
+        """Raises ConfigError for an unknown game, bot or seat, or a bad config. `store` holds the hosted
+        bots (default: $TOURNEY_DB, else tourney.db)."""
         text = opponents if isinstance(opponents, str) else ",".join(opponents)
         self.table = Table(game, None, config)
-        specs = [e.spec for e in parse_entrants(text, self.table.game, unique=False)]
+        entrants = parse_entrants(text, self.table.game, unique=False)
+        self.store = store if store is not None else os.environ.get("TOURNEY_DB", "tourney.db")
+        if any(is_hosted(e.spec) for e in entrants):
+            entrants = pin_entrants(open_store(self.store), entrants)
+        specs = [e.spec for e in entrants]
         for spec in specs:
             if spec.startswith(ELSEWHERE):
                 raise ConfigError(f"opponent '{spec}' is connected to another arena: start it as a program "
@@ -60,7 +69,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         self.action_space = self.table.action_space()
         self._bots: dict[int, Seat] = {}
         # Programs, and hosted bots (which a store keeps and an arena starts), play through an arena.
-        self.programs = any(is_command(spec) or spec.startswith(HOSTED) for spec in specs)
+        self.programs = any(is_program(spec) for spec in specs)
         self._match: ProgramMatch | None = None
         self._request: tuple[Observation, list[Action]] | None = None
         self._result: MatchResult | None = None
@@ -108,7 +117,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         specs: list[str | None] = list(self.specs)
         specs.insert(self.seat, None)
         seeds = [seed * BOT_SEED_STRIDE + s for s in range(len(specs))]
-        self._match = ProgramMatch(self.table.game, specs, seed, self.table.config, seeds)
+        self._match = ProgramMatch(self.table.game, specs, seed, self.table.config, seeds, store=self.store)
         self._result = None
         self._await_arena()
         return self._arena_observation(), self._arena_info()

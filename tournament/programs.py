@@ -20,7 +20,8 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -29,7 +30,7 @@ from tourney.engine.core.termination import FAULT_KINDS
 from tourney.engine.referee import MatchResult, Replay, SeatStats, forfeit_result
 from tourney.engine.server.arena import REMOTE_PREFIX
 from tourney.engine.server.config import ArenaConfig
-from tourney.engine.server.launcher import BotProcess, command_name, is_command
+from tourney.engine.server.launcher import BotProcess, command_name
 from tourney.engine.server.local import LocalArena
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
 from tourney.engine.server.tokens import token_hash
@@ -59,69 +60,100 @@ class Program(Protocol):
     def alive(self) -> bool: ...
 
 
-def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mapping[str, Any],
-                       move_ms: int | None, log_dir: Path = LOG_DIR, bot_seeds: Sequence[int] = (),
-                       realtime: bool = False, store: str = "") -> MatchResult:
-    """Play one match whose seats include bot programs, on a private loopback arena.
+class SeatForfeit(Exception):  # noqa: N818  (an outcome, not an error)
+    """A program seat could not be started or did not connect: that seat forfeits, for `why`."""
 
-    bot_seeds (one per seat) seed the built-in bots among them, as workers would; with realtime
-    the arena plays it on its clock (the programs see MatchStarted.realtime). store is the
-    database hosted seats' bundles are read from.
+    def __init__(self, seat: int, why: str) -> None:
+        super().__init__(why)
+        self.seat, self.why = seat, why
 
-    With a hosted seat, every program seat gets a token of its own for this match (TOURNEY_TOKEN)
-    and the arena admits no other: a hostile bot cannot connect under its opponent's name.
+
+@dataclass
+class ProgramArena:
+    """A private arena serving one match, with its program seats started and connected."""
+
+    arena: LocalArena
+    admin_token: str
+    seats: list[str]  # what RunMatch seats: remote:NAME for programs and guests, the spec of built-in bots
+    processes: dict[int, Program]
+    hosted: dict[int, SandboxedProgram]
+    guest_tokens: dict[str, str]  # a token for each guest (empty when the arena admits anyone)
+
+
+def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], store: str, log_dir: Path,
+                       guests: Sequence[str] = (), guests_connect: Callable[[ProgramArena], None] | None = None
+                       ) -> ProgramArena:
+    """Serve a private arena for one match on `stack` and start the programs among `specs`.
+
+    A `remote:NAME` spec whose NAME is in `guests` is a participant the caller connects itself
+    (`guests_connect`, before the wait for everyone). With a hosted seat, every program seat and
+    guest gets a token of its own for this match (TOURNEY_TOKEN) and the arena admits no other: a
+    hostile bot cannot connect under its opponent's name. Raises SeatForfeit for a seat that could
+    not start or connect. store is the database hosted seats' bundles are read from.
     """
-    token = secrets.token_urlsafe(12)
     any_hosted = any(is_hosted(spec) for spec in specs)
-    seat_tokens: dict[int, str] = {i: secrets.token_urlsafe(16) if any_hosted else ""
-                                   for i, spec in enumerate(specs) if is_program(spec)}
     names = {i: hosted_name(spec, i) if is_hosted(spec) else command_name(spec, i)
-             for i, spec in enumerate(specs) if i in seat_tokens}
-    arena_config = ArenaConfig(admin_token=token, allow_anonymous=not any_hosted, seat_wait_s=CONNECT_WAIT_S,
-                               tokens={names[i]: token_hash(t) for i, t in seat_tokens.items()})
-    with contextlib.ExitStack() as stack:
-        socket_path: Path | None = None
-        if any_hosted:
-            folder = tempfile.mkdtemp(prefix="tourney-arena-")  # short: a socket path has 107 bytes at most
-            stack.callback(shutil.rmtree, folder, True)
-            socket_path = Path(folder) / SOCKET_NAME
-        arena = stack.enter_context(LocalArena(arena_config, unix_path=str(socket_path) if socket_path else None))
-        seats: list[str] = []
-        processes: dict[int, Program] = {}
-        hosted: dict[int, SandboxedProgram] = {}
-        for i, spec in enumerate(specs):
+             for i, spec in enumerate(specs) if is_program(spec)}
+    tokens = {name: secrets.token_urlsafe(16) if any_hosted else "" for name in [*names.values(), *guests]}
+    admin_token = secrets.token_urlsafe(12)
+    arena_config = ArenaConfig(admin_token=admin_token, allow_anonymous=not any_hosted,
+                               seat_wait_s=CONNECT_WAIT_S, tokens={n: token_hash(t) for n, t in tokens.items() if t})
+    socket_path: Path | None = None
+    if any_hosted:
+        folder = tempfile.mkdtemp(prefix="tourney-arena-")  # short: a socket path has 107 bytes at most
+        stack.callback(shutil.rmtree, folder, True)
+        socket_path = Path(folder) / SOCKET_NAME
+    arena = stack.enter_context(LocalArena(arena_config, unix_path=str(socket_path) if socket_path else None))
+    table = ProgramArena(arena, admin_token, [], {}, {}, {g: tokens[g] for g in guests})
+    for i, spec in enumerate(specs):
+        if i not in names:
+            table.seats.append(spec)
+            continue
+        name = names[i]
+        try:
             if is_hosted(spec) and socket_path is not None:
                 from tourney.tournament.hosted.seat import hosted_program
 
-                name = names[i]
-                try:
-                    hosted[i] = stack.enter_context(hosted_program(store, spec, name, seat_tokens[i], socket_path,
-                                                                   log_dir))
-                except ConfigError as exc:  # retired or unknown meanwhile: the seat forfeits
-                    return _forfeit(game, len(specs), seed, dict(config), i, str(exc))
-                processes[i] = hosted[i]
-                seats.append(REMOTE_PREFIX + name)
-            elif is_command(spec):
-                name = names[i]
-                try:
-                    processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, seat_tokens[i], log_dir))
-                except ConfigError as exc:  # no such program here: the seat forfeits, the tournament goes on
-                    return _forfeit(game, len(specs), seed, dict(config), i, str(exc))
-                seats.append(REMOTE_PREFIX + name)
+                table.hosted[i] = stack.enter_context(hosted_program(store, spec, name, tokens[name], socket_path,
+                                                                     log_dir))
+                table.processes[i] = table.hosted[i]
             else:
-                seats.append(spec)
-        silent = _await_connections(arena, processes)
-        if silent is not None:
-            return _forfeit(game, len(specs), seed, dict(config), *silent)
+                table.processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, tokens[name], log_dir))
+        except ConfigError as exc:  # no such program here, or a hosted bot retired meanwhile
+            raise SeatForfeit(i, str(exc)) from None
+        table.seats.append(REMOTE_PREFIX + name)
+    if guests_connect is not None:
+        guests_connect(table)
+    silent = _await_connections(arena, table.processes)
+    if silent is not None:
+        raise SeatForfeit(*silent)
+    return table
+
+
+def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mapping[str, Any],
+                       move_ms: int | None, log_dir: Path = LOG_DIR, bot_seeds: Sequence[int] = (),
+                       realtime: bool = False, store: str = "") -> MatchResult:
+    """Play one match whose seats include bot programs, on a private loopback arena (open_program_arena).
+
+    bot_seeds (one per seat) seed the built-in bots among them, as workers would; with realtime
+    the arena plays it on its clock (the programs see MatchStarted.realtime). store is the
+    database hosted seats' bundles are read from. A program that cannot play forfeits the match.
+    """
+    with contextlib.ExitStack() as stack:
         try:
-            result = run_remote_match(arena.address, game, seats, seed, config, move_ms, token, realtime=realtime,
-                                      bot_seeds=bot_seeds)
+            table = open_program_arena(stack, specs, store, log_dir)
+        except SeatForfeit as forfeit:
+            return _forfeit(game, len(specs), seed, dict(config), forfeit.seat, forfeit.why)
+        processes = table.processes
+        try:
+            result = run_remote_match(table.arena.address, game, table.seats, seed, config, move_ms,
+                                      table.admin_token, realtime=realtime, bot_seeds=bot_seeds)
         except ArenaUnavailable as exc:
             # Connected, but not for this game (or gone meanwhile): that program forfeits.
             dead = [i for i, p in processes.items() if not p.alive()]
             culprit = dead[0] if dead else min(processes)
             return _forfeit(game, len(specs), seed, dict(config), culprit, _why(processes[culprit], str(exc)))
-        return _capped(result, hosted)
+        return _capped(result, table.hosted)
 
 
 def _capped(result: MatchResult, hosted: Mapping[int, SandboxedProgram]) -> MatchResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -106,3 +107,29 @@ def test_an_illegal_learner_action_on_the_arena_forfeits():
         assert over and reward == -1.0 and info["illegal_action"]
     finally:
         env.close()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_a_hosted_opponent_plays_sandboxed_and_the_env_passes_check_env(tmp_path):
+    """The opponent is a hosted bot from a store, run in the real sandbox (the arena then admits only
+    tokens: the learner gets its own); pinned when the env is made, it plays whole matches."""
+    from tests.hosted.bundles import GAME, submit
+    from tourney.tournament.store.database import open_store
+
+    db = str(tmp_path / "hosted.db")
+    submit(open_store(db), tmp_path, "first")  # plays its first legal action: check_env replays it exactly
+    env = SeatEnv(GAME, "hosted:first", store=db)
+    try:
+        assert env.specs == ["hosted:first:version=1"]
+        observation, _ = env.reset(seed=4)
+        over, steps = False, 0
+        while not over:
+            observation, reward, over, _, info = env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+            steps += 1
+        assert steps > 1 and reward in (-1.0, 0.0, 1.0) and info["reason"] not in ("crash", "timeout")
+        check_env(env, skip_render_check=True)
+    finally:
+        env.close()
+    with pytest.raises(ConfigError, match="no hosted bot 'nobody'"):
+        SeatEnv(GAME, "hosted:nobody", store=db)

@@ -100,6 +100,10 @@ IN_ACT = {
         blocks = [b"x" * (64 << 20) for _ in range(64)]
         print("HOG: allocated", len(blocks), flush=True)
 """,
+    # Always its first legal action: an opponent as deterministic as the match (for seeded environments).
+    "first": """
+        return 0
+""",
     # Sleeps far past the move deadline.
     "sleeper": """
         import time

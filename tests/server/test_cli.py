@@ -127,5 +127,5 @@ def test_connect_to_an_arena_that_is_not_there_says_so_in_one_line() -> None:
                           cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "check --arena" in lines[0], done.stderr
+    assert len(lines) == 1 and "never reached an arena" in lines[0] and "fix --arena" in lines[0], done.stderr
     assert "Traceback" not in done.stderr and "AioRpcError" not in done.stderr

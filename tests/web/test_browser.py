@@ -58,7 +58,7 @@ def test_every_page_loads(site: tuple[str, Any], filled: Filled) -> None:
     assert page.locator("#rating-chart circle").count() >= 2
     shot(page, "bot-greedy")
     page.goto(f"{base}/leagues/{filled.league}")
-    assert page.locator("#season").inner_text() == "2" and page.locator(".standings").count() == 2
+    assert page.locator("#season").inner_text() == "3" and page.locator(".standings").count() == 2
     shot(page, "league")
     page.goto(f"{base}/matches/99999")
     assert page.locator("#error").inner_text().startswith("404")
