@@ -141,3 +141,21 @@ def test_a_broken_bot_program_says_why_on_the_terminal_and_in_the_match(tmp_path
     with sqlite3.connect(tmp_path / "t.db") as con:
         reasons = [r for (r,) in con.execute("select reason from match")]
     assert len(reasons) == 2 and all("No module named 'no_such_module'" in r for r in reasons)
+
+
+def test_hosted_bots_work_copied_line_by_line(tmp_path):
+    """README's "Hosted bots" block as printed, after the first block of "Write your first bot" (which
+    writes mybot.py): submit, show, a match, a tournament, the ladder, list and retire, in the real sandbox."""
+    first = section_blocks("Write your first bot")[0]
+    hosted = section_blocks("Hosted bots: submit once, played sandboxed")[0]
+    assert "tourney ladder run" in hosted and "tourney bot retire mybot" in hosted
+    (tmp_path / ".venv").symlink_to(VENV_BIN.parent)
+    shell = subprocess.run(["bash", "-euo", "pipefail", "-c", first + hosted], cwd=tmp_path, env=newcomer_env(),
+                           capture_output=True, text=True, timeout=600)
+    assert shell.returncode == 0, shell.stdout + shell.stderr
+    assert "Traceback" not in shell.stderr and "error:" not in shell.stderr, shell.stderr
+    assert "mybot v1" in shell.stdout and "mybot retired" in shell.stdout
+    with sqlite3.connect(tmp_path / "tourney.db") as con:
+        ladder = con.execute("select b.alias, b.matches, b.active from ladderbot b join ladder l on l.id = b.ladder_id "
+                             "where l.game = 'ninja-versus-ninja' order by b.alias").fetchall()
+    assert ladder == [("greedy", 4, 1), ("mybot v1", 4, 0)]  # four matches, each between the two; retired after
