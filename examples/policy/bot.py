@@ -16,7 +16,9 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parents[1] / "clients" / "python"))  # the SDK, inside the repository
+SDK = HERE.parent.parent / "clients" / "python"  # the SDK, inside the repository (a hosted bot has it already)
+if SDK.is_dir():
+    sys.path.insert(0, str(SDK))
 
 from policy import Policy  # noqa: E402
 from tourney_bot import Bot, run_bot  # noqa: E402

@@ -3,13 +3,20 @@ policy plays a real match as a `cmd:` bot program."""
 
 from __future__ import annotations
 
+import json
+import shlex
+import shutil
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from examples.policy.policy import Policy
 from examples.policy.train import score, train
+from tourney.tournament.cli import app
 from tourney.tournament.programs import play_with_programs
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.timeout(600)
@@ -28,3 +35,22 @@ def test_the_trained_bot_plays_as_a_program(tmp_path):
                                 log_dir=tmp_path)
     assert result.termination.name != "CRASH", result.reason
     assert len(result.replay.steps) > 1
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_the_example_folder_submits_as_a_hosted_bot_as_the_readme_says(tmp_path):
+    """README's submit line for the example, run in a fresh folder: it validates in the sandbox (where the
+    folder is /bot, with no repository around it) and then plays as hosted:mypolicy."""
+    readme = (ROOT / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if x.startswith("tourney bot submit mypolicy examples/policy"))
+    args = shlex.split(line)[1:]
+    args[args.index("examples/policy")] = str(ROOT / "examples" / "policy")
+    db = str(tmp_path / "t.db")
+    submitted = CliRunner().invoke(app, [*args, "--db", db])
+    assert submitted.exit_code == 0, submitted.output
+    assert "validated in tiny-ninjas" in submitted.stdout
+    played = CliRunner().invoke(app, ["match", "--game", "tiny-ninjas", "--bots", "hosted:mypolicy,random",
+                                      "--seed", "2", "--db", db, "--json"])
+    assert played.exit_code == 0, played.output
+    assert json.loads(played.stdout)["termination"] in ("normal", "adjudication")
