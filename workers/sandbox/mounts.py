@@ -93,8 +93,9 @@ def bundle_argv(run: str) -> list[str]:
 
 
 def bwrap_argv(bwrap: str, run: str, bundle: Path, arena_dir: Path, socket_name: str, name: str, token: str,
-               limits: SandboxLimits) -> list[str]:
-    """The whole bwrap command that runs `run` from the bundle, connected to the arena socket only."""
+               limits: SandboxLimits, inside: list[str] | None = None) -> list[str]:
+    """The whole bwrap command that runs `run` from the bundle, connected to the arena socket only;
+    `inside` is a prefix run within the sandbox before the bundle's command (e.g. prlimit)."""
     mounts, env = runtime_mounts()
     env.update({"HOME": HOME, "LANG": "C.UTF-8", "TOURNEY_ARENA": f"unix:{ARENA_DIR}/{socket_name}",
                 "TOURNEY_BOT_NAME": name, "TOURNEY_TOKEN": token})
@@ -108,4 +109,4 @@ def bwrap_argv(bwrap: str, run: str, bundle: Path, arena_dir: Path, socket_name:
             "--chdir", BUNDLE, "--clearenv"]
     for key, value in sorted(env.items()):
         args += ["--setenv", key, value]
-    return [*args, "--", *bundle_argv(run)]
+    return [*args, "--", *(inside or []), *bundle_argv(run)]

@@ -2,10 +2,12 @@
 
 The starter is `sh`, which writes its own pid into the cgroups and then becomes `prlimit` and
 then `bwrap` (exec, same pid): everything the bot starts is inside the caps from its first
-instruction. Without a usable cgroup (not root, or cgroup v2 only) the caps fall back to
-rlimits, per process: address space for memory, RLIMIT_NPROC for processes (counted per user,
-so give the worker its own user; none for root, whose count is every root process), and no
-CPU-share cap.
+instruction. Without a usable cgroup (not root, or cgroup v2 only, as in a container) the caps
+fall back to rlimits, per process: address space for memory, RLIMIT_NPROC for processes, and no
+CPU-share cap. RLIMIT_NPROC is set inside the sandbox, after bwrap made its user namespace: the
+kernel then counts the sandbox's own processes against it, where set outside it would count
+every process of the worker's user (a Ray node's threads alone pass 64, so bwrap could not even
+start). None for root, whose processes the kernel never counts against it.
 """
 
 from __future__ import annotations
@@ -50,13 +52,14 @@ class SandboxedProgram:
         """The full command: join the cgroups (or set rlimits), cap files, then bwrap."""
         limits = self.limits
         rlimits = [f"--fsize={limits.file_bytes}", f"--nofile={limits.open_files}", "--core=0"]
+        inside: list[str] = []
         if self.cgroup is None:
             rlimits.append(f"--as={limits.memory_bytes}")
-            if os.geteuid() != 0:  # root's count is every root process of the machine: no cap rather than none left
-                rlimits.append(f"--nproc={limits.pids}")
+            if os.geteuid() != 0:
+                inside = ["prlimit", f"--nproc={limits.pids}", "--"]
         joins = self.cgroup.procs_files() if self.cgroup is not None else []
         sandbox = bwrap_argv(require_bwrap(), self.run, self.bundle, self.socket_path.parent, self.socket_path.name,
-                             self.name, self.token, limits)
+                             self.name, self.token, limits, inside)
         return ["/bin/sh", "-c", JOIN_AND_EXEC, "sh", *joins, "--", "prlimit", *rlimits, "--", *sandbox]
 
     def start(self) -> SandboxedProgram:
