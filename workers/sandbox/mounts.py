@@ -5,13 +5,21 @@ directories that hold grpcio, protobuf and the Python SDK under /opt/tourney, th
 (its working directory), the match's arena socket under /run/arena, and a fresh tmpfs for
 HOME and /tmp. No network namespace but its own empty one, its own pid, ipc and uts
 namespaces, an unprivileged uid with no capabilities, and no user namespaces of its own.
+
+/proc is a fresh one for the bot's pid namespace. Where the kernel refuses that mount (a container
+whose /proc is partly hidden, as Docker's masked paths do) the bot gets no /proc at all: binding
+the container's would show it the worker's processes, whose environment holds the database URL.
+There userns_filter's seccomp program, not --disable-userns (which writes the sandbox's /proc/sys),
+keeps it from making user namespaces.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -84,6 +92,21 @@ def runtime_mounts() -> tuple[list[str], dict[str, str]]:
     return args, env
 
 
+PROC_PROBE_TIMEOUT_S = 30.0  # one bwrap start, normally milliseconds; bounded on a loaded machine
+
+
+@functools.cache
+def fresh_proc_mountable(bwrap: str) -> bool:
+    """True when bwrap may mount a fresh /proc here (asked once per process, by trying it)."""
+    probe = [bwrap, "--unshare-user", "--unshare-pid", "--ro-bind", "/", "/", "--proc", "/proc", "--", "true"]
+    try:
+        done = subprocess.run(probe, env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=PROC_PROBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
 def bundle_argv(run: str) -> list[str]:
     """The bundle's command, with a leading python/python3 made the interpreter bound in."""
     argv = shlex.split(run)
@@ -93,17 +116,26 @@ def bundle_argv(run: str) -> list[str]:
 
 
 def bwrap_argv(bwrap: str, run: str, bundle: Path, arena_dir: Path, socket_name: str, name: str, token: str,
-               limits: SandboxLimits, inside: list[str] | None = None) -> list[str]:
+               limits: SandboxLimits, inside: list[str] | None = None, userns_filter: int | None = None) -> list[str]:
     """The whole bwrap command that runs `run` from the bundle, connected to the arena socket only;
-    `inside` is a prefix run within the sandbox before the bundle's command (e.g. prlimit)."""
+    `inside` is a prefix run within the sandbox before the bundle's command (e.g. prlimit), and
+    `userns_filter` the descriptor of userns_filter's program, used where no /proc can be mounted."""
     mounts, env = runtime_mounts()
     env.update({"HOME": HOME, "LANG": "C.UTF-8", "TOURNEY_ARENA": f"unix:{ARENA_DIR}/{socket_name}",
                 "TOURNEY_BOT_NAME": name, "TOURNEY_TOKEN": token})
-    args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--uid", NOBODY, "--gid", NOBODY,
+    # bwrap's --disable-userns writes the sandbox's /proc/sys: only possible with a /proc of its own.
+    proc = fresh_proc_mountable(bwrap)
+    if proc:
+        no_userns = ["--disable-userns"]
+    elif userns_filter is not None:
+        no_userns = ["--seccomp", str(userns_filter)]
+    else:
+        raise ValueError("no /proc can be mounted here: pass the user-namespace filter (userns_filter.filter_fd)")
+    args = [bwrap, "--unshare-all", "--unshare-user", *no_userns, "--uid", NOBODY, "--gid", NOBODY,
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--hostname", "bot",
             *system_mounts(), *mounts,
             "--ro-bind", str(bundle), BUNDLE, "--ro-bind", str(arena_dir), ARENA_DIR,
-            "--proc", "/proc", "--dev", "/dev",
+            *(["--proc", "/proc"] if proc else []), "--dev", "/dev",
             "--size", str(limits.scratch_bytes), "--tmpfs", HOME,
             "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
             "--chdir", BUNDLE, "--clearenv"]

@@ -1,8 +1,11 @@
-"""The process cap where no cgroup can be made, as in the deploy image: a non-root worker whose user
-already runs more processes than a bot may (a Ray node's threads alone pass 64).
+"""The sandbox as the deploy image runs it, made on this machine from its two parts.
 
-RLIMIT_NPROC counts every process of a user; set before bwrap, it would stop bwrap itself from
-starting, so the sandbox sets it inside its own user namespace, where only the bot's count.
+A non-root worker with no cgroup whose user already runs more processes than a bot may (a Ray
+node's threads alone pass 64): RLIMIT_NPROC counts every process of a user, so set before bwrap it
+would stop bwrap itself; the sandbox sets it inside its own user namespace, where only the bot's
+count. And a partly hidden /proc (Docker masks some of it), where the kernel refuses the bot a
+fresh /proc: the bot then gets none, and a seccomp filter instead of bwrap's --disable-userns
+(which needs one) keeps it from making user namespaces.
 """
 
 from __future__ import annotations
@@ -81,3 +84,42 @@ def test_a_busy_non_root_worker_starts_bots_and_caps_their_processes() -> None:
     assert "exit 0 cgroup False" in done.stdout, (done.stdout, log)  # bwrap started: no cgroup, rlimits only
     forked = int(log.split("forked")[-1])
     assert "refused 11" in log and 0 < forked < 64, log  # EAGAIN at the cap, counting only the bot's processes
+
+
+# The bot: is there a /proc, and may it make a user namespace (unshare(CLONE_NEWUSER), by its number)?
+USERNS = """
+import ctypes, errno, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+number = {"x86_64": 272, "aarch64": 97}[platform.machine()]
+result = libc.syscall(number, 0x10000000)
+print("proc", os.path.exists("/proc/self"), "unshare", result, errno.errorcode.get(ctypes.get_errno()), flush=True)
+"""
+
+
+def play_userns_probe(masked: bool) -> str:
+    """Run the probe in a sandbox from a worker in a mount namespace of its own, /proc/sys hidden or not."""
+    with tempfile.TemporaryDirectory(prefix="tourney-sandbox-proc-") as folder:
+        work = Path(folder)
+        (work / "bundle").mkdir()
+        (work / "bundle" / "userns.py").write_text(USERNS)
+        worker = (f"from pathlib import Path\nfrom tourney.workers.sandbox import SandboxedProgram\nimport time\n"
+                  f"work = Path({folder!r})\n"
+                  "bot = SandboxedProgram('python3 userns.py', work / 'bundle', work / 'a.sock', 'p', work / 'p.log')\n"
+                  "with bot as b:\n"
+                  "    deadline = time.monotonic() + 60\n"
+                  "    while b.alive() and time.monotonic() < deadline:\n"
+                  "        time.sleep(0.02)\n")
+        # As Docker does to /proc/sys: a read-only bind over it, which the sandbox's user namespace cannot undo.
+        mask = "mount --bind -o ro /proc/sys /proc/sys && " if masked else ""
+        done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                               f'{mask}exec "$0" -c "$1"', sys.executable, worker],
+                              capture_output=True, text=True, timeout=90)
+        assert done.returncode == 0, done.stderr
+        return (work / "p.log").read_text(errors="replace")
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs unshare (util-linux)")
+def test_a_hidden_proc_leaves_the_bot_no_proc_and_no_user_namespaces() -> None:
+    plain, masked = play_userns_probe(masked=False), play_userns_probe(masked=True)
+    assert "proc True unshare -1" in plain, plain  # its own /proc; --disable-userns refuses
+    assert "proc False unshare -1 EPERM" in masked, masked  # no /proc at all; the filter refuses
