@@ -3,9 +3,10 @@
 A non-root worker with no cgroup whose user already runs more processes than a bot may (a Ray
 node's threads alone pass 64): RLIMIT_NPROC counts every process of a user, so set before bwrap it
 would stop bwrap itself; the sandbox sets it inside its own user namespace, where only the bot's
-count. And a partly hidden /proc (Docker masks some of it), where the kernel refuses the bot a
+count. A partly hidden /proc (Docker masks some of it), where the kernel refuses the bot a
 fresh /proc: the bot then gets none, and a seccomp filter instead of bwrap's --disable-userns
-(which needs one) keeps it from making user namespaces.
+(which needs one) keeps it from making user namespaces. And no user namespaces at all (Docker's
+default seccomp profile): hosted bots are refused in one sentence that says what to allow.
 """
 
 from __future__ import annotations
@@ -123,3 +124,19 @@ def test_a_hidden_proc_leaves_the_bot_no_proc_and_no_user_namespaces() -> None:
     plain, masked = play_userns_probe(masked=False), play_userns_probe(masked=True)
     assert "proc True unshare -1" in plain, plain  # its own /proc; --disable-userns refuses
     assert "proc False unshare -1 EPERM" in masked, masked  # no /proc at all; the filter refuses
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs unshare (util-linux)")
+def test_no_user_namespaces_refuses_hosted_bots_in_one_sentence(tmp_path: Path) -> None:
+    bundle = tmp_path / "bot"
+    bundle.mkdir()
+    (bundle / "bot.py").write_text("print('never started')\n")
+    tourney = str(Path(sys.executable).parent / "tourney")
+    # A user namespace of its own that may make no more: bwrap's first step fails, as under Docker's default profile.
+    done = subprocess.run(["unshare", "--user", "--map-root-user", "sh", "-c",
+                           'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"', "sh", tourney, "bot", "submit",
+                           "probe", str(bundle), "--run", "python3 bot.py", "--game", "tiny-ninjas",
+                           "--db", str(tmp_path / "store.db")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "bwrap may not make a user namespace here" in done.stderr and "deploy/seccomp/bwrap.json" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -15,15 +15,14 @@ keeps it from making user namespaces.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
 from tourney.workers.sandbox.limits import SandboxLimits
+from tourney.workers.sandbox.probes import fresh_proc_mountable
 
 BUNDLE = "/bot"
 ARENA_DIR = "/run/arena"
@@ -90,21 +89,6 @@ def runtime_mounts() -> tuple[list[str], dict[str, str]]:
         env["NODE_PATH"] = "/opt/tourney/node/node_modules"
     env["PATH"] = f"{interpreter().parent}:/usr/local/bin:/usr/bin:/bin"
     return args, env
-
-
-PROC_PROBE_TIMEOUT_S = 30.0  # one bwrap start, normally milliseconds; bounded on a loaded machine
-
-
-@functools.cache
-def fresh_proc_mountable(bwrap: str) -> bool:
-    """True when bwrap may mount a fresh /proc here (asked once per process, by trying it)."""
-    probe = [bwrap, "--unshare-user", "--unshare-pid", "--ro-bind", "/", "/", "--proc", "/proc", "--", "true"]
-    try:
-        done = subprocess.run(probe, env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=PROC_PROBE_TIMEOUT_S, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
 
 
 def bundle_argv(run: str) -> list[str]:

@@ -23,7 +23,8 @@ from types import TracebackType
 
 from tourney.workers.sandbox.cgroup import Cgroup, cgroups_usable
 from tourney.workers.sandbox.limits import SandboxLimits, require_bwrap
-from tourney.workers.sandbox.mounts import bwrap_argv, fresh_proc_mountable
+from tourney.workers.sandbox.mounts import bwrap_argv
+from tourney.workers.sandbox.probes import fresh_proc_mountable
 from tourney.workers.sandbox.userns_filter import filter_fd
 
 # Joins each cgroup named before `--`, then executes the rest (exit 97: a cgroup could not be joined).

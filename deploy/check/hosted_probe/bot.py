@@ -14,8 +14,8 @@ from pathlib import Path
 
 from tourney_bot import Bot, run_bot
 
-# What the sandbox gives a bot (workers/sandbox/mounts.py); anything else came from the organiser.
-ALLOWED_ENV = {"HOME", "LANG", "PATH", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "NODE_PATH",
+# What the sandbox gives a bot (workers/sandbox/mounts.py; bwrap sets PWD); anything else came from the organiser.
+ALLOWED_ENV = {"HOME", "LANG", "PATH", "PWD", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "NODE_PATH",
                "TOURNEY_ARENA", "TOURNEY_BOT_NAME", "TOURNEY_TOKEN"}
 FORK_TRIES = 100  # well above the 64-process cap, and bounded if there is none
 MEMORY_TRY = 2 << 30  # twice the 1 GiB cap
