@@ -22,7 +22,6 @@ import sys
 from pathlib import Path
 
 from tourney.workers.sandbox.limits import SandboxLimits
-from tourney.workers.sandbox.probes import fresh_proc_mountable
 
 BUNDLE = "/bot"
 ARENA_DIR = "/run/arena"
@@ -102,19 +101,14 @@ def bundle_argv(run: str) -> list[str]:
 def bwrap_argv(bwrap: str, run: str, bundle: Path, arena_dir: Path, socket_name: str, name: str, token: str,
                limits: SandboxLimits, inside: list[str] | None = None, userns_filter: int | None = None) -> list[str]:
     """The whole bwrap command that runs `run` from the bundle, connected to the arena socket only;
-    `inside` is a prefix run within the sandbox before the bundle's command (e.g. prlimit), and
-    `userns_filter` the descriptor of userns_filter's program, used where no /proc can be mounted."""
+    `inside` is a prefix run within the sandbox before the bundle's command (e.g. prlimit). Given
+    `userns_filter`, the descriptor of userns_filter's program (where no /proc can be mounted), the bot
+    gets no /proc and that filter; else a fresh /proc and bwrap's --disable-userns, which writes it."""
     mounts, env = runtime_mounts()
     env.update({"HOME": HOME, "LANG": "C.UTF-8", "TOURNEY_ARENA": f"unix:{ARENA_DIR}/{socket_name}",
                 "TOURNEY_BOT_NAME": name, "TOURNEY_TOKEN": token})
-    # bwrap's --disable-userns writes the sandbox's /proc/sys: only possible with a /proc of its own.
-    proc = fresh_proc_mountable(bwrap)
-    if proc:
-        no_userns = ["--disable-userns"]
-    elif userns_filter is not None:
-        no_userns = ["--seccomp", str(userns_filter)]
-    else:
-        raise ValueError("no /proc can be mounted here: pass the user-namespace filter (userns_filter.filter_fd)")
+    proc = userns_filter is None
+    no_userns = ["--disable-userns"] if proc else ["--seccomp", str(userns_filter)]
     args = [bwrap, "--unshare-all", "--unshare-user", *no_userns, "--uid", NOBODY, "--gid", NOBODY,
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--hostname", "bot",
             *system_mounts(), *mounts,
