@@ -232,7 +232,7 @@ step "$(grep -h 'validated in' "$WORK/hosted-submit.log")"
 compose run --rm -T driver tourney match --game "$GAME" --bots hosted:prober,random --seed 7 \
   > "$WORK/hosted-match.log" 2>&1 || fail "tourney match with hosted:prober failed (see $WORK/hosted-match.log)"
 step "tourney match in the driver: $(tail -1 "$WORK/hosted-match.log" | cut -c1-120)"
-step "tournament on Ray with hosted:prober (two matches in a row on a worker: no leftovers)"
+step "tournament on Ray with hosted:prober: four matches, each in a fresh sandbox (no leftovers)"
 hosted_run() {
   compose run --rm -T driver tourney run --game "$GAME" --bots hosted:prober,random --games-per-pair 4 \
     --name check-hosted --json > "$WORK/hosted-run.json" 2>> "$WORK/hosted-run.log"
