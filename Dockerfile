@@ -32,15 +32,17 @@ WORKDIR /build
 # wheels when there are any, and nothing otherwise.
 COPY pyproject.toml setup.py README.md deploy/wheel[s] /build/
 RUN pip install $PIP_OPTIONS setuptools wheel \
-    && mkdir -p engine tournament workers web \
-    && touch engine/__init__.py tournament/__init__.py workers/__init__.py web/__init__.py \
+    && mkdir -p engine tournament workers web envs \
+    && touch engine/__init__.py tournament/__init__.py workers/__init__.py web/__init__.py envs/__init__.py \
     && pip install $PIP_OPTIONS --no-build-isolation . \
     && pip uninstall -y tourney \
-    && rm -rf /build/*.whl /build/engine /build/tournament /build/workers /build/web /build/build /build/*.egg-info
+    && rm -rf /build/*.whl /build/engine /build/tournament /build/workers /build/web /build/envs /build/build \
+              /build/*.egg-info
 COPY engine engine
 COPY tournament tournament
 COPY workers workers
 COPY web web
+COPY envs envs
 # The Python bot SDK is its own package; tourney's tools (`tourney connect`, arena clients) use it.
 COPY clients/python clients/python
 # The stubs' build directory is gone, so none of them can shadow the real sources (a copied file keeps

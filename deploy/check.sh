@@ -4,7 +4,10 @@
 #   on the host, built without network), the compose stack (arena, Ray head + worker, PostgreSQL,
 #   Prometheus), two remote bots connected from the host, a tournament on Ray (Ray Client) and
 #   one through the arena, a league round played by the arena's scheduler, the results in
-#   PostgreSQL, the counters and every dashboard query in Prometheus; then everything is torn down.
+#   PostgreSQL, the counters and every dashboard query in Prometheus; a hosted bot submitted through
+#   the stack's database and played sandboxed (bubblewrap) in the driver and on Ray, its probes of
+#   the sandbox (a TCP connection, writes, leftovers, the environment, the caps) all refused; then
+#   everything is torn down.
 # Every step is printed with the seconds since the start. Exit code 0 only when every check passed.
 #
 # Needs: docker (dockerd, or DOCKER_HOST naming a daemon), docker-compose, python3 with the
@@ -14,6 +17,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"  # docker-compose reads the seccomp profile (deploy/seccomp/bwrap.json) relative to here
 DEPLOY="$ROOT/deploy"
 WORK=${CHECK_DIR:-$(mktemp -d /tmp/tourney-check.XXXXXX)}
 PROJECT=tourneycheck
@@ -209,6 +213,33 @@ compose run --rm -T driver tourney run --game "$GAME" --bots remote:alpha,remote
   --games-per-pair 2 --name check-arena --arena arena:50051 --json > "$WORK/arena-run.json" \
   2> "$WORK/arena-run.log" || fail "tourney run --arena failed (see $WORK/arena-run.log)"
 
+# ------------------------------------------------------------------------------------ a hosted bot
+step "hosted bot: submitted through the stack's database, validated in the driver's sandbox"
+# Its probe connects to PostgreSQL's container, which the worker containers themselves reach:
+# refused only because the sandbox has no network.
+PG_IP=$("$DOCKER" inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$(compose ps -q postgres)")
+[ -n "$PG_IP" ] || fail "no address for the postgres container"
+compose exec -T ray-worker python3 -c "import socket; socket.create_connection(('$PG_IP', 5432), timeout=5)" \
+  > "$WORK/hosted-reach.log" 2>&1 || fail "the Ray worker's container cannot reach $PG_IP:5432 (see $WORK/hosted-reach.log)"
+mkdir -p "$WORK/hosted"
+cp "$DEPLOY/check/hosted_probe/bot.py" "$WORK/hosted/bot.py"
+echo "$PG_IP 5432" > "$WORK/hosted/probe_target.txt"
+chmod 755 "$WORK/hosted"; chmod 644 "$WORK/hosted"/*
+compose run --rm -T -v "$WORK/hosted:/home/tourney/prober:ro" driver tourney bot submit prober /home/tourney/prober \
+  --run "python3 bot.py" --game "$GAME" > "$WORK/hosted-submit.log" 2>&1 \
+  || fail "the hosted bot failed its validation (see $WORK/hosted-submit.log: $(tail -c 300 "$WORK/hosted-submit.log"))"
+step "$(grep -h 'validated in' "$WORK/hosted-submit.log")"
+compose run --rm -T driver tourney match --game "$GAME" --bots hosted:prober,random --seed 7 \
+  > "$WORK/hosted-match.log" 2>&1 || fail "tourney match with hosted:prober failed (see $WORK/hosted-match.log)"
+step "tourney match in the driver: $(tail -1 "$WORK/hosted-match.log" | cut -c1-120)"
+step "tournament on Ray with hosted:prober: four matches, each in a fresh sandbox (no leftovers)"
+hosted_run() {
+  compose run --rm -T driver tourney run --game "$GAME" --bots hosted:prober,random --games-per-pair 4 \
+    --name check-hosted --json > "$WORK/hosted-run.json" 2>> "$WORK/hosted-run.log"
+}
+hosted_run || { step "Ray Client did not start a session; again"; hosted_run; } \
+  || fail "tourney run with hosted:prober failed (see $WORK/hosted-run.log)"
+
 # ------------------------------------------------------------------------------------ a league round
 step "league: remote:alpha, remote:beta, a cmd: program and a built-in bot; due within a minute"
 # Paused while its members join, so the first round has all four.
@@ -242,6 +273,10 @@ LEAGUE_DOUBLES=$(psql_q "select count(*) from match s join match l
                          join tournament t on t.id = l.tournament_id
                          where s.tournament_id is null and t.name like 'check season 1%'")
 PROG_SEATS=$(psql_q "select count(*) from matchseat where alias = 'prog'")
+HOSTED_MATCHES=$(psql_q "select count(*) from match m join tournament t on t.id = m.tournament_id
+                         where t.name = 'check-hosted' and m.termination in ('normal', 'adjudication')")
+HOSTED_FAULTS=$(psql_q "select count(*) from match m join tournament t on t.id = m.tournament_id
+                        where t.name = 'check-hosted' and m.termination not in ('normal', 'adjudication')")
 echo "  check-ray: $RAY_MATCHES matches (expected $RAY_GAMES); check-arena: $ARENA_MATCHES (expected 6);" \
      "league round: $LEAGUE_MATCHES played, $LEAGUE_DOUBLES stored twice, prog seated $PROG_SEATS times"
 [ "$RAY_MATCHES" = "$RAY_GAMES" ] || fail "the Ray tournament stored $RAY_MATCHES matches, not $RAY_GAMES"
@@ -249,6 +284,9 @@ echo "  check-ray: $RAY_MATCHES matches (expected $RAY_GAMES); check-arena: $ARE
 [ "$LEAGUE_MATCHES" = 4 ] || fail "the league round stored $LEAGUE_MATCHES played matches, not 4"
 [ "$LEAGUE_DOUBLES" = 0 ] || fail "$LEAGUE_DOUBLES league matches were stored twice"
 [ "$PROG_SEATS" -ge 2 ] || fail "the cmd: member played $PROG_SEATS matches"
+echo "  check-hosted: $HOSTED_MATCHES matches ended normally (expected 4), $HOSTED_FAULTS did not"
+[ "$HOSTED_MATCHES" = 4 ] && [ "$HOSTED_FAULTS" = 0 ] \
+  || fail "hosted:prober's matches on Ray: $HOSTED_MATCHES ended normally, $HOSTED_FAULTS did not (a probe got out?)"
 
 # ------------------------------------------------------------------------------------ Prometheus
 step "Prometheus: match counters (waiting for a scrape after the league round)"

@@ -156,7 +156,7 @@ SECRETS = {"POSTGRES_PASSWORD": "pg-9f2c1d7e", "TOURNEY_ADMIN_TOKEN": "Zq8-vY2rK
            "GRAFANA_ADMIN_PASSWORD": "gf-4b8e0a2c"}
 
 
-def test_compose_renders_with_docker_compose(tmp_path: Path) -> None:
+def test_compose_renders_with_docker_compose() -> None:
     import os
 
     binary = shutil.which("docker-compose")
@@ -164,8 +164,9 @@ def test_compose_renders_with_docker_compose(tmp_path: Path) -> None:
         pytest.fail("docker-compose is not installed: install Debian's `docker-compose` package (as .ci/run does).",
                     pytrace=False)
     env = {k: v for k, v in os.environ.items() if k not in SECRETS}
+    # From the repository's folder, as the README runs it: docker-compose reads the seccomp profile from there.
     done = subprocess.run([binary, "-f", str(DEPLOY / "compose.yaml"), "config"], capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path, env={**env, **SECRETS})
+                          timeout=120, cwd=ROOT, env={**env, **SECRETS})
     assert done.returncode == 0, done.stderr
     rendered = yaml.safe_load(done.stdout)
     assert {"arena", "driver", "ray-head", "ray-worker", "postgres", "prometheus", "grafana"} == set(
@@ -178,7 +179,7 @@ def test_compose_renders_with_docker_compose(tmp_path: Path) -> None:
                 assert (DEPLOY / source).exists(), source
     # No default secrets: without them compose refuses to start, naming the variable.
     done = subprocess.run([binary, "-f", str(DEPLOY / "compose.yaml"), "config"], capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path, env=env)
+                          timeout=120, cwd=ROOT, env=env)
     assert done.returncode != 0 and "set " in done.stderr and "deploy/.env" in done.stderr
 
 

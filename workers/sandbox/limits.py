@@ -7,6 +7,7 @@ import shutil
 from dataclasses import dataclass
 
 from tourney.engine.core import ConfigError, TourneyError
+from tourney.workers.sandbox.probes import user_namespaces_allowed
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -55,10 +56,15 @@ def _setting(key: str, default: float, low: float, high: float) -> float:
 
 
 def require_bwrap() -> str:
-    """The path of bwrap, or one sentence saying what to install."""
+    """The path of bwrap, or one sentence saying what to install or allow."""
     found = shutil.which("bwrap")
     if found is None:
         raise SandboxUnavailable("hosted bots run in a bubblewrap sandbox and this machine has no `bwrap`: "
                                  "install it (apt-get install bubblewrap) or play the bot as cmd: on a "
                                  "machine you trust it on.")
+    if not user_namespaces_allowed(found):
+        raise SandboxUnavailable("hosted bots run in a bubblewrap sandbox and bwrap may not make a user namespace "
+                                 "here: in a container, run it with the seccomp profile deploy/seccomp/bwrap.json "
+                                 "(deploy/README.md, \"Hosted bots in the containers\"); on a host, allow "
+                                 "unprivileged user namespaces (sysctl user.max_user_namespaces).")
     return found

@@ -5,6 +5,12 @@ directories that hold grpcio, protobuf and the Python SDK under /opt/tourney, th
 (its working directory), the match's arena socket under /run/arena, and a fresh tmpfs for
 HOME and /tmp. No network namespace but its own empty one, its own pid, ipc and uts
 namespaces, an unprivileged uid with no capabilities, and no user namespaces of its own.
+
+/proc is a fresh one for the bot's pid namespace. Where the kernel refuses that mount (a container
+whose /proc is partly hidden, as Docker's masked paths do) the bot gets no /proc at all: binding
+the container's would show it the worker's processes, whose environment holds the database URL.
+There userns_filter's seccomp program, not --disable-userns (which writes the sandbox's /proc/sys),
+keeps it from making user namespaces.
 """
 
 from __future__ import annotations
@@ -93,19 +99,24 @@ def bundle_argv(run: str) -> list[str]:
 
 
 def bwrap_argv(bwrap: str, run: str, bundle: Path, arena_dir: Path, socket_name: str, name: str, token: str,
-               limits: SandboxLimits) -> list[str]:
-    """The whole bwrap command that runs `run` from the bundle, connected to the arena socket only."""
+               limits: SandboxLimits, inside: list[str] | None = None, userns_filter: int | None = None) -> list[str]:
+    """The whole bwrap command that runs `run` from the bundle, connected to the arena socket only;
+    `inside` is a prefix run within the sandbox before the bundle's command (e.g. prlimit). Given
+    `userns_filter`, the descriptor of userns_filter's program (where no /proc can be mounted), the bot
+    gets no /proc and that filter; else a fresh /proc and bwrap's --disable-userns, which writes it."""
     mounts, env = runtime_mounts()
     env.update({"HOME": HOME, "LANG": "C.UTF-8", "TOURNEY_ARENA": f"unix:{ARENA_DIR}/{socket_name}",
                 "TOURNEY_BOT_NAME": name, "TOURNEY_TOKEN": token})
-    args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--uid", NOBODY, "--gid", NOBODY,
+    proc = userns_filter is None
+    no_userns = ["--disable-userns"] if proc else ["--seccomp", str(userns_filter)]
+    args = [bwrap, "--unshare-all", "--unshare-user", *no_userns, "--uid", NOBODY, "--gid", NOBODY,
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--hostname", "bot",
             *system_mounts(), *mounts,
             "--ro-bind", str(bundle), BUNDLE, "--ro-bind", str(arena_dir), ARENA_DIR,
-            "--proc", "/proc", "--dev", "/dev",
+            *(["--proc", "/proc"] if proc else []), "--dev", "/dev",
             "--size", str(limits.scratch_bytes), "--tmpfs", HOME,
             "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
             "--chdir", BUNDLE, "--clearenv"]
     for key, value in sorted(env.items()):
         args += ["--setenv", key, value]
-    return [*args, "--", *bundle_argv(run)]
+    return [*args, "--", *(inside or []), *bundle_argv(run)]

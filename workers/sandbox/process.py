@@ -2,10 +2,12 @@
 
 The starter is `sh`, which writes its own pid into the cgroups and then becomes `prlimit` and
 then `bwrap` (exec, same pid): everything the bot starts is inside the caps from its first
-instruction. Without a usable cgroup (not root, or cgroup v2 only) the caps fall back to
-rlimits, per process: address space for memory, RLIMIT_NPROC for processes (counted per user,
-so give the worker its own user; none for root, whose count is every root process), and no
-CPU-share cap.
+instruction. Without a usable cgroup (not root, or cgroup v2 only, as in a container) the caps
+fall back to rlimits, per process: address space for memory, RLIMIT_NPROC for processes, and no
+CPU-share cap. RLIMIT_NPROC is set inside the sandbox, after bwrap made its user namespace: the
+kernel then counts the sandbox's own processes against it, where set outside it would count
+every process of the worker's user (a Ray node's threads alone pass 64, so bwrap could not even
+start). None for root, whose processes the kernel never counts against it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from types import TracebackType
 from tourney.workers.sandbox.cgroup import Cgroup, cgroups_usable
 from tourney.workers.sandbox.limits import SandboxLimits, require_bwrap
 from tourney.workers.sandbox.mounts import bwrap_argv
+from tourney.workers.sandbox.probes import fresh_proc_mountable
+from tourney.workers.sandbox.userns_filter import filter_fd
 
 # Joins each cgroup named before `--`, then executes the rest (exit 97: a cgroup could not be joined).
 JOIN_AND_EXEC = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"'
@@ -46,28 +50,36 @@ class SandboxedProgram:
         self.wall_hit = False
         self._timer: threading.Timer | None = None
 
-    def argv(self) -> list[str]:
-        """The full command: join the cgroups (or set rlimits), cap files, then bwrap."""
+    def argv(self, userns_filter: int | None = None) -> list[str]:
+        """The full command: join the cgroups (or set rlimits), cap files, then bwrap (`userns_filter`:
+        see bwrap_argv)."""
         limits = self.limits
         rlimits = [f"--fsize={limits.file_bytes}", f"--nofile={limits.open_files}", "--core=0"]
+        inside: list[str] = []
         if self.cgroup is None:
             rlimits.append(f"--as={limits.memory_bytes}")
-            if os.geteuid() != 0:  # root's count is every root process of the machine: no cap rather than none left
-                rlimits.append(f"--nproc={limits.pids}")
+            if os.geteuid() != 0:
+                inside = ["prlimit", f"--nproc={limits.pids}", "--"]
         joins = self.cgroup.procs_files() if self.cgroup is not None else []
         sandbox = bwrap_argv(require_bwrap(), self.run, self.bundle, self.socket_path.parent, self.socket_path.name,
-                             self.name, self.token, limits)
+                             self.name, self.token, limits, inside, userns_filter)
         return ["/bin/sh", "-c", JOIN_AND_EXEC, "sh", *joins, "--", "prlimit", *rlimits, "--", *sandbox]
 
     def start(self) -> SandboxedProgram:
         """Start the bot in its sandbox; its output goes to its log (a fresh file per run)."""
         if self.cgroup is None and cgroups_usable():
             self.cgroup = Cgroup(f"{self.name[:40]}-{os.getpid()}-{secrets.token_hex(4)}", self.limits).create()
-        argv = self.argv()
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(argv, env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
-                                            stdout=log, stderr=log, start_new_session=True)
+        userns_filter = None if fresh_proc_mountable(require_bwrap()) else filter_fd()
+        try:
+            argv = self.argv(userns_filter)
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            with self.log_path.open("wb") as log:
+                self.process = subprocess.Popen(argv, env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
+                                                stdout=log, stderr=log, start_new_session=True,
+                                                pass_fds=() if userns_filter is None else (userns_filter,))
+        finally:
+            if userns_filter is not None:
+                os.close(userns_filter)
         self._timer = threading.Timer(self.limits.wall_s, self._wall_cap)
         self._timer.daemon = True
         self._timer.start()
