@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 
 from tourney.engine.core.errors import UnknownGame
 from tourney.engine.core.game import Game
@@ -21,6 +22,11 @@ GAME_MODULES: dict[str, str] = {}
 
 _loaded: dict[str, Game] = {}
 _discovered = False
+# Threads (the arena's handlers, a learner's environment) may ask for games at once: one imports them
+# all while the others wait, so none sees half a registry. Re-entrant: a game package that asks for a
+# game while it is being imported gets what is registered so far, as before.
+_discovery = threading.RLock()
+_discovering = False
 
 
 def register(game: Game) -> None:
@@ -31,19 +37,27 @@ def register(game: Game) -> None:
 
 def _discover() -> None:
     """Import every package under BUILTIN_GAMES_PACKAGE once and register the GAME it exposes."""
-    global _discovered
+    global _discovered, _discovering
     if _discovered:
         return
-    _discovered = True
-    package = importlib.import_module(BUILTIN_GAMES_PACKAGE)
-    for info in sorted(pkgutil.iter_modules(package.__path__, f"{BUILTIN_GAMES_PACKAGE}."), key=lambda m: m.name):
-        if not info.ispkg:
-            continue
-        game = getattr(importlib.import_module(info.name), "GAME", None)
-        if not isinstance(game, Game):
-            raise TypeError(f"{info.name} is a game package without a GAME: expose its Game instance as GAME.")
-        if game.id not in _loaded:
-            register(game)
+    with _discovery:
+        if _discovered or _discovering:  # done meanwhile, or this thread is inside the discovery
+            return
+        _discovering = True
+        try:
+            package = importlib.import_module(BUILTIN_GAMES_PACKAGE)
+            for info in sorted(pkgutil.iter_modules(package.__path__, f"{BUILTIN_GAMES_PACKAGE}."),
+                               key=lambda m: m.name):
+                if not info.ispkg:
+                    continue
+                game = getattr(importlib.import_module(info.name), "GAME", None)
+                if not isinstance(game, Game):
+                    raise TypeError(f"{info.name} is a game package without a GAME: expose its Game instance as GAME.")
+                if game.id not in _loaded:
+                    register(game)
+            _discovered = True
+        finally:
+            _discovering = False
 
 
 def game_ids() -> list[str]:
