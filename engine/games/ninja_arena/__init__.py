@@ -11,11 +11,13 @@ Config keys (declared in game.OPTIONS; `tourney games` lists them):
 
 Modules: data (tables), matching (dice vs requirements), actions, rules (the transitions in
 order of play), state (ArenaState), game (config, evaluate, render), realtime (clock driver),
-bots (greedy, tactician), search (duct, the simultaneous-move search bot).
+bots (greedy, tactician, and duct, the simultaneous-move search bot).
 """
 
-from tourney.engine.games.ninja_arena.game import GAME, NinjaArena
+from tourney.engine.games.ninja_arena.game import NinjaArena
 from tourney.engine.games.ninja_arena.realtime import RealtimeDriver
 from tourney.engine.games.ninja_arena.state import ArenaState
+
+GAME = NinjaArena()
 
 __all__ = ["GAME", "ArenaState", "NinjaArena", "RealtimeDriver"]

@@ -118,8 +118,7 @@ class NinjaArena(Game):
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """`greedy` and `tactician` (heuristics) and `duct`, the simultaneous-move search bot."""
-        from tourney.engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot
-        from tourney.engine.games.ninja_arena.search import DuctArenaBot
+        from tourney.engine.games.ninja_arena.bots import DuctArenaBot, GreedyArenaBot, TacticianBot
 
         return {"greedy": GreedyArenaBot, "tactician": TacticianBot, "duct": DuctArenaBot}
 
@@ -161,6 +160,3 @@ def health(st: ArenaState, p: int) -> float:
     if st.power[p]:
         h += 4.0
     return h
-
-
-GAME = NinjaArena()

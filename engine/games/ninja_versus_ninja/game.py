@@ -87,6 +87,3 @@ class NinjaVersusNinja(Game):
         """The board with row labels and dojo bands, then each side's score, shadow and mission."""
         assert isinstance(state, NvnState)
         return render_board(state)
-
-
-GAME = NinjaVersusNinja()
