@@ -13,7 +13,7 @@ import random
 import sys
 import textwrap
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
@@ -36,12 +36,12 @@ from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
 from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
+from tourney.tournament.game_cli import default_bots_help, with_game_flags
 from tourney.tournament.game_options import options_doc, options_lines
 from tourney.tournament.help_style import hide_flag_placeholders
 from tourney.tournament.hosted.pinning import pin_entrants
 from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.interrupts import interrupt_on_sigterm
-from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
 from tourney.tournament.result_text import SOLO_AI, result_text
@@ -79,10 +79,7 @@ out = Console()
 err = Console(stderr=True)
 
 DEFAULT_GAME = "tiny-ninjas"
-DEFAULT_BOTS = "random,greedy,ismcts"
-# Where the generic ismcts is slow and weak, the game's own strongest bot takes its place: in
-# Ninja Arena one ismcts match takes minutes and loses to greedy, tactician beats both in seconds.
-GAME_DEFAULT_BOTS = {"ninja-arena": "random,greedy,tactician"}
+DEFAULT_BOTS = "random,greedy,ismcts"  # where the generic ismcts is slow and weak, a game names its own
 # Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
 # pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
 TABLE_WIDTH = 400
@@ -103,11 +100,10 @@ def guarded(body: Callable[[], None]) -> None:
         fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
 
 
-def parse_settings(options: Options, pairs: list[str] | None, mode: str | None, difficulty: str | None = None,
-                   handicaps: list[str] | None = None, genin_pack: bool = False,
-                   characters: str | None = None) -> dict[str, Any]:
-    """The game config from `--set key=value`, --mode, --difficulty, `--handicap SEAT:KEY=VALUE`,
-    and Ninja Arena's --genin-pack and --characters.
+def parse_settings(options: Options, pairs: list[str] | None, mode: str | None,
+                   handicaps: list[str] | None = None, game_flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The game config from `--set key=value`, --mode, `--handicap SEAT:KEY=VALUE`, and the games'
+    own flags (`game_flags`: option key -> the value given, e.g. {"genin_pack": True}).
 
     Each key must be one of the game's declared `options` (an unknown one is refused with the
     list of valid ones) and its text is read as that option's kind. A handicap sets a per-seat
@@ -134,12 +130,7 @@ def parse_settings(options: Options, pairs: list[str] | None, mode: str | None, 
         per_seat[int(seat)] = option.from_text(raw)
     if mode is not None:
         config["mode"] = mode
-    if difficulty is not None:
-        config["difficulty"] = difficulty
-    if genin_pack:
-        config["genin_pack"] = True
-    if characters is not None:
-        config["characters"] = characters
+    config.update(game_flags or {})
     return config
 
 
@@ -164,11 +155,6 @@ MoveOpt = Annotated[int | None, typer.Option("--move-ms", help="Per-move time li
 PlayersOpt = Annotated[int | None, typer.Option(help="Number of players (for games of 2 or more).")]
 ModeOpt = Annotated[str | None, typer.Option(help="Game mode (see `tourney games`).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Game option key=value (repeatable).")]
-GeninOpt = Annotated[bool, typer.Option("--genin-pack", help="Ninja Arena: add the six Genin Pack characters "
-                                                           "(up to 6 players).")]
-CharactersOpt = Annotated[str | None, typer.Option(help="Ninja Arena: characters by seat, e.g. Naruto,Sasuke "
-                                                        "(Duel: four, top and bottom per seat).")]
-DifficultyOpt = Annotated[str | None, typer.Option(help="Solo mode AI difficulty: easy, normal or hard.")]
 HandicapOpt = Annotated[list[str] | None, typer.Option("--handicap", help="Per-seat option SEAT:KEY=VALUE, e.g. "
                                                        "1:hand_limit=4 (repeatable).")]
 
@@ -216,28 +202,27 @@ def _indented(text: str, indent: int, width: int, hang: int | None = None) -> st
 
 
 @app.command()
+@with_game_flags
 def match(
     bots: Annotated[str, typer.Option(help="Bots by seat, comma-separated, e.g. random,greedy.")],
     game: GameOpt = DEFAULT_GAME,
     seed: SeedOpt = None,
     players: PlayersOpt = None,
     mode: ModeOpt = None,
-    difficulty: DifficultyOpt = None,
     handicap: HandicapOpt = None,
-    genin_pack: GeninOpt = False,
-    characters: CharactersOpt = None,
     settings: SetOpt = None,
     move_ms: MoveOpt = None,
     as_json: JsonOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print the play-by-play.")] = False,
     db: Annotated[str, typer.Option(envvar="TOURNEY_DB", help="The store hosted:NAME bots are read from (default "
                                                               "$TOURNEY_DB, else tourney.db).")] = "tourney.db",
+    game_flags: dict[str, Any] | None = None,  # the games' own flags (with_game_flags)
 ) -> None:
     """Play one match and print its result."""
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
-        config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
+        config = parse_settings(g.options, settings, mode, handicap, game_flags)
         entrants = parse_entrants(bots, g, unique=False)
         if any(is_hosted(e.spec) for e in entrants):  # resolved (and the sandbox checked) before playing
             entrants = pin_entrants(open_store(db), entrants)
@@ -439,12 +424,12 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
 
 
 @app.command()
+@with_game_flags
 def run(
     game: GameOpt = DEFAULT_GAME,
     bots: Annotated[str | None, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
                                            "In a gauntlet the first is the challenger. Default: "
-                                                  f"{DEFAULT_BOTS} (Ninja Arena: "
-                                                  f"{GAME_DEFAULT_BOTS['ninja-arena']}).")] = None,
+                                                  f"{default_bots_help(DEFAULT_BOTS)}.")] = None,
     format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
                                                          "against Tiny Ninjas' Solo AI; --mode solo picks "
                                                          "it).")] = "round-robin",
@@ -468,10 +453,7 @@ def run(
     db: DbOpt = "tourney.db",
     players: Annotated[int, typer.Option(help="Players per match (3-6: round robin in pods).")] = 2,
     mode: ModeOpt = None,
-    difficulty: DifficultyOpt = None,
     handicap: HandicapOpt = None,
-    genin_pack: GeninOpt = False,
-    characters: CharactersOpt = None,
     settings: SetOpt = None,
     move_ms: MoveOpt = None,
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
@@ -487,6 +469,7 @@ def run(
     metrics_port: MetricsPortOpt = None,
     metrics_host: MetricsHostOpt = "127.0.0.1",
     as_json: JsonOpt = False,
+    game_flags: dict[str, Any] | None = None,  # the games' own flags (with_game_flags)
 ) -> None:
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
@@ -498,12 +481,12 @@ def run(
         check_move_ms(move_ms)
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
-        config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
+        config = parse_settings(g.options, settings, mode, handicap, game_flags)
         if bots is not None and not bots.strip():
             raise ConfigError("--bots is empty: name the bots, e.g. --bots random,greedy, or leave --bots out "
                               "for the default line-up.")
         try:
-            entrants = parse_entrants(GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS) if bots is None else bots, g,
+            entrants = parse_entrants((",".join(g.default_bots) or DEFAULT_BOTS) if bots is None else bots, g,
                                       remote_ok=arena is not None)
         except ConfigError:
             if arena is None or bots is None:
@@ -684,9 +667,8 @@ def play_by_play(g: Game, names: Sequence[str], reveal_secrets: bool = False
     seat committed one, and the game's public rendering shows what was revealed. With
     `reveal_secrets` (the organiser's `replay --full`) secret actions are named too.
     """
-    key = legend(g.id)
-    if key is not None:
-        out.print(key, highlight=False, markup=False, soft_wrap=True)
+    if g.legend is not None:
+        out.print(g.legend, highlight=False, markup=False, soft_wrap=True)
 
     def show(state: State, joint: list[tuple[int, Action]]) -> None:
         # Simultaneous moves are revealed together once applied; a secret one stays "committed".

@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final
 
-from tourney.engine.core import ConfigError, Game, Inject, Option, Options, State
+from tourney.engine.core import CliFlag, ConfigError, Game, Inject, Option, Options, State
 from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.tiny_ninjas.data import ACHIEVEMENTS, CARDS, TYPE_BY_NAME
 from tourney.engine.games.tiny_ninjas.render import render_line
@@ -129,6 +129,13 @@ class TinyNinjasGame(Game):
     modes: ClassVar[tuple[str, ...]] = MODES
     options = OPTIONS
     hidden_information = True  # the hands and the draw pile
+    legend = (
+        "key: R1 = round 1 · P0A / P1D = seat 0 attacks, seat 1 defends · 10/10hp = health / maximum "
+        "· 5c = cards in hand · [RBY] = the Red, Blue and Yellow tokens a seat still holds (- none) · "
+        "draw / discard = pile sizes, top = the card on the discard · the last word is the phase"
+    )
+    cli_flags = (CliFlag("difficulty", "Solo mode AI difficulty: easy, normal or hard."),)
+    codec = "tourney.engine.server.codecs.tiny_ninjas:TinyNinjasCodec"
     # §9.6 streaks need several matches: the tournament layer counts them. Against the Solo AI
     # only #22 and #25 count (the AI is not an opponent who can be beaten "in a row" twice over).
     streak_achievements = (
