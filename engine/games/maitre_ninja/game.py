@@ -112,6 +112,7 @@ class MaitreNinja(Game):
         "until it is revealed"
     )
     codec = "tourney.engine.server.codecs.maitre_ninja:MaitreNinjaCodec"
+    viewer_script = "viewer.js"
 
     def new_state(
         self,

@@ -106,6 +106,7 @@ class NinjaArena(Game):
     # One ismcts match takes minutes and loses to greedy; tactician beats both in seconds.
     default_bots = ("random", "greedy", "tactician")
     codec = "tourney.engine.server.codecs.ninja_arena:NinjaArenaCodec"
+    viewer_script = "viewer.js"
 
     def new_state(
         self,

@@ -27,6 +27,7 @@ class NinjaVersusNinja(Game):
         "who moves in it and their dice (rolled 2+2=4)"
     )
     codec = "tourney.engine.server.codecs.ninja_versus_ninja:NinjaVersusNinjaCodec"
+    viewer_script = "viewer.js"
     options = Options("ninja-versus-ninja", (
         Option("target_score", "int", 7, "mission points that win the match (§7)", low=1),
         Option("first_player", "json", "rolloff", "who moves first: rolloff (§1.3), 0 or 1",

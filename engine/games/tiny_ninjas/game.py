@@ -136,6 +136,7 @@ class TinyNinjasGame(Game):
     )
     cli_flags = (CliFlag("difficulty", "Solo mode AI difficulty: easy, normal or hard."),)
     codec = "tourney.engine.server.codecs.tiny_ninjas:TinyNinjasCodec"
+    viewer_script = "viewer.js"
     # §9.6 streaks need several matches: the tournament layer counts them. Against the Solo AI
     # only #22 and #25 count (the AI is not an opponent who can be beaten "in a row" twice over).
     streak_achievements = (
