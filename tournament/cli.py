@@ -54,7 +54,7 @@ from tourney.tournament.cli_app import (
 )
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
-from tourney.tournament.game_cli import default_bots_help, with_game_flags
+from tourney.tournament.game_cli import DEFAULT_BOTS, WithGameFlags, default_lineup, given_game_flags
 from tourney.tournament.game_options import options_doc, options_lines
 from tourney.tournament.hosted.pinning import pin_entrants
 from tourney.tournament.hosted.spec import is_hosted, is_program
@@ -83,7 +83,6 @@ if TYPE_CHECKING:
 
     from tourney.workers import Executor as PoolExecutor
 
-DEFAULT_BOTS = "random,greedy,ismcts"  # where the generic ismcts is slow and weak, a game names its own
 
 
 @app.command()
@@ -91,7 +90,8 @@ def games(as_json: JsonOpt = False) -> None:
     """List the games, their player counts, modes and bots (each with its description and options)."""
     rows = [
         {"id": g.id, "name": g.name, "players": [g.min_players, g.max_players], "modes": list(g.modes),
-         "bots": bot_names(g), "bot_details": [b.as_json() for b in bot_infos(g)], "options": options_doc(g)}
+         "bots": bot_names(g), "default_bots": default_lineup(g).split(","),
+         "bot_details": [b.as_json() for b in bot_infos(g)], "options": options_doc(g)}
         for g in available_games()
     ]
     if as_json:
@@ -115,6 +115,8 @@ def games(as_json: JsonOpt = False) -> None:
                          highlight=False, markup=False)
     for g in available_games():
         screen.print(f"\n[bold]{g.id}[/bold] bots:", highlight=False)
+        screen.print(_indented(f"default line-up of `tourney run`: {default_lineup(g)}", 2, screen.width),
+                     highlight=False, markup=False)
         for b in bot_infos(g):
             options = ", ".join(option_usage(o) for o in b.options) or "no options"
             screen.print(_indented(f"{b.name}: {b.description}", 2, screen.width, hang=4),
@@ -128,8 +130,7 @@ def _indented(text: str, indent: int, width: int, hang: int | None = None) -> st
                          subsequent_indent=" " * (indent if hang is None else hang), break_on_hyphens=False)
 
 
-@app.command()
-@with_game_flags
+@app.command(cls=WithGameFlags)
 def match(
     bots: Annotated[str, typer.Option(help="Bots by seat, comma-separated, e.g. random,greedy.")],
     game: GameOpt = DEFAULT_GAME,
@@ -143,13 +144,12 @@ def match(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print the play-by-play.")] = False,
     db: Annotated[str, typer.Option(envvar="TOURNEY_DB", help="The store hosted:NAME bots are read from (default "
                                                               "$TOURNEY_DB, else tourney.db).")] = "tourney.db",
-    game_flags: dict[str, Any] | None = None,  # the games' own flags (with_game_flags)
 ) -> None:
     """Play one match and print its result."""
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
-        config = parse_settings(g.options, settings, mode, handicap, game_flags)
+        config = parse_settings(g.options, settings, mode, handicap, given_game_flags())
         entrants = parse_entrants(bots, g, unique=False)
         if any(is_hosted(e.spec) for e in entrants):  # resolved (and the sandbox checked) before playing
             entrants = pin_entrants(open_store(db), entrants)
@@ -348,13 +348,13 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                   f"{verdict['pairs']} pairs, pentanomial {verdict['pentanomial']})", highlight=False)
 
 
-@app.command()
-@with_game_flags
+@app.command(cls=WithGameFlags)
 def run(
     game: GameOpt = DEFAULT_GAME,
     bots: Annotated[str | None, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
                                            "In a gauntlet the first is the challenger. Default: "
-                                                  f"{default_bots_help(DEFAULT_BOTS)}.")] = None,
+                                                  f"{DEFAULT_BOTS}, or the game's own line-up (`tourney games` "
+                                                  "names it).")] = None,
     format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
                                                          "against Tiny Ninjas' Solo AI; --mode solo picks "
                                                          "it).")] = "round-robin",
@@ -394,7 +394,6 @@ def run(
     metrics_port: MetricsPortOpt = None,
     metrics_host: MetricsHostOpt = "127.0.0.1",
     as_json: JsonOpt = False,
-    game_flags: dict[str, Any] | None = None,  # the games' own flags (with_game_flags)
 ) -> None:
     """Run a tournament on Ray workers, store every result as it arrives, and print the standings."""
     def body() -> None:
@@ -406,12 +405,12 @@ def run(
         check_move_ms(move_ms)
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
-        config = parse_settings(g.options, settings, mode, handicap, game_flags)
+        config = parse_settings(g.options, settings, mode, handicap, given_game_flags())
         if bots is not None and not bots.strip():
             raise ConfigError("--bots is empty: name the bots, e.g. --bots random,greedy, or leave --bots out "
                               "for the default line-up.")
         try:
-            entrants = parse_entrants((",".join(g.default_bots) or DEFAULT_BOTS) if bots is None else bots, g,
+            entrants = parse_entrants(default_lineup(g) if bots is None else bots, g,
                                       remote_ok=arena is not None)
         except ConfigError:
             if arena is None or bots is None:

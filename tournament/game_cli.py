@@ -1,23 +1,30 @@
 """What the games add to the command line, read from each game generically: flags and line-ups.
 
-The flags (`Game.cli_flags`) go on `tourney match` and `tourney run`: a command decorated with
-`with_game_flags` takes every game's flags (`--genin-pack`, `--characters`, `--difficulty`, ...) as
-options of its own, shown in its --help with the game that declares each;
-the values given reach the command as one `game_flags` mapping (option key -> value), which
-`parse_settings` puts in the match config, where the chosen game's options check them like `--set`.
-A game's own default line-up (`Game.default_bots`) replaces the generic one when `--bots` is left out.
+The flags (`Game.cli_flags`) go on `tourney match` and `tourney run`: a command made with
+`cls=WithGameFlags` takes every game's flags (`--genin-pack`, `--characters`, `--difficulty`, ...) as
+options of its own, shown in its --help with the game that declares each. They are read from the
+games only when that command's options are parsed or shown, so the other commands start without
+importing a game. The values given reach the command through `given_game_flags()` (option key ->
+value), which `parse_settings` puts in the match config, where the chosen game's options check them
+like `--set`. A game's own default line-up (`Game.default_bots`) replaces the generic one when
+`--bots` is left out (`tourney games` names each game's).
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
-from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
-from tourney.engine.core import CliFlag, available_games
+from tourney.engine.core import CliFlag, Game, available_games
+
+DEFAULT_BOTS = "random,greedy,ismcts"  # where the generic ismcts is slow and weak, a game names its own
+
+# The flags given to the command running now (option key -> value), while it runs.
+_given: ContextVar[dict[str, Any]] = ContextVar("given_game_flags")
 
 
 def declared_flags() -> dict[str, tuple[CliFlag, list[str]]]:
@@ -30,7 +37,7 @@ def declared_flags() -> dict[str, tuple[CliFlag, list[str]]]:
 
 
 def _parameter(flag: CliFlag, games: list[str]) -> inspect.Parameter:
-    """The typer option of one flag: a switch, or a text the game's option reads."""
+    """One flag as a typer parameter: a switch, or a text the game's option reads."""
     help_text = f"{' / '.join(games)}: {flag.help}"
     annotation: Any
     if flag.switch:
@@ -40,24 +47,45 @@ def _parameter(flag: CliFlag, games: list[str]) -> inspect.Parameter:
     return inspect.Parameter(flag.key, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
-def with_game_flags(command: Callable[..., None]) -> Callable[..., None]:
-    """`command` (which takes a `game_flags` keyword) offering every game's flags as options."""
-    flags = declared_flags()
-    shown = inspect.signature(command, eval_str=True)  # typer needs the annotations themselves
-    own = [p for p in shown.parameters.values() if p.name != "game_flags"]
+def _options(flags: dict[str, tuple[CliFlag, list[str]]]) -> list[Any]:
+    """The flags as options, made by typer itself (so its help shows them like the command's own)."""
+    def holder(**_: Any) -> None:
+        """Holds the flags' signature while typer reads it."""
 
-    @functools.wraps(command)
-    def with_flags(**options: Any) -> None:
-        given = {key: options.pop(key) for key in flags if key in options}
-        command(**options, game_flags={key: value for key, value in given.items() if value not in (None, False)})
-
-    # typer reads the options from the signature: the command's own, then the games' flags.
-    setattr(with_flags, "__signature__",  # noqa: B010 (a function's signature is no declared attribute)
-            shown.replace(parameters=own + [_parameter(flag, games) for flag, games in flags.values()]))
-    return with_flags
+    setattr(holder, "__signature__",  # noqa: B010 (a function's signature is no declared attribute)
+            inspect.Signature([_parameter(flag, games) for flag, games in flags.values()]))
+    maker = typer.Typer()
+    maker.command()(holder)
+    return [p for p in typer.main.get_command(maker).params if p.name in flags]
 
 
-def default_bots_help(generic: str) -> str:
-    """The `--bots` default in words: `generic`, and each game's own line-up where it has one."""
-    own = "; ".join(f"{g.id}: {','.join(g.default_bots)}" for g in available_games() if g.default_bots)
-    return f"{generic} ({own})" if own else generic
+class WithGameFlags(TyperCommand):
+    """A command that also takes every game's flags (added the first time its options are needed)."""
+
+    _flags: dict[str, tuple[CliFlag, list[str]]] | None = None
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The command's own options, then the games' flags (read from the games on the first call)."""
+        if self._flags is None:
+            self._flags = declared_flags()
+            self.params.extend(_options(self._flags))
+        return super().get_params(ctx)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command with the flags given taken out of its parameters (see given_game_flags)."""
+        given = {key: ctx.params.pop(key) for key in self._flags or {} if key in ctx.params}
+        token = _given.set({key: value for key, value in given.items() if value not in (None, False)})
+        try:
+            return super().invoke(ctx)
+        finally:
+            _given.reset(token)
+
+
+def given_game_flags() -> dict[str, Any]:
+    """The game flags given to the running command (option key -> value), e.g. {"genin_pack": True}."""
+    return dict(_given.get({}))
+
+
+def default_lineup(game: Game) -> str:
+    """The bots `tourney run` seats when `--bots` is left out: the game's own line-up, else the generic one."""
+    return ",".join(game.default_bots) or DEFAULT_BOTS

@@ -5,6 +5,9 @@ default line-up, viewer drawing), which those layers read from the Game without 
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,7 +88,21 @@ def test_the_cli_offers_each_games_flags_and_names_the_game() -> None:
         for flag in game.cli_flags:
             assert flag.flag in words
     assert "ninja-arena: add the six Genin Pack characters" in words
-    assert "(ninja-arena: random,greedy,tactician)" in words  # its own default line-up
+
+
+def test_tourney_games_names_each_games_default_line_up() -> None:
+    listed = runner.invoke(app, ["games", "--json"])
+    lineups = {g["id"]: g["default_bots"] for g in json.loads(listed.stdout)["games"]}
+    assert lineups["ninja-arena"] == ["random", "greedy", "tactician"]
+    assert lineups["tiny-ninjas"] == ["random", "greedy", "ismcts"]  # no line-up of its own: the generic one
+
+
+def test_the_cli_starts_without_importing_a_game() -> None:
+    """The games' flags are read when `match` or `run` needs them, not when any command starts."""
+    code = ("import sys, tourney.tournament.cli;"
+            "print(sorted(m for m in sys.modules if m.startswith('tourney.engine.games.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "[]"
 
 
 def test_a_flag_of_another_game_is_refused_in_one_sentence() -> None:

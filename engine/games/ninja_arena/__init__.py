@@ -10,7 +10,8 @@ Config keys (declared in game.OPTIONS; `tourney games` lists them):
   min_action_interval_ms, reaction_timeout_ms, grace_ms, wall_clock_cap_s: real-time (§6)
 
 Modules: data (tables), matching (dice vs requirements), actions, rules (the transitions in
-order of play), state (ArenaState), game (config, evaluate, render), realtime (clock driver),
+order of play), state (ArenaState), game (config, evaluate, render and the facts the layers above
+read: legend, CLI flags, default bots, codec, viewer, real-time driver), realtime (clock driver),
 bots (greedy, tactician, and duct, the simultaneous-move search bot).
 """
 
