@@ -174,8 +174,9 @@ class Game(ABC):
     # engine/server/codecs, which the arena imports: a game never imports the wire; None: the
     # generic JSON codec);
     codec: ClassVar[str | None] = None
-    # the replay viewer's drawing of a public view, a script in the game's package that calls
-    # `TourneyViewer.draw(game id, function)` (web/static/viewer.js; None: the generic listing).
+    # the web replay viewer's drawing of a public view: a script beside the game's module that puts
+    # {draw(g, view, ui), claims(view)?} under the game's id in window.TourneyViewers (served by the
+    # web app, called by web/static/viewer.js; None: the viewer's generic listing).
     viewer_script: ClassVar[str | None] = None
 
     @abstractmethod
