@@ -13,8 +13,8 @@ from tourney.tournament.cli_logging import configure_cli_logging
 ROOT = Path(__file__).resolve().parents[1]
 # Modules whose job is to print: the commands, their progress lines, and the code generator's file list.
 PRINTERS = {
-    "tournament/cli.py", "tournament/league_cli.py", "tournament/serve_cli.py", "tournament/pair_cli.py",
-    "tournament/export_cli.py", "tournament/ladder_cli.py", "tournament/hosted/cli.py",
+    "tournament/cli.py", "tournament/cli_app.py", "tournament/league_cli.py", "tournament/serve_cli.py",
+    "tournament/pair_cli.py", "tournament/export_cli.py", "tournament/ladder_cli.py", "tournament/hosted/cli.py",
     "tournament/progress.py", "engine/server/codegen.py",
     "tournament/cli_logging.py",  # the CLI's handler: it writes the library's records to stderr
 }

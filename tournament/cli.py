@@ -7,15 +7,12 @@ With --json, stdout carries exactly one JSON document and progress goes nowhere.
 from __future__ import annotations
 
 import json
-import math
-import os
 import random
 import sys
 import textwrap
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -31,24 +28,44 @@ from rich.progress import (
 from rich.table import Table
 
 from tourney.engine.bots import bot_infos, bot_names, make_bot, option_usage
-from tourney.engine.core import Action, ConfigError, Game, Options, State, TourneyError, available_games, get_game
+from tourney.engine.core import Action, ConfigError, Game, State, TourneyError, available_games, get_game
 from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
-from tourney.tournament.cli_logging import configure_cli_logging
+from tourney.tournament.cli_app import (
+    DEFAULT_GAME,
+    TABLE_WIDTH,
+    DbOpt,
+    GameOpt,
+    HandicapOpt,
+    JsonOpt,
+    ModeOpt,
+    MoveOpt,
+    PlayersOpt,
+    SeedOpt,
+    SetOpt,
+    app,
+    check_move_ms,
+    err,
+    fail,
+    guarded,
+    open_existing,
+    out,
+    parse_settings,
+    standing_doc,
+)
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.fault_notes import ProgramFaultNotes
+from tourney.tournament.game_cli import DEFAULT_BOTS, WithGameFlags, default_lineup, given_game_flags
 from tourney.tournament.game_options import options_doc, options_lines
-from tourney.tournament.help_style import hide_flag_placeholders
 from tourney.tournament.hosted.pinning import pin_entrants
 from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.interrupts import interrupt_on_sigterm
-from tourney.tournament.legends import legend
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
 from tourney.tournament.result_text import SOLO_AI, result_text
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
 from tourney.tournament.seeding import check_seed_key
 from tourney.tournament.sprt import explain as explain_sprt
-from tourney.tournament.standings import Standing, legend_lines
+from tourney.tournament.standings import legend_lines
 from tourney.tournament.standings_table import standings_table
 from tourney.tournament.store.codec import unpack_replay
 from tourney.tournament.store.database import open_store, url_of
@@ -63,114 +80,9 @@ from tourney.tournament.store.reads import (
 from tourney.tournament.store.writes import mark_status
 
 if TYPE_CHECKING:
-    from sqlalchemy import Engine
 
     from tourney.workers import Executor as PoolExecutor
 
-# gRPC's C core logs notices (e.g. about fork() while starting a bot program) straight to stderr;
-# a person at the terminal should see only tourney's own lines and real gRPC errors.
-os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
-
-hide_flag_placeholders()
-configure_cli_logging()  # the library logs; the CLI shows its warnings on stderr as plain sentences
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Tournaments and matches between game bots, for four ninja games.")
-out = Console()
-err = Console(stderr=True)
-
-DEFAULT_GAME = "tiny-ninjas"
-DEFAULT_BOTS = "random,greedy,ismcts"
-# Where the generic ismcts is slow and weak, the game's own strongest bot takes its place: in
-# Ninja Arena one ismcts match takes minutes and loses to greedy, tactician beats both in seconds.
-GAME_DEFAULT_BOTS = {"ninja-arena": "random,greedy,tactician"}
-# Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
-# pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
-TABLE_WIDTH = 400
-
-
-def fail(message: str) -> NoReturn:
-    """One sentence on stderr and exit code 2."""
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(2)
-
-
-def guarded(body: Callable[[], None]) -> None:
-    try:
-        body()
-    except TourneyError as exc:
-        fail(str(exc))
-    except KeyboardInterrupt:
-        fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
-
-
-def parse_settings(options: Options, pairs: list[str] | None, mode: str | None, difficulty: str | None = None,
-                   handicaps: list[str] | None = None, genin_pack: bool = False,
-                   characters: str | None = None) -> dict[str, Any]:
-    """The game config from `--set key=value`, --mode, --difficulty, `--handicap SEAT:KEY=VALUE`,
-    and Ninja Arena's --genin-pack and --characters.
-
-    Each key must be one of the game's declared `options` (an unknown one is refused with the
-    list of valid ones) and its text is read as that option's kind. A handicap sets a per-seat
-    option: `--handicap 1:hand_limit=4` becomes {"hand_limit": {1: 4}}.
-    """
-    config: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"--set '{pair}' is not key=value: write e.g. --set round_cap=50.")
-        config[key] = options.option(key).from_text(raw)
-    for item in handicaps or []:
-        seat, colon, rest = item.partition(":")
-        key, sep, raw = rest.partition("=")
-        if not (colon and sep and key and seat.isdigit()):
-            raise ConfigError(f"--handicap '{item}' is not SEAT:KEY=VALUE: write e.g. --handicap 1:hand_limit=4.")
-        option = options.option(key)
-        if not option.per_seat:
-            seated = ", ".join(o.key for o in options if o.per_seat) or "none in this game"
-            raise ConfigError(f"--handicap '{item}' sets {key}, which is not per-seat: use one of {seated}.")
-        per_seat = config.setdefault(key, {})
-        if not isinstance(per_seat, dict):
-            raise ConfigError(f"--handicap '{item}' clashes with --set {key}: give {key} one way only.")
-        per_seat[int(seat)] = option.from_text(raw)
-    if mode is not None:
-        config["mode"] = mode
-    if difficulty is not None:
-        config["difficulty"] = difficulty
-    if genin_pack:
-        config["genin_pack"] = True
-    if characters is not None:
-        config["characters"] = characters
-    return config
-
-
-def open_existing(db: str, made_by: str = "tourney run") -> Engine:
-    """The store of a command that reads what `made_by` stored: a SQLite file that is not there is
-    a typo in --db, never a new empty database."""
-    path = db.removeprefix("sqlite:///") if db.startswith("sqlite:///") else (None if "://" in db else db)
-    if path is not None and path != ":memory:" and not Path(path).exists():
-        raise ConfigError(f"there is no database {path}: check --db (`{made_by}` creates it).")
-    return open_store(db)
-
-
-def check_move_ms(move_ms: int | None) -> None:
-    if move_ms is not None and move_ms <= 0:
-        raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
-
-
-GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game id (see `tourney games`).")]
-SeedOpt = Annotated[int | None, typer.Option(help="Seed; the same seed replays the same matches.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")]
-MoveOpt = Annotated[int | None, typer.Option("--move-ms", help="Per-move time limit in milliseconds.")]
-PlayersOpt = Annotated[int | None, typer.Option(help="Number of players (for games of 2 or more).")]
-ModeOpt = Annotated[str | None, typer.Option(help="Game mode (see `tourney games`).")]
-SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Game option key=value (repeatable).")]
-GeninOpt = Annotated[bool, typer.Option("--genin-pack", help="Ninja Arena: add the six Genin Pack characters "
-                                                           "(up to 6 players).")]
-CharactersOpt = Annotated[str | None, typer.Option(help="Ninja Arena: characters by seat, e.g. Naruto,Sasuke "
-                                                        "(Duel: four, top and bottom per seat).")]
-DifficultyOpt = Annotated[str | None, typer.Option(help="Solo mode AI difficulty: easy, normal or hard.")]
-HandicapOpt = Annotated[list[str] | None, typer.Option("--handicap", help="Per-seat option SEAT:KEY=VALUE, e.g. "
-                                                       "1:hand_limit=4 (repeatable).")]
 
 
 @app.command()
@@ -178,7 +90,8 @@ def games(as_json: JsonOpt = False) -> None:
     """List the games, their player counts, modes and bots (each with its description and options)."""
     rows = [
         {"id": g.id, "name": g.name, "players": [g.min_players, g.max_players], "modes": list(g.modes),
-         "bots": bot_names(g), "bot_details": [b.as_json() for b in bot_infos(g)], "options": options_doc(g)}
+         "bots": bot_names(g), "default_bots": default_lineup(g).split(","),
+         "bot_details": [b.as_json() for b in bot_infos(g)], "options": options_doc(g)}
         for g in available_games()
     ]
     if as_json:
@@ -202,6 +115,8 @@ def games(as_json: JsonOpt = False) -> None:
                          highlight=False, markup=False)
     for g in available_games():
         screen.print(f"\n[bold]{g.id}[/bold] bots:", highlight=False)
+        screen.print(_indented(f"default line-up of `tourney run`: {default_lineup(g)}", 2, screen.width),
+                     highlight=False, markup=False)
         for b in bot_infos(g):
             options = ", ".join(option_usage(o) for o in b.options) or "no options"
             screen.print(_indented(f"{b.name}: {b.description}", 2, screen.width, hang=4),
@@ -215,17 +130,14 @@ def _indented(text: str, indent: int, width: int, hang: int | None = None) -> st
                          subsequent_indent=" " * (indent if hang is None else hang), break_on_hyphens=False)
 
 
-@app.command()
+@app.command(cls=WithGameFlags)
 def match(
     bots: Annotated[str, typer.Option(help="Bots by seat, comma-separated, e.g. random,greedy.")],
     game: GameOpt = DEFAULT_GAME,
     seed: SeedOpt = None,
     players: PlayersOpt = None,
     mode: ModeOpt = None,
-    difficulty: DifficultyOpt = None,
     handicap: HandicapOpt = None,
-    genin_pack: GeninOpt = False,
-    characters: CharactersOpt = None,
     settings: SetOpt = None,
     move_ms: MoveOpt = None,
     as_json: JsonOpt = False,
@@ -237,7 +149,7 @@ def match(
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
-        config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
+        config = parse_settings(g.options, settings, mode, handicap, given_game_flags())
         entrants = parse_entrants(bots, g, unique=False)
         if any(is_hosted(e.spec) for e in entrants):  # resolved (and the sandbox checked) before playing
             entrants = pin_entrants(open_store(db), entrants)
@@ -297,8 +209,6 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Cap on matche
 LocalOpt = Annotated[bool, typer.Option("--local", help="Play in this process without Ray (debugging).")]
 AddressOpt = Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
                                                 "else a local Ray instance).")]
-DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Results database: a SQLite path or SQLAlchemy URL "
-                                                                "(default $TOURNEY_DB, else tourney.db).")]
 MetricsPortOpt = Annotated[int | None, typer.Option(envvar="TOURNEY_METRICS_PORT", help="Serve Prometheus metrics "
                                                         "on this port while the tournament runs.")]
 MetricsHostOpt = Annotated[str, typer.Option(envvar="TOURNEY_METRICS_HOST", help="Interface the metrics listen on "
@@ -420,7 +330,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     earned = achievement_counts(engine, report.tournament_id)
     if as_json:
         print(json.dumps({"tournament_id": report.tournament_id, "game": plan.game, "format": plan.format,
-                          "matches": report.matches, "standings": [_standing_doc(s) for s in report.standings],
+                          "matches": report.matches, "standings": [standing_doc(s) for s in report.standings],
                           "sprt": verdict, "achievements": earned}))
         return
     title = f"{plan.game}: {plan.format} tournament {report.tournament_id}, {report.matches} matches (stored in {db})"
@@ -438,13 +348,13 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
                   f"{verdict['pairs']} pairs, pentanomial {verdict['pentanomial']})", highlight=False)
 
 
-@app.command()
+@app.command(cls=WithGameFlags)
 def run(
     game: GameOpt = DEFAULT_GAME,
     bots: Annotated[str | None, typer.Option(help="Entrants, comma-separated; `name@alias` enters a bot twice. "
                                            "In a gauntlet the first is the challenger. Default: "
-                                                  f"{DEFAULT_BOTS} (Ninja Arena: "
-                                                  f"{GAME_DEFAULT_BOTS['ninja-arena']}).")] = None,
+                                                  f"{DEFAULT_BOTS}, or the game's own line-up (`tourney games` "
+                                                  "names it).")] = None,
     format: Annotated[str, typer.Option("--format", help="round-robin, swiss, gauntlet or solo (each bot "
                                                          "against Tiny Ninjas' Solo AI; --mode solo picks "
                                                          "it).")] = "round-robin",
@@ -468,10 +378,7 @@ def run(
     db: DbOpt = "tourney.db",
     players: Annotated[int, typer.Option(help="Players per match (3-6: round robin in pods).")] = 2,
     mode: ModeOpt = None,
-    difficulty: DifficultyOpt = None,
     handicap: HandicapOpt = None,
-    genin_pack: GeninOpt = False,
-    characters: CharactersOpt = None,
     settings: SetOpt = None,
     move_ms: MoveOpt = None,
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
@@ -498,12 +405,12 @@ def run(
         check_move_ms(move_ms)
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
-        config = parse_settings(g.options, settings, mode, difficulty, handicap, genin_pack, characters)
+        config = parse_settings(g.options, settings, mode, handicap, given_game_flags())
         if bots is not None and not bots.strip():
             raise ConfigError("--bots is empty: name the bots, e.g. --bots random,greedy, or leave --bots out "
                               "for the default line-up.")
         try:
-            entrants = parse_entrants(GAME_DEFAULT_BOTS.get(game, DEFAULT_BOTS) if bots is None else bots, g,
+            entrants = parse_entrants(default_lineup(g) if bots is None else bots, g,
                                       remote_ok=arena is not None)
         except ConfigError:
             if arena is None or bots is None:
@@ -566,7 +473,7 @@ def standings(
         table = load_standings(engine, tid, [e.alias for e in plan.entrants])
         if as_json:
             print(json.dumps({"tournament_id": tid, "game": plan.game, "format": plan.format,
-                              "standings": [_standing_doc(s) for s in table]}))
+                              "standings": [standing_doc(s) for s in table]}))
             return
         Console(width=TABLE_WIDTH).print(standings_table(table, f"{plan.game}: {plan.format} tournament {tid}"))
     guarded(body)
@@ -684,9 +591,8 @@ def play_by_play(g: Game, names: Sequence[str], reveal_secrets: bool = False
     seat committed one, and the game's public rendering shows what was revealed. With
     `reveal_secrets` (the organiser's `replay --full`) secret actions are named too.
     """
-    key = legend(g.id)
-    if key is not None:
-        out.print(key, highlight=False, markup=False, soft_wrap=True)
+    if g.legend is not None:
+        out.print(g.legend, highlight=False, markup=False, soft_wrap=True)
 
     def show(state: State, joint: list[tuple[int, Action]]) -> None:
         # Simultaneous moves are revealed together once applied; a secret one stays "committed".
@@ -698,25 +604,7 @@ def play_by_play(g: Game, names: Sequence[str], reveal_secrets: bool = False
     return show
 
 
-def _standing_doc(s: Standing) -> dict[str, Any]:
-    return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
-            "points": exact(s.points), "score_pct": round(s.score_pct, 1),
-            "rating": round(s.rating, 1) if s.games else None,  # no games, no rating (not an even 1500)
-            "rating_low": _finite(s.low) if s.games else None, "rating_high": _finite(s.high) if s.games else None,
-            "places": s.places, "first_share": exact(s.first_share), "faults": s.faults, "byes": s.byes,
-            "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
-            "direct": exact(s.direct), "buchholz": exact(s.buchholz), "sonneborn_berger": exact(s.sonneborn_berger),
-            "los_next": None if s.los_next is None else round(s.los_next, 4)}
 
-
-def exact(points: float) -> float:
-    """Points for JSON: sums of thirds and quarters without float noise (8, not 7.999999999999999)."""
-    return round(points, 6) + 0.0
-
-
-def _finite(x: float) -> float | None:
-    """A bound for JSON: rounded, or null when the interval is open (no Infinity in JSON)."""
-    return round(x, 1) if math.isfinite(x) else None
 
 
 import tourney.tournament.export_cli  # noqa: E402, F401  (registers export: a tournament's matches as JSON lines)

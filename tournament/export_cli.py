@@ -16,7 +16,7 @@ import typer
 
 from tourney.engine.core import ConfigError
 from tourney.tournament.admin_token import check_admin_token
-from tourney.tournament.cli import DbOpt, app, guarded, open_existing
+from tourney.tournament.cli_app import DbOpt, app, guarded, open_existing
 from tourney.tournament.store.export import FORMATS, export_lines
 
 ADMIN_ENV = "TOURNEY_ADMIN_TOKEN"

@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
-from tourney.tournament.cli import TABLE_WIDTH, app, check_move_ms, guarded, open_existing, out, parse_settings
+from tourney.tournament.cli_app import TABLE_WIDTH, app, check_move_ms, guarded, open_existing, out, parse_settings
 from tourney.tournament.ladder.loop import LadderReport, run_ladder
 from tourney.tournament.ladder.members import add_bot, standings_doc
 from tourney.tournament.progress import ProgressLines

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
-from tourney.tournament.cli import _standing_doc, app, guarded, open_existing, parse_settings
+from tourney.tournament.cli_app import app, guarded, open_existing, parse_settings, standing_doc
 from tourney.tournament.league.members import (
     LEAGUE_FORMATS,
     LeagueSettings,
@@ -251,7 +251,7 @@ def standings_command(
             print(json.dumps({
                 "league": table.league, "game": table.game, "season": table.season,
                 "next_round": table.next_due.isoformat() if table.next_due else None,
-                "divisions": [{"division": d + 1, "standings": [_standing_doc(s) for s in rows]}
+                "divisions": [{"division": d + 1, "standings": [standing_doc(s) for s in rows]}
                               for d, rows in table.divisions],
                 "ratings": {a: {"mu": round(mu, 3), "sigma": round(sg, 3)} for a, (mu, sg) in table.ratings.items()},
             }))

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from tourney.tournament.cli import app, fail
+from tourney.tournament.cli_app import app, fail
 from tourney.tournament.dutch import DutchUnavailable
 from tourney.tournament.trf import TrfError, format_pairing, pair_dutch, read_trf
 

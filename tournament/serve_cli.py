@@ -34,7 +34,7 @@ from tourney.engine.server.remote import RUN_MATCH
 from tourney.engine.server.server import start_server
 from tourney.engine.server.tokens import add_bot, default_path, load_tokens
 from tourney.tournament.admin_token import check_admin_token
-from tourney.tournament.cli import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
+from tourney.tournament.cli_app import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
 from tourney.tournament.entrants import split_bot_list
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from fastapi import FastAPI, Header, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import Engine
@@ -34,6 +34,7 @@ from tourney.tournament.standings_table import points_text
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.export import export_lines
 from tourney.web import ladder_reads, reads
+from tourney.web.game_viewers import viewer_games, viewer_script
 from tourney.web.hosted import add_hosted_routes
 from tourney.web.live import MAX_ID_LENGTH, WatchLimit, watch_events
 from tourney.web.replays import full_match_frames, public_match_frames
@@ -55,6 +56,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     app = FastAPI(title="tourney", description="Tournaments, matches, replays and live games (read-only).")
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["pts"] = points_text  # points as people read them: at most two decimals
+    templates.env.globals["viewer_games"] = viewer_games()  # each game's drawing, loaded before viewer.js
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     watchers = WatchLimit()
     # Each download replays every match of a tournament: a few at once keep the pages responsive.
@@ -187,6 +189,14 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
                                  headers={"Cache-Control": "no-store"})
 
     # ------------------------------------------------------------------ HTML
+
+    @app.get("/games/{game_id}/viewer.js", include_in_schema=False)
+    def game_viewer(game_id: str) -> FileResponse:
+        """A game's drawing for the replay viewer (engine/games/<game>/viewer.js)."""
+        path = viewer_script(game_id[:MAX_NAME])
+        if path is None:
+            raise HTTPException(404, f"no game {game_id[:MAX_NAME]!r} with a drawing: see `tourney games`.")
+        return FileResponse(path, media_type="text/javascript")
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request, page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1

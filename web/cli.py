@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tourney.engine.core import ConfigError
-from tourney.tournament.cli import app, guarded
+from tourney.tournament.cli_app import app, guarded
 from tourney.tournament.store.database import open_store
 
 if TYPE_CHECKING:

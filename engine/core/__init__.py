@@ -8,7 +8,7 @@ from tourney.engine.core.encoding import Encoding, Features
 from tourney.engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
 from tourney.engine.core.game import Action, Game, Illegal, Observation, Outcome, State
 from tourney.engine.core.json_view import json_ready
-from tourney.engine.core.options import Option, Options
+from tourney.engine.core.options import CliFlag, Option, Options
 from tourney.engine.core.registry import available_games, game_ids, get_game, register
 from tourney.engine.core.termination import (
     CAP_REASON,
@@ -29,6 +29,7 @@ __all__ = [
     "Budget",
     "Clock",
     "Chance",
+    "CliFlag",
     "ConfigError",
     "DecisionRequest",
     "Encoding",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tourney.engine.core.chance import Inject
-from tourney.engine.core.options import Options
+from tourney.engine.core.options import CliFlag, Options
 
 if TYPE_CHECKING:
     from tourney.engine.core.encoding import Encoding
@@ -162,6 +162,22 @@ class Game(ABC):
     streak_achievements: ClassVar[tuple[tuple[int, int, str, Mapping[str, tuple[str, ...]]], ...]] = ()
     # Every option a match config may set, declared once: defaults, types, checks, help.
     options: ClassVar[Options] = Options("this game")
+    # What the layers above need to know of a game, read generically (none of them names a game):
+    # the key to the short forms of `render`, printed once above `tourney match --verbose` and
+    # `tourney replay` (None: the rendering needs none);
+    legend: ClassVar[str | None] = None
+    # options the CLI offers as flags of their own (`--genin-pack`), beside `--set KEY=VALUE`;
+    cli_flags: ClassVar[tuple[CliFlag, ...]] = ()
+    # the bots a tournament seats when `--bots` is left out (empty: the CLI's generic line-up);
+    default_bots: ClassVar[tuple[str, ...]] = ()
+    # the typed wire codec of its observations and actions, "module:Class" (a codec under
+    # engine/server/codecs, which the arena imports: a game never imports the wire; None: the
+    # generic JSON codec);
+    codec: ClassVar[str | None] = None
+    # the web replay viewer's drawing of a public view: a script beside the game's module that puts
+    # {draw(g, view, ui), claims(view)?} under the game's id in window.TourneyViewers (served by the
+    # web app, called by web/static/viewer.js; None: the viewer's generic listing).
+    viewer_script: ClassVar[str | None] = None
 
     @abstractmethod
     def new_state(
@@ -183,6 +199,11 @@ class Game(ABC):
         A factory returns a Seat (anything with `act(DecisionRequest) -> int`).
         """
         return {}
+
+    def realtime_driver(self) -> type[Any] | None:
+        """The class that plays this game in real time (its `from_config(state, clock, config)` makes
+        a driver for engine/server/realtime.py), or None: the game has no real-time mode."""
+        return None
 
     def render(self, state: State) -> str:
         """A small text picture of the public position, for `tourney match --verbose`."""

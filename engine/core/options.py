@@ -226,6 +226,25 @@ class Options:
         return [o.describe() for o in self.items]
 
 
+@dataclass(frozen=True)
+class CliFlag:
+    """An option the command line offers as a flag of its own: `--genin-pack` for genin_pack=true.
+
+    A game lists its flags in `Game.cli_flags`; the CLI adds every game's to `tourney match` and
+    `tourney run` and puts a given one in the match config under `key` (a switch as True, any other
+    as its text, which the option then reads and checks like `--set`).
+    """
+
+    key: str  # the option it sets, one of the game's `options`
+    help: str
+    switch: bool = False  # a flag without a value
+
+    @property
+    def flag(self) -> str:
+        """The flag as typed: the key with dashes, `--genin-pack`."""
+        return "--" + self.key.replace("_", "-")
+
+
 def _fresh(value: Any) -> Any:
     """A copy of a default that shares nothing a caller could change (plain values are shared)."""
     # Built for every new state: lists and mappings of plain values are copied without deepcopy.

@@ -33,7 +33,7 @@ from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.live import LiveMatch
 from tourney.engine.server.match_loop import LoopMatch
 from tourney.engine.server.metrics import MatchMetrics
-from tourney.engine.server.realtime import play_realtime, supports_realtime
+from tourney.engine.server.realtime import no_realtime, play_realtime, supports_realtime
 from tourney.engine.server.records import ended_message, public_record, without_replay
 from tourney.engine.server.results import record_of
 from tourney.engine.server.sessions import BotSession, RemoteSeat, shown
@@ -169,8 +169,7 @@ class Arena:
                              "give that many seats.")
         if realtime:
             if not supports_realtime(game_id):
-                raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT,
-                                 f"{game_id} has no real-time mode: drop realtime or pick ninja-arena.")
+                raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT, no_realtime(game_id))
             if "realtime" in game.modes and "mode" not in (config or {}):
                 config = {**(config or {}), "mode": "realtime"}
         if match_id is not None and (self.find_live(match_id) is not None or match_id in self._starting):

@@ -15,14 +15,13 @@ something arrives or the driver's next deadline comes. Built-in bots think in th
 thread pool as soon as their offer changes; the match waits for them there, so the loop
 never runs a bot and the driver never moves while one looks at the state. The server
 knows the driver only through its small interface (`submit`, `advance`, `legal_actions`,
-`next_deadline`, `log`) and its game id, registered in REALTIME_DRIVERS.
+`next_deadline`, `log`), and finds it through its game (`Game.realtime_driver`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import importlib
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +29,7 @@ from typing import Any, Protocol
 
 from tourney.engine.core import (
     Action,
+    ConfigError,
     DecisionRequest,
     Game,
     Illegal,
@@ -39,17 +39,16 @@ from tourney.engine.core import (
     SeatFault,
     State,
     Termination,
+    UnknownGame,
     adjudicated_draw,
+    available_games,
+    get_game,
     termination_of,
 )
 from tourney.engine.referee import MatchResult, Replay, SeatStats, forfeit_result
 from tourney.engine.server.codecs import dumps
 from tourney.engine.server.sessions import RemoteSeat, error_message
 
-# game id -> "module:Class" of its real-time driver (imported on first use).
-REALTIME_DRIVERS: dict[str, str] = {
-    "ninja-arena": "tourney.engine.games.ninja_arena.realtime:RealtimeDriver",
-}
 logger = logging.getLogger(__name__)
 POLL_S = 0.05  # longest wait between clock checks when nothing arrives
 OFFER_DEADLINE_MS = 60_000  # what a built-in bot is told it has; remote bots see 0: no deadline
@@ -73,12 +72,16 @@ class Driver(Protocol):
 
 def supports_realtime(game_id: str) -> bool:
     """True when `game_id` can be played in real time."""
-    return game_id in REALTIME_DRIVERS
+    try:
+        return get_game(game_id).realtime_driver() is not None
+    except UnknownGame:
+        return False
 
 
-def _driver_class(game_id: str) -> Any:
-    module_name, _, cls = REALTIME_DRIVERS[game_id].partition(":")
-    return getattr(importlib.import_module(module_name), cls)
+def no_realtime(game_id: str) -> str:
+    """The sentence refusing a real-time match of `game_id`, naming the games that have one."""
+    games = ", ".join(g.id for g in available_games() if g.realtime_driver() is not None)
+    return f"{game_id} has no real-time mode: drop realtime or pick {games or 'another game'}."
 
 
 def _builtin_answer(seat: Seat, request: DecisionRequest) -> int | None:
@@ -105,7 +108,10 @@ async def play_realtime(
     n = len(seats)
     loop = asyncio.get_running_loop()
     state = game.new_state(seed, players=n, config=config)
-    driver: Driver = _driver_class(game.id).from_config(state, clock, config)
+    driver_class = game.realtime_driver()
+    if driver_class is None:
+        raise ConfigError(no_realtime(game.id))
+    driver: Driver = driver_class.from_config(state, clock, config)
     # (seat, offer id, index or None = the seat is gone), put by the streams' readers on this loop
     inbox: asyncio.Queue[tuple[int, int, int | None]] = asyncio.Queue()
     offers: dict[int, tuple[int, Sequence[Action], str]] = {}  # seat -> (offer id, legal, signature)

@@ -7,7 +7,7 @@ import pytest
 from tests.maitre_ninja.helpers import LINE, PARRYING_ROW, new, play, play_script
 from tourney.engine.core import ConfigError, IllegalAction, Inject
 from tourney.engine.games.maitre_ninja import GAME, AttackLine, Parry
-from tourney.engine.games.maitre_ninja.state import FINAL_ROUND, NORMAL, OVER
+from tourney.engine.games.maitre_ninja.rules import FINAL_ROUND, NORMAL, OVER
 
 
 def fights_seen(players: int, first: int, count: int) -> list[tuple[int, int]]:

@@ -14,7 +14,7 @@ from tourney.engine.games.maitre_ninja import GAME, AttackLine, MaitreNinjaState
 from tourney.engine.games.maitre_ninja.actions import attack_line_index, next_parries
 from tourney.engine.games.maitre_ninja.bots import code_levels, defender_wins_mask
 from tourney.engine.games.maitre_ninja.data import ATTACK_LEVELS, FIGHT_CAP, MAITRE, PARRIES_BY_RANK, PARRY_TYPES
-from tourney.engine.games.maitre_ninja.state import FINAL_ROUND, NORMAL
+from tourney.engine.games.maitre_ninja.rules import FINAL_ROUND, NORMAL
 from tourney.engine.referee import play_match
 
 _LETTER = {"DO": "D", "BL": "B", "JU": "J"}

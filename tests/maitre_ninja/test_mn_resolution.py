@@ -6,8 +6,7 @@ import pytest
 
 from tests.maitre_ninja.helpers import lay, new
 from tourney.engine.games.maitre_ninja import AttackLine, ParryRow
-from tourney.engine.games.maitre_ninja.rules import CardResult, codes_of, resolve
-from tourney.engine.games.maitre_ninja.state import OVER
+from tourney.engine.games.maitre_ninja.rules import OVER, CardResult, codes_of, resolve
 
 
 def fight(rank: int, line: AttackLine, row: tuple[str, ...], players: int = 2):  # type: ignore[no-untyped-def]

@@ -9,8 +9,7 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import DecisionRequest
 from tourney.engine.games.ninja_arena import GAME, ArenaState
 from tourney.engine.games.ninja_arena.actions import HIT, WAIT
-from tourney.engine.games.ninja_arena.bots import TacticianBot
-from tourney.engine.games.ninja_arena.search import DuctArenaBot
+from tourney.engine.games.ninja_arena.bots import DuctArenaBot, TacticianBot
 from tourney.engine.referee import play_match
 
 

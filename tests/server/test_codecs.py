@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tourney.engine.core import available_games, get_game
-from tourney.engine.server.codecs import CODECS, codec_for, dumps
+from tourney.engine.server.codecs import codec_for, dumps
 from tourney.engine.server.codecs.base import GenericCodec
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.wire import LegalEncoder, observation_bytes, request_message
@@ -53,7 +53,7 @@ def test_observation_json_round_trips_and_typed_game_is_set(game_id: str) -> Non
 def test_maitre_ninja_typed_fields() -> None:
     if "maitre-ninja" not in BUILT:
         pytest.fail("maitre-ninja is not built")
-    codec = CODECS["maitre-ninja"]
+    codec = codec_for("maitre-ninja")
     for _, obs, legal in _positions("maitre-ninja", 5, limit=40):
         typed = codec.observation(obs).maitre_ninja
         assert list(typed.ranks) == obs["ranks"] and typed.role == obs["role"]
@@ -67,7 +67,7 @@ def test_maitre_ninja_typed_fields() -> None:
 def test_ninja_versus_ninja_typed_fields() -> None:
     if "ninja-versus-ninja" not in BUILT:
         pytest.fail("ninja-versus-ninja is not built")
-    codec = CODECS["ninja-versus-ninja"]
+    codec = codec_for("ninja-versus-ninja")
     for _, obs, legal in _positions("ninja-versus-ninja", 2, limit=40):
         typed = codec.observation(obs).ninja_versus_ninja
         assert list(typed.black_ninjas) == obs["ninjas"][0] and list(typed.red_ninjas) == obs["ninjas"][1]
@@ -82,7 +82,7 @@ def test_ninja_arena_typed_fields() -> None:
         pytest.fail("ninja-arena is not built")
     from tourney.engine.games.ninja_arena.actions import Activate, Roll, Switch
 
-    codec = CODECS["ninja-arena"]
+    codec = codec_for("ninja-arena")
     game = get_game("ninja-arena")
     kinds: set[str] = set()
     for seed, players, config in ((4, 3, None), (5, 2, {"mode": "duel"}), (6, 4, None)):
@@ -170,7 +170,7 @@ def test_fast_json_handles_what_json_does_not_know_like_the_standard_library() -
 
 def test_out_of_range_numbers_are_clamped_not_fatal() -> None:
     # Real time sets the tick cap to 2**62 ("no cap"); a proto int field must not abort the match.
-    codec = CODECS["ninja-arena"]
+    codec = codec_for("ninja-arena")
     huge = {"seat": 0, "tick": 2**40, "tick_cap": 2**62, "pending_switch": -(2**40),
             "players": [{"seat": 0, "out_time": 2**62, "cube": -(2**50)}]}
     typed = codec.observation(huge).ninja_arena

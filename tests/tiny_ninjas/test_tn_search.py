@@ -12,12 +12,12 @@ import pytest
 from tests.clocks import FakeClock, NoClock
 from tourney.engine.bots import bot_infos, make_bot
 from tourney.engine.core import Action, DecisionRequest
-from tourney.engine.games.tiny_ninjas import GAME, search
+from tourney.engine.games.tiny_ninjas import GAME, bots
 from tourney.engine.games.tiny_ninjas import actions as A
+from tourney.engine.games.tiny_ninjas.bots import DEFAULT_ITERATIONS, PairedMonteCarloBot
 from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE, TYPE_BY_NAME
 from tourney.engine.games.tiny_ninjas.playout import ATTACK_WORTH, SHIELD_WORTH, playout_action, undominated
 from tourney.engine.games.tiny_ninjas.rules import P_DEFEND, P_MULLIGAN, P_PLAY
-from tourney.engine.games.tiny_ninjas.search import DEFAULT_ITERATIONS, PairedMonteCarloBot
 from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 from tourney.engine.referee import play_match
 
@@ -147,7 +147,7 @@ def test_the_playout_runs_until_the_seats_next_own_round(monkeypatch: pytest.Mon
         asked.append((s.round, s.attacker))
         return playout_action(s, *args)
 
-    monkeypatch.setattr(search, "playout_action", recording)
+    monkeypatch.setattr(bots, "playout_action", recording)
     # Keeping 4 cards, the seat's Round ends after this attack (the battle goes on for sure).
     PairedMonteCarloBot(seed=4, keep=4)._playout(request, world, request.legal[0], 5)
     # The other seat's Round was played out, and nothing past the start of the seat's own next one.
@@ -206,17 +206,17 @@ def test_the_horizon_counts_the_seats_attackers_and_the_others_shields() -> None
     strong.hands[seat] = by_attack[-size:]
     weak.hands[seat] = by_attack[:size]
     assert GAME.evaluate(strong, seat) == GAME.evaluate(weak, seat)
-    value = {name: search.horizon_value(GAME.evaluate(w, seat), w, seat, 1.0) for name, w in
+    value = {name: bots.horizon_value(GAME.evaluate(w, seat), w, seat, 1.0) for name, w in
              (("strong", strong), ("weak", weak))}
     assert value["strong"] > value["weak"]
-    assert search.horizon_value(0.25, weak, seat, 0.0) == 0.25  # weight 0: the game's evaluation alone
+    assert bots.horizon_value(0.25, weak, seat, 0.0) == 0.25  # weight 0: the game's evaluation alone
     shielded = state.clone()
     by_shield = sorted(range(len(INSTANCE_TYPE)), key=lambda c: SHIELD_WORTH[INSTANCE_TYPE[c]])
     other = 1 - seat
     shielded.hands[other] = by_shield[-len(state.hands[other]):]
     bare = state.clone()
     bare.hands[other] = by_shield[:len(state.hands[other])]
-    assert search.horizon_value(0.0, shielded, seat, 1.0) < search.horizon_value(0.0, bare, seat, 1.0)
+    assert bots.horizon_value(0.0, shielded, seat, 1.0) < bots.horizon_value(0.0, bare, seat, 1.0)
 
 
 def test_what_the_seat_cannot_see_does_not_change_its_choice() -> None:

@@ -16,14 +16,14 @@ TINY = get_game("tiny-ninjas").options
 
 
 def test_handicaps_become_per_seat_options():
-    assert parse_settings(TINY, ["round_cap=50"], "solo", "hard", ["0:hand_limit=4", "1:reveal_hand=true",
-                                                             "1:hand_limit=5"]) == {
+    assert parse_settings(TINY, ["round_cap=50"], "solo", ["0:hand_limit=4", "1:reveal_hand=true", "1:hand_limit=5"],
+                          {"difficulty": "hard"}) == {
         "round_cap": 50, "mode": "solo", "difficulty": "hard",
         "hand_limit": {0: 4, 1: 5}, "reveal_hand": {1: True}}
     with pytest.raises(ConfigError, match="SEAT:KEY=VALUE"):
-        parse_settings(TINY, None, None, None, ["hand_limit=4"])
+        parse_settings(TINY, None, None, ["hand_limit=4"])
     with pytest.raises(ConfigError, match="clashes"):
-        parse_settings(TINY, ["hand_limit=4"], None, None, ["1:hand_limit=4"])
+        parse_settings(TINY, ["hand_limit=4"], None, ["1:hand_limit=4"])
 
 
 @pytest.mark.parametrize("mode", ["blitz", "survivor", "champion"])

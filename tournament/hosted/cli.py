@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tourney.tournament.cli import app, guarded
+from tourney.tournament.cli_app import app, guarded
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.hosted import hosted_bot, hosted_bots, retire, set_token
 

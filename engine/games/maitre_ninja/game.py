@@ -105,6 +105,14 @@ class MaitreNinja(Game):
     options = OPTIONS
     # The seed only picks who starts (A11), which everyone sees before the first decision.
     hidden_information = False
+    legend = (
+        "key: parries DO = dodge, BL = block, JU = jump · attacks Fi = fist, Fo = foot, Te = Tegaki, "
+        "As = Ashiko, Sh = Shuriken, Ku = Kunai, Nu = Nunchaku, Jo = Jo staff, Ni = Ninjato, Ka = "
+        "Katana · P1(Terre) = seat 1 and its element · a line played face down shows as 'committed' "
+        "until it is revealed"
+    )
+    codec = "tourney.engine.server.codecs.maitre_ninja:MaitreNinjaCodec"
+    viewer_script = "viewer.js"
 
     def new_state(
         self,

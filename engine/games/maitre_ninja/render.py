@@ -8,7 +8,8 @@ Cards that were never flipped are shown as `??`.
 from __future__ import annotations
 
 from tourney.engine.games.maitre_ninja.data import KATANA, PARRY_CODE, RANK_NAMES
-from tourney.engine.games.maitre_ninja.state import OVER, FightRecord, MaitreNinjaState
+from tourney.engine.games.maitre_ninja.rules import OVER, FightRecord
+from tourney.engine.games.maitre_ninja.state import MaitreNinjaState
 
 
 def _player(state: MaitreNinjaState, seat: int) -> str:

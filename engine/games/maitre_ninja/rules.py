@@ -1,12 +1,26 @@
-"""The rules of one fight and of the match around it, in the order of play (spec §3, §4)."""
+"""The rules of one fight and of the match around it, in the order of play (spec §3, §4).
+
+A fight's step (§3.1 F3-F5): `step` takes the attacker's face-down line and the defender's first
+parry together (`open_fight`), then the defender's next parries one at a time (`lay`); the row's
+last parry resolves the fight (`fight`: `resolve`, §3.2, and the promotion) and `advance` names the
+next fight (§3.1 F5), starts the final round (§4.1-§4.2, `final_queue`) or ends the match at the cap
+(§4.4); `ranking` orders the seats at the end (§4.3).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from tourney.engine.games.maitre_ninja.actions import AttackLine
-from tourney.engine.games.maitre_ninja.data import KATANA, MAITRE, PARRY_CODE
+from tourney.engine.core import Action, IllegalAction
+from tourney.engine.games.maitre_ninja.actions import AttackLine, Parry, ParryRow, attack_line_index, next_parries
+from tourney.engine.games.maitre_ninja.data import KATANA, MAITRE, PARRY_CODE, PARRY_TYPES
+
+if TYPE_CHECKING:
+    from tourney.engine.games.maitre_ninja.state import MaitreNinjaState
+
+NORMAL, FINAL_ROUND, OVER = "NORMAL", "FINAL_ROUND", "OVER"  # the match's phases (§3, §4.1, the end)
 
 
 def codes_of(line: AttackLine) -> list[tuple[str, ...]]:
@@ -45,6 +59,60 @@ class Resolution:
         return tuple(p for card in self.cards for p in card.burned)
 
 
+@dataclass(frozen=True, slots=True)
+class FightRecord:
+    """One finished fight. `line` is the full face-down line; only its first
+    `resolution.revealed` cards were ever shown, and `public` holds just what everyone saw."""
+
+    number: int
+    attacker: int
+    defender: int
+    attacker_rank: int
+    line: AttackLine
+    row: tuple[str, ...]
+    resolution: Resolution
+    # The public face once built (see `public`); it follows from the fields above.
+    _public: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def face_down(self) -> int:
+        """Attack cards that were never flipped (they go back unseen)."""
+        return len(self.line.cards) - self.resolution.revealed
+
+    @property
+    def public(self) -> dict[str, Any]:
+        """What everyone saw of the fight (§7): only the flipped attack cards.
+
+        Built on first read and kept: every observation carries it, but random playouts and
+        searches resolve thousands of fights whose public face nobody reads.
+        """
+        public = self._public
+        if public is None:
+            public = _public_face(self)
+            object.__setattr__(self, "_public", public)  # the record is frozen; this cache is filled once
+        return public
+
+
+def _public_face(rec: FightRecord) -> dict[str, Any]:
+    line, res, rank = rec.line, rec.resolution, rec.attacker_rank
+    shown = line.cards[: res.revealed]
+    return {
+        "fight": rec.number,
+        "attacker": rec.attacker,
+        "defender": rec.defender,
+        "attacker_rank": rank,
+        "attack": list(shown),
+        "ka_order": list(line.ka_order) if KATANA in shown else [],
+        "face_down": len(line.cards) - res.revealed,
+        "row": list(rec.row),
+        "burned": list(res.burned),
+        "parried": [[i, c.parried_at] for i, c in enumerate(res.cards) if c.parried_at is not None],
+        "unused": list(res.unused),
+        "winner": "attacker" if res.attacker_wins else "defender",
+        "new_rank": rank + 1 if res.attacker_wins else rank,
+    }
+
+
 def resolve(codes: Sequence[Sequence[str]], row: Sequence[str]) -> Resolution:
     """Flip, compare, burn on mismatch (§3.2).
 
@@ -73,6 +141,108 @@ def resolve(codes: Sequence[Sequence[str]], row: Sequence[str]) -> Resolution:
     return Resolution(tuple(results), False, tuple(range(j, m)))
 
 
+def step(s: MaitreNinjaState, actions: Mapping[int, Action]) -> None:
+    """One step of a fight: the line and the first parry together, or the defender's next parry alone;
+    the row's last parry resolves the fight (§3.1 F3-F5, §4)."""
+    if s.pending is None:
+        open_fight(s, actions)
+        return
+    # Mid-row, the defender alone lays its next parry: most steps of a match are this one,
+    # so it checks only what can differ from the previous step.
+    if len(actions) != 1 or s.defender not in actions:
+        raise wrong_seats(s, actions)
+    parry = actions[s.defender]
+    if not isinstance(parry, Parry) or parry not in s.offered:
+        raise bad_parry(s, parry, s.row_len)
+    lay(s, parry)
+
+
+def open_fight(s: MaitreNinjaState, actions: Mapping[int, Action]) -> None:
+    """The fight's first step: the attacker's line and the defender's first parry, together."""
+    if s.phase == OVER:
+        raise IllegalAction("the match is over: no more actions can be applied.")
+    if set(actions) != {s.attacker, s.defender}:
+        raise wrong_seats(s, actions)
+    length = s.row_length()
+    offered = next_parries((), length, s.setup.parry_supply)
+    parry = actions[s.defender]
+    if not isinstance(parry, Parry) or parry not in offered:
+        raise bad_parry(s, parry, length)
+    line = actions[s.attacker]
+    rank = s.attacker_rank()
+    if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
+        raise IllegalAction(f"seat {s.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
+    s.pending, s.row_len, s.offered = line, length, offered
+    lay(s, parry)
+
+
+def wrong_seats(s: MaitreNinjaState, actions: Mapping[int, Action]) -> IllegalAction:
+    """The error for a step answered by other seats than the ones it asked."""
+    seats = s.to_act()
+    return IllegalAction(f"this step needs exactly one action from seats {list(seats)}, "
+                         f"got seats {sorted(actions)}.")
+
+
+def bad_parry(s: MaitreNinjaState, parry: Action, length: int) -> IllegalAction:
+    """The error for a parry that cannot come next in the defender's row."""
+    return IllegalAction(
+        f"seat {s.defender} sent {parry!r}, which cannot follow {list(s.laid)} in a row of "
+        f"{length} parries within the supply {dict(zip(PARRY_TYPES, s.setup.parry_supply, strict=True))}."
+    )
+
+
+def lay(s: MaitreNinjaState, parry: Parry) -> None:
+    """Put down the defender's next (checked) parry; the row's last one resolves the fight."""
+    laid = s.laid = s.laid + (parry.parry,)
+    supply = s.setup.parry_supply
+    if len(laid) == s.row_len:
+        line, row = s.pending, ParryRow(laid)
+        assert line is not None
+        s.pending, s.laid, s.offered = None, (), ()
+        fight(s, line, row)
+    elif laid.count(parry.parry) == supply[PARRY_TYPES.index(parry.parry)]:
+        # What may follow changes only when a pile runs out: next_parries's other condition,
+        # room left to finish the row, is the same all along a row (each parry laid takes one
+        # card from the row and one from the supply).
+        s.offered = next_parries(laid, s.row_len, supply)
+
+
+def fight(s: MaitreNinjaState, line: AttackLine, row: ParryRow) -> Resolution:
+    """Resolve one fight (already validated), record it, promote, and set up the next one."""
+    att, dfn = s.attacker, s.defender
+    rank = s.ranks[att]
+    res = resolve(codes_of(line), row.row)
+    s.fights += 1
+    s.history.append(FightRecord(s.fights, att, dfn, rank, line, row.row, res))
+    if res.attacker_wins:
+        s.ranks[att] = rank + 1
+    s.attacks_made[att] += 1
+    advance(s)
+    return res
+
+
+def advance(s: MaitreNinjaState) -> None:
+    """Who attacks whom next (§3.1 F5), the final-round trigger (§4.1) and the cap (§4.4)."""
+    n = s.num_players
+    att = s.attacker
+    if s.phase == NORMAL and s.ranks[att] == MAITRE:
+        s.first_master = att
+        s.queue = final_queue(att, s.ranks, s.attacks_made)
+        s.phase = FINAL_ROUND
+    if s.phase == FINAL_ROUND:
+        if not s.queue:
+            s.phase = OVER
+            return
+        s.attacker = s.queue.pop(0)
+        s.defender = left_of(s.attacker, n)
+        return
+    if s.fights >= s.setup.fight_cap:
+        s.phase = OVER
+        return
+    s.attacker = s.defender
+    s.defender = left_of(s.attacker, n)
+
+
 def left_of(seat: int, n: int) -> int:
     """The next seat clockwise (A12)."""
     return (seat + 1) % n
@@ -83,7 +253,7 @@ def final_queue(first_master: int, ranks: Sequence[int], attacks_made: Sequence[
     clockwise from the first Maître's left, stopping before the first Maître."""
     n = len(ranks)
     k = attacks_made[first_master]
-    seats = [(first_master + step) % n for step in range(1, n)]
+    seats = [(first_master + offset) % n for offset in range(1, n)]
     return [s for s in seats if ranks[s] == MAITRE - 1 and attacks_made[s] == k - 1]
 
 

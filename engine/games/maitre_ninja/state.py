@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from tourney.engine.core import Action, Chance, IllegalAction, Observation, Outcome, State
+from tourney.engine.core import Action, Chance, Observation, Outcome, State
 from tourney.engine.core.game import Game
 from tourney.engine.games.maitre_ninja.actions import (
     AttackLine,
     Parry,
-    ParryRow,
-    attack_line_index,
     attack_lines,
     next_parries,
 )
@@ -33,9 +30,8 @@ from tourney.engine.games.maitre_ninja.data import (
     PARRY_TYPES,
     line_size,
 )
-from tourney.engine.games.maitre_ninja.rules import Resolution, codes_of, final_queue, left_of, ranking, resolve
+from tourney.engine.games.maitre_ninja.rules import NORMAL, OVER, FightRecord, left_of, ranking, step
 
-NORMAL, FINAL_ROUND, OVER = "NORMAL", "FINAL_ROUND", "OVER"
 HISTORY_SHOWN = 40  # the latest fights a seat's observation carries (observe)
 
 
@@ -49,60 +45,6 @@ class Setup:
     parries_by_rank: tuple[int, ...]  # index = attacker rank (index 0 unused)
     parry_supply: tuple[int, ...]  # DO, BL, JU
     elements: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class FightRecord:
-    """One finished fight. `line` is the full face-down line; only its first
-    `resolution.revealed` cards were ever shown, and `public` holds just what everyone saw."""
-
-    number: int
-    attacker: int
-    defender: int
-    attacker_rank: int
-    line: AttackLine
-    row: tuple[str, ...]
-    resolution: Resolution
-    # The public face once built (see `public`); it follows from the fields above.
-    _public: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def face_down(self) -> int:
-        """Attack cards that were never flipped (they go back unseen)."""
-        return len(self.line.cards) - self.resolution.revealed
-
-    @property
-    def public(self) -> dict[str, Any]:
-        """What everyone saw of the fight (§7): only the flipped attack cards.
-
-        Built on first read and kept: every observation carries it, but random playouts and
-        searches resolve thousands of fights whose public face nobody reads.
-        """
-        public = self._public
-        if public is None:
-            public = _public_face(self)
-            object.__setattr__(self, "_public", public)  # the record is frozen; this cache is filled once
-        return public
-
-
-def _public_face(rec: FightRecord) -> dict[str, Any]:
-    line, res, rank = rec.line, rec.resolution, rec.attacker_rank
-    shown = line.cards[: res.revealed]
-    return {
-        "fight": rec.number,
-        "attacker": rec.attacker,
-        "defender": rec.defender,
-        "attacker_rank": rank,
-        "attack": list(shown),
-        "ka_order": list(line.ka_order) if KATANA in shown else [],
-        "face_down": len(line.cards) - res.revealed,
-        "row": list(rec.row),
-        "burned": list(res.burned),
-        "parried": [[i, c.parried_at] for i, c in enumerate(res.cards) if c.parried_at is not None],
-        "unused": list(res.unused),
-        "winner": "attacker" if res.attacker_wins else "defender",
-        "new_rank": rank + 1 if res.attacker_wins else rank,
-    }
 
 
 class MaitreNinjaState(State):
@@ -179,99 +121,11 @@ class MaitreNinjaState(State):
             return next_parries((), self.row_length(), self.setup.parry_supply)
         return ()
 
-    # --- one fight ------------------------------------------------------------------------
+    # --- one step (the rules, in order of play, are in rules.py) ----------------------------
 
     def apply(self, actions: Mapping[int, Action]) -> None:
         """Take the line and the next parry; the row's last parry resolves the fight (§3.1 F3-F5, §4)."""
-        if self.pending is None:
-            self._open_fight(actions)
-            return
-        # Mid-row, the defender alone lays its next parry: most steps of a match are this one,
-        # so it checks only what can differ from the previous step.
-        if len(actions) != 1 or self.defender not in actions:
-            raise self._wrong_seats(actions)
-        parry = actions[self.defender]
-        if not isinstance(parry, Parry) or parry not in self.offered:
-            raise self._bad_parry(parry, self.row_len)
-        self._lay(parry)
-
-    def _open_fight(self, actions: Mapping[int, Action]) -> None:
-        """The fight's first step: the attacker's line and the defender's first parry, together."""
-        if self.phase == OVER:
-            raise IllegalAction("the match is over: no more actions can be applied.")
-        if set(actions) != {self.attacker, self.defender}:
-            raise self._wrong_seats(actions)
-        length = self.row_length()
-        offered = next_parries((), length, self.setup.parry_supply)
-        parry = actions[self.defender]
-        if not isinstance(parry, Parry) or parry not in offered:
-            raise self._bad_parry(parry, length)
-        line = actions[self.attacker]
-        rank = self.attacker_rank()
-        if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
-            raise IllegalAction(f"seat {self.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
-        self.pending, self.row_len, self.offered = line, length, offered
-        self._lay(parry)
-
-    def _wrong_seats(self, actions: Mapping[int, Action]) -> IllegalAction:
-        seats = self.to_act()
-        return IllegalAction(f"this step needs exactly one action from seats {list(seats)}, "
-                             f"got seats {sorted(actions)}.")
-
-    def _bad_parry(self, parry: Action, length: int) -> IllegalAction:
-        return IllegalAction(
-            f"seat {self.defender} sent {parry!r}, which cannot follow {list(self.laid)} in a row of "
-            f"{length} parries within the supply {dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True))}."
-        )
-
-    def _lay(self, parry: Parry) -> None:
-        """Put down the defender's next (checked) parry; the row's last one resolves the fight."""
-        laid = self.laid = self.laid + (parry.parry,)
-        supply = self.setup.parry_supply
-        if len(laid) == self.row_len:
-            line, row = self.pending, ParryRow(laid)
-            assert line is not None
-            self.pending, self.laid, self.offered = None, (), ()
-            self.fight(line, row)
-        elif laid.count(parry.parry) == supply[PARRY_TYPES.index(parry.parry)]:
-            # What may follow changes only when a pile runs out: next_parries's other condition,
-            # room left to finish the row, is the same all along a row (each parry laid takes one
-            # card from the row and one from the supply).
-            self.offered = next_parries(laid, self.row_len, supply)
-
-    def fight(self, line: AttackLine, row: ParryRow) -> Resolution:
-        """Resolve one fight (already validated), record it, promote, and set up the next one."""
-        att, dfn = self.attacker, self.defender
-        rank = self.ranks[att]
-        res = resolve(codes_of(line), row.row)
-        self.fights += 1
-        self.history.append(FightRecord(self.fights, att, dfn, rank, line, row.row, res))
-        if res.attacker_wins:
-            self.ranks[att] = rank + 1
-        self.attacks_made[att] += 1
-        self._advance()
-        return res
-
-    def _advance(self) -> None:
-        """Who attacks whom next (§3.1 F5), the final-round trigger (§4.1) and the cap (§4.4)."""
-        n = self.num_players
-        att = self.attacker
-        if self.phase == NORMAL and self.ranks[att] == MAITRE:
-            self.first_master = att
-            self.queue = final_queue(att, self.ranks, self.attacks_made)
-            self.phase = FINAL_ROUND
-        if self.phase == FINAL_ROUND:
-            if not self.queue:
-                self.phase = OVER
-                return
-            self.attacker = self.queue.pop(0)
-            self.defender = left_of(self.attacker, n)
-            return
-        if self.fights >= self.setup.fight_cap:
-            self.phase = OVER
-            return
-        self.attacker = self.defender
-        self.defender = left_of(self.attacker, n)
+        step(self, actions)
 
     # --- what each seat knows ---------------------------------------------------------------
 

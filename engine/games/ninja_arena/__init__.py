@@ -10,12 +10,15 @@ Config keys (declared in game.OPTIONS; `tourney games` lists them):
   min_action_interval_ms, reaction_timeout_ms, grace_ms, wall_clock_cap_s: real-time (§6)
 
 Modules: data (tables), matching (dice vs requirements), actions, rules (the transitions in
-order of play), state (ArenaState), game (config, evaluate, render), realtime (clock driver),
-bots (greedy, tactician), search (duct, the simultaneous-move search bot).
+order of play), state (ArenaState), game (config, evaluate, render and the facts the layers above
+read: legend, CLI flags, default bots, codec, viewer, real-time driver), realtime (clock driver),
+bots (greedy, tactician, and duct, the simultaneous-move search bot).
 """
 
-from tourney.engine.games.ninja_arena.game import GAME, NinjaArena
+from tourney.engine.games.ninja_arena.game import NinjaArena
 from tourney.engine.games.ninja_arena.realtime import RealtimeDriver
 from tourney.engine.games.ninja_arena.state import ArenaState
+
+GAME = NinjaArena()
 
 __all__ = ["GAME", "ArenaState", "NinjaArena", "RealtimeDriver"]

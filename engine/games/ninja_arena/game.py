@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tourney.engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
+from tourney.engine.core import Chance, CliFlag, ConfigError, Game, Inject, Option, Options, State
 from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena.render import render
@@ -94,6 +94,19 @@ class NinjaArena(Game):
     handles_illegal_actions = True
     hidden_information = True  # each seat's dice stream decides rolls still to come
     options = OPTIONS
+    legend = (
+        "key: dice faces K = kunai, S = shuriken, R = scroll, H = seal, F = fist, L = leaf, W = "
+        "spiral (wild), . = blank · wound 0/4 = wounds taken / the track's length · pool = dice in "
+        "the pool · simultaneous choices show as 'committed', their effects in the position below"
+    )
+    cli_flags = (
+        CliFlag("genin_pack", "add the six Genin Pack characters (up to 6 players).", switch=True),
+        CliFlag("characters", "characters by seat, e.g. Naruto,Sasuke (Duel: four, top and bottom per seat)."),
+    )
+    # One ismcts match takes minutes and loses to greedy; tactician beats both in seconds.
+    default_bots = ("random", "greedy", "tactician")
+    codec = "tourney.engine.server.codecs.ninja_arena:NinjaArenaCodec"
+    viewer_script = "viewer.js"
 
     def new_state(
         self,
@@ -116,10 +129,15 @@ class NinjaArena(Game):
             chars = pool[:need]
         return ArenaState(self, chance, chars, duel, cfg["tick_cap"])
 
+    def realtime_driver(self) -> type[Any]:
+        """`RealtimeDriver` (realtime.py): the same state on a wall clock (§6)."""
+        from tourney.engine.games.ninja_arena.realtime import RealtimeDriver
+
+        return RealtimeDriver
+
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """`greedy` and `tactician` (heuristics) and `duct`, the simultaneous-move search bot."""
-        from tourney.engine.games.ninja_arena.bots import GreedyArenaBot, TacticianBot
-        from tourney.engine.games.ninja_arena.search import DuctArenaBot
+        from tourney.engine.games.ninja_arena.bots import DuctArenaBot, GreedyArenaBot, TacticianBot
 
         return {"greedy": GreedyArenaBot, "tactician": TacticianBot, "duct": DuctArenaBot}
 
@@ -161,6 +179,3 @@ def health(st: ArenaState, p: int) -> float:
     if st.power[p]:
         h += 4.0
     return h
-
-
-GAME = NinjaArena()

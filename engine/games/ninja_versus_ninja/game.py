@@ -21,6 +21,13 @@ class NinjaVersusNinja(Game):
     min_players = 2
     max_players = 2
     hidden_information = True  # each seat's dice stream decides rolls still to come
+    legend = (
+        "key: R = a Red ninja, B = a Black ninja, . = an empty square · columns a-d, rows 1-11 · "
+        "c11→c8→d8 = a ninja's path · each move is followed by the position it left: the next turn, "
+        "who moves in it and their dice (rolled 2+2=4)"
+    )
+    codec = "tourney.engine.server.codecs.ninja_versus_ninja:NinjaVersusNinjaCodec"
+    viewer_script = "viewer.js"
     options = Options("ninja-versus-ninja", (
         Option("target_score", "int", 7, "mission points that win the match (§7)", low=1),
         Option("first_player", "json", "rolloff", "who moves first: rolloff (§1.3), 0 or 1",
@@ -87,6 +94,3 @@ class NinjaVersusNinja(Game):
         """The board with row labels and dojo bands, then each side's score, shadow and mission."""
         assert isinstance(state, NvnState)
         return render_board(state)
-
-
-GAME = NinjaVersusNinja()

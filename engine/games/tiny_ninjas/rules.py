@@ -2,8 +2,8 @@
 
 §1.4 setup, §3.1 decision points, §4.1 an attack (abilities in a table, ability -> handler),
 §4.2 a defence, §4.3 resolution, §4.4 the end of a Round, §5 the end of a battle, §7 the
-modes' changes. Where a mode replaces the order of play (Solo, §8) the state's `Mode` is
-called. Cards are instance ints (data.INSTANCE_TYPE gives the type); the draw pile is stored
+modes' changes. Where a mode replaces the order of play (Solo, §8) the state's `Mode`
+(modes.py) is called. Cards are instance ints (data.INSTANCE_TYPE gives the type); the draw pile is stored
 bottom-first, so the top card is `draw[-1]`.
 """
 
@@ -95,8 +95,8 @@ P_OVER: Final = 9
 PHASE_NAMES: Final = ("choose_role", "opening_discard", "attack", "revive", "defend", "survivor_option",
                       "mulligan", "solo_h1", "solo_h2", "over")
 
-_TO_ACT: Final = ((0,), (1,))
-_BOTH: Final = (0, 1)
+TO_ACT: Final = ((0,), (1,))  # a seat on its own, as to_act() gives it
+BOTH: Final = (0, 1)  # both seats at once (the BLITZ mulligan)
 _NOBODY: Final = ()
 _DICE: Final = ("dice/0", "dice/1")
 _PICK: Final = ("pick/0", "pick/1")
@@ -245,7 +245,7 @@ def choose_chooser(s: TinyNinjasState) -> None:
         chooser = s.chance.below("tiebreak", 2)
     s.chooser = chooser
     s.log.append((-1, "setup", chooser, [len(s.hands[0]), len(s.hands[1])]))
-    s.set_phase(P_CHOOSE, _TO_ACT[chooser])
+    s.set_phase(P_CHOOSE, TO_ACT[chooser])
 
 
 
@@ -400,7 +400,7 @@ def choose_role(s: TinyNinjasState, seat: int, attack_first: bool) -> None:
     d = 1 - s.attacker
     s.round = 1
     if s.cfg["opening_discard"] and s.hands[d]:
-        s.set_phase(P_DISCARD, _TO_ACT[d])
+        s.set_phase(P_DISCARD, TO_ACT[d])
         return
     start_round(s)
 
@@ -453,7 +453,7 @@ def start_round(s: TinyNinjasState) -> None:
     s.stats[a][S_ROUNDS_ATT] += 1
     s.log.append((-1, "round", s.round, a))
     if s.cfg["survivor"]:
-        s.set_phase(P_SURVIVOR, _TO_ACT[a])
+        s.set_phase(P_SURVIVOR, TO_ACT[a])
         return
     begin_attacks(s)
 
@@ -461,7 +461,7 @@ def start_round(s: TinyNinjasState) -> None:
 def begin_attacks(s: TinyNinjasState) -> None:
     """D2 for the Attacker, or an empty-handed Attacker's Round ends at once (§3.1)."""
     if s.hands[s.attacker]:
-        s.set_phase(P_PLAY, _TO_ACT[s.attacker])
+        s.set_phase(P_PLAY, TO_ACT[s.attacker])
     else:
         # An empty-handed Attacker's Round ends at once (§3.1; BLITZ: skipped).
         s.log.append((-1, "skip_round", s.round, s.attacker))
@@ -488,10 +488,10 @@ def end_round(s: TinyNinjasState) -> None:
         s.stats[d][S_ROUNDS_ATT] += 1
         s.log.append((-1, "round", s.round, d))
         if s.cfg["survivor"]:
-            s.set_phase(P_SURVIVOR, _TO_ACT[d])
+            s.set_phase(P_SURVIVOR, TO_ACT[d])
             return
         if s.hands[d]:
-            s.set_phase(P_PLAY, _TO_ACT[d])
+            s.set_phase(P_PLAY, TO_ACT[d])
             return
         s.log.append((-1, "skip_round", s.round, d))
 
@@ -576,7 +576,7 @@ def _self_heal(s: TinyNinjasState, t: int, a: int, d: int, mode: str) -> Effect:
 def _revive_target(s: TinyNinjasState, t: int, a: int, d: int, mode: str) -> Effect:
     """REVIVE (Angel): the Attacker picks a non-Angel card from the discard pile (D2b)."""
     if any(INSTANCE_TYPE[c] != T_ANGEL for c in s.discard):
-        s.set_phase(P_REVIVE, _TO_ACT[a])
+        s.set_phase(P_REVIVE, TO_ACT[a])
         return None
     return NO_EFFECT
 
@@ -666,7 +666,7 @@ def play_card(s: TinyNinjasState, card: int, tokmask: int, mode: str) -> None:
     if amount or undef:
         log.append((-1, "attack", colour, amount, undef, frozen))
     if amount > 0 and s.hands[d]:
-        s.set_phase(P_DEFEND, _TO_ACT[d])
+        s.set_phase(P_DEFEND, TO_ACT[d])
         return
     s.mode.undefended(s)
 
@@ -869,47 +869,3 @@ def end_match(s: TinyNinjasState, outcome: Outcome) -> None:
     s.result = outcome
     s.log.append((-1, "end", outcome.reason, [list(t) for t in outcome.ranking]))
     s.set_phase(P_OVER, _NOBODY)
-
-
-# ------------------------------------------------------------------ where a mode takes over
-class Mode:
-    """The standard battle at the points a mode may replace; Solo (solo.py, §8) replaces them all.
-
-    The state holds one Mode and calls it; the rules above never ask which mode is played.
-    """
-
-    def deal(self, s: TinyNinjasState) -> None:
-        """After the shuffle (§1.4): opening hands, then the mulligan (§7.1) or the chooser."""
-        cfg = s.cfg
-        initial = cfg["initial_hand"]
-        for p in (0, 1):
-            draw_cards(s, p, min(5, s.limit[p]) if initial is None else initial)
-        if cfg["series_wins"] and s.battles:
-            s.log.append((-1, "battle_start", s.battle, list(s.level), s.last_loser))
-        if cfg["mulligan"]:
-            s.set_phase(P_MULLIGAN, _BOTH)
-            return
-        choose_chooser(s)
-
-    def legal(self, s: TinyNinjasState) -> list[Action]:
-        """The actions at a decision point only this mode has (the standard battle has none)."""
-        return []
-
-    def apply(self, s: TinyNinjasState, action: Action) -> None:
-        """An action at a decision point only this mode has."""
-        raise IllegalAction(f"'{action.label}' belongs to no decision of a {s.cfg['mode']} battle.")
-
-    def undefended(self, s: TinyNinjasState) -> None:
-        """An attack no seat defends (nothing defendable, or an empty hand) resolves at once."""
-        resolve(s, 0, 0, -1)
-
-    def after_attack(self, s: TinyNinjasState) -> None:
-        """Nobody fell (§4.4): attack again, or the Round ends (empty hand, cap, single attack)."""
-        a = s.attacker
-        if not s.hands[a] or s.attacks >= s.cfg["attack_cap_per_round"] or s.cfg["single_attack_rounds"]:
-            end_round(s)
-            return
-        s.set_phase(P_PLAY, _TO_ACT[a])
-
-
-STANDARD: Final = Mode()

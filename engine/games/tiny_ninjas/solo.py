@@ -55,6 +55,7 @@ from tourney.engine.games.tiny_ninjas.data import (
     TOKEN_RED,
     YELLOW,
 )
+from tourney.engine.games.tiny_ninjas.modes import Mode
 
 if TYPE_CHECKING:
     from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
@@ -248,7 +249,7 @@ def _ai_resolve(s: TinyNinjasState, card: int, k: int) -> tuple[int, int, int, i
                 undef += SNEAK_LOSS
     return colour, amount, undef, 0, ab == AB_LIFE_DRAIN, False
 
-class Solo(R.Mode):
+class Solo(Mode):
     """SOLO (§8): the scripted AI takes over the deal, the human's H1/H2 decisions, the defence
     of the human's attacks and the Rounds; the standard rules do the rest."""
 

@@ -18,23 +18,23 @@ from tourney.engine.core import (
     IllegalAction,
     Inject,
     Observation,
+    Options,
     Outcome,
     State,
     json_ready,
 )
 from tourney.engine.games.tiny_ninjas import actions as A
-from tourney.engine.games.tiny_ninjas import config as C
 from tourney.engine.games.tiny_ninjas import rules as R
 from tourney.engine.games.tiny_ninjas.data import (
     BLUE,
     DIE_FACES,
     INSTANCE_NAME,
     INSTANCE_TYPE,
-    NUM_STATS,
     RED,
     TOKEN_NAMES,
     TYPE_INSTANCES,
 )
+from tourney.engine.games.tiny_ninjas.modes import STANDARD, Mode
 from tourney.engine.games.tiny_ninjas.solo import SOLO
 
 if TYPE_CHECKING:
@@ -98,6 +98,27 @@ def _event_dict(ev: tuple[Any, ...]) -> dict[str, Any]:
     return out
 
 
+_CACHE: dict[str, tuple[Options, dict[str, Any]]] = {}  # repr(config) -> (the declaration, its config)
+_CACHE_SIZE = 256
+
+
+def resolve_shared(options: Options, config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`options.resolve(config)`, but cached and shared between states: the caller must not mutate it.
+
+    A state only reads its configuration, and random playouts build thousands of states
+    with the same few configurations, so checking each one once is enough.
+    """
+    key = repr(config) if config else ""
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    cfg = options.resolve(config)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[key] = (options, cfg)
+    return cfg
+
+
 class TinyNinjasState(State):
     """A Tiny Ninjas match in progress (a battle, or a Champion series of battles).
 
@@ -106,12 +127,36 @@ class TinyNinjasState(State):
     defence (§4.1-§4.3); `mode` is where Solo (§8) takes over from the standard battle.
     """
 
+    # One battle's fields (§1.4): rules.new_battle sets them at the start of every battle.
+    health: list[int]
+    maxh: list[int]
+    limit: list[int]
+    tokens: list[int]
+    hands: list[list[int]]
+    known: list[list[int]]  # cards of each hand the opponent has seen (§2.2)
+    draw: list[int]
+    discard: list[int]
+    attacker: int
+    round: int
+    attacks: int
+    freeze: bool
+    p_card: int
+    p_colour: int
+    p_amount: int
+    p_undef: int
+    p_gain: int
+    p_drain: bool
+    stats: list[list[int]]
+    empty_flag: bool
+    mull: list[list[int]]
+    mull_done: list[bool]
+
     def __init__(self, game: Game, seed: int, config: Mapping[str, Any] | None, inject: Inject | None) -> None:
-        cfg = C.resolve_shared(game.options, config)
+        cfg = resolve_shared(game.options, config)
         self.game = game
         self.num_players = 2
         self.cfg = cfg
-        self.mode: R.Mode = SOLO if cfg["mode"] == "solo" else R.STANDARD
+        self.mode: Mode = SOLO if cfg["mode"] == "solo" else STANDARD
         self.solo = self.mode is SOLO
         self.chance = Chance(seed, inject)
         self.log: list[tuple[Any, ...]] = []
@@ -122,29 +167,6 @@ class TinyNinjasState(State):
         self._legal: list[Action] | None = None
         self._to_act: tuple[int, ...] = ()
         self.phase = R.P_CHOOSE
-        # One battle (§1.4; rules.new_battle sets them again for each battle of a series).
-        self.health: list[int] = []
-        self.maxh: list[int] = []
-        self.limit: list[int] = []
-        self.tokens: list[int] = []
-        self.hands: list[list[int]] = [[], []]
-        self.known: list[list[int]] = [[], []]  # cards of each hand the opponent has seen (§2.2)
-        self.draw: list[int] = []
-        self.discard: list[int] = []
-        self.attacker = 0
-        self.round = 1
-        self.attacks = 0
-        self.freeze = False
-        self.p_card = -1
-        self.p_colour = 0
-        self.p_amount = 0
-        self.p_undef = 0
-        self.p_gain = 0
-        self.p_drain = False
-        self.stats = [[0] * NUM_STATS, [0] * NUM_STATS]
-        self.empty_flag = False
-        self.mull: list[list[int]] = [[], []]
-        self.mull_done = [False, False]
         # The series (§7.3) and Solo (§8).
         self.level = [1, 1]
         self.wins = [0, 0]

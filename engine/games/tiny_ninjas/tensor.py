@@ -18,8 +18,8 @@ from typing import Final
 from tourney.engine.core import Action, Observation
 from tourney.engine.core.encoding import Encoding, Features
 from tourney.engine.games.tiny_ninjas import actions as A
-from tourney.engine.games.tiny_ninjas.config import MODES
 from tourney.engine.games.tiny_ninjas.data import DIE_FACES, NUM_TYPES, TYPE_NAMES
+from tourney.engine.games.tiny_ninjas.game import MODES
 from tourney.engine.games.tiny_ninjas.rules import PHASE_NAMES
 
 ALL_ACTIONS: Final[tuple[Action, ...]] = (

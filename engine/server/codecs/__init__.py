@@ -1,27 +1,35 @@
 """One codec per game: observation dict -> typed proto Observation, Action -> proto Action.
 
-Games without a typed codec (test games, plugins) get the generic JSON codec.
+A game names its typed codec (`Game.codec`, "module:Class", one of the modules beside this one);
+it is imported the first time a match of that game needs it. Games without a typed codec (test
+games, plugins) get the generic JSON codec.
 """
 
 from __future__ import annotations
 
-from tourney.engine.server.codecs.base import Codec, GenericCodec, action_fields, dumps
-from tourney.engine.server.codecs.maitre_ninja import MaitreNinjaCodec
-from tourney.engine.server.codecs.ninja_arena import NinjaArenaCodec
-from tourney.engine.server.codecs.ninja_versus_ninja import NinjaVersusNinjaCodec
-from tourney.engine.server.codecs.tiny_ninjas import TinyNinjasCodec
+import importlib
 
-CODECS: dict[str, Codec] = {
-    "tiny-ninjas": TinyNinjasCodec(),
-    "ninja-versus-ninja": NinjaVersusNinjaCodec(),
-    "maitre-ninja": MaitreNinjaCodec(),
-    "ninja-arena": NinjaArenaCodec(),
-}
+from tourney.engine.core import UnknownGame, get_game
+from tourney.engine.server.codecs.base import Codec, GenericCodec, action_fields, dumps
+
+_codecs: dict[str, Codec] = {}  # game id -> its codec, made once
 
 
 def codec_for(game_id: str) -> Codec:
     """The codec of `game_id`; the generic JSON codec for a game without a typed one."""
-    return CODECS.get(game_id) or GenericCodec(game_id)
+    codec = _codecs.get(game_id)
+    if codec is None:
+        try:
+            declared = get_game(game_id).codec
+        except UnknownGame:
+            declared = None
+        if declared is None:
+            codec = GenericCodec(game_id)
+        else:
+            module, _, name = declared.partition(":")
+            codec = getattr(importlib.import_module(module), name)()
+        _codecs[game_id] = codec
+    return codec
 
 
-__all__ = ["CODECS", "Codec", "GenericCodec", "action_fields", "codec_for", "dumps"]
+__all__ = ["Codec", "GenericCodec", "action_fields", "codec_for", "dumps"]

@@ -1,0 +1,143 @@
+"""The `tourney` app and what every command module shares: output, errors, common options, config.
+
+The command modules (cli.py and the *_cli.py beside it, hosted/cli.py, web/cli.py) register their
+commands on `app` from here; cli.py, the entry point, imports them all. Nothing here imports a
+command module, so the commands import one way.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from tourney.engine.core import ConfigError, Options, TourneyError
+from tourney.tournament.cli_logging import configure_cli_logging
+from tourney.tournament.help_style import hide_flag_placeholders
+from tourney.tournament.standings import Standing
+from tourney.tournament.store.database import open_store
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+# gRPC's C core logs notices (e.g. about fork() while starting a bot program) straight to stderr;
+# a person at the terminal should see only tourney's own lines and real gRPC errors.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+hide_flag_placeholders()
+configure_cli_logging()  # the library logs; the CLI shows its warnings on stderr as plain sentences
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Tournaments and matches between game bots, for four ninja games.")
+out = Console()
+err = Console(stderr=True)
+
+DEFAULT_GAME = "tiny-ninjas"
+# Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
+# pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
+TABLE_WIDTH = 400
+
+
+def fail(message: str) -> NoReturn:
+    """One sentence on stderr and exit code 2."""
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+def guarded(body: Callable[[], None]) -> None:
+    """Run a command's body: an error a user can cause becomes one sentence and exit code 2."""
+    try:
+        body()
+    except TourneyError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
+
+
+def parse_settings(options: Options, pairs: list[str] | None, mode: str | None,
+                   handicaps: list[str] | None = None, game_flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The game config from `--set key=value`, --mode, `--handicap SEAT:KEY=VALUE`, and the games'
+    own flags (`game_flags`: option key -> the value given, e.g. {"genin_pack": True}).
+
+    Each key must be one of the game's declared `options` (an unknown one is refused with the
+    list of valid ones) and its text is read as that option's kind. A handicap sets a per-seat
+    option: `--handicap 1:hand_limit=4` becomes {"hand_limit": {1: 4}}.
+    """
+    config: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--set '{pair}' is not key=value: write e.g. --set round_cap=50.")
+        config[key] = options.option(key).from_text(raw)
+    for item in handicaps or []:
+        seat, colon, rest = item.partition(":")
+        key, sep, raw = rest.partition("=")
+        if not (colon and sep and key and seat.isdigit()):
+            raise ConfigError(f"--handicap '{item}' is not SEAT:KEY=VALUE: write e.g. --handicap 1:hand_limit=4.")
+        option = options.option(key)
+        if not option.per_seat:
+            seated = ", ".join(o.key for o in options if o.per_seat) or "none in this game"
+            raise ConfigError(f"--handicap '{item}' sets {key}, which is not per-seat: use one of {seated}.")
+        per_seat = config.setdefault(key, {})
+        if not isinstance(per_seat, dict):
+            raise ConfigError(f"--handicap '{item}' clashes with --set {key}: give {key} one way only.")
+        per_seat[int(seat)] = option.from_text(raw)
+    if mode is not None:
+        config["mode"] = mode
+    config.update(game_flags or {})
+    return config
+
+
+def open_existing(db: str, made_by: str = "tourney run") -> Engine:
+    """The store of a command that reads what `made_by` stored: a SQLite file that is not there is
+    a typo in --db, never a new empty database."""
+    path = db.removeprefix("sqlite:///") if db.startswith("sqlite:///") else (None if "://" in db else db)
+    if path is not None and path != ":memory:" and not Path(path).exists():
+        raise ConfigError(f"there is no database {path}: check --db (`{made_by}` creates it).")
+    return open_store(db)
+
+
+def check_move_ms(move_ms: int | None) -> None:
+    """Refuse a --move-ms that is not a positive number of milliseconds."""
+    if move_ms is not None and move_ms <= 0:
+        raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
+
+
+GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game id (see `tourney games`).")]
+SeedOpt = Annotated[int | None, typer.Option(help="Seed; the same seed replays the same matches.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")]
+MoveOpt = Annotated[int | None, typer.Option("--move-ms", help="Per-move time limit in milliseconds.")]
+PlayersOpt = Annotated[int | None, typer.Option(help="Number of players (for games of 2 or more).")]
+ModeOpt = Annotated[str | None, typer.Option(help="Game mode (see `tourney games`).")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Game option key=value (repeatable).")]
+HandicapOpt = Annotated[list[str] | None, typer.Option("--handicap", help="Per-seat option SEAT:KEY=VALUE, e.g. "
+                                                       "1:hand_limit=4 (repeatable).")]
+DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Results database: a SQLite path or SQLAlchemy URL "
+                                                                "(default $TOURNEY_DB, else tourney.db).")]
+
+
+def standing_doc(s: Standing) -> dict[str, Any]:
+    """One standings row as `--json` prints it."""
+    return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
+            "points": exact(s.points), "score_pct": round(s.score_pct, 1),
+            "rating": round(s.rating, 1) if s.games else None,  # no games, no rating (not an even 1500)
+            "rating_low": _finite(s.low) if s.games else None, "rating_high": _finite(s.high) if s.games else None,
+            "places": s.places, "first_share": exact(s.first_share), "faults": s.faults, "byes": s.byes,
+            "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
+            "direct": exact(s.direct), "buchholz": exact(s.buchholz), "sonneborn_berger": exact(s.sonneborn_berger),
+            "los_next": None if s.los_next is None else round(s.los_next, 4)}
+
+
+def exact(points: float) -> float:
+    """Points for JSON: sums of thirds and quarters without float noise (8, not 7.999999999999999)."""
+    return round(points, 6) + 0.0
+
+
+def _finite(x: float) -> float | None:
+    """A bound for JSON: rounded, or null when the interval is open (no Infinity in JSON)."""
+    return round(x, 1) if math.isfinite(x) else None
