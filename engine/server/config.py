@@ -49,6 +49,12 @@ class ArenaConfig:
     # in flight on the arena, and new unauthenticated calls a second (overall and per address).
     # The organiser's RunMatch with the admin token is never counted: it always gets through.
     calls_per_connection: int = 8
+    # HTTP/2 streams a connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS on the bots'
+    # listener): a client's further calls wait in the client until one ends, so a burst of calls over
+    # a few connections reaches the arena's Python code only as fast as its calls end (a refused one
+    # after REFUSAL_PAUSE_S) and costs the arena nothing while it waits. Twice calls_per_connection,
+    # so a client that opens a few calls too many still hears admission's sentence.
+    streams_per_connection: int = 16
     unauthenticated_calls: int = 256
     unauthenticated_per_s: float = 200.0
     unauthenticated_per_s_per_address: float = 100.0
