@@ -131,6 +131,7 @@ async def start_admin_listener(arena: Arena, port: int = 0) -> tuple[grpc.aio.Se
     """
     options = [(key, ADMIN_STREAMS_PER_CONNECTION if key == "grpc.max_concurrent_streams" else value)
                for key, value in server_options(arena.config, raise_file_limit())]
+    options.append(("grpc.so_reuseport", 0))  # a port in use (the bots' one too) is an error, never shared
     server = await _serve_arena(arena, options)
     bound = server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()

@@ -23,7 +23,7 @@ RUN_MATCH = "/tourney.v1.Arena/RunMatch"
 
 def _outcomes(client: WindowZeroClient, calls: int) -> Counter[str]:
     """How each of the client's calls ended, once every call but the admitted ones ended (bounded wait)."""
-    return Counter(client.read_until(answered=calls, timeout_s=5.0).values())
+    return Counter(client.read_until(answered=calls, timeout_s=WAIT_S).values())
 
 
 def test_streams_past_the_connection_cap_are_reset_unseen_and_the_tournament_plays_on(tmp_path: Path) -> None:
