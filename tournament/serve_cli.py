@@ -89,8 +89,9 @@ def serve(
                                                           "organiser's RunMatch aside); more are refused "
                                                           "(RESOURCE_EXHAUSTED).")] = ArenaConfig.calls_per_connection,
     streams_per_connection: Annotated[int, typer.Option(help="HTTP/2 streams one connection may have open at once; "
-                                                            "its further calls wait in the client, unseen by the "
-                                                            "arena.")] = ArenaConfig.streams_per_connection,
+                                                            "gRPC clients wait for a free one, and further calls "
+                                                            "that arrive anyway are reset unread (UNAVAILABLE).")
+                                      ] = ArenaConfig.streams_per_connection,
     admin_port: Annotated[int | None, typer.Option(help="Also listen on 127.0.0.1:PORT for the organiser (`tourney "
                                                         "run --arena 127.0.0.1:PORT`): out of reach of the network, "
                                                         "and a tournament's RunMatch calls all run at once there "
