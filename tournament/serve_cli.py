@@ -31,7 +31,7 @@ from tourney.engine.server.launcher import BotProcess, command_name, is_command
 from tourney.engine.server.local import LocalArena
 from tourney.engine.server.metrics import serve_metrics
 from tourney.engine.server.remote import RUN_MATCH
-from tourney.engine.server.server import start_server
+from tourney.engine.server.server import start_admin_listener, start_server
 from tourney.engine.server.tokens import add_bot, default_path, load_tokens
 from tourney.tournament.admin_token import check_admin_token
 from tourney.tournament.cli_app import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
@@ -88,6 +88,14 @@ def serve(
     calls_per_connection: Annotated[int, typer.Option(help="Calls one connection may have in flight (the "
                                                           "organiser's RunMatch aside); more are refused "
                                                           "(RESOURCE_EXHAUSTED).")] = ArenaConfig.calls_per_connection,
+    streams_per_connection: Annotated[int, typer.Option(help="HTTP/2 streams one connection may have open at once; "
+                                                            "gRPC clients wait for a free one, and further calls "
+                                                            "that arrive anyway are reset unread (UNAVAILABLE).")
+                                      ] = ArenaConfig.streams_per_connection,
+    admin_port: Annotated[int | None, typer.Option(help="Also listen on 127.0.0.1:PORT for the organiser (`tourney "
+                                                        "run --arena 127.0.0.1:PORT`): out of reach of the network, "
+                                                        "and a tournament's RunMatch calls all run at once there "
+                                                        "(0 picks a free port).")] = None,
     unauthenticated_calls: Annotated[int, typer.Option(help="Calls without a token (ListGames, public GetMatch and "
                                                            "Watch, a Play stream before its Hello is accepted) in "
                                                            "flight at once.")] = ArenaConfig.unauthenticated_calls,
@@ -122,7 +130,8 @@ def serve(
         limits = {"--max-sessions": max_sessions, "--max-matches-per-session": max_matches_per_session,
                   "--max-queued-messages": max_queued_messages, "--max-queued-mb": max_queued_mb,
                   "--max-receive-kb": max_receive_kb, "--bad-message-burst": bad_message_burst,
-                  "--calls-per-connection": calls_per_connection, "--unauthenticated-calls": unauthenticated_calls,
+                  "--calls-per-connection": calls_per_connection,
+                  "--streams-per-connection": streams_per_connection, "--unauthenticated-calls": unauthenticated_calls,
                   "--auth-failures-per-address": auth_failures_per_address,
                   "--auth-failures-overall": auth_failures_overall, "--max-connections": max_connections}
         for flag, value in limits.items():
@@ -154,6 +163,7 @@ def serve(
                              max_queued_messages=max_queued_messages, max_queued_bytes=max_queued_mb << 20,
                              max_receive_bytes=max_receive_kb << 10, bad_message_burst=bad_message_burst,
                              bad_messages_per_s=bad_messages_per_s, calls_per_connection=calls_per_connection,
+                             streams_per_connection=streams_per_connection,
                              unauthenticated_calls=unauthenticated_calls, unauthenticated_per_s=unauthenticated_per_s,
                              unauthenticated_per_s_per_address=unauthenticated_per_s_per_address,
                              auth_failures_per_address=auth_failures_per_address,
@@ -169,14 +179,14 @@ def serve(
             web = WebBeside(db or "tourney.db", host, web_port, admin)
         asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls,
                            leagues_db=db if leagues else None, web=web, league_lease=league_lease,
-                           catch_up=catch_up))
+                           catch_up=catch_up, admin_port=admin_port))
 
     guarded(body)
 
 
 async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None,
                  leagues_db: str | None = None, web: WebBeside | None = None, league_lease: float = 300.0,
-                 catch_up: int | None = 3) -> None:
+                 catch_up: int | None = 3, admin_port: int | None = None) -> None:
     try:
         server, bound = await start_server(arena, host, port, tls)
     except RuntimeError as exc:
@@ -184,6 +194,19 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
     if bound == 0:
         raise ConfigError(f"cannot listen on {host}:{port}: pick another --port.")
     print(f"arena listening on {host}:{bound}", flush=True)
+    servers = [server]
+    if admin_port is not None:
+        busy = f"cannot listen on 127.0.0.1:{admin_port}: pick another --admin-port."
+        try:
+            admin_server, admin_bound = await start_admin_listener(arena, admin_port)
+        except RuntimeError:
+            await server.stop(None)
+            raise ConfigError(busy) from None
+        servers.append(admin_server)
+        if admin_bound == 0:
+            await asyncio.gather(*(s.stop(None) for s in servers))
+            raise ConfigError(busy)
+        print(f"organiser's listener on 127.0.0.1:{admin_bound}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -203,7 +226,7 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
     if league_loop is not None:
         await asyncio.to_thread(league_loop.stop)  # off the loop: its matches still need it to finish
     arena.shutdown()
-    await server.stop(2.0)
+    await asyncio.gather(*(s.stop(2.0) for s in servers))
 
 
 def store_writer(db_url: str) -> Callable[[str, Sequence[str], MatchResult, float], None]:

@@ -49,6 +49,14 @@ class ArenaConfig:
     # in flight on the arena, and new unauthenticated calls a second (overall and per address).
     # The organiser's RunMatch with the admin token is never counted: it always gets through.
     calls_per_connection: int = 8
+    # HTTP/2 streams a connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS on the bots'
+    # listener): a gRPC client's further calls wait in the client until one ends, and those that
+    # arrive anyway (sent on a new connection before the client learnt the limit, or by a client that
+    # ignores it) are reset by gRPC unread (REFUSED_STREAM: the client sees UNAVAILABLE). So a burst
+    # over a few connections reaches the arena's Python code only as fast as its calls end (a refused
+    # one after REFUSAL_PAUSE_S). Twice calls_per_connection, so that a client that opens a few calls
+    # too many still hears admission's sentence. The organiser's listener allows more (server.py).
+    streams_per_connection: int = 16
     unauthenticated_calls: int = 256
     unauthenticated_per_s: float = 200.0
     unauthenticated_per_s_per_address: float = 100.0

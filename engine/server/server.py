@@ -25,7 +25,9 @@ logger = logging.getLogger(__name__)
 # File descriptors kept free under the open-file limit for everything but client connections:
 # the store, the metrics and web listeners, bot programs' pipes, log files.
 SPARE_FILES = 256
-MAX_STREAMS_PER_CONNECTION = 256
+# Streams one connection may have open on the organiser's listener (start_admin_listener): room
+# for a tournament's RunMatch calls, which share one connection however many workers play them.
+ADMIN_STREAMS_PER_CONNECTION = 256
 
 
 def raise_file_limit() -> int:
@@ -61,29 +63,15 @@ def server_options(config: ArenaConfig, file_limit: int) -> list[tuple[str, Any]
         ("grpc.max_allowed_incoming_connections", connection_cap(config, file_limit)),
         ("grpc.max_connection_idle_ms", int(config.idle_connection_s * 1000)),
         ("grpc.server_handshake_timeout_ms", int(config.handshake_timeout_s * 1000)),
-        # Streams open at once on one connection, at the transport: a backstop far above what
-        # admission lets a connection have in flight (admission.py), since the organiser's RunMatch
-        # calls, never counted there, may share one connection (`tourney run --arena --workers`).
-        ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
+        # Streams open at once on one connection, at the transport (see ArenaConfig.streams_per_connection).
+        ("grpc.max_concurrent_streams", config.streams_per_connection),
     ]
 
 
-async def start_server(
-    arena: Arena,
-    host: str = "127.0.0.1",
-    port: int = 50051,
-    tls: tuple[bytes, bytes] | None = None,
-    unix_path: str | None = None,
-) -> tuple[grpc.aio.Server, int]:
-    """Start the arena on host:port (0 picks a free port); returns the server and its port.
-
-    tls is (certificate chain PEM, private key PEM). unix_path, when given, is a Unix socket the
-    arena listens on too (plain: only local processes reach it), for sandboxed bots with no network.
-    The standard health service and server reflection are enabled when their packages are installed.
-    """
+async def _serve_arena(arena: Arena, options: list[tuple[str, Any]]) -> grpc.aio.Server:
+    """A gRPC server of the Arena service (with health and reflection when installed), not yet bound."""
     available_games()  # import every game now, not during the first bot's Hello
-    server = grpc.aio.server(options=server_options(arena.config, raise_file_limit()),
-                             interceptors=[MetricsInterceptor(arena_methods())])
+    server = grpc.aio.server(options=options, interceptors=[MetricsInterceptor(arena_methods())])
     server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena)),))
     service_names = ["tourney.v1.Arena"]
     try:
@@ -103,6 +91,23 @@ async def start_server(
         reflection.enable_server_reflection(service_names, server)
     except ImportError:
         pass
+    return server
+
+
+async def start_server(
+    arena: Arena,
+    host: str = "127.0.0.1",
+    port: int = 50051,
+    tls: tuple[bytes, bytes] | None = None,
+    unix_path: str | None = None,
+) -> tuple[grpc.aio.Server, int]:
+    """Start the arena on host:port (0 picks a free port); returns the server and its port.
+
+    tls is (certificate chain PEM, private key PEM). unix_path, when given, is a Unix socket the
+    arena listens on too (plain: only local processes reach it), for sandboxed bots with no network.
+    The standard health service and server reflection are enabled when their packages are installed.
+    """
+    server = await _serve_arena(arena, server_options(arena.config, raise_file_limit()))
     address = f"{host}:{port}"
     if tls is not None:
         credentials = grpc.ssl_server_credentials([(tls[1], tls[0])])
@@ -111,5 +116,23 @@ async def start_server(
         bound = server.add_insecure_port(address)
     if unix_path is not None:
         server.add_insecure_port(f"unix:{unix_path}")
+    await server.start()
+    return server, bound
+
+
+async def start_admin_listener(arena: Arena, port: int = 0) -> tuple[grpc.aio.Server, int]:
+    """The organiser's listener: the same arena on 127.0.0.1:port (0 picks a free port), plain, with
+    ADMIN_STREAMS_PER_CONNECTION streams a connection; returns the server and its port.
+
+    Only processes on this machine reach it, so no flood from the network does, and a tournament's
+    many RunMatch calls on one connection (`tourney run --arena --workers N`) all run at once where
+    the bots' listener lets a connection have ArenaConfig.streams_per_connection. Calls here are
+    admitted as on the bots' listener: only the organiser's RunMatch is never counted.
+    """
+    options = [(key, ADMIN_STREAMS_PER_CONNECTION if key == "grpc.max_concurrent_streams" else value)
+               for key, value in server_options(arena.config, raise_file_limit())]
+    options.append(("grpc.so_reuseport", 0))  # a port in use (the bots' one too) is an error, never shared
+    server = await _serve_arena(arena, options)
+    bound = server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
     return server, bound

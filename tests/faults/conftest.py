@@ -5,6 +5,7 @@ Reuses the server tests' harness (tests/server/harness.py); every test gets a fr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -17,6 +18,7 @@ import pytest
 from tests.server.harness import ArenaHarness
 from tests.tournament.conftest import PG_BIN, _as_postgres, _free_port
 from tourney.engine.referee import MatchResult
+from tourney.engine.server.config import ArenaConfig
 
 
 class Stored:
@@ -32,15 +34,22 @@ class Stored:
             self.results[match_id] = (list(names), result)
 
 
-@pytest.fixture
-def harness() -> Iterator[ArenaHarness]:
-    h = ArenaHarness()
+@contextlib.contextmanager
+def stored_harness(config: ArenaConfig | None = None) -> Iterator[ArenaHarness]:
+    """An arena harness (with `config`) whose finished matches are kept in `harness.stored`."""
+    h = ArenaHarness(config)
     h.stored = Stored()  # type: ignore[attr-defined]
     h.arena.on_result = h.stored  # type: ignore[attr-defined]
     try:
         yield h
     finally:
         h.close()
+
+
+@pytest.fixture
+def harness() -> Iterator[ArenaHarness]:
+    with stored_harness() as h:
+        yield h
 
 
 class Postgres:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import grpc
+import pytest
 
-from tests.faults.conftest import Stored
+from tests.faults.conftest import stored_harness
 from tests.faults.faultlib import GAME, hello_bytes, with_good_matches
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 from tourney.engine.server.config import ArenaConfig
@@ -16,6 +19,11 @@ from tourney.engine.server.generated import arena_pb2 as pb
 
 STREAMS = 1000
 CONNECTIONS = 4
+# Admission control and the transport's stream cap (tests/security) would refuse most of these streams
+# before they say anything: lifted here, so each test shows the arena holding every stream it floods.
+NO_ADMISSION: dict[str, Any] = {"calls_per_connection": STREAMS, "streams_per_connection": STREAMS,
+                                "unauthenticated_calls": STREAMS, "unauthenticated_per_s": STREAMS,
+                                "unauthenticated_per_s_per_address": STREAMS}
 
 
 async def _flood(address: str, hold: asyncio.Event, opened: list[int]) -> tuple[list[str], float]:
@@ -47,15 +55,8 @@ async def _flood(address: str, hold: asyncio.Event, opened: list[int]) -> tuple[
 
 
 def test_a_thousand_streams_are_rate_limited_and_the_arena_keeps_serving() -> None:
-    # Admission control would refuse all but `calls_per_connection` of these streams at once
-    # (tests/security/test_siege.py): opened wide here, so that every stream meets the Hello limit tested here.
-    config = ArenaConfig(allow_anonymous=True, default_move_ms=5000, hello_burst=50, hello_per_s=2.0,
-                         calls_per_connection=STREAMS, unauthenticated_calls=2 * STREAMS,
-                         unauthenticated_per_s=100.0 * STREAMS, unauthenticated_per_s_per_address=100.0 * STREAMS)
-    harness = ArenaHarness(config)
-    harness.stored = Stored()  # type: ignore[attr-defined]
-    harness.arena.on_result = harness.stored  # type: ignore[attr-defined]
-    try:
+    config = ArenaConfig(allow_anonymous=True, default_move_ms=5000, hello_burst=50, hello_per_s=2.0, **NO_ADMISSION)
+    with stored_harness(config) as harness:
         harness.bot("good", max_concurrent_matches=4)
         loop = asyncio.new_event_loop()
         import threading
@@ -81,8 +82,6 @@ def test_a_thousand_streams_are_rate_limited_and_the_arena_keeps_serving() -> No
         # Cancelled streams leave no session behind.
         assert wait_for(lambda: [s.name for s in harness.arena.connected()] == ["good"])
         loop.close()
-    finally:
-        harness.close()
 
 
 async def _silent_flood(address: str, hold: asyncio.Event, opened: list[int]) -> None:
@@ -105,9 +104,17 @@ async def _silent_flood(address: str, hold: asyncio.Event, opened: list[int]) ->
         await channel.close()
 
 
-def test_a_thousand_silent_streams_do_not_stop_the_arena(harness: ArenaHarness) -> None:
+@pytest.fixture
+def open_harness() -> Iterator[ArenaHarness]:
+    """The faults harness (tests/faults/conftest.py) with NO_ADMISSION."""
+    with stored_harness(ArenaConfig(allow_anonymous=True, default_move_ms=5000, **NO_ADMISSION)) as harness:
+        yield harness
+
+
+def test_a_thousand_silent_streams_do_not_stop_the_arena(open_harness: ArenaHarness) -> None:
     import threading
 
+    harness = open_harness
     harness.bot("good", max_concurrent_matches=4)
     loop = asyncio.new_event_loop()
     hold = asyncio.Event()

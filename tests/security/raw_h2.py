@@ -23,15 +23,24 @@ class WindowZeroClient:
         self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
         self.conn.initiate_connection()
         self.conn.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 0})
-        message = b"\x00" + len(body).to_bytes(4, "big") + body  # gRPC framing: uncompressed, length
+        self.address, self.method = address, method
         self.outcome: dict[int, str] = {}
         for _ in range(calls):
-            stream = self.conn.get_next_available_stream_id()
-            self.conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":path", method),
-                                            (":authority", address), ("content-type", "application/grpc"),
-                                            ("te", "trailers")])
-            self.conn.send_data(stream, message, end_stream=True)
-            self.outcome[stream] = PENDING
+            self._start(body)
+        self.sock.sendall(self.conn.data_to_send())
+
+    def _start(self, body: bytes) -> None:
+        stream = self.conn.get_next_available_stream_id()
+        self.conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":path", self.method),
+                                        (":authority", self.address), ("content-type", "application/grpc"),
+                                        ("te", "trailers")])
+        message = b"\x00" + len(body).to_bytes(4, "big") + body  # gRPC framing: uncompressed, length
+        self.conn.send_data(stream, message, end_stream=True)
+        self.outcome[stream] = PENDING
+
+    def open(self, body: bytes) -> None:
+        """One more call of the method, with `body`, sent at once on this connection."""
+        self._start(body)
         self.sock.sendall(self.conn.data_to_send())
 
     def read_until(self, answered: int, timeout_s: float) -> dict[int, str]:

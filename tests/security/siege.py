@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from tests.server.harness import WAIT_S, ArenaHarness
 from tourney.engine.server.config import ArenaConfig
+from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.tournament.arena_run import RemoteArenaExecutor
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.runner import TournamentPlan, run_tournament
@@ -19,6 +20,14 @@ from tourney.tournament.store.tables import Match
 
 ADMIN = "siege-admin-token-0123456789"
 BASE = ArenaConfig(admin_token=ADMIN, allow_anonymous=True, default_move_ms=5000)
+
+
+def long_match_request(harness: ArenaHarness) -> bytes:
+    """Play a long Tiny Ninjas champion match on the arena (its public record is large); returns a
+    serialized GetMatchRequest for it, the body of raw HTTP/2 calls that never grant window."""
+    harness.run_match("tiny-ninjas", ["greedy", "greedy"], seed=7, admin_token=ADMIN, match_id="long",
+                      config_json='{"mode": "champion"}')
+    return pb.GetMatchRequest(match_id="long").SerializeToString()
 
 
 def siege_arena(good_bot: bool = True, **limits: object) -> ArenaHarness:

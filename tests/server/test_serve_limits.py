@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import socket
 import subprocess
 
 import grpc
 
 from tests.faults.faultlib import hello_bytes
+from tests.security.raw_h2 import WindowZeroClient
 from tests.server.test_cli import ENV, ROOT, TOURNEY
 from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.tournament.arena_run import check_arena
 
 PLAY = "/tourney.v1.Arena/Play"
 
@@ -90,3 +93,52 @@ def test_a_bad_message_rate_of_zero_is_refused_in_one_sentence() -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "--bad-messages-per-s must be above 0" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_serve_flags_cap_streams_per_connection_and_open_the_organisers_listener() -> None:
+    proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--streams-per-connection", "2", "--admin-port", "0"],
+                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    clients: list[WindowZeroClient] = []
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("arena listening on "), line
+        address = line.rsplit(" ", 1)[1].strip()
+        line = proc.stdout.readline()
+        assert line.startswith("organiser's listener on 127.0.0.1:"), line
+        organiser = line.rsplit(" ", 1)[1].strip()
+        # Four calls at once on one connection: the arena answers two (no such match), HTTP/2 resets two unread.
+        body = pb.GetMatchRequest(match_id="none").SerializeToString()
+        for where in (address, organiser):
+            clients.append(WindowZeroClient(where, "/tourney.v1.Arena/GetMatch", body, 4))
+        assert clients[0].read_until(answered=4, timeout_s=20) == {1: "refused:5", 3: "refused:5", 5: "reset",
+                                                                   7: "reset"}
+        # The organiser's listener has room for all four, and takes the admin token ($TOURNEY_ADMIN_TOKEN):
+        # a RunMatch of no game is answered INVALID_ARGUMENT, not PERMISSION_DENIED.
+        assert set(clients[1].read_until(answered=4, timeout_s=20).values()) == {"refused:5"}
+        check_arena(organiser, ENV["TOURNEY_ADMIN_TOKEN"])
+    finally:
+        for client in clients:
+            client.close()
+        proc.terminate()
+        proc.wait(20)
+
+
+def test_a_busy_admin_port_is_one_sentence() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = str(taken.getsockname()[1])
+        done = subprocess.run([*TOURNEY, "serve", "--port", "0", "--admin-port", busy],
+                              cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "pick another --admin-port" in done.stderr and "Traceback" not in done.stderr
+    # The bots' own port is busy too, though gRPC could share it with a second listener.
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    port = str(free.getsockname()[1])
+    free.close()
+    done = subprocess.run([*TOURNEY, "serve", "--port", port, "--admin-port", port],
+                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "pick another --admin-port" in done.stderr and "Traceback" not in done.stderr
