@@ -11,12 +11,15 @@ default seccomp profile): hosted bots are refused in one sentence that says what
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -70,8 +73,30 @@ print("forked", len(children))
 """
 
 
+@contextlib.contextmanager
+def reachable_by_anyone(*paths: Path) -> Iterator[None]:
+    """Let any user pass through the folders above `paths` (as the image's are) for the block's length.
+
+    A checkout may sit under a private folder (mktemp -d makes 0700 ones); the worker's user must reach
+    the installed code there, as it does in the image. The modes are put back afterwards.
+    """
+    changed: dict[Path, int] = {}
+    for path in paths:
+        for folder in [path, *path.parents]:
+            mode = folder.stat().st_mode
+            if folder not in changed and not mode & stat.S_IXOTH:
+                changed[folder] = stat.S_IMODE(mode)
+                folder.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
+    try:
+        yield
+    finally:
+        for folder, mode in changed.items():
+            folder.chmod(mode)
+
+
 def test_a_busy_non_root_worker_starts_bots_and_caps_their_processes() -> None:
-    with tempfile.TemporaryDirectory(prefix="tourney-sandbox-user-") as folder:
+    with tempfile.TemporaryDirectory(prefix="tourney-sandbox-user-") as folder, \
+            reachable_by_anyone(Path(SITE), Path(__file__).resolve()):
         work = Path(folder)
         (work / "bundle").mkdir()
         (work / "bundle" / "forks.py").write_text(FORKS)
