@@ -141,12 +141,6 @@ def _report_doc(r: RoundReport) -> dict[str, Any]:
             "matches": r.matches, "forfeits": r.forfeits, "status": r.status}
 
 
-class Terminated(BaseException):  # noqa: N818  (a signal, not an error)
-    """SIGTERM arrived: raised in the main thread so the round in play gives its claim back."""
-
-
-def _raise_terminated(_signum: int, _frame: FrameType | None) -> None:
-    raise Terminated
 
 
 @league_app.command("run-due")
@@ -213,19 +207,25 @@ def run_due_command(
             if not as_json:
                 print(report.line(), flush=True)
 
-        sleeper = threading.Event()
-        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+        # SIGTERM asks the round in play to stop between matches and give its claim back: raised at any
+        # point instead, it could land inside a database commit and leave the store's session unusable.
+        stop = threading.Event()
+
+        def on_term(_signum: int, _frame: FrameType | None) -> None:
+            stop.set()
+
+        previous = signal.signal(signal.SIGTERM, on_term)
         try:
-            while True:
+            while not stop.is_set():
                 run_due(engine, name, clock=clock, executor=executor, presence=presence, lease_s=lease,
-                        catch_up=keep, on_round=show)
+                        catch_up=keep, on_round=show, stop=stop)
                 if watch is None:
                     break
-                sleeper.wait(watch)
-        except Terminated:
-            print("stopped (SIGTERM): the round in play, if any, was given back to the next run-due",
-                  file=sys.stderr, flush=True)
-            raise typer.Exit(143) from None
+                stop.wait(watch)
+            if stop.is_set():
+                print("stopped (SIGTERM): the round in play, if any, was given back to the next run-due",
+                      file=sys.stderr, flush=True)
+                raise typer.Exit(143)
         finally:
             signal.signal(signal.SIGTERM, previous)
             executor.close()

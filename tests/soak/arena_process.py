@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from tourney.engine.referee import MatchResult
 from tourney.engine.server.arena import Arena
 from tourney.engine.server.config import ArenaConfig
-from tourney.engine.server.server import start_server
+from tourney.engine.server.server import start_admin_listener, start_server
 
 ADMIN_ENV = "SOAK_ADMIN_TOKEN"
 
@@ -38,11 +38,16 @@ def main(store_path: str) -> None:
 
     async def serve() -> None:
         server, port = await start_server(arena, "127.0.0.1", 0)
+        # The bots' port, then the organiser's (`serve --admin-port`): its many RunMatch calls share one
+        # connection, more than the bots' listener lets a connection have at once.
+        admin, admin_port = await start_admin_listener(arena, 0)
         print(port, flush=True)
+        print(admin_port, flush=True)
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         await stop.wait()
         arena.shutdown()
+        await admin.stop(1.0)
         await server.stop(1.0)
 
     asyncio.run(serve())

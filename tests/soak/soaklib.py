@@ -152,8 +152,10 @@ async def _quiet_write(call: grpc.aio.StreamStreamCall, data: bytes) -> None:
 
 
 async def _soak(address: str, streams: int, seconds: float, faulty_pairs: int, fault_move_ms: int,
-                pid: int, report: SoakReport) -> None:
-    channel = grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 << 20)])
+                pid: int, report: SoakReport, organiser: str | None = None) -> None:
+    """The bots connect to `address`; the organiser's RunMatch and GetMatch go to `organiser` (default: the same)."""
+    channel = grpc.aio.insecure_channel(organiser or address,
+                                        options=[("grpc.max_receive_message_length", 64 << 20)])
     pairs = streams // 2
     bots: list[ScriptedBot] = []
     for i in range(pairs):
@@ -272,8 +274,9 @@ def soak(streams: int = 200, seconds: float = 60.0, faulty_pairs: int = 0, fault
                                 stdout=subprocess.PIPE, text=True)
         try:
             assert proc.stdout is not None
-            port = int(proc.stdout.readline())
-            asyncio.run(_soak(f"127.0.0.1:{port}", streams, seconds, faulty_pairs, fault_move_ms, proc.pid, report))
+            port, admin_port = int(proc.stdout.readline()), int(proc.stdout.readline())
+            asyncio.run(_soak(f"127.0.0.1:{port}", streams, seconds, faulty_pairs, fault_move_ms, proc.pid, report,
+                              organiser=f"127.0.0.1:{admin_port}"))
         finally:
             proc.terminate()
             proc.wait(30)
