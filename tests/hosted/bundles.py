@@ -43,6 +43,10 @@ except OSError as exc:
     print(f"SNOOP: no file ({exc.__class__.__name__})", flush=True)
 print("SNOOP: env", sorted(k for k in os.environ if k.startswith("TOURNEY_")), flush=True)
 print("SNOOP: values", sorted(os.environ.values()), flush=True)
+try:  # the sandbox's first process: what it was started with
+    print("SNOOP: init", open("/proc/1/environ").read().split(chr(0)), flush=True)
+except OSError as exc:
+    print(f"SNOOP: no init environ ({exc.__class__.__name__})", flush=True)
 """,
     # Looks for what it left in its scratch in an earlier match, then leaves it.
     "remember": """

@@ -30,6 +30,7 @@ def test_no_organiser_file_or_variable_is_visible(hosted_store: Store, beside: B
     assert "SNOOP: no file (FileNotFoundError)" in log
     assert "SNOOP: env ['TOURNEY_ARENA', 'TOURNEY_BOT_NAME', 'TOURNEY_TOKEN']" in log
     assert "organiser" not in log.replace("organiser-secret.txt", "")  # neither the secret, token nor URL
+    assert "SNOOP: init" not in log or "'PWD=/'" in log  # not the organiser's working folder either
 
 
 def test_scratch_files_are_gone_by_the_next_match(hosted_store: Store, beside: Beside) -> None:

@@ -74,8 +74,10 @@ class SandboxedProgram:
             argv = self.argv(userns_filter)
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             with self.log_path.open("wb") as log:
+                # Started from "/": bubblewrap passes its own working directory on as PWD to the sandbox's
+                # first process, where the bot could read the organiser's folder in /proc/1/environ.
                 self.process = subprocess.Popen(argv, env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
-                                                stdout=log, stderr=log, start_new_session=True,
+                                                stdout=log, stderr=log, start_new_session=True, cwd="/",
                                                 pass_fds=() if userns_filter is None else (userns_filter,))
         finally:
             if userns_filter is not None:
