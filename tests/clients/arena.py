@@ -22,10 +22,11 @@ GAMES = (("tiny-ninjas", False), ("ninja-versus-ninja", False), ("ninja-arena", 
 
 
 @contextmanager
-def served() -> Iterator[str]:
-    """`tourney serve --allow-anonymous` on a free port; yields its host:port and stops it after."""
-    proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--move-ms", "10000"],
-                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def served(move_ms: int = 10_000, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`tourney serve --allow-anonymous` on a free port (with `env`, default ENV); yields its host:port and
+    stops it after."""
+    proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--move-ms", str(move_ms)],
+                            cwd=ROOT, env=env or ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()  # the server prints its address first (or dies: an empty line)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.clients.arena import served as arena_served
+
 ROOT = Path(__file__).resolve().parents[2]
 # The entry point `tourney` is `tourney.tournament.cli:app`; `-m tourney.tournament.cli` would run a second copy of it.
 TOURNEY = [sys.executable, "-c", "import sys; from tourney.tournament.cli import app; sys.argv[0] = \"tourney\"; app()"]
@@ -20,20 +22,8 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TOURNEY_ADMIN_TOKEN": "Kp3-cW9vRt
 
 @pytest.fixture
 def served() -> Iterator[str]:
-    proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--move-ms", "5000"],
-                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()  # blocks until the server prints its address (or dies)
-        assert line.startswith("arena listening on "), line + (proc.stderr.read() if proc.stderr else "")
-        yield line.rsplit(" ", 1)[1].strip()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(20)
+    with arena_served(move_ms=5000, env=ENV) as address:
+        yield address
 
 
 def test_connect_and_arena_match_play_over_the_network(served: str) -> None:

@@ -51,12 +51,10 @@ def withdraw(engine: Engine, name: str) -> None:
 def ladder_ratings(engine: Engine, name: str) -> list[dict[str, Any]]:
     """Each version's rating on each ladder it joined, with its history (μ − 3σ after each recent match)."""
     rows = []
-    for game, entry in entries_of(engine, bot_prefix(name)):
-        found = ladder_of(engine, game, create=False)
-        assert found is not None
+    for game, ladder_id, entry in entries_of(engine, bot_prefix(name)):
         rows.append({"game": game, "version": int(entry.spec.rsplit("=", 1)[1]), "alias": entry.alias,
                      "mu": round(entry.mu, 3), "sigma": round(entry.sigma, 3),
                      "conservative": round(entry.conservative, 3), "matches": entry.matches, "wins": entry.wins,
                      "on_ladder": entry.active,
-                     "history": [round(x, 3) for x in rating_history(engine, found[0], entry.alias)]})
+                     "history": [round(x, 3) for x in rating_history(engine, ladder_id, entry.alias)]})
     return rows

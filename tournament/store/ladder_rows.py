@@ -135,14 +135,14 @@ def departed(engine: Engine, ladder_id: int) -> set[str]:
     return guard(read)
 
 
-def entries_of(engine: Engine, spec_prefix: str) -> list[tuple[str, LadderEntry]]:
-    """(game, entry) for every ladder entry whose spec starts with `spec_prefix`, by game then when added."""
-    def read() -> list[tuple[str, LadderEntry]]:
+def entries_of(engine: Engine, spec_prefix: str) -> list[tuple[str, int, LadderEntry]]:
+    """(game, ladder id, entry) for every ladder entry whose spec starts with `spec_prefix`, by game then when added."""
+    def read() -> list[tuple[str, int, LadderEntry]]:
         with engine.connect() as conn:
             rows = conn.execute(select(LADDERS.c.game, BOTS).join(LADDERS, LADDERS.c.id == BOTS.c.ladder_id)
                                 .where(BOTS.c.spec.startswith(spec_prefix, autoescape=True))
                                 .order_by(LADDERS.c.game, BOTS.c.id)).all()
-        return [(str(r.game), _entry(r)) for r in rows]
+        return [(str(r.game), int(r.ladder_id), _entry(r)) for r in rows]
     return guard(read)
 
 
