@@ -263,12 +263,18 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
                     match_id=request.match_id, request_id=request.request_id, action_index=0)))
 
     async def run() -> tuple[float, int]:
-        async with grpc.aio.insecure_channel(address) as channel:
+        # The bots share one connection, as the raw ping-pong's streams do; the organiser's RunMatch
+        # calls go over a second one: the bots' listener caps streams per connection (16), and eight
+        # Play streams plus eight RunMatch calls, each replaced as it ends, would brush that cap. (Its
+        # own subchannel pool, or gRPC would share the bots' connection between the two channels.)
+        own_connection = [("grpc.use_local_subchannel_pool", 1)]
+        async with grpc.aio.insecure_channel(address) as channel, \
+                grpc.aio.insecure_channel(address, options=own_connection) as organiser:
             flags = [asyncio.Event() for _ in range(streams)]
             answered = [[0] for _ in range(streams)]
             bots = [asyncio.ensure_future(bot(channel, f"{game}-{i}", flags[i], answered[i])) for i in range(streams)]
             await asyncio.wait_for(asyncio.gather(*(f.wait() for f in flags)), 30)
-            run_match = channel.unary_unary("/tourney.v1.Arena/RunMatch",
+            run_match = organiser.unary_unary("/tourney.v1.Arena/RunMatch",
                                             request_serializer=pb.RunMatchRequest.SerializeToString,
                                             response_deserializer=pb.MatchRecord.FromString)
 
