@@ -3,8 +3,7 @@
 An ActionRequest is sent once per decision, and its legal list can be long (a Maître Ninja
 defender can have ~35,000 rows). Building protobuf objects for it costs more than the game
 step, so the legal rows are encoded once per distinct action and the request is framed
-around them. Protobuf allows fields in any order and explicit zero values, so the bytes
-parse as the same message a generated stub would build.
+around them (see framing.py for why the bytes parse as the generated stub's message).
 """
 
 from __future__ import annotations
@@ -12,40 +11,14 @@ from __future__ import annotations
 import functools
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
 
 from tourney.engine.core import Action, Observation
 from tourney.engine.server.codecs import Codec, GenericCodec, dumps
+from tourney.engine.server.framing import field as _field
+from tourney.engine.server.framing import tag as _tag
+from tourney.engine.server.framing import varint as _varint
 from tourney.engine.server.generated import arena_pb2 as pb
 
-_ONE_BYTE = [bytes((i,)) for i in range(0x80)]  # most varints here (ids, seats, lengths) are small
-
-
-def _varint(value: int) -> bytes:
-    """A non-negative int as a protobuf varint: 7 bits a byte, low bits first."""
-    if value < 0x80:
-        return _ONE_BYTE[value]
-    if value < 0x4000:  # request ids and lengths mostly stop here
-        return bytes(((value & 0x7F) | 0x80, value >> 7))
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def _field(tag: bytes, payload: bytes) -> bytes:
-    """`payload` as a length-delimited field (a string or a submessage) with its tag."""
-    return b"".join((tag, _varint(len(payload)), payload))
-
-
-def _tag(message: Any, field: str, length_delimited: bool) -> bytes:
-    """The key of `field` of a proto message, as the wire writes it (field number << 3 | wire type)."""
-    return _varint(message.DESCRIPTOR.fields_by_name[field].number << 3 | (2 if length_delimited else 0))
-
-
-# Read from the generated descriptors, so the bytes follow the contract if it ever changes.
 _ACTION_REQUEST_TAG = _tag(pb.ArenaMessage, "action_request", True)
 _MATCH_ID_TAG = _tag(pb.ActionRequest, "match_id", True)
 _REQUEST_ID_TAG = _tag(pb.ActionRequest, "request_id", False)
@@ -113,10 +86,12 @@ def legal_encoder(codec: Codec) -> LegalEncoder:
 
 
 def observation_bytes(codec: Codec, obs: Observation) -> bytes:
-    """The serialized proto Observation of `obs`; a generic (JSON-only) one is framed by hand."""
+    """The serialized proto Observation of `obs`: a generic (JSON-only) one framed here, a codec's own
+    `observation_bytes` when it has one (it frames what repeats from request to request once)."""
     if isinstance(codec, GenericCodec):
         return _field(_GENERIC_TAG, _field(_GAME_TAG, codec.game_id.encode()) + _field(_JSON_TAG, dumps(obs).encode()))
-    data: bytes = codec.observation(obs).SerializeToString()
+    framed = getattr(codec, "observation_bytes", None)
+    data: bytes = framed(obs) if framed is not None else codec.observation(obs).SerializeToString()
     return data
 
 

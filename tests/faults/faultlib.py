@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from tests.server.harness import WAIT_S, ArenaHarness
+from tourney.engine.server import framing
 from tourney.engine.server.generated import arena_pb2 as pb
 
 GAME = "tiny-ninjas"
@@ -47,13 +48,7 @@ def with_good_matches(harness: ArenaHarness, faulty: Callable[[], pb.MatchRecord
 
 def varint(value: int) -> bytes:
     """A protobuf varint; negative values as their 64-bit two's complement (how int64 -1 travels)."""
-    value &= (1 << 64) - 1
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+    return framing.varint(value & ((1 << 64) - 1))
 
 
 def reply_bytes(match_id: str | bytes, request_id: int, index: int) -> bytes:

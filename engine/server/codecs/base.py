@@ -18,7 +18,12 @@ from tourney.engine.server.generated import arena_pb2 as pb
 
 
 class Codec(Protocol):
-    """Translates one game's observations and actions into proto messages."""
+    """Translates one game's observations and actions into proto messages.
+
+    A codec may also have `observation_bytes(obs) -> bytes`, the serialized `observation(obs)`
+    (parsing to an equal message): the arena sends that instead, so a codec can frame once what
+    repeats from request to request (see wire.observation_bytes).
+    """
 
     def observation(self, obs: Observation) -> pb.Observation:
         """The typed proto of an observation dict (full dict also in the game message's `json`)."""

@@ -13,6 +13,7 @@ from tourney.engine.server.codecs.base import (
     uint32_or,
     uint_list,
 )
+from tourney.engine.server.framing import field, tag
 from tourney.engine.server.generated import arena_pb2 as pb
 
 
@@ -41,14 +42,58 @@ def _player(p: Any) -> pb.NinjaArenaPlayer:
     )
 
 
+_PLAYERS_TAG = tag(pb.NinjaArenaObservation, "players", True)
+_OBSERVATION_TAG = tag(pb.Observation, "ninja_arena", True)
+# Players' boards as framed bytes, by content: 4,096 boards (a few hundred kB) cover every board
+# of many matches at once; past that the cache starts over.
+MAX_CACHED_PLAYERS = 4096
+
+
 class NinjaArenaCodec:
-    """Typed fields for the table and the seat's summary; the full dict in `json`."""
+    """Typed fields for the table and the seat's summary; the full dict in `json`.
+
+    Every request shows every player's board (17 fields each), and most boards are as they were
+    at the last request, so `observation_bytes` frames each board once per distinct content.
+    """
+
+    def __init__(self) -> None:
+        self._players: dict[tuple[tuple[str, Any], ...], bytes] = {}
 
     def observation(self, obs: Observation) -> pb.Observation:
         players = obs.get("players")
+        message = self._table(obs)
+        if isinstance(players, list):
+            message.players.extend(_player(p) for p in players)
+        return pb.Observation(ninja_arena=message)
+
+    def observation_bytes(self, obs: Observation) -> bytes:
+        """`observation(obs)` serialized, each player's board taken from the cache when it was seen."""
+        players = obs.get("players")
+        parts = [self._table(obs).SerializeToString()]
+        if isinstance(players, list):
+            parts.extend(self._player_bytes(p) for p in players)
+        return field(_OBSERVATION_TAG, b"".join(parts))
+
+    def _player_bytes(self, p: Any) -> bytes:
+        """One board as a framed `players` entry; the same content always gives the same bytes."""
+        try:
+            key = tuple(p.items())
+            data = self._players.get(key)
+        except (AttributeError, TypeError):  # not a dict, or a value that cannot be a key
+            return field(_PLAYERS_TAG, _player(p).SerializeToString())
+        if data is None:
+            data = field(_PLAYERS_TAG, _player(p).SerializeToString())
+            if len(self._players) >= MAX_CACHED_PLAYERS:
+                self._players.clear()
+            self._players[key] = data
+        return data
+
+    @staticmethod
+    def _table(obs: Observation) -> pb.NinjaArenaObservation:
+        """Every field but the players' boards."""
         summary = obs.get("summary")
         summary = summary if isinstance(summary, dict) else {}
-        return pb.Observation(ninja_arena=pb.NinjaArenaObservation(
+        return pb.NinjaArenaObservation(
             seat=uint32_or(obs.get("seat"), 0),
             tick=uint32_or(obs.get("tick", obs.get("t")), 0),
             mode=str(obs.get("mode", "")),
@@ -56,13 +101,12 @@ class NinjaArenaCodec:
             over=bool(obs.get("over")),
             shadow_token=str(obs.get("shadow_token", "")),
             pending_switch=int32_or(obs.get("pending_switch"), -1),
-            players=[_player(p) for p in players] if isinstance(players, list) else [],
             satisfiable=str_list(summary.get("satisfiable")),
             hit_is_claim=bool(summary.get("hit_is_claim")),
             roll_blocked=bool(summary.get("roll_blocked")),
             dice_masks=uint_list(summary.get("dice_masks")),
             json=dumps(obs),
-        ))
+        )
 
     def action(self, action: Action) -> pb.Action:
         fields = action_fields(action)
