@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 from tourney.engine.core import UnknownGame, get_game
-from tourney.engine.server.codecs.base import Codec, GenericCodec, action_fields, dumps
+from tourney.engine.server.codecs.base import Codec, GenericCodec, TypedCodec, action_fields, dumps
 
 _codecs: dict[str, Codec] = {}  # game id -> its codec, made once
 
@@ -32,4 +32,4 @@ def codec_for(game_id: str) -> Codec:
     return codec
 
 
-__all__ = ["Codec", "GenericCodec", "action_fields", "codec_for", "dumps"]
+__all__ = ["Codec", "GenericCodec", "TypedCodec", "action_fields", "codec_for", "dumps"]

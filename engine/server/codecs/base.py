@@ -12,8 +12,10 @@ import json
 from typing import Any, Protocol
 
 import orjson
+from google.protobuf.message import Message
 
 from tourney.engine.core import Action, Observation
+from tourney.engine.server.framing import field, varint
 from tourney.engine.server.generated import arena_pb2 as pb
 
 
@@ -53,6 +55,46 @@ def dumps(value: Any) -> str:
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             continue
     return _COMPACT.encode(value)
+
+
+class TypedCodec:
+    """A game's typed codec: a subclass names its field of pb.Observation (`oneof`) and builds every
+    field of its message but `json` (`typed`); the JSON of the whole dict is added here.
+
+    `observation_bytes` is what the arena sends: the JSON (the largest field) is framed after the
+    typed fields, neither copied into the typed message nor the typed message into an Observation.
+    """
+
+    oneof: str = ""
+    _oneof_tag = b""  # the keys of the game's field in Observation, and of `json` in the game's message
+    _json_tag = b""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        game_field = pb.Observation.DESCRIPTOR.fields_by_name[cls.oneof]
+        cls._oneof_tag = varint(game_field.number << 3 | 2)
+        cls._json_tag = varint(game_field.message_type.fields_by_name["json"].number << 3 | 2)
+
+    def typed(self, obs: Observation) -> Message:
+        """The game's observation message with every field but `json`."""
+        raise NotImplementedError
+
+    def observation(self, obs: Observation) -> pb.Observation:
+        """The typed proto of an observation dict (full dict also in the game message's `json`), built as
+        objects: what `observation_bytes` must parse as."""
+        out = pb.Observation()
+        game = getattr(out, self.oneof)
+        game.CopyFrom(self.typed(obs))
+        game.json = dumps(obs)
+        return out
+
+    def observation_bytes(self, obs: Observation) -> bytes:
+        """`observation(obs)` serialized."""
+        return self.framed(self.typed(obs).SerializeToString(), obs)
+
+    def framed(self, typed: bytes, obs: Observation) -> bytes:
+        """The Observation of the serialized typed fields `typed` and the JSON of `obs`."""
+        return field(self._oneof_tag, typed + field(self._json_tag, dumps(obs).encode()))
 
 
 def action_fields(action: Action) -> dict[str, Any]:

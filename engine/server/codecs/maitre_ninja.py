@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from tourney.engine.core import Action, Observation
-from tourney.engine.server.codecs.base import action_fields, dumps, int32_or, int_list, str_list, uint32_or, uint_list
+from tourney.engine.server.codecs import TypedCodec
+from tourney.engine.server.codecs.base import action_fields, int32_or, int_list, str_list, uint32_or, uint_list
 from tourney.engine.server.generated import arena_pb2 as pb
 
 
@@ -19,12 +20,15 @@ def _hidden(entry: Any) -> pb.MaitreHiddenLine:
     )
 
 
-class MaitreNinjaCodec:
+class MaitreNinjaCodec(TypedCodec):
     """Typed fields for what a Maître Ninja seat sees; the full dict in `json`."""
 
-    def observation(self, obs: Observation) -> pb.Observation:
+    oneof = "maitre_ninja"
+
+    def typed(self, obs: Observation) -> pb.MaitreNinjaObservation:
+        """Every field but `json` (see TypedCodec)."""
         hidden = obs.get("my_hidden")
-        return pb.Observation(maitre_ninja=pb.MaitreNinjaObservation(
+        return pb.MaitreNinjaObservation(
             seat=uint32_or(obs.get("seat"), 0),
             n_players=uint32_or(obs.get("n_players"), 0),
             ranks=int_list(obs.get("ranks")),
@@ -39,8 +43,7 @@ class MaitreNinjaCodec:
             my_hidden=[_hidden(h) for h in hidden] if isinstance(hidden, list) else [],
             fight_cap=uint32_or(obs.get("fight_cap"), 0),
             elements=str_list(obs.get("elements")),
-            json=dumps(obs),
-        ))
+        )
 
     def action(self, action: Action) -> pb.Action:
         fields = action_fields(action)

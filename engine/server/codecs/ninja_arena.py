@@ -6,6 +6,7 @@ from typing import Any
 
 from tourney.engine.core import Action, Observation
 from tourney.engine.server.codecs.base import (
+    TypedCodec,
     action_fields,
     dumps,
     int32_or,
@@ -43,28 +44,30 @@ def _player(p: Any) -> pb.NinjaArenaPlayer:
 
 
 _PLAYERS_TAG = tag(pb.NinjaArenaObservation, "players", True)
-_OBSERVATION_TAG = tag(pb.Observation, "ninja_arena", True)
 # Players' boards as framed bytes, by content: 4,096 boards (a few hundred kB) cover every board
 # of many matches at once; past that the cache starts over.
 MAX_CACHED_PLAYERS = 4096
 
 
-class NinjaArenaCodec:
+class NinjaArenaCodec(TypedCodec):
     """Typed fields for the table and the seat's summary; the full dict in `json`.
 
     Every request shows every player's board (17 fields each), and most boards are as they were
     at the last request, so `observation_bytes` frames each board once per distinct content.
     """
 
+    oneof = "ninja_arena"
+
     def __init__(self) -> None:
         self._players: dict[tuple[tuple[str, Any], ...], bytes] = {}
 
-    def observation(self, obs: Observation) -> pb.Observation:
+    def typed(self, obs: Observation) -> pb.NinjaArenaObservation:
+        """Every field but `json` (see TypedCodec)."""
         players = obs.get("players")
         message = self._table(obs)
         if isinstance(players, list):
             message.players.extend(_player(p) for p in players)
-        return pb.Observation(ninja_arena=message)
+        return message
 
     def observation_bytes(self, obs: Observation) -> bytes:
         """`observation(obs)` serialized, each player's board taken from the cache when it was seen."""
@@ -72,7 +75,7 @@ class NinjaArenaCodec:
         parts = [self._table(obs).SerializeToString()]
         if isinstance(players, list):
             parts.extend(self._player_bytes(p) for p in players)
-        return field(_OBSERVATION_TAG, b"".join(parts))
+        return self.framed(b"".join(parts), obs)
 
     def _player_bytes(self, p: Any) -> bytes:
         """One board as a framed `players` entry; the same content always gives the same bytes."""
@@ -90,7 +93,7 @@ class NinjaArenaCodec:
 
     @staticmethod
     def _table(obs: Observation) -> pb.NinjaArenaObservation:
-        """Every field but the players' boards."""
+        """Every field but the players' boards and `json`."""
         summary = obs.get("summary")
         summary = summary if isinstance(summary, dict) else {}
         return pb.NinjaArenaObservation(
@@ -105,7 +108,6 @@ class NinjaArenaCodec:
             hit_is_claim=bool(summary.get("hit_is_claim")),
             roll_blocked=bool(summary.get("roll_blocked")),
             dice_masks=uint_list(summary.get("dice_masks")),
-            json=dumps(obs),
         )
 
     def action(self, action: Action) -> pb.Action:

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from tourney.engine.core import Action, Observation
+from tourney.engine.server.codecs import TypedCodec
 from tourney.engine.server.codecs.base import action_fields, dumps, int32_or, int_list, str_list, uint32_or, uint_list
 from tourney.engine.server.generated import arena_pb2 as pb
 
 
-class NinjaVersusNinjaCodec:
+class NinjaVersusNinjaCodec(TypedCodec):
     """Typed fields for the perfect-information board; the full dict in `json`."""
 
-    def observation(self, obs: Observation) -> pb.Observation:
+    oneof = "ninja_versus_ninja"
+
+    def typed(self, obs: Observation) -> pb.NinjaVersusNinjaObservation:
+        """Every field but `json` (see TypedCodec)."""
         ninjas = obs.get("ninjas")
         sides = ninjas if isinstance(ninjas, list) and len(ninjas) == 2 else [[], []]
-        return pb.Observation(ninja_versus_ninja=pb.NinjaVersusNinjaObservation(
+        return pb.NinjaVersusNinjaObservation(
             seat=uint32_or(obs.get("seat"), 0),
             black_ninjas=str_list(sides[0]),
             red_ninjas=str_list(sides[1]),
@@ -24,8 +28,7 @@ class NinjaVersusNinjaCodec:
             roll=uint_list(obs.get("roll")),
             target_score=uint32_or(obs.get("target_score"), 0),
             turn_cap=uint32_or(obs.get("turn_cap"), 0),
-            json=dumps(obs),
-        ))
+        )
 
     def action(self, action: Action) -> pb.Action:
         fields = action_fields(action)

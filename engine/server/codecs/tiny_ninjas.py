@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from tourney.engine.core import Action, Observation
+from tourney.engine.server.codecs import TypedCodec
 from tourney.engine.server.codecs.base import action_fields, dumps, int32_or, int_list, str_list, uint32_or, uint_list
 from tourney.engine.server.generated import arena_pb2 as pb
 
 
-class TinyNinjasCodec:
+class TinyNinjasCodec(TypedCodec):
     """Typed fields for a Tiny Ninjas seat's view; the full dict in `json`."""
 
-    def observation(self, obs: Observation) -> pb.Observation:
-        return pb.Observation(tiny_ninjas=pb.TinyNinjasObservation(
+    oneof = "tiny_ninjas"
+
+    def typed(self, obs: Observation) -> pb.TinyNinjasObservation:
+        """Every field but `json` (see TypedCodec)."""
+        return pb.TinyNinjasObservation(
             seat=uint32_or(obs.get("seat"), 0),
             mode=str(obs.get("mode", "")),
             phase=str(obs.get("phase", "")),
@@ -25,8 +29,7 @@ class TinyNinjasCodec:
             hand_sizes=uint_list(obs.get("hand_sizes")),
             draw_pile_size=uint32_or(obs.get("draw_pile_size"), 0),
             discard_pile=str_list(obs.get("discard_pile")),
-            json=dumps(obs),
-        ))
+        )
 
     def action(self, action: Action) -> pb.Action:
         fields = action_fields(action)
