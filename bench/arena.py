@@ -1,6 +1,7 @@
 """Decisions per second through the arena, beside a raw gRPC ping-pong baseline.
 
     PYTHONPATH=. .venv/bin/python bench/arena.py [--decisions 3000] [--rounds 3] [--game tiny-ninjas ...]
+    PYTHONPATH=. .venv/bin/python bench/arena.py --profile tiny-ninjas   # where the arena's time goes
 
 Both servers run in their own process (grpc.aio, default event loop), the clients in this one.
 The arena plays a trivial registered game ("relay": two seats alternate, three legal
@@ -305,7 +306,13 @@ def main() -> None:
     parser.add_argument("--game", action="append", default=None,
                         help="also measure this real game match after match (repeatable; default: all four; "
                              "'' skips them)")
+    parser.add_argument("--profile", metavar="GAME", default=None,
+                        help="instead, profile the arena's process (cProfile) while 8 bots play GAME match after "
+                             "match, and print where its time goes")
     args = parser.parse_args()
+    if args.profile is not None:
+        profile_arena(args.profile, 8 * args.decisions // 4)
+        return
     arena, arena_address = _spawn("--serve-arena")
     try:
         _, size = arena_decisions(arena_address, 1, 100, True)  # warm-up, and the request size
@@ -372,6 +379,52 @@ def real_game(game: str, decisions: int, rounds: int) -> tuple[float, float]:
     return rate_ratio, cpu_ratio
 
 
+def profile_arena(game: str, decisions: int, shown: int = 30) -> None:
+    """Play `decisions` decisions of `game` (8 aio bots) against an arena whose process profiles itself
+    from after a warm-up to its end; print its functions by their own time.
+
+    The profiler slows Python code several times, not gRPC's compiled core: read the shares of the
+    Python functions among themselves, and the CPU per decision from the unprofiled rows.
+    """
+    import pstats
+    import signal
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        stats = os.path.join(folder, "arena.prof")
+        proc = subprocess.Popen([sys.executable, __file__, "--serve-arena-profiled", stats], stdout=subprocess.PIPE,
+                                text=True, cwd=ROOT)
+        assert proc.stdout is not None
+        address = f"127.0.0.1:{proc.stdout.readline().strip()}"
+        try:
+            game_decisions_aio(address, game, 8, 100)  # warm-up: imports, first matches
+            proc.send_signal(signal.SIGUSR1)
+            rate, _, done = game_decisions_aio(address, game, 8, max(1, decisions // 8))
+        finally:
+            proc.terminate()
+            proc.wait(30)
+        print(f"{game}: {done} decisions at {rate:.0f}/s while profiled; the arena's functions by own time "
+              f"(ncalls / {done} = calls per decision)")
+        pstats.Stats(stats).sort_stats("tottime").print_stats(shown)
+
+
+def _serve_arena_profiled(stats: str) -> None:
+    """The arena server, profiling from SIGUSR1 until SIGTERM, when it writes the stats to `stats`."""
+    import cProfile
+    import signal
+
+    profiler = cProfile.Profile()
+
+    def stop(*_: object) -> None:
+        profiler.disable()
+        profiler.dump_stats(stats)
+        os._exit(0)
+
+    signal.signal(signal.SIGUSR1, lambda *_: profiler.enable())
+    signal.signal(signal.SIGTERM, stop)
+    asyncio.run(_serve_arena())
+
+
 def _rate_and_count(measured: tuple[float, float, int]) -> tuple[float, int]:
     rate, _, done = measured
     return rate, done
@@ -430,5 +483,7 @@ if __name__ == "__main__":
         asyncio.run(_serve_raw(int(sys.argv[2])))
     elif len(sys.argv) > 1 and sys.argv[1] == "--serve-arena":
         asyncio.run(_serve_arena())
+    elif len(sys.argv) > 1 and sys.argv[1] == "--serve-arena-profiled":
+        _serve_arena_profiled(sys.argv[2])
     else:
         main()
