@@ -14,21 +14,19 @@ from collections.abc import Sequence
 
 from tourney.engine.core import Action, Observation
 from tourney.engine.server.codecs import Codec, GenericCodec, dumps
-from tourney.engine.server.framing import field as _field
-from tourney.engine.server.framing import tag as _tag
-from tourney.engine.server.framing import varint as _varint
+from tourney.engine.server.framing import field, tag, varint
 from tourney.engine.server.generated import arena_pb2 as pb
 
-_ACTION_REQUEST_TAG = _tag(pb.ArenaMessage, "action_request", True)
-_MATCH_ID_TAG = _tag(pb.ActionRequest, "match_id", True)
-_REQUEST_ID_TAG = _tag(pb.ActionRequest, "request_id", False)
-_SEAT_TAG = _tag(pb.ActionRequest, "seat", False)
-_OBSERVATION_TAG = _tag(pb.ActionRequest, "observation", True)
-_DEADLINE_TAG = _tag(pb.ActionRequest, "deadline_ms", False)
-_LEGAL_TAG = _tag(pb.ActionRequest, "legal_actions", True)
-_GENERIC_TAG = _tag(pb.Observation, "generic", True)
-_GAME_TAG = _tag(pb.GenericObservation, "game", True)
-_JSON_TAG = _tag(pb.GenericObservation, "json", True)
+_ACTION_REQUEST_TAG = tag(pb.ArenaMessage, "action_request", True)
+_MATCH_ID_TAG = tag(pb.ActionRequest, "match_id", True)
+_REQUEST_ID_TAG = tag(pb.ActionRequest, "request_id", False)
+_SEAT_TAG = tag(pb.ActionRequest, "seat", False)
+_OBSERVATION_TAG = tag(pb.ActionRequest, "observation", True)
+_DEADLINE_TAG = tag(pb.ActionRequest, "deadline_ms", False)
+_LEGAL_TAG = tag(pb.ActionRequest, "legal_actions", True)
+_GENERIC_TAG = tag(pb.Observation, "generic", True)
+_GAME_TAG = tag(pb.GenericObservation, "game", True)
+_JSON_TAG = tag(pb.GenericObservation, "json", True)
 
 
 class LegalEncoder:
@@ -58,10 +56,10 @@ class LegalEncoder:
             try:
                 data = cache.get(action)
             except TypeError:  # an unhashable action: encode it every time
-                parts.append(_field(_LEGAL_TAG, self.codec.action(action).SerializeToString()))
+                parts.append(field(_LEGAL_TAG, self.codec.action(action).SerializeToString()))
                 continue
             if data is None:
-                data = _field(_LEGAL_TAG, self.codec.action(action).SerializeToString())
+                data = field(_LEGAL_TAG, self.codec.action(action).SerializeToString())
                 if len(cache) < self.max_actions:
                     cache[action] = data
             parts.append(data)
@@ -89,7 +87,7 @@ def observation_bytes(codec: Codec, obs: Observation) -> bytes:
     """The serialized proto Observation of `obs`: a generic (JSON-only) one framed here, a codec's own
     `observation_bytes` when it has one (it frames what repeats from request to request once)."""
     if isinstance(codec, GenericCodec):
-        return _field(_GENERIC_TAG, _field(_GAME_TAG, codec.game_id.encode()) + _field(_JSON_TAG, dumps(obs).encode()))
+        return field(_GENERIC_TAG, field(_GAME_TAG, codec.game_id.encode()) + field(_JSON_TAG, dumps(obs).encode()))
     framed = getattr(codec, "observation_bytes", None)
     data: bytes = framed(obs) if framed is not None else codec.observation(obs).SerializeToString()
     return data
@@ -97,18 +95,18 @@ def observation_bytes(codec: Codec, obs: Observation) -> bytes:
 
 @functools.lru_cache(maxsize=1024)
 def _match_field(match_id: str) -> bytes:
-    return _field(_MATCH_ID_TAG, match_id.encode())  # the same for every request of a match
+    return field(_MATCH_ID_TAG, match_id.encode())  # the same for every request of a match
 
 
 @functools.lru_cache(maxsize=256)
 def _deadline_field(deadline_ms: int) -> bytes:
-    return _DEADLINE_TAG + _varint(deadline_ms)  # one per time control, in practice
+    return _DEADLINE_TAG + varint(deadline_ms)  # one per time control, in practice
 
 
 def request_message(match_id: str, request_id: int, seat: int, observation: bytes, deadline_ms: int,
                     legal: bytes) -> bytes:
     """The bytes of ArenaMessage{action_request: ActionRequest{...}}; legal as LegalEncoder gives it."""
-    body = b"".join((_match_field(match_id), _REQUEST_ID_TAG, _varint(request_id), _SEAT_TAG, _varint(seat),
-                     _OBSERVATION_TAG, _varint(len(observation)), observation, _deadline_field(deadline_ms),
+    body = b"".join((_match_field(match_id), _REQUEST_ID_TAG, varint(request_id), _SEAT_TAG, varint(seat),
+                     _OBSERVATION_TAG, varint(len(observation)), observation, _deadline_field(deadline_ms),
                      legal))
-    return _field(_ACTION_REQUEST_TAG, body)
+    return field(_ACTION_REQUEST_TAG, body)

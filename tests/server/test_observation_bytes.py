@@ -11,11 +11,13 @@ import pytest
 from tests.server.bots import RecordingBot
 from tests.server.harness import ArenaHarness
 from tourney.engine.core import available_games, get_game
+from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 from tourney.engine.referee import Replay
 from tourney.engine.server.codecs import codec_for
 from tourney.engine.server.codecs.ninja_arena import MAX_CACHED_PLAYERS, NinjaArenaCodec
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.wire import observation_bytes
+from tourney.engine.server.wire import legal_encoder, observation_bytes, request_message
 
 BUILT = [g.id for g in available_games()]
 # Short matches: the end-to-end test plays every decision through the arena and again in process.
@@ -94,3 +96,24 @@ def test_a_bot_receives_the_observations_of_the_replayed_match(harness: ArenaHar
         received.setdefault(request.seat, []).append(request.observation)
     assert sum(len(v) for v in received.values()) == sum(len(step) for step in replay.steps) > 0
     assert received == expected
+
+
+def test_tiny_ninjas_request_bytes_hide_the_opponents_hand() -> None:
+    """Two worlds that differ only in one card of seat 1's hidden hand: seat 0's request bytes are the
+    same in both (nothing framed or cached carries the card), seat 1's are not."""
+    codec = codec_for("tiny-ninjas")
+    encoder = legal_encoder(codec)
+    world = get_game("tiny-ninjas").new_state(21, players=2)
+    assert isinstance(world, TinyNinjasState)
+    other = world.clone()
+    hand, pile = other.hands[1], other.draw
+    slot = next(i for i, card in enumerate(hand) if card not in other.known[1])  # a card seat 0 has not seen
+    swap = next(j for j, card in enumerate(pile) if INSTANCE_TYPE[card] != INSTANCE_TYPE[hand[slot]])
+    hand[slot], pile[swap] = pile[swap], hand[slot]
+
+    def request(state: TinyNinjasState, seat: int) -> bytes:
+        observation = observation_bytes(codec, state.observe(seat))
+        return request_message("m1", 1, seat, observation, 1000, encoder.encode(state.legal_actions(seat)))
+
+    assert request(world, 0) == request(other, 0)
+    assert request(world, 1) != request(other, 1)
