@@ -44,9 +44,10 @@ def _player(p: Any) -> pb.NinjaArenaPlayer:
 
 
 _PLAYERS_TAG = tag(pb.NinjaArenaObservation, "players", True)
-# Players' boards as framed bytes, by content: 4,096 boards (a few hundred kB) cover every board
-# of many matches at once; past that the cache starts over.
-MAX_CACHED_PLAYERS = 4096
+# Players' boards as framed bytes, by content. Only the boards of the last few ticks of the matches
+# being played are asked for again (random 4-player play: 3 of 4 boards are found), so 1,024 boards
+# (about 1.3 MB with their keys) are plenty; past that the cache starts over.
+MAX_CACHED_PLAYERS = 1024
 
 
 class NinjaArenaCodec(TypedCodec):
