@@ -14,7 +14,7 @@ from tourney.engine.core import available_games, get_game
 from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE
 from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 from tourney.engine.referee import Replay
-from tourney.engine.server.codecs import codec_for
+from tourney.engine.server.codecs import TypedCodec, codec_for
 from tourney.engine.server.codecs.ninja_arena import MAX_CACHED_PLAYERS, NinjaArenaCodec
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.wire import legal_encoder, observation_bytes, request_message
@@ -117,3 +117,8 @@ def test_tiny_ninjas_request_bytes_hide_the_opponents_hand() -> None:
 
     assert request(world, 0) == request(other, 0)
     assert request(world, 1) != request(other, 1)
+
+
+def test_a_typed_codec_must_name_a_game_of_observation() -> None:
+    with pytest.raises(TypeError, match="name the game's field of Observation"):
+        type("NoGameCodec", (TypedCodec,), {"oneof": "chess"})

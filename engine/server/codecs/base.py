@@ -71,7 +71,10 @@ class TypedCodec:
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
-        game_field = pb.Observation.DESCRIPTOR.fields_by_name[cls.oneof]
+        game_field = pb.Observation.DESCRIPTOR.fields_by_name.get(cls.oneof)
+        if game_field is None or game_field.message_type is None:
+            raise TypeError(f"{cls.__name__}.oneof is {cls.oneof!r}: name the game's field of Observation, "
+                            f"one of {sorted(pb.Observation.DESCRIPTOR.fields_by_name)}.")
         cls._oneof_tag = varint(game_field.number << 3 | 2)
         cls._json_tag = varint(game_field.message_type.fields_by_name["json"].number << 3 | 2)
 
