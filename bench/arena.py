@@ -31,7 +31,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -154,6 +154,17 @@ def _spawn(mode: str, *args: str) -> tuple[subprocess.Popen[str], str]:
                             cwd=ROOT)
     assert proc.stdout is not None
     return proc, f"127.0.0.1:{proc.stdout.readline().strip()}"
+
+
+@contextlib.contextmanager
+def _served(mode: str, *args: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """A server process (see _spawn) and its address, stopped at the end even when a row fails."""
+    proc, address = _spawn(mode, *args)
+    try:
+        yield proc, address
+    finally:
+        proc.terminate()
+        proc.wait(30)
 
 
 # ---------------------------------------------------------------- clients (this process)
@@ -313,24 +324,18 @@ def main() -> None:
     if args.profile is not None:
         profile_arena(args.profile, 8 * args.decisions // 4)
         return
-    arena, arena_address = _spawn("--serve-arena")
-    try:
+    with _served("--serve-arena") as (_, arena_address):
         _, size = arena_decisions(arena_address, 1, 100, True)  # warm-up, and the request size
-        raw, raw_address = _spawn("--serve-raw", str(int(size)))
-        reply_size = 12  # an ActionReply with a short match id
-        plan = [(1, args.decisions), (8, max(50, args.decisions // 4))]
-        clients: dict[str, Callable[[int, int], float]] = {
-            "raw ping-pong": lambda n, per: raw_round_trips(raw_address, n, per, reply_size),
-            "aio bot": lambda n, per: arena_decisions_aio(arena_address, n, per),
-            "SDK pool": lambda n, per: arena_decisions(arena_address, n, per, False)[0],
-            "SDK inline": lambda n, per: arena_decisions(arena_address, n, per, True)[0],
-        }
-        rates = _measure(plan, clients, args.rounds)
-        raw.terminate()
-        raw.wait(30)
-    finally:
-        arena.terminate()
-        arena.wait(30)
+        with _served("--serve-raw", str(int(size))) as (_, raw_address):
+            reply_size = 12  # an ActionReply with a short match id
+            plan = [(1, args.decisions), (8, max(50, args.decisions // 4))]
+            clients: dict[str, Callable[[int, int], float]] = {
+                "raw ping-pong": lambda n, per: raw_round_trips(raw_address, n, per, reply_size),
+                "aio bot": lambda n, per: arena_decisions_aio(arena_address, n, per),
+                "SDK pool": lambda n, per: arena_decisions(arena_address, n, per, False)[0],
+                "SDK inline": lambda n, per: arena_decisions(arena_address, n, per, True)[0],
+            }
+            rates = _measure(plan, clients, args.rounds)
     print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); relay game; "
           f"median of {args.rounds} rounds")
     _print_rows(plan, list(clients), rates)
@@ -353,23 +358,17 @@ def real_game(game: str, decisions: int, rounds: int) -> tuple[float, float]:
     the raw ping-pong's round trips/s, and the raw server's CPU per round trip over the arena's
     CPU per decision (both 1.0 when the arena costs what gRPC alone does).
     """
-    arena, arena_address = _spawn("--serve-arena")
-    try:
+    with _served("--serve-arena") as (arena, arena_address):
         _, size, _ = game_decisions_aio(arena_address, game, 1, 200)  # warm-up, and the request size
-        raw, raw_address = _spawn("--serve-raw", str(int(size)))
-        plan = [(1, decisions), (8, max(50, decisions // 4))]
-        clients: dict[str, Callable[[int, int], float | tuple[float, int]]] = {
-            "raw ping-pong": lambda n, per: raw_round_trips(raw_address, n, per, 12),
-            "aio bot": lambda n, per: _rate_and_count(game_decisions_aio(arena_address, game, n, per)),
-        }
-        servers = {"raw ping-pong": raw.pid, "aio bot": arena.pid}
-        cpu: dict[tuple[int, str], list[float]] = {}
-        rates = _measure(plan, clients, rounds, servers, cpu)
-        raw.terminate()
-        raw.wait(30)
-    finally:
-        arena.terminate()
-        arena.wait(30)
+        with _served("--serve-raw", str(int(size))) as (raw, raw_address):
+            plan = [(1, decisions), (8, max(50, decisions // 4))]
+            clients: dict[str, Callable[[int, int], float | tuple[float, int]]] = {
+                "raw ping-pong": lambda n, per: raw_round_trips(raw_address, n, per, 12),
+                "aio bot": lambda n, per: _rate_and_count(game_decisions_aio(arena_address, game, n, per)),
+            }
+            servers = {"raw ping-pong": raw.pid, "aio bot": arena.pid}
+            cpu: dict[tuple[int, str], list[float]] = {}
+            rates = _measure(plan, clients, rounds, servers, cpu)
     print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); {game}, match after match; "
           f"median of {rounds} rounds; server CPU per decision from /proc")
     _print_rows(plan, list(clients), rates, cpu)
