@@ -25,6 +25,7 @@ class Termination(StrEnum):
     DISCONNECTION = "disconnection"
     REPLAY_MISMATCH = "replay_mismatch"  # only while replaying: a stored decision the game no longer has
     ABORTED = "aborted"  # the arena voided a match whose game raised: nobody scores
+    BYE = "BYE"  # a round without a game: its one seat alone in first place (spelled as stored since the start)
 
 
 # The kinds a live seat can cause (a replay mismatch is the stored record's fault, not a seat's).

@@ -19,11 +19,12 @@ logger = logging.getLogger(__name__)
 
 
 def without_replay(record: pb.MatchRecord) -> pb.MatchRecord:
-    """The record with neither seed nor replay: what the last Watch event carries for anyone."""
+    """The record with neither seed, replay nor details: what the last Watch event carries for anyone."""
     public = pb.MatchRecord()
     public.CopyFrom(record)
     public.seed = 0
     public.replay_json = ""
+    public.details_json = ""  # the game's extras may name what a seat held
     public.full_replay = False
     return public
 
@@ -64,4 +65,5 @@ def ended_message(record: pb.MatchRecord, seat: int) -> pb.MatchEnded:
     """The MatchEnded that seat `seat` of a finished match is sent: ranks, scores and its points."""
     return pb.MatchEnded(match_id=record.match_id, ranks=list(record.ranks), scores=list(record.scores),
                          reason=record.reason, seat=seat, termination=record.termination,
-                         points=seat_points(record, seat), forfeit_seat=record.forfeit_seat)
+                         points=seat_points(record, seat), forfeit_seat=record.forfeit_seat,
+                         seats=record.seats, termination_kind=record.termination_kind)
