@@ -1,0 +1,144 @@
+"""The JSON documents `tourney ... --json` prints and the web API (`/api/...`) answers: one model each,
+one spelling.
+
+Both read the same store through the builders below, so a stored tournament reads the same from the
+command line and over HTTP, field for field. An entrant is `bot` everywhere (a standings row, a match's
+seat); a rating interval is `rating_low`/`rating_high` (None where it is open: a 100% or 0% score has
+no finite Elo). Numbers are rounded once, here: points without float noise (8, not 7.999999999999999),
+Elo to 0.1, OpenSkill to 0.001, seconds to 0.0001. Seeds are the organiser's: no model here holds one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from tourney.tournament.result_text import result_text
+from tourney.tournament.standings import Standing
+from tourney.tournament.store.codec import loads
+from tourney.tournament.store.tables import MatchSeat
+
+
+class StandingRow(BaseModel):
+    """One entrant's line of the standings."""
+
+    bot: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points: float  # games and byes: what the table ranks by
+    score_pct: float  # points per game played (byes left out), in percent
+    rating: float | None  # performance Elo; None before a first game
+    rating_low: float | None  # its 95% interval; None where the interval is open
+    rating_high: float | None
+    places: list[int]  # pods: times placed 1st, 2nd, ...
+    first_share: float
+    faults: int
+    byes: int
+    solo_games: int  # games against the game's own AI (Solo mode)
+    mu: float  # OpenSkill
+    sigma: float
+    conservative: float  # mu - 3 sigma
+    direct: float  # tiebreaks: direct encounter, Buchholz, Sonneborn-Berger
+    buchholz: float
+    sonneborn_berger: float
+    los_next: float | None  # likelihood of superiority over the next in the table
+
+    @staticmethod
+    def of(s: Standing) -> StandingRow:
+        """The row of one computed standing."""
+        played = s.games > 0
+        return StandingRow(
+            bot=s.alias, games=s.games, wins=s.wins, draws=s.draws, losses=s.losses, points=exact(s.points),
+            score_pct=round(s.score_pct, 1), rating=round(s.rating, 1) if played else None,
+            rating_low=_finite(s.low) if played else None, rating_high=_finite(s.high) if played else None,
+            places=list(s.places), first_share=exact(s.first_share), faults=s.faults, byes=s.byes,
+            solo_games=s.solo_games, mu=round(s.mu, 3), sigma=round(s.sigma, 3),
+            conservative=round(s.mu - 3 * s.sigma, 3), direct=exact(s.direct), buchholz=exact(s.buchholz),
+            sonneborn_berger=exact(s.sonneborn_berger), los_next=None if s.los_next is None else round(s.los_next, 4))
+
+
+class StandingsDoc(BaseModel):
+    """A stored tournament's standings (`tourney standings ID --json`, `/api/tournaments/ID/standings`)."""
+
+    tournament_id: int
+    game: str
+    format: str
+    standings: list[StandingRow]
+
+
+class SeatDoc(BaseModel):
+    """One seat of a stored match: who held it, its place (0-based tier), points, score and clock."""
+
+    seat: int
+    bot: str
+    tier: int
+    points: float
+    score: float
+    decisions: int
+    think_s: float
+    faults: dict[str, int]
+
+
+class MatchSummary(BaseModel):
+    """A stored match in a list: its place in the schedule, how it ended, and its seats."""
+
+    id: int
+    number: int  # 0-based position in the schedule
+    round: int
+    termination: str
+    reason: str
+    plies: int
+    seconds: float
+    seats: list[SeatDoc]
+    result: str  # the seats' places in words ("1-0", "½-½", "1st, 2nd=, 2nd=")
+
+
+class MatchesDoc(BaseModel):
+    """Some of a tournament's stored matches (`tourney matches ID --json`: all of them) and how many it has."""
+
+    tournament_id: int
+    matches: list[MatchSummary]
+    total: int
+
+
+class MatchPageDoc(MatchesDoc):
+    """A page of a tournament's matches, filtered (`/api/tournaments/ID/matches`)."""
+
+    page: int
+    page_size: int
+    filters: dict[str, Any]
+
+
+def standings_doc(tournament_id: int, game: str, fmt: str, table: Sequence[Standing]) -> StandingsDoc:
+    """The standings document of a tournament."""
+    return StandingsDoc(tournament_id=tournament_id, game=game, format=fmt,
+                        standings=[StandingRow.of(s) for s in table])
+
+
+def seat_doc(st: MatchSeat) -> SeatDoc:
+    """One stored seat as the documents show it."""
+    return SeatDoc(seat=st.seat, bot=st.alias, tier=st.tier, points=st.points, score=st.score,
+                   decisions=st.decisions, think_s=round(st.think_s, 4), faults=loads(st.faults_json or "{}"))
+
+
+def match_summary(m: Any, seats: Sequence[MatchSeat]) -> MatchSummary:
+    """A stored match (a row of `reads.match_page`) as the lists show it, its result in words read from its seats."""
+    docs = [seat_doc(st) for st in seats]
+    return MatchSummary(id=m.id, number=m.number, round=m.round, termination=m.termination, reason=m.reason,
+                        plies=m.plies, seconds=round(m.duration_s, 4), seats=docs,
+                        result=result_text([s.tier for s in docs], [s.points for s in docs]))
+
+
+def exact(points: float) -> float:
+    """Points for JSON: sums of thirds and quarters without float noise (8, not 7.999999999999999)."""
+    return round(points, 6) + 0.0
+
+
+def _finite(x: float) -> float | None:
+    """A bound for JSON: rounded, or None when the interval is open (no Infinity in JSON)."""
+    return round(x, 1) if math.isfinite(x) else None
