@@ -61,7 +61,7 @@ from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.interrupts import interrupt_on_sigterm
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
-from tourney.tournament.responses import MatchesDoc, match_summary, standings_doc
+from tourney.tournament.responses import MatchesDoc, match_summary, played_match_doc, standings_doc
 from tourney.tournament.result_text import SOLO_AI
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
 from tourney.tournament.seeding import check_seed_key
@@ -191,17 +191,12 @@ def match(
                 seats = [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)]
                 result = play_match(game, seats, s, config=config, players=n,
                                     time_control=TimeControl.from_ms(move_ms), on_step=step)
-        doc = {
-            "game": game, "seed": s, "ranking": [list(t) for t in result.ranking], "scores": list(result.scores),
-            "termination": result.termination, "reason": result.reason, "plies": len(result.replay.steps),
-            "seats": [{"seat": i, "bot": name, "points": result.points(i)} for i, name in enumerate(names)],
-            "seconds": round(time.perf_counter() - started, 3),
-        }
+        doc = played_match_doc(names, result, time.perf_counter() - started)
         if as_json:
-            print(json.dumps(doc))
+            print(doc.model_dump_json())
             return
         places = " > ".join(" = ".join(f"{names[s_]} (seat {s_})" for s_ in tier) for tier in result.ranking)
-        out.print(f"{game}, seed {s}: {places}; {result.reason} after {doc['plies']} decisions; "
+        out.print(f"{game}, seed {s}: {places}; {result.reason} after {doc.plies} decisions; "
                   f"scores {list(result.scores)}", highlight=False, markup=False, soft_wrap=True)
     guarded(body)
 

@@ -16,9 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tourney.tournament.result_text import result_text
+from tourney.engine.core import MatchResult, SeatResult
+from tourney.tournament.result_text import places, result_text
 from tourney.tournament.standings import Standing
-from tourney.tournament.store.codec import loads
+from tourney.tournament.store.results import seat_results
 from tourney.tournament.store.tables import MatchSeat
 
 
@@ -72,11 +73,14 @@ class StandingsDoc(BaseModel):
 
 
 class SeatDoc(BaseModel):
-    """One seat of a stored match: who held it, its place (0-based tier), points, score and clock."""
+    """One seat of a match: who held it, its place (0-based tier, shared by tier_size seats; `place` in
+    words), its match points, the game's score and its clock."""
 
     seat: int
     bot: str
     tier: int
+    tier_size: int
+    place: str  # "1st", "2nd=" (shared), ...
     points: float
     score: float
     decisions: int
@@ -114,24 +118,48 @@ class MatchPageDoc(MatchesDoc):
     filters: dict[str, Any]
 
 
+class PlayedMatchDoc(BaseModel):
+    """One match just played (`tourney match --json`): its seed, how it ended, the tiers and every seat."""
+
+    game: str
+    seed: int
+    termination: str
+    reason: str
+    plies: int
+    seconds: float
+    ranking: list[list[int]]  # tiers of seats, best first
+    scores: list[float]
+    seats: list[SeatDoc]
+
+
 def standings_doc(tournament_id: int, game: str, fmt: str, table: Sequence[Standing]) -> StandingsDoc:
     """The standings document of a tournament."""
     return StandingsDoc(tournament_id=tournament_id, game=game, format=fmt,
                         standings=[StandingRow.of(s) for s in table])
 
 
-def seat_doc(st: MatchSeat) -> SeatDoc:
-    """One stored seat as the documents show it."""
-    return SeatDoc(seat=st.seat, bot=st.alias, tier=st.tier, points=st.points, score=st.score,
-                   decisions=st.decisions, think_s=round(st.think_s, 4), faults=loads(st.faults_json or "{}"))
+def seat_docs(aliases: Sequence[str], seats: Sequence[SeatResult]) -> list[SeatDoc]:
+    """The seats of one match (every seat, in seat order), held by `aliases`, as the documents show them."""
+    shown = places([s.tier for s in seats])
+    return [SeatDoc(seat=i, bot=alias, tier=s.tier, tier_size=s.tier_size, place=shown[i], points=s.points,
+                    score=s.score, decisions=s.decisions, think_s=round(s.think_s, 4), faults=dict(s.faults))
+            for i, (alias, s) in enumerate(zip(aliases, seats, strict=True))]
 
 
 def match_summary(m: Any, seats: Sequence[MatchSeat]) -> MatchSummary:
     """A stored match (a row of `reads.match_page`) as the lists show it, its result in words read from its seats."""
-    docs = [seat_doc(st) for st in seats]
+    docs = seat_docs([st.alias for st in seats], seat_results(seats))
     return MatchSummary(id=m.id, number=m.number, round=m.round, termination=m.termination, reason=m.reason,
                         plies=m.plies, seconds=round(m.duration_s, 4), seats=docs,
                         result=result_text([s.tier for s in docs], [s.points for s in docs]))
+
+
+def played_match_doc(names: Sequence[str], result: MatchResult, seconds: float) -> PlayedMatchDoc:
+    """The document of a match just played, whose seats `names` held, in `seconds` of wall time."""
+    return PlayedMatchDoc(game=result.game_id, seed=result.seed, termination=result.termination,
+                          reason=result.reason, plies=len(result.replay.steps), seconds=round(seconds, 3),
+                          ranking=[list(t) for t in result.ranking], scores=list(result.scores),
+                          seats=seat_docs(names, result.seats))
 
 
 def exact(points: float) -> float:

@@ -25,8 +25,8 @@ from sqlmodel import Session, col, select
 from tourney.tournament.formats import FormatSpec, sprt_state, total_estimate
 from tourney.tournament.league.season import league_standings
 from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.responses import MatchPageDoc, StandingRow, match_summary, seat_doc, standings_doc
-from tourney.tournament.result_text import SOLO_AI, places
+from tourney.tournament.responses import MatchPageDoc, StandingRow, match_summary, seat_docs, standings_doc
+from tourney.tournament.result_text import SOLO_AI
 from tourney.tournament.runner import load_plan
 from tourney.tournament.standings import likelihood_of_superiority
 from tourney.tournament.store.league_tables import League, LeagueDivision, LeagueRound
@@ -38,6 +38,7 @@ from tourney.tournament.store.reads import (
     match_seats,
     seats_of,
 )
+from tourney.tournament.store.results import seat_results
 from tourney.tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, Tournament
 
 PAGE_SIZE = 50
@@ -273,9 +274,8 @@ def match_head(engine: Engine, match_id: int) -> dict[str, Any]:
                                   Match.finished_at).where(Match.id == match_id)).first()
         if row is None:
             raise NotFound(f"there is no match {match_id}")
-    seats = [seat_doc(st).model_dump() for st in seats_of(engine, [match_id]).get(match_id, [])]
-    for seat, place in zip(seats, places([s["tier"] for s in seats]), strict=True):
-        seat["place"] = place
+    rows = seats_of(engine, [match_id]).get(match_id, [])
+    seats = [doc.model_dump() for doc in seat_docs([st.alias for st in rows], seat_results(rows))]
     mid, tid, number, rnd, game, players, term, reason, plies, secs, finished = row
     return {"id": mid, "tournament_id": tid, "number": number, "round": rnd, "game": game, "players": players,
             "termination": term, "reason": reason, "plies": plies, "seconds": round(secs, 4),

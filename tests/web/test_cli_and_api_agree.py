@@ -91,3 +91,19 @@ def test_an_unknown_tournament_is_one_sentence_in_both(store: tuple[Path, list[i
     assert result.exit_code == 2 and "Traceback" not in result.output
     api = TestClient(create_app(open_store(str(path)))).get("/api/tournaments/999/standings")
     assert api.status_code == 404
+
+
+def test_a_match_page_and_a_played_match_show_seats_as_the_lists_do(store: tuple[Path, list[int]]) -> None:
+    path, ids = store
+    client = TestClient(create_app(open_store(str(path))))
+    listed = client.get(f"/api/tournaments/{ids[1]}/matches").json()["matches"][0]
+    head = client.get(f"/api/matches/{listed['id']}").json()
+    assert head["seats"] == listed["seats"]  # the same SeatDoc: place, tier size and clock included
+    assert [s["tier_size"] for s in head["seats"]] == [[t["tier"] for t in head["seats"]].count(s["tier"])
+                                                        for s in head["seats"]]
+    played = cli_json("match", "--game", "maitre-ninja", "--players", "3", "--bots", "random,random@b,random@c",
+                      "--seed", "4", "--json")
+    assert all(set(s) == set(SeatDoc.model_fields) for s in played["seats"])
+    assert [s["bot"] for s in played["seats"]] == ["random", "b", "c"]
+    ranked = {seat: tier for tier, seats in enumerate(played["ranking"]) for seat in seats}
+    assert [s["tier"] for s in played["seats"]] == [ranked[i] for i in range(3)]

@@ -17,12 +17,17 @@ from tourney.tournament.store.reads import stored_match
 from tourney.tournament.store.tables import Match, MatchSeat
 
 
+def seat_results(seats: Sequence[MatchSeat]) -> tuple[SeatResult, ...]:
+    """The seat results that one match's seat rows (all of them, in seat order) were written from."""
+    tiers = [seat.tier for seat in seats]
+    return tuple(SeatResult(seat.tier, tiers.count(seat.tier), seat.score, seat.points, seat.decisions,
+                            seat.think_s, {_kind(k): int(n) for k, n in loads(seat.faults_json or "{}").items()})
+                 for seat in seats)
+
+
 def result_of_rows(match: Match, seats: Sequence[MatchSeat]) -> MatchResult:
     """The MatchResult that a match row and its seat rows (in seat order) were written from."""
-    tiers = [seat.tier for seat in seats]
-    results = tuple(SeatResult(seat.tier, tiers.count(seat.tier), seat.score, seat.points, seat.decisions,
-                               seat.think_s, {_kind(k): int(n) for k, n in loads(seat.faults_json or "{}").items()})
-                    for seat in seats)
+    results = seat_results(seats)
     doc = unpack_replay(match.replay_json) if match.replay_json else {}
     replay = Replay.from_dict(doc) if doc else Replay(match.game, match.players, loads(match.config_json), match.seed)
     termination = Termination(_kind(match.termination)) if _kind(match.termination) in _KINDS else Termination.ABORTED
