@@ -132,6 +132,14 @@ class PlayedMatchDoc(BaseModel):
     seats: list[SeatDoc]
 
 
+class ArenaMatchDoc(PlayedMatchDoc):
+    """One match an arena played (`tourney arena-match --json`): the played match, the arena's id for it
+    and its full replay (the organiser's: the arena sends it with the admin token only)."""
+
+    match_id: str
+    replay: dict[str, Any]
+
+
 def standings_doc(tournament_id: int, game: str, fmt: str, table: Sequence[Standing]) -> StandingsDoc:
     """The standings document of a tournament."""
     return StandingsDoc(tournament_id=tournament_id, game=game, format=fmt,
