@@ -4,7 +4,7 @@ It holds the one MatchResult (`engine.core.result`) and who held each seat. Work
 instead of the bare result: the replay's steps are already serialised and compressed (`replay`),
 and the details and achievements read, so the driver (the one serial part) only writes rows
 (writes.match_rows), and a task's return value stays small: the result it carries keeps its
-replay's inputs, not its steps.
+replay's inputs, not its steps, and its details only as `details_json`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class StoredMatch:
     replay and details already in their stored form."""
 
     aliases: tuple[str, ...]
-    result: MatchResult  # its replay keeps the inputs; the steps are in `replay`
+    result: MatchResult  # its replay keeps the inputs (the steps are in `replay`); its details are in details_json
     plies: int
     replay: str
     details_json: str
@@ -93,6 +93,7 @@ def match_record(aliases: Sequence[str], result: MatchResult) -> StoredMatch:
     """Reduce a finished match, whose seats the entrants `aliases` held, to its stored form (pure)."""
     details = dumps(jsonable(result.details))
     earned = tuple((e.alias, e.number, e.name) for e in match_achievements(details, aliases))
-    inputs = replace(result.replay, steps=[])
-    return StoredMatch(tuple(aliases), replace(result, replay=inputs), len(result.replay.steps),
-                       pack_replay(result.replay.to_dict()), details, earned)
+    # The steps and the details travel once, in their stored form (`replay`, `details_json`).
+    carried = replace(result, replay=replace(result.replay, steps=[]), details={})
+    return StoredMatch(tuple(aliases), carried, len(result.replay.steps), pack_replay(result.replay.to_dict()),
+                       details, earned)
