@@ -29,7 +29,11 @@ class SeatStats:
 @dataclass(frozen=True)
 class SeatResult:
     """One seat of a finished match: its place (0-based tier, shared by `tier_size` seats), the game's
-    score, its match points, and its clock: decisions, thinking time, faults by kind."""
+    score, its match points, and its clock: decisions, thinking time, faults by kind.
+
+    Points are in [0, 1] for a played match; a bye (recorded by a format, never played) is worth what
+    its format says, e.g. a win for every game of the pairing it stands for.
+    """
 
     tier: int
     tier_size: int

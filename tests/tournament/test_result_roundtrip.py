@@ -10,14 +10,14 @@ import pytest
 
 import tests.sticks  # noqa: F401  (registers the fast test game)
 from tourney.engine.bots import make_bot
-from tourney.engine.core import DecisionRequest, MatchResult, Termination, get_game, jsonable
+from tourney.engine.core import DecisionRequest, MatchResult, SeatStats, Termination, forfeit, get_game, jsonable
 from tourney.engine.referee import play_match
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import stored_matches
-from tourney.tournament.store.records import BYE_SEED, match_record
+from tourney.tournament.store.records import BYE_SEED, match_record, unplayed
 from tourney.tournament.store.results import stored_result
 from tourney.tournament.store.writes import create_tournament, record_matches
 
@@ -82,3 +82,21 @@ def test_a_bye_reads_back_as_a_bye_termination(tmp_path) -> None:
 
 def test_a_missing_match_reads_as_none(tmp_path) -> None:
     assert stored_result(open_store(str(tmp_path / "t.db")), 12345) is None
+
+
+def test_an_unplayed_forfeit_reads_back_with_its_culprit(tmp_path) -> None:
+    """A league match not played because seat 1's bot was offline: recorded, never played, read back whole."""
+    plan = TournamentPlan(game="sticks", entrants=[Entrant("a", "random"), Entrant("b", "greedy")], seed=1,
+                          seed_key="roundtrip-key")
+    offline = SeatStats(faults={Termination.DISCONNECTION: 1})
+    record = unplayed("sticks", ("a", "b"), forfeit(2, (1,), "offline: seat 1"), Termination.DISCONNECTION,
+                      (SeatStats(), offline), (1.0, 0.0), '{"forfeit":true}')
+    assert record.result.forfeit_seat == 1
+    engine = open_store(str(tmp_path / "t.db"))
+    tid = create_tournament(engine, plan)
+    record_matches(engine, tid, plan, [(Pairing(0, 0, (0, 1), 0), record, 0.0)])
+    [(match, _)] = stored_matches(engine, tid)
+    assert match.id is not None
+    back = stored_result(engine, match.id)
+    assert back is not None
+    assert back[1] == replace(record.result, details={"forfeit": True})

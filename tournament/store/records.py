@@ -19,6 +19,7 @@ from tourney.engine.core import (
     SeatResult,
     SeatStats,
     Termination,
+    forfeit_seat_of,
     jsonable,
     match_result,
 )
@@ -81,7 +82,8 @@ def unplayed(game_id: str, aliases: Sequence[str], outcome: Outcome, termination
     worth `points` as its format decides (a bye's value, nothing for a double forfeit)."""
     played = match_result(game_id, BYE_SEED, outcome, termination, stats, Replay(game_id, len(aliases), {}, BYE_SEED))
     seats = tuple(replace(seat, points=float(p)) for seat, p in zip(played.seats, points, strict=True))
-    return StoredMatch(tuple(aliases), replace(played, seats=seats), 0, replay, details_json)
+    result = replace(played, seats=seats, forfeit_seat=forfeit_seat_of(termination, seats))
+    return StoredMatch(tuple(aliases), result, 0, replay, details_json)
 
 
 def bye_match(game_id: str, alias: str, points: float, stats: SeatStats | None = None) -> StoredMatch:
