@@ -19,6 +19,7 @@ from tourney.engine.core.termination import (
     adjudicated_draw,
     fault_reason,
     forfeit,
+    kind_of,
     termination_of,
 )
 
@@ -70,6 +71,7 @@ __all__ = [
     "get_game",
     "json_ready",
     "jsonable",
+    "kind_of",
     "match_result",
     "register",
     "termination_of",

@@ -33,6 +33,15 @@ FAULT_KINDS = (Termination.TIMEOUT, Termination.ILLEGAL_MOVE, Termination.CRASH,
 CAP_REASON = "cap"  # the reason a game gives when its hard cap, not its rules of victory, ended it
 
 
+def kind_of(text: str) -> str:
+    """A fault kind or termination read back (stored, or sent over the wire) as its Termination member
+    when it names one, else the text as it came (a kind this version does not know)."""
+    return Termination(text) if text in _KINDS else text
+
+
+_KINDS = frozenset(Termination.__members__.values())
+
+
 def termination_of(outcome: Outcome) -> Termination:
     """A finished game's termination: an adjudication when the game's hard cap ended it, else normal."""
     return Termination.ADJUDICATION if outcome.reason == CAP_REASON else Termination.NORMAL

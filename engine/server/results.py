@@ -23,6 +23,7 @@ from tourney.engine.core import (
     SeatStats,
     Termination,
     jsonable,
+    kind_of,
     match_result,
 )
 from tourney.engine.server.codecs import dumps
@@ -43,14 +44,6 @@ def ranks_of(ranking: Sequence[Sequence[int]], players: int) -> list[int]:
     return ranks
 
 
-def ranking_of(ranks: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """Tiers of seats, best first, from one rank per seat (1 = first; ties share a rank)."""
-    by_rank: dict[int, list[int]] = {}
-    for seat, rank in enumerate(ranks):
-        by_rank.setdefault(rank, []).append(seat)
-    return tuple(tuple(by_rank[r]) for r in sorted(by_rank))
-
-
 def termination_message(termination: Termination) -> pb.Termination:
     """The proto enum value of a termination."""
     value: pb.Termination = pb.Termination.Value(_WIRE_PREFIX + termination.name)
@@ -62,8 +55,8 @@ def termination_from(record: pb.MatchRecord) -> Termination | None:
     if record.termination_kind != pb.TERMINATION_UNSPECIFIED:
         name = pb.Termination.Name(record.termination_kind).removeprefix(_WIRE_PREFIX)
         return Termination[name] if name in Termination.__members__ else None
-    known = record.termination in Termination.__members__.values()
-    return Termination(record.termination) if known else None
+    kind = kind_of(record.termination)
+    return kind if isinstance(kind, Termination) else None
 
 
 def seat_message(seat: SeatResult) -> pb.SeatResult:
@@ -74,8 +67,7 @@ def seat_message(seat: SeatResult) -> pb.SeatResult:
 
 def seat_of(message: pb.SeatResult) -> SeatResult:
     """One seat's result from its proto image (fault kinds keep their stored spelling)."""
-    faults = {Termination(kind) if kind in Termination.__members__.values() else kind: n
-              for kind, n in sorted(message.faults.items())}
+    faults = {kind_of(kind): n for kind, n in sorted(message.faults.items())}
     return SeatResult(message.tier, message.tier_size, message.score, message.points, message.decisions,
                       message.think_s, faults)
 

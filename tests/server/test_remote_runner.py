@@ -10,12 +10,6 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import get_game
 from tourney.engine.referee import play_match
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
-from tourney.engine.server.results import ranking_of
-
-
-def test_ranking_of_ranks() -> None:
-    assert ranking_of([2, 1]) == ((1,), (0,))
-    assert ranking_of([1, 1, 3]) == ((0, 1), (2,))
 
 
 def test_remote_match_result_matches_a_local_one(harness: ArenaHarness) -> None:

@@ -13,7 +13,6 @@ from tourney.engine.referee import MatchResult, play_match
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.records import ended_message, without_replay
 from tourney.engine.server.results import (
-    ranking_of,
     ranks_of,
     record_of,
     result_of,
@@ -97,8 +96,11 @@ def test_a_termination_this_version_does_not_know_makes_the_match_void_not_a_cra
     assert [back.points(s) for s in range(2)] == [0.0, 0.0]
 
 
-def test_ranks_and_tiers_are_two_views_of_one_ranking() -> None:
-    for ranking in (((0,), (1,)), ((1,), (0,)), ((0, 1), (2,)), ((2,), (0, 1)), ((0, 1, 2),)):
-        players = sum(len(t) for t in ranking)
-        assert ranking_of(ranks_of(ranking, players)) == tuple(tuple(sorted(t)) for t in ranking)
+def test_the_older_ranks_are_read_from_the_tiers() -> None:
+    # 1 + the seats placed strictly above: a shared place shares its rank, the next skips past it
     assert ranks_of(((0, 1), (2,)), 3) == [1, 1, 3]
+    assert ranks_of(((2,), (0, 1)), 3) == [2, 2, 1]
+    assert ranks_of(((1,), (0,)), 2) == [2, 1]
+    result = played(6, make_bot("random", GAME, 1), Illegal())
+    record = record_of("m7", ["a", "b"], result)
+    assert list(record.ranks) == [1 + sum(t.tier < s.tier for t in record.seats) for s in record.seats] == [1, 2]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.engine import Engine
 
-from tourney.engine.core import MatchResult, Replay, SeatResult, Termination, forfeit_seat_of
+from tourney.engine.core import MatchResult, Replay, SeatResult, Termination, forfeit_seat_of, kind_of
 from tourney.tournament.store.codec import loads, unpack_replay
 from tourney.tournament.store.reads import stored_match
 from tourney.tournament.store.tables import Match, MatchSeat
@@ -21,7 +21,7 @@ def seat_results(seats: Sequence[MatchSeat]) -> tuple[SeatResult, ...]:
     """The seat results that one match's seat rows (all of them, in seat order) were written from."""
     tiers = [seat.tier for seat in seats]
     return tuple(SeatResult(seat.tier, tiers.count(seat.tier), seat.score, seat.points, seat.decisions,
-                            seat.think_s, {_kind(k): int(n) for k, n in loads(seat.faults_json or "{}").items()})
+                            seat.think_s, {kind_of(k): int(n) for k, n in loads(seat.faults_json or "{}").items()})
                  for seat in seats)
 
 
@@ -30,7 +30,8 @@ def result_of_rows(match: Match, seats: Sequence[MatchSeat]) -> MatchResult:
     results = seat_results(seats)
     doc = unpack_replay(match.replay_json) if match.replay_json else {}
     replay = Replay.from_dict(doc) if doc else Replay(match.game, match.players, loads(match.config_json), match.seed)
-    termination = Termination(_kind(match.termination)) if _kind(match.termination) in _KINDS else Termination.ABORTED
+    kind = kind_of(match.termination)
+    termination = kind if isinstance(kind, Termination) else Termination.ABORTED  # a kind from a newer version
     return MatchResult(match.game, match.seed, termination, match.reason, results, replay,
                        loads(match.details_json or "{}"), forfeit_seat_of(termination, results))
 
@@ -42,11 +43,3 @@ def stored_result(engine: Engine, match_id: int) -> tuple[list[str], MatchResult
         return None
     match, seats = found
     return [seat.alias for seat in seats], result_of_rows(match, seats)
-
-
-_KINDS = frozenset(Termination.__members__.values())
-
-
-def _kind(text: str) -> str:
-    """A stored fault or termination as its Termination member when it names one (else the text as stored)."""
-    return Termination(text) if text in _KINDS else text
