@@ -58,7 +58,9 @@ def test_a_bot_is_told_every_seat_result_and_the_typed_termination() -> None:
     result = played(5, make_bot("random", GAME, 1), Illegal())
     record = record_of("m5", ["a", "b"], result)
     ended = ended_message(record, 0)
-    assert [seat_of(s) for s in ended.seats] == list(result.seats)
+    # every seat's place, points and faults; the clocks stay the organiser's
+    assert [seat_of(s) for s in ended.seats] == [replace(s, decisions=0, think_s=0.0) for s in result.seats]
+    assert result.seats[0].decisions > 0
     assert ended.termination_kind == pb.TERMINATION_ILLEGAL_MOVE and ended.termination == "illegal_move"
     assert list(ended.ranks) == [1, 2] and ended.points == 1.0  # the older fields still say the same
 
@@ -69,7 +71,10 @@ def test_the_public_record_drops_the_details_with_the_seed_and_replay() -> None:
     assert record.details_json
     public = without_replay(record)
     assert (public.details_json, public.replay_json, public.seed) == ("", "", 0)
-    assert list(public.seats) == list(record.seats)
+    assert [(s.tier, s.tier_size, s.points, s.score, dict(s.faults)) for s in public.seats] == \
+        [(s.tier, s.tier_size, s.points, s.score, dict(s.faults)) for s in record.seats]
+    assert all(s.decisions == 0 and s.think_s == 0.0 for s in public.seats)
+    assert any(s.think_s > 0.0 for s in record.seats)
 
 
 def test_a_forfeit_keeps_its_kind_seat_and_fault_count() -> None:
