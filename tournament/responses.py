@@ -5,7 +5,8 @@ Both read the same store through the builders below, so a stored tournament read
 command line and over HTTP, field for field. An entrant is `bot` everywhere (a standings row, a match's
 seat); a rating interval is `rating_low`/`rating_high` (None where it is open: a 100% or 0% score has
 no finite Elo). Numbers are rounded once, here: points without float noise (8, not 7.999999999999999),
-Elo to 0.1, OpenSkill to 0.001, seconds to 0.0001. Seeds are the organiser's: no model here holds one.
+Elo to 0.1, OpenSkill to 0.001, seconds to 0.0001. Seeds and the seats' thinking times are the
+organiser's: no model here holds them (`tourney arena-match --json` adds the replay, for the organiser).
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ class StandingsDoc(BaseModel):
 
 class SeatDoc(BaseModel):
     """One seat of a match: who held it, its place (0-based tier, shared by tier_size seats; `place` in
-    words), its match points, the game's score and its clock."""
+    words), its match points, the game's score and its faults. Not its clock: how long a seat thought can
+    tell what it held, so it stays in the store and the organiser's export (`--full`)."""
 
     seat: int
     bot: str
@@ -83,8 +85,6 @@ class SeatDoc(BaseModel):
     place: str  # "1st", "2nd=" (shared), ...
     points: float
     score: float
-    decisions: int
-    think_s: float
     faults: dict[str, int]
 
 
@@ -150,7 +150,7 @@ def seat_docs(aliases: Sequence[str], seats: Sequence[SeatResult]) -> list[SeatD
     """The seats of one match (every seat, in seat order), held by `aliases`, as the documents show them."""
     shown = places([s.tier for s in seats])
     return [SeatDoc(seat=i, bot=alias, tier=s.tier, tier_size=s.tier_size, place=shown[i], points=s.points,
-                    score=s.score, decisions=s.decisions, think_s=round(s.think_s, 4), faults=dict(s.faults))
+                    score=s.score, faults=dict(s.faults))
             for i, (alias, s) in enumerate(zip(aliases, seats, strict=True))]
 
 
