@@ -86,9 +86,9 @@ def unplayed(game_id: str, aliases: Sequence[str], outcome: Outcome, termination
     return StoredMatch(tuple(aliases), result, 0, replay, details_json)
 
 
-def bye_match(game_id: str, alias: str, points: float, stats: SeatStats | None = None) -> StoredMatch:
+def bye_match(game_id: str, alias: str, points: float) -> StoredMatch:
     """A bye (a round without a game): its one seat, `alias`, alone in first place and worth `points`."""
-    return unplayed(game_id, (alias,), BYE_OUTCOME, BYE, (stats or SeatStats(),), (points,), replay="{}")
+    return unplayed(game_id, (alias,), BYE_OUTCOME, BYE, (SeatStats(),), (points,), replay="{}")
 
 
 def match_record(aliases: Sequence[str], result: MatchResult) -> StoredMatch:
