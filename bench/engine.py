@@ -95,7 +95,7 @@ def refereed_random(game_id: str, players: int, config: dict[str, Any] | None = 
     while more(matches):
         seats = [make_bot("random", game, 31 * matches + i) for i in range(players)]
         result = play_match(game_id, seats, seed=matches, players=players, config=config)
-        decisions += sum(stats.decisions for stats in result.seat_stats)
+        decisions += sum(stats.decisions for stats in result.seats)
         matches += 1
     return matches, decisions, clock() - started
 

@@ -29,7 +29,7 @@ from tourney.tournament.entrants import parse_entrants  # noqa: E402
 from tourney.tournament.pairing import Pairing  # noqa: E402
 from tourney.tournament.runner import TournamentPlan  # noqa: E402
 from tourney.tournament.store.database import open_store  # noqa: E402
-from tourney.tournament.store.records import MatchRecord, match_record  # noqa: E402
+from tourney.tournament.store.records import StoredMatch, match_record  # noqa: E402
 from tourney.tournament.store.writes import create_tournament, record_matches  # noqa: E402
 
 ADMIN = "bench-export-Xk29-pQ7v"
@@ -52,7 +52,7 @@ def fill(path: Path, game: str, size: int) -> None:
     plan = TournamentPlan(game=game, entrants=parse_entrants("random,greedy", get_game(game)),
                           name="export bench", seed_key="export-bench-key")
     tid = create_tournament(engine, plan)
-    records: list[MatchRecord] = []
+    records: list[StoredMatch] = []
     for seed in range(DISTINCT):
         g = get_game(game)
         result = play_match(game, [make_bot("random", g, seed), make_bot("greedy", g, seed)], seed)

@@ -15,6 +15,7 @@ table as a guide (no assertion anywhere).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -107,8 +108,8 @@ def fill(db: str, matches: int, per_tournament: int) -> None:
                 for seat, (alias, sr) in enumerate(zip((a, b), rec.seats, strict=True)):  # type: ignore[attr-defined]
                     seats.append({"match_id": match_id, "seat": seat, "entrant_id": entrant_ids[alias], "alias": alias,
                                   "tier": sr.tier, "points": sr.points, "score": sr.score, "decisions": sr.decisions,
-                                  "think_s": sr.think_s,
-                                  "faults_json": sr.faults_json if rng.random() > 0.02 else '{"timeout": 1}'})
+                                  "think_s": sr.think_s, "faults_json":
+                                  json.dumps(dict(sr.faults)) if rng.random() > 0.02 else '{"timeout": 1}'})
                 if rng.random() < 0.05:
                     earned.append({"tournament_id": tid, "match_id": match_id, "alias": a, "number": number,
                                    "name": "Flawless", "opponent": None})

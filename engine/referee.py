@@ -13,25 +13,35 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from tourney.engine.core import (
     Action,
+    Decision,
     DecisionRequest,
     Game,
     Illegal,
-    Outcome,
+    MatchResult,
+    Replay,
     ReplayMismatch,
     Seat,
     SeatFault,
+    SeatStats,
     State,
     Termination,
     fault_reason,
     forfeit,
     get_game,
+    match_result,
     termination_of,
 )
+
+# The replay and the result live in engine.core; they are named here too, where a match is played.
+__all__ = [
+    "Answer", "Clock", "Decision", "MatchResult", "MatchSteps", "OnStep", "Replay", "SeatStats", "TimeControl",
+    "ask_seat", "asks_together", "drive", "forfeit_result", "new_match", "play_match", "referee_steps", "replay_match",
+]
 
 
 @dataclass(frozen=True)
@@ -45,79 +55,6 @@ class TimeControl:
     @staticmethod
     def from_ms(move_ms: int | None) -> TimeControl:
         return TimeControl(move_s=None if move_ms is None else move_ms / 1000.0)
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One seat's answer at one step: the legal index (-1 when there was no usable answer)."""
-
-    seat: int
-    index: int
-    ms: float
-    fault: str | None = None
-
-
-@dataclass
-class Replay:
-    """Everything needed to replay a match: the inputs and every decision, step by step."""
-
-    game_id: str
-    players: int
-    config: dict[str, Any]
-    seed: int
-    steps: list[list[Decision]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game_id,
-            "players": self.players,
-            "config": self.config,
-            "seed": self.seed,
-            "steps": [[[d.seat, d.index, round(d.ms, 3), d.fault] for d in step] for step in self.steps],
-        }
-
-    @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> Replay:
-        steps = [[Decision(int(s), int(i), float(ms), f) for s, i, ms, f in step] for step in data["steps"]]
-        return Replay(data["game"], int(data["players"]), dict(data["config"]), int(data["seed"]), steps)
-
-
-@dataclass
-class SeatStats:
-    """Per-seat faults and thinking time over one match."""
-
-    decisions: int = 0
-    think_s: float = 0.0
-    max_move_s: float = 0.0
-    faults: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class MatchResult:
-    """How a match ended, who placed where, and the replay that reproduces it."""
-
-    game_id: str
-    seed: int
-    players: int
-    ranking: tuple[tuple[int, ...], ...]
-    scores: tuple[float, ...]
-    termination: Termination
-    reason: str  # the game's own reason, or the fault with the seat that caused it
-    seat_stats: list[SeatStats]
-    replay: Replay
-    details: Mapping[str, Any] = field(default_factory=dict)
-    forfeit_seat: int | None = None
-
-    @property
-    def outcome(self) -> Outcome:
-        """The ranking, scores and reason as the game's Outcome (its tiers and points are read from it)."""
-        return Outcome(self.ranking, self.scores, self.reason)
-
-    def points(self, seat: int) -> float:
-        """Match points in [0, 1] (Outcome.points); a void match (aborted by the arena) scores nobody."""
-        if self.termination is Termination.ABORTED:
-            return 0.0
-        return self.outcome.points(seat)
 
 
 Clock = Callable[[], float]
@@ -215,8 +152,9 @@ def referee_steps(
             st = stats[seat]
             st.decisions += 1
             st.think_s += used
-            st.max_move_s = max(st.max_move_s, used)
-            decision = Decision(seat, index if fault is None and isinstance(index, int) else -1, used * 1000.0, fault)
+            # Kept to the microsecond the replay document holds, so a stored replay reads back equal.
+            decision = Decision(seat, index if fault is None and isinstance(index, int) else -1,
+                                round(used * 1000.0, 3), fault)
             step.append(decision)
             if on_decision is not None:
                 on_decision(game.id, decision)
@@ -236,10 +174,7 @@ def referee_steps(
         if on_step is not None:
             on_step(state, sorted(joint.items()))
     outcome = state.outcome()
-    return MatchResult(
-        game.id, replay.seed, state.num_players, outcome.ranking, outcome.scores,
-        termination_of(outcome), outcome.reason, stats, replay, outcome.details,
-    )
+    return match_result(game.id, replay.seed, outcome, termination_of(outcome), stats, replay, outcome.details)
 
 
 def ask_seat(seat: Seat, request: DecisionRequest, clock: Clock = time.perf_counter) -> Answer:
@@ -283,8 +218,7 @@ def forfeit_result(replay: Replay, stats: list[SeatStats], seat: int, fault: Ter
     stats[seat].faults[fault] = stats[seat].faults.get(fault, 0) + 1
     reason = fault_reason(seat, fault) + (f" ({why})" if why else "")
     outcome = forfeit(replay.players, (seat,), reason)
-    return MatchResult(replay.game_id, replay.seed, replay.players, outcome.ranking, outcome.scores, fault,
-                       outcome.reason, stats, replay, dict(details or {}), forfeit_seat=seat)
+    return match_result(replay.game_id, replay.seed, outcome, fault, stats, replay, details, forfeit_seat=seat)
 
 
 class _ReplaySeat:

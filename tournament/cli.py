@@ -61,7 +61,8 @@ from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.interrupts import interrupt_on_sigterm
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
-from tourney.tournament.result_text import SOLO_AI, result_text
+from tourney.tournament.responses import MatchesDoc, match_summary, played_match_doc, standings_doc
+from tourney.tournament.result_text import SOLO_AI
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
 from tourney.tournament.seeding import check_seed_key
 from tourney.tournament.sprt import explain as explain_sprt
@@ -190,17 +191,12 @@ def match(
                 seats = [make_bot(spec, g, s * 31 + i) for i, spec in enumerate(specs)]
                 result = play_match(game, seats, s, config=config, players=n,
                                     time_control=TimeControl.from_ms(move_ms), on_step=step)
-        doc = {
-            "game": game, "seed": s, "ranking": [list(t) for t in result.ranking], "scores": list(result.scores),
-            "termination": result.termination, "reason": result.reason, "plies": len(result.replay.steps),
-            "seats": [{"seat": i, "bot": name, "points": result.points(i)} for i, name in enumerate(names)],
-            "seconds": round(time.perf_counter() - started, 3),
-        }
+        doc = played_match_doc(names, result, time.perf_counter() - started)
         if as_json:
-            print(json.dumps(doc))
+            print(doc.model_dump_json())
             return
         places = " > ".join(" = ".join(f"{names[s_]} (seat {s_})" for s_ in tier) for tier in result.ranking)
-        out.print(f"{game}, seed {s}: {places}; {result.reason} after {doc['plies']} decisions; "
+        out.print(f"{game}, seed {s}: {places}; {result.reason} after {doc.plies} decisions; "
                   f"scores {list(result.scores)}", highlight=False, markup=False, soft_wrap=True)
     guarded(body)
 
@@ -472,8 +468,7 @@ def standings(
         tid, plan = load_plan(engine, tournament_id)
         table = load_standings(engine, tid, [e.alias for e in plan.entrants])
         if as_json:
-            print(json.dumps({"tournament_id": tid, "game": plan.game, "format": plan.format,
-                              "standings": [standing_doc(s) for s in table]}))
+            print(standings_doc(tid, plan.game, plan.format, table).model_dump_json())
             return
         Console(width=TABLE_WIDTH).print(standings_table(table, f"{plan.game}: {plan.format} tournament {tid}"))
     guarded(body)
@@ -531,25 +526,20 @@ def matches(
     def body() -> None:
         engine = open_existing(db)
         load_plan(engine, tournament_id)  # one sentence if there is no such tournament
-        docs: list[dict[str, Any]] = [
-            {"id": m.id, "number": m.number, "round": m.round, "seed": m.seed, "reason": m.reason,
-             "termination": m.termination, "plies": m.plies, "seconds": round(m.duration_s, 4),
-             "seats": [{"bot": s.alias, "tier": s.tier, "points": s.points} for s in seats]}
-            for m, seats in match_page(engine, tournament_id).matches  # the web's match list reads the same
-        ]
+        # the web's match list reads the same rows into the same model
+        docs = [match_summary(m, seats) for m, seats in match_page(engine, tournament_id).matches]
         if as_json:
-            print(json.dumps({"tournament_id": tournament_id, "matches": docs}))
+            print(MatchesDoc(tournament_id=tournament_id, matches=docs, total=len(docs)).model_dump_json())
             return
         table = Table(title=f"tournament {tournament_id}: {len(docs)} matches")
         for col in ("id", "#", "round", "seats", "result", "plies"):
             table.add_column(col)
         for d in docs:
-            seats = " vs ".join(s["bot"] for s in d["seats"])
-            result = result_text([s["tier"] for s in d["seats"]], [s["points"] for s in d["seats"]])
+            seats = " vs ".join(s.bot for s in d.seats)
             # Stored numbers count from 0; people count matches and rounds from 1.
             # Names and reasons (a program's log tail) are text, never rich markup.
-            table.add_row(str(d["id"]), str(d["number"] + 1), str(d["round"] + 1), escape(seats),
-                          escape(f"{result} ({d['reason']})"), str(d["plies"]))
+            table.add_row(str(d.id), str(d.number + 1), str(d.round + 1), escape(seats),
+                          escape(f"{d.result} ({d.reason})"), str(d.plies))
         Console(width=TABLE_WIDTH).print(table)
     guarded(body)
 

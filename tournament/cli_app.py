@@ -7,7 +7,6 @@ command module, so the commands import one way.
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -20,6 +19,7 @@ from rich.console import Console
 from tourney.engine.core import ConfigError, Options, TourneyError
 from tourney.tournament.cli_logging import configure_cli_logging
 from tourney.tournament.help_style import hide_flag_placeholders
+from tourney.tournament.responses import StandingRow
 from tourney.tournament.standings import Standing
 from tourney.tournament.store.database import open_store
 
@@ -122,22 +122,6 @@ DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Results database:
 
 
 def standing_doc(s: Standing) -> dict[str, Any]:
-    """One standings row as `--json` prints it."""
-    return {"bot": s.alias, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
-            "points": exact(s.points), "score_pct": round(s.score_pct, 1),
-            "rating": round(s.rating, 1) if s.games else None,  # no games, no rating (not an even 1500)
-            "rating_low": _finite(s.low) if s.games else None, "rating_high": _finite(s.high) if s.games else None,
-            "places": s.places, "first_share": exact(s.first_share), "faults": s.faults, "byes": s.byes,
-            "mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "conservative": round(s.mu - 3 * s.sigma, 3),
-            "direct": exact(s.direct), "buchholz": exact(s.buchholz), "sonneborn_berger": exact(s.sonneborn_berger),
-            "los_next": None if s.los_next is None else round(s.los_next, 4)}
+    """One standings row as `--json` prints it: the web API's row too (tournament/responses.py)."""
+    return StandingRow.of(s).model_dump()
 
-
-def exact(points: float) -> float:
-    """Points for JSON: sums of thirds and quarters without float noise (8, not 7.999999999999999)."""
-    return round(points, 6) + 0.0
-
-
-def _finite(x: float) -> float | None:
-    """A bound for JSON: rounded, or null when the interval is open (no Infinity in JSON)."""
-    return round(x, 1) if math.isfinite(x) else None

@@ -33,10 +33,10 @@ class ProgramFaultNotes:
     def _note(self, pairing: Any, record: Any) -> None:
         if NOT_PLAYED not in record.reason:
             return
-        for seat in record.seats:
-            if '"crash"' in seat.faults_json and seat.alias not in self.noted:
-                self.noted.add(seat.alias)
-                self.say(f"warning: {seat.alias} forfeited match #{pairing.number + 1}: {record.reason} "
+        for alias, seat in zip(record.aliases, record.seats, strict=False):  # solo: the AI's seats come last
+            if seat.faults.get("crash") and alias not in self.noted:
+                self.noted.add(alias)
+                self.say(f"warning: {alias} forfeited match #{pairing.number + 1}: {record.reason} "
                          "(later forfeits of this bot are listed by `tourney matches`)")
 
     def close(self) -> None:

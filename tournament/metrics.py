@@ -1,7 +1,7 @@
 """Tournament-driver metrics: matches played on Ray workers are counted when their results arrive.
 
 Workers are separate processes, so counters there would be lost (or need Ray's metrics
-agent). The driver sees every finished match exactly once, as a MatchRecord in a chunk, with
+agent). The driver sees every finished match exactly once, as a StoredMatch in a chunk, with
 the replay (each decision's think time and fault) and the match's duration: counting there
 gives the same series as the arena's live counts, with nothing lost or counted twice (Ray's
 retries replay a chunk on a worker, but the driver receives each chunk once).
@@ -23,12 +23,12 @@ from tourney.engine.server.metrics import (
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.runner import Executor, TournamentPlan
 from tourney.tournament.store.codec import unpack_replay
-from tourney.tournament.store.records import MatchRecord, Played
+from tourney.tournament.store.records import Played, StoredMatch
 
 __all__ = ["MeteredExecutor", "TournamentProgress", "instrument", "observe_record", "serve_metrics"]
 
 
-def observe_record(game_id: str, record: MatchRecord, seconds: float) -> None:
+def observe_record(game_id: str, record: StoredMatch, seconds: float) -> None:
     """Count one finished match from its stored form: termination, duration, decisions, faults."""
     steps = Replay.from_dict(unpack_replay(record.replay)).steps if record.replay else []
     observe_match(game_id, record.termination, seconds, steps)

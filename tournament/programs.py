@@ -164,7 +164,7 @@ def _capped(result: MatchResult, hosted: Mapping[int, SandboxedProgram]) -> Matc
     cap = hosted[seat].limit_hit()
     if cap is None:
         return result
-    stats = list(result.seat_stats)
+    stats = [s.stats() for s in result.seats]
     faults = dict(stats[seat].faults)
     faults[result.termination] = faults.get(result.termination, 1) - 1
     stats[seat].faults = {k: n for k, n in faults.items() if n > 0}

@@ -13,6 +13,7 @@ import random
 import secrets
 import signal
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
@@ -31,11 +32,13 @@ from tourney.engine.server.launcher import BotProcess, command_name, is_command
 from tourney.engine.server.local import LocalArena
 from tourney.engine.server.metrics import serve_metrics
 from tourney.engine.server.remote import RUN_MATCH
+from tourney.engine.server.results import result_of
 from tourney.engine.server.server import start_admin_listener, start_server
 from tourney.engine.server.tokens import add_bot, default_path, load_tokens
 from tourney.tournament.admin_token import check_admin_token
 from tourney.tournament.cli_app import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
 from tourney.tournament.entrants import split_bot_list
+from tourney.tournament.responses import ArenaMatchDoc, played_match_doc
 
 if TYPE_CHECKING:
     from tourney.web.cli import WebBeside
@@ -368,6 +371,7 @@ def arena_match(
                     seats.append(spec)
             request = pb.RunMatchRequest(admin_token=token, game=game, seats=seats, seed=s, move_ms=move_ms,
                                          config_json=settings_json, wait_s=30, realtime=realtime)
+            started = time.perf_counter()
             record = _run_remote(target, request)
         if not as_json:  # a person reads the result; the replay JSON is for programs (--json)
             places = sorted(range(len(record.seat_names)), key=lambda i: record.ranks[i])
@@ -375,11 +379,9 @@ def arena_match(
             print(f"{record.game} match {record.match_id}, seed {record.seed}: {order}; {record.reason}; "
                   f"scores {list(record.scores)}")
             return
-        print(json.dumps({
-            "match_id": record.match_id, "game": record.game, "seats": list(record.seat_names), "seed": record.seed,
-            "ranks": list(record.ranks), "scores": list(record.scores), "termination": record.termination,
-            "reason": record.reason, "replay": json.loads(record.replay_json or "{}"),
-        }))
+        played = played_match_doc(list(record.seat_names), result_of(record), time.perf_counter() - started)
+        print(ArenaMatchDoc(**played.model_dump(), match_id=record.match_id,
+                            replay=json.loads(record.replay_json or "{}")).model_dump_json())
 
     guarded(body)
 

@@ -30,6 +30,7 @@ from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tourney.engine.core import ReplayMismatch
+from tourney.tournament.responses import MatchPageDoc, StandingsDoc
 from tourney.tournament.standings_table import points_text
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.export import export_lines
@@ -104,7 +105,13 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     async def api_tournament(tournament_id: StoredId) -> dict[str, Any]:
         return await computed(lambda: reads.tournament(engine, tournament_id))
 
-    @app.get("/api/tournaments/{tournament_id}/matches", summary="A page of matches, filtered")
+    @app.get("/api/tournaments/{tournament_id}/standings", response_model=StandingsDoc,
+             summary="Standings: what `tourney standings ID --json` prints")
+    async def api_standings(tournament_id: StoredId) -> dict[str, Any]:
+        return await computed(lambda: reads.standings(engine, tournament_id))
+
+    @app.get("/api/tournaments/{tournament_id}/matches", response_model=MatchPageDoc,
+             summary="A page of matches, filtered (`tourney matches ID --json` lists them all)")
     async def api_matches(tournament_id: StoredId,
                           page_: Annotated[int, Query(alias="page", ge=1, le=reads.MAX_PAGE)] = 1,
                     bot: Annotated[str | None, Query(max_length=MAX_NAME)] = None,

@@ -2,7 +2,7 @@
 
 Only each event's public view and the players' names (public) go out. The record on the last
 event carries the replay (the seed and every decision), so of it only the result is relayed:
-seat names, ranks, scores and how the match ended.
+every seat (name, place, points, score, clock) and how the match ended.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import grpc
 
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.generated import arena_pb2_grpc as pb_grpc
+from tourney.engine.server.results import seat_of
+from tourney.tournament.responses import seat_docs
 
 MAX_WATCHERS = 64  # SSE streams open at once; more get a clear refusal
 MAX_ID_LENGTH = 64
@@ -39,9 +41,10 @@ class WatchLimit:
 
 
 def public_result(record: pb.MatchRecord) -> dict[str, Any]:
-    """What a finished match's record may show anyone: never its seed or replay."""
-    return {"seat_names": list(record.seat_names), "ranks": list(record.ranks), "scores": list(record.scores),
-            "termination": record.termination, "reason": record.reason}
+    """What a finished match's record may show anyone: its seats as the match pages show them (SeatDoc),
+    how it ended and why; never its seed, replay or details."""
+    seats = seat_docs(list(record.seat_names), [seat_of(seat) for seat in record.seats])
+    return {"seats": [seat.model_dump() for seat in seats], "termination": record.termination, "reason": record.reason}
 
 
 def _sse(event: str, data: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import case, func, literal
@@ -25,9 +25,10 @@ from sqlmodel import Session, col, select
 from tourney.tournament.formats import FormatSpec, sprt_state, total_estimate
 from tourney.tournament.league.season import league_standings
 from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.result_text import SOLO_AI, places, result_text
+from tourney.tournament.responses import MatchPageDoc, StandingRow, match_summary, seat_docs, standings_doc
+from tourney.tournament.result_text import SOLO_AI
 from tourney.tournament.runner import load_plan
-from tourney.tournament.standings import Standing, likelihood_of_superiority
+from tourney.tournament.standings import likelihood_of_superiority
 from tourney.tournament.store.league_tables import League, LeagueDivision, LeagueRound
 from tourney.tournament.store.reads import (
     achievement_counts,
@@ -37,6 +38,7 @@ from tourney.tournament.store.reads import (
     match_seats,
     seats_of,
 )
+from tourney.tournament.store.results import seat_results
 from tourney.tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, Rating, Tournament
 
 PAGE_SIZE = 50
@@ -147,14 +149,6 @@ def bound(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def _standing_doc(s: Standing) -> dict[str, Any]:
-    doc = {k: v for k, v in asdict(s).items() if not k.startswith("_")}
-    doc["low"], doc["high"] = bound(s.low), bound(s.high)
-    doc["score_pct"] = round(s.score_pct, 1)
-    doc["conservative"] = s.mu - 3.0 * s.sigma
-    return doc
-
-
 def tournament(engine: Engine, tournament_id: int) -> dict[str, Any]:
     """Standings with intervals and OpenSkill, crosstable and LOS matrix, SPRT curve, achievements, faults."""
     with Session(engine) as session:
@@ -182,7 +176,7 @@ def _tournament_derived(engine: Engine, tournament_id: int) -> dict[str, Any]:
     achievements = achievement_counts(engine, tournament_id)
     sprt = _sprt_curve(plan.spec(), load_history(engine, tournament_id, aliases)) if plan.sprt else None
     return {"entrants": aliases, "expected": plan.expected_matches(),
-            "standings": [_standing_doc(s) for s in table],
+            "standings": [StandingRow.of(s).model_dump() for s in table],
             "crosstable": tally.crosstable([s.alias for s in table]), "sprt": sprt,
             "achievements": achievements, "faults": tally.faults, "terminations": tally.terminations}
 
@@ -254,19 +248,19 @@ def match_list(engine: Engine, tournament_id: int, page: int = 1, bot: str | Non
         if session.get(Tournament, tournament_id) is None:
             raise NotFound(f"there is no tournament {tournament_id}")
     found = match_page(engine, tournament_id, offset, limit, bot, termination, seat)
-    matches = [{"id": m.id, "number": m.number, "round": m.round, "termination": m.termination, "reason": m.reason,
-                "plies": m.plies, "seconds": round(m.duration_s, 4), "seats": [_seat_doc(st) for st in seats],
-                "result": result_text([st.tier for st in seats], [st.points for st in seats])}
-               for m, seats in found.matches]
-    return {"tournament_id": tournament_id, "matches": matches, "page": min(max(page, 1), MAX_PAGE),
-            "total": found.total, "page_size": PAGE_SIZE,
-            "filters": {"bot": bot, "termination": termination, "seat": seat}}
+    return MatchPageDoc(tournament_id=tournament_id, matches=[match_summary(m, seats) for m, seats in found.matches],
+                        total=found.total, page=min(max(page, 1), MAX_PAGE), page_size=PAGE_SIZE,
+                        filters={"bot": bot, "termination": termination, "seat": seat}).model_dump()
 
 
-def _seat_doc(st: MatchSeat) -> dict[str, Any]:
-    """A stored seat as the pages show it."""
-    return {"seat": st.seat, "bot": st.alias, "tier": st.tier, "points": st.points, "score": st.score,
-            "decisions": st.decisions, "think_s": round(st.think_s, 4), "faults": _loads(st.faults_json)}
+def standings(engine: Engine, tournament_id: int) -> dict[str, Any]:
+    """A stored tournament's standings: the document `tourney standings ID --json` prints."""
+    with Session(engine) as session:
+        if session.get(Tournament, tournament_id) is None:
+            raise NotFound(f"there is no tournament {tournament_id}")
+    tid, plan = load_plan(engine, tournament_id)
+    table = load_standings(engine, tid, [e.alias for e in plan.entrants])
+    return standings_doc(tid, plan.game, plan.format, table).model_dump()
 
 
 # ------------------------------------------------------------------------------------------ match
@@ -280,9 +274,8 @@ def match_head(engine: Engine, match_id: int) -> dict[str, Any]:
                                   Match.finished_at).where(Match.id == match_id)).first()
         if row is None:
             raise NotFound(f"there is no match {match_id}")
-    seats = [_seat_doc(st) for st in seats_of(engine, [match_id]).get(match_id, [])]
-    for seat, place in zip(seats, places([s["tier"] for s in seats]), strict=True):
-        seat["place"] = place
+    rows = seats_of(engine, [match_id]).get(match_id, [])
+    seats = [doc.model_dump() for doc in seat_docs([st.alias for st in rows], seat_results(rows))]
     mid, tid, number, rnd, game, players, term, reason, plies, secs, finished = row
     return {"id": mid, "tournament_id": tid, "number": number, "round": rnd, "game": game, "players": players,
             "termination": term, "reason": reason, "plies": plies, "seconds": round(secs, 4),
@@ -370,7 +363,8 @@ def _bot_derived(engine: Engine, b: Bot) -> dict[str, Any]:
             faults[kind] = faults.get(kind, 0) + int(n)
     return {
         "name": b.name, "spec": b.spec, "tournaments": tids[-PAGE_SIZE:],
-        "rating_history": [{"tournament_id": tid, "alias": alias, "rating": r, "low": bound(lo), "high": bound(hi),
+        "rating_history": [{"tournament_id": tid, "bot": alias, "rating": r, "rating_low": bound(lo),
+                            "rating_high": bound(hi),
                             "games": g, "game": game, "at": at.isoformat()}
                            for tid, alias, r, lo, hi, g, game, at in ratings],
         "by_opponent": [{"opponent": o, "game": g, "games": int(n), "points": float(p or 0), "wins": int(w or 0),
@@ -421,7 +415,7 @@ def league(engine: Engine, league_id: int, season: int | None = None) -> dict[st
     return {"id": league_id, "name": table.league, "game": table.game, "season": table.season, "seasons": seasons,
             "divisions": [{"division": d, "tournament_id": next((t for s, dv, t in divisions
                                                                   if s == table.season and dv == d), None),
-                           "standings": [_standing_doc(s) for s in st]} for d, st in table.divisions],
+                           "standings": [StandingRow.of(s).model_dump() for s in st]} for d, st in table.divisions],
             "ratings": {a: {"mu": mu, "sigma": sg} for a, (mu, sg) in table.ratings.items()},
             "moves": moves, "next_due": table.next_due.isoformat() if table.next_due else None,
             "rounds": [{"slot": sl, "season": se, "round": r, "status": st, "matches": m, "forfeits": f,

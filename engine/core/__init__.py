@@ -7,9 +7,11 @@ from tourney.engine.core.decision import DecisionRequest, Seat, SeatDisconnected
 from tourney.engine.core.encoding import Encoding, Features
 from tourney.engine.core.errors import ConfigError, IllegalAction, ReplayMismatch, TourneyError, UnknownGame
 from tourney.engine.core.game import Action, Game, Illegal, Observation, Outcome, State
-from tourney.engine.core.json_view import json_ready
+from tourney.engine.core.json_view import json_ready, jsonable
 from tourney.engine.core.options import CliFlag, Option, Options
 from tourney.engine.core.registry import available_games, game_ids, get_game, register
+from tourney.engine.core.replay import Decision, Replay
+from tourney.engine.core.result import MatchResult, SeatResult, SeatStats, forfeit_seat_of, match_result
 from tourney.engine.core.termination import (
     CAP_REASON,
     FAULT_KINDS,
@@ -17,6 +19,7 @@ from tourney.engine.core.termination import (
     adjudicated_draw,
     fault_reason,
     forfeit,
+    kind_of,
     termination_of,
 )
 
@@ -31,6 +34,7 @@ __all__ = [
     "Chance",
     "CliFlag",
     "ConfigError",
+    "Decision",
     "DecisionRequest",
     "Encoding",
     "Game",
@@ -41,9 +45,13 @@ __all__ = [
     "Option",
     "Options",
     "OutOfTime",
+    "MatchResult",
     "Outcome",
+    "Replay",
     "ReplayMismatch",
     "Seat",
+    "SeatResult",
+    "SeatStats",
     "SeatDisconnected",
     "SeatFault",
     "SeatTimeout",
@@ -57,10 +65,14 @@ __all__ = [
     "default_clock",
     "fixed_iterations",
     "fault_reason",
+    "forfeit_seat_of",
     "forfeit",
     "game_ids",
     "get_game",
     "json_ready",
+    "jsonable",
+    "kind_of",
+    "match_result",
     "register",
     "termination_of",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -16,3 +17,17 @@ def json_ready(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: json_ready(v) for k, v in value.items()}
     return value
+
+
+def jsonable(value: Any) -> Any:
+    """`value` with every mapping key a string and anything JSON cannot hold as its str().
+
+    A match's details are the game's own values; this is the form they are sent and stored in.
+    """
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)

@@ -25,11 +25,21 @@ class Termination(StrEnum):
     DISCONNECTION = "disconnection"
     REPLAY_MISMATCH = "replay_mismatch"  # only while replaying: a stored decision the game no longer has
     ABORTED = "aborted"  # the arena voided a match whose game raised: nobody scores
+    BYE = "BYE"  # a round without a game: its one seat alone in first place (spelled as stored since the start)
 
 
 # The kinds a live seat can cause (a replay mismatch is the stored record's fault, not a seat's).
 FAULT_KINDS = (Termination.TIMEOUT, Termination.ILLEGAL_MOVE, Termination.CRASH, Termination.DISCONNECTION)
 CAP_REASON = "cap"  # the reason a game gives when its hard cap, not its rules of victory, ended it
+
+
+def kind_of(text: str) -> str:
+    """A fault kind or termination read back (stored, or sent over the wire) as its Termination member
+    when it names one, else the text as it came (a kind this version does not know)."""
+    return Termination(text) if text in _KINDS else text
+
+
+_KINDS = frozenset(Termination.__members__.values())
 
 
 def termination_of(outcome: Outcome) -> Termination:

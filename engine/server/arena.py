@@ -23,7 +23,7 @@ from typing import Any, cast
 import grpc
 
 from tourney.engine.bots import make_bot
-from tourney.engine.core import Action, Game, Seat, State, Termination, TourneyError, get_game
+from tourney.engine.core import Action, Game, Seat, State, TourneyError, get_game
 from tourney.engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
 from tourney.engine.server.admission import Admission, AdmissionLimits
 from tourney.engine.server.auth_failures import FailedAuthLimit
@@ -35,7 +35,7 @@ from tourney.engine.server.match_loop import LoopMatch
 from tourney.engine.server.metrics import MatchMetrics
 from tourney.engine.server.realtime import no_realtime, play_realtime, supports_realtime
 from tourney.engine.server.records import ended_message, public_record, without_replay
-from tourney.engine.server.results import record_of
+from tourney.engine.server.results import record_of, void_record
 from tourney.engine.server.sessions import BotSession, RemoteSeat, shown
 from tourney.engine.server.tokens import token_hash
 
@@ -266,10 +266,7 @@ class Arena:
             record = record_of(match_id, names, result)
         except Exception as exc:  # a game bug: the match is void, the arena goes on
             self.metrics.finished(game_id, None, time.perf_counter() - started)
-            record = pb.MatchRecord(match_id=match_id, game=game_id, seat_names=names, seed=seed,
-                                    termination=Termination.ABORTED,
-                                    reason=f"aborted: {type(exc).__name__}: {exc}"[:500],
-                                    forfeit_seat=-1, finished=True, full_replay=True)
+            record = void_record(match_id, game_id, names, seed, f"aborted: {type(exc).__name__}: {exc}"[:500])
         finally:
             for _, session in claimed:
                 self._release(session)

@@ -43,6 +43,7 @@ from tourney.engine.core import (
     adjudicated_draw,
     available_games,
     get_game,
+    match_result,
     termination_of,
 )
 from tourney.engine.referee import MatchResult, Replay, SeatStats, forfeit_result
@@ -204,8 +205,7 @@ async def play_realtime(
         return forfeit_result(replay, stats, gone, Termination.DISCONNECTION, details=details)
     if not state.is_over():
         stopped = adjudicated_draw(n, "server time limit")
-        return MatchResult(game.id, seed, n, stopped.ranking, stopped.scores, Termination.ADJUDICATION,
-                           stopped.reason, stats, replay, details)
+        return match_result(game.id, seed, stopped, Termination.ADJUDICATION, stats, replay, details)
     outcome = state.outcome()
-    return MatchResult(game.id, seed, n, outcome.ranking, outcome.scores, termination_of(outcome), outcome.reason,
-                       stats, replay, {**dict(outcome.details), **details})
+    return match_result(game.id, seed, outcome, termination_of(outcome), stats, replay,
+                        {**dict(outcome.details), **details})

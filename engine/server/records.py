@@ -19,12 +19,17 @@ logger = logging.getLogger(__name__)
 
 
 def without_replay(record: pb.MatchRecord) -> pb.MatchRecord:
-    """The record with neither seed nor replay: what the last Watch event carries for anyone."""
+    """The record with neither seed, replay, details nor the seats' clocks: what the last Watch event
+    carries for anyone."""
     public = pb.MatchRecord()
     public.CopyFrom(record)
     public.seed = 0
     public.replay_json = ""
+    public.details_json = ""  # the game's extras may name what a seat held
     public.full_replay = False
+    for seat in public.seats:  # how long a seat thought can tell what it held: the organiser's detail
+        seat.decisions = 0
+        seat.think_s = 0.0
     return public
 
 
@@ -61,7 +66,9 @@ def public_record(record: pb.MatchRecord, final_view_json: str) -> pb.MatchRecor
 
 
 def ended_message(record: pb.MatchRecord, seat: int) -> pb.MatchEnded:
-    """The MatchEnded that seat `seat` of a finished match is sent: ranks, scores and its points."""
+    """The MatchEnded that seat `seat` of a finished match is sent: ranks, scores, its points, and every
+    seat's result as the public record shows it (no clocks)."""
     return pb.MatchEnded(match_id=record.match_id, ranks=list(record.ranks), scores=list(record.scores),
                          reason=record.reason, seat=seat, termination=record.termination,
-                         points=seat_points(record, seat), forfeit_seat=record.forfeit_seat)
+                         points=seat_points(record, seat), forfeit_seat=record.forfeit_seat,
+                         seats=without_replay(record).seats, termination_kind=record.termination_kind)

@@ -38,7 +38,7 @@ def test_bots_that_use_only_the_state_cost_no_observation(monkeypatch: pytest.Mo
     observed = _count_observe(monkeypatch)
     game = get_game("tiny-ninjas")
     result = play_match("tiny-ninjas", [make_bot("random", game, 1), make_bot("greedy", game, 2)], seed=3)
-    assert sum(s.decisions for s in result.seat_stats) > 10
+    assert sum(s.decisions for s in result.seats) > 10
     assert observed == []
 
 
@@ -48,7 +48,7 @@ def test_a_seat_that_reads_gets_the_view_of_its_own_step_and_only_it_is_built(
     game = get_game("tiny-ninjas")
     reader = ReadingBot()
     result = play_match("tiny-ninjas", [reader, make_bot("random", game, 2)], seed=4)
-    assert observed == [0] * result.seat_stats[0].decisions  # one view per decision of seat 0, none for seat 1
+    assert observed == [0] * result.seats[0].decisions  # one view per decision of seat 0, none for seat 1
     # Each view kept is the one of its step: the match replayed shows the same views at the same points.
     replayed = get_game("tiny-ninjas").new_state(4, players=2)
     kept = iter(reader.requests)

@@ -45,7 +45,7 @@ def test_a_normal_match_ranks_the_winner_first_and_logs_every_decision():
     taken = sum(GAME.new_state(3).legal_actions(0)[d.index].n for step in result.replay.steps for d in step)
     assert taken == 10
     assert all(d.ms >= 0 for step in result.replay.steps for d in step)
-    assert result.seat_stats[0].decisions + result.seat_stats[1].decisions == len(result.replay.steps)
+    assert result.seats[0].decisions + result.seats[1].decisions == len(result.replay.steps)
 
 
 def test_replaying_a_replay_reproduces_the_result_exactly():
@@ -71,7 +71,7 @@ def test_an_illegal_index_forfeits_with_a_typed_reason(bad):
     assert result.termination == Termination.ILLEGAL_MOVE
     assert result.forfeit_seat == 0
     assert result.ranking == ((1,), (0,))
-    assert result.seat_stats[0].faults == {Termination.ILLEGAL_MOVE: 1}
+    assert result.seats[0].faults == {Termination.ILLEGAL_MOVE: 1}
 
 
 def test_a_crashing_bot_forfeits_and_the_referee_survives():
@@ -107,7 +107,7 @@ def test_the_bank_absorbs_overruns_until_it_is_spent():
                         clock=fake_clock(0.3))
     assert result.termination == Termination.TIMEOUT
     assert result.forfeit_seat == 0
-    assert result.seat_stats[0].decisions == 3
+    assert result.seats[0].decisions == 3
 
 
 def test_the_increment_refills_the_bank():

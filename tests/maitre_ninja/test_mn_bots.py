@@ -130,7 +130,7 @@ def test_a_four_player_match_with_nash_random_and_ismcts() -> None:
     seats = [make_bot(spec, GAME, i) for i, spec in enumerate(["random", "nash", "ismcts:iterations=30", "nash"])]
     result = play_match("maitre-ninja", seats, seed=11)
     assert result.termination == "normal"
-    assert all(not stats.faults for stats in result.seat_stats)
+    assert all(not stats.faults for stats in result.seats)
     assert result.ranking[0]
 
 
@@ -164,6 +164,6 @@ def test_nash_solves_a_configured_row_length() -> None:
     config = {"parries_by_rank": {1: 3, 2: 5, 3: 9, 4: 12}}
     seats = [make_bot("nash", GAME, 1), make_bot("best_response", GAME, 2)]
     result = play_match("maitre-ninja", seats, seed=4, config=config)
-    assert all(not stats.faults for stats in result.seat_stats)
+    assert all(not stats.faults for stats in result.seats)
     # Three parries against one card: the defender can cover all three codes, so the attacker never wins.
     assert solve_fight(1, 3, SUPPLY).value == pytest.approx(0.0, abs=1e-9)

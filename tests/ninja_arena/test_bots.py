@@ -89,7 +89,7 @@ def test_an_out_of_range_reply_is_a_mistake_not_a_forfeit() -> None:
     result = play_match("ninja-arena", seats, seed=3, config={"characters": ["Sasuke", "Naruto"]})
     assert result.forfeit_seat is None
     assert result.ranking == ((1,), (0,))
-    assert result.seat_stats[0].faults.get("illegal_move", 0) >= 4
+    assert result.seats[0].faults.get("illegal_move", 0) >= 4
 
 
 def test_evaluate_prefers_the_healthier_seat() -> None:

@@ -66,7 +66,7 @@ def test_live_match_metrics_count_every_decision_and_fault() -> None:
     crashed = play_match(game.id, [Crasher(), make_bot("random", game, 1)], 9, on_decision=live.decision)
     live.finished(game.id, crashed, 0.01)
     d = delta(before, snapshot(game.id))
-    total_decisions = sum(st.decisions for r in [*results, crashed] for st in r.seat_stats)
+    total_decisions = sum(st.decisions for r in [*results, crashed] for st in r.seats)
     assert d["matches"] == 6 and d["match_obs"] == 6
     assert d["decisions"] == d["decision_obs"] == total_decisions
     assert d["faults"] == 1 and crashed.termination == "crash"

@@ -43,7 +43,7 @@ def test_connect_and_arena_match_play_over_the_network(served: str) -> None:
                               cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         record = json.loads(done.stdout)
-        assert record["seats"] == ["netrand", "random"]
+        assert [s["bot"] for s in record["seats"]] == ["netrand", "random"] and record["match_id"] and record["replay"]
         assert record["termination"] in ("normal", "adjudication")
         out, errors = bot.communicate(timeout=60)
         assert bot.returncode == 0, errors
@@ -74,7 +74,7 @@ def test_arena_match_launches_bot_programs_on_a_private_arena(tmp_path: Path) ->
                           cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
-    assert record["seats"] == ["random_bot-0", "random"]
+    assert [s["bot"] for s in record["seats"]] == ["random_bot-0", "random"]
     assert record["termination"] in ("normal", "adjudication")
     assert (tmp_path / "random_bot-0.log").exists()
     bad = subprocess.run([*TOURNEY, "arena-match", "--game", "ninja-versus-ninja", "--bots", "cmd:,random"],

@@ -10,12 +10,6 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import get_game
 from tourney.engine.referee import play_match
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
-from tourney.engine.server.results import ranking_of
-
-
-def test_ranking_of_ranks() -> None:
-    assert ranking_of([2, 1]) == ((1,), (0,))
-    assert ranking_of([1, 1, 3]) == ((0, 1), (2,))
 
 
 def test_remote_match_result_matches_a_local_one(harness: ArenaHarness) -> None:
@@ -25,7 +19,7 @@ def test_remote_match_result_matches_a_local_one(harness: ArenaHarness) -> None:
     local = play_match("sticks", [make_bot("random", game, 5 * 1009), make_bot("greedy", game, 5 * 1009 + 1)], 5)
     assert remote.ranking == local.ranking and remote.scores == local.scores
     assert remote.termination == local.termination == "normal"
-    assert [s.decisions for s in remote.seat_stats] == [s.decisions for s in local.seat_stats]
+    assert [s.decisions for s in remote.seats] == [s.decisions for s in local.seats]
     assert remote.points(0) + remote.points(1) == 1.0
 
 
@@ -33,7 +27,7 @@ def test_remote_faults_and_refusals(harness: ArenaHarness) -> None:
     harness.bot("quiet", SilentBot())
     result = run_remote_match(harness.address, "sticks", ["remote:quiet", "random"], seed=1, move_ms=100)
     assert (result.termination, result.forfeit_seat) == ("timeout", 0)
-    assert result.seat_stats[0].faults == {"timeout": 1}
+    assert result.seats[0].faults == {"timeout": 1}
     with pytest.raises(ArenaUnavailable):
         run_remote_match(harness.address, "no-such-game", ["random", "random"], seed=1)
 

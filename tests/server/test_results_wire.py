@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import tests.sticks  # noqa: F401  (registers the test game)
 from tourney.engine.bots import make_bot
-from tourney.engine.core import DecisionRequest, Termination, get_game
+from tourney.engine.core import DecisionRequest, Termination, get_game, jsonable
 from tourney.engine.referee import MatchResult, play_match
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.results import ranking_of, ranks_of, record_of, result_of, seat_points
+from tourney.engine.server.records import ended_message, without_replay
+from tourney.engine.server.results import (
+    ranks_of,
+    record_of,
+    result_of,
+    seat_of,
+    seat_points,
+    termination_from,
+    termination_message,
+)
 
 GAME = get_game("sticks")
 
@@ -31,16 +42,46 @@ def test_a_match_comes_back_from_the_wire_as_it_was_played(seed: int) -> None:
         (result.ranking, result.scores, result.termination, result.reason, result.seed, result.players)
     assert [back.points(s) for s in range(2)] == [result.points(s) for s in range(2)]
     assert back.replay.to_dict() == result.replay.to_dict()
-    for got, want in zip(back.seat_stats, result.seat_stats, strict=True):
-        assert (got.decisions, got.faults) == (want.decisions, want.faults)
-        assert got.think_s == pytest.approx(want.think_s, abs=1e-3 * max(1, want.decisions))
+    # the record is the result's image: every field comes back as it was, the arena's id added to the details
+    assert back == replace(result, details={**jsonable(result.details), "arena_match_id": "m1"})
+
+
+def test_every_termination_has_its_own_wire_value_and_comes_back() -> None:
+    values = {termination_message(t) for t in Termination}
+    assert len(values) == len(Termination) and pb.TERMINATION_UNSPECIFIED not in values
+    for t in Termination:
+        assert termination_from(pb.MatchRecord(termination_kind=termination_message(t))) is t
+        assert termination_from(pb.MatchRecord(termination=str(t))) is t  # an older arena's string alone
+
+
+def test_a_bot_is_told_every_seat_result_and_the_typed_termination() -> None:
+    result = played(5, make_bot("random", GAME, 1), Illegal())
+    record = record_of("m5", ["a", "b"], result)
+    ended = ended_message(record, 0)
+    # every seat's place, points and faults; the clocks stay the organiser's
+    assert [seat_of(s) for s in ended.seats] == [replace(s, decisions=0, think_s=0.0) for s in result.seats]
+    assert result.seats[0].decisions > 0
+    assert ended.termination_kind == pb.TERMINATION_ILLEGAL_MOVE and ended.termination == "illegal_move"
+    assert list(ended.ranks) == [1, 2] and ended.points == 1.0  # the older fields still say the same
+
+
+def test_the_public_record_drops_the_details_with_the_seed_and_replay() -> None:
+    result = play_match("tiny-ninjas", [make_bot("random", get_game("tiny-ninjas"), s) for s in (1, 2)], seed=3)
+    record = record_of("m6", ["a", "b"], result)
+    assert record.details_json
+    public = without_replay(record)
+    assert (public.details_json, public.replay_json, public.seed) == ("", "", 0)
+    assert [(s.tier, s.tier_size, s.points, s.score, dict(s.faults)) for s in public.seats] == \
+        [(s.tier, s.tier_size, s.points, s.score, dict(s.faults)) for s in record.seats]
+    assert all(s.decisions == 0 and s.think_s == 0.0 for s in public.seats)
+    assert any(s.think_s > 0.0 for s in record.seats)
 
 
 def test_a_forfeit_keeps_its_kind_seat_and_fault_count() -> None:
     result = played(4, make_bot("random", GAME, 1), Illegal())
     back = result_of(record_of("m2", ["a", "b"], result))
     assert back.termination is Termination.ILLEGAL_MOVE and back.forfeit_seat == 1
-    assert back.ranking == ((0,), (1,)) and back.seat_stats[1].faults == {Termination.ILLEGAL_MOVE: 1}
+    assert back.ranking == ((0,), (1,)) and back.seats[1].faults == {Termination.ILLEGAL_MOVE: 1}
     assert seat_points(record_of("m2", ["a", "b"], result), 0) == 1.0
 
 
@@ -60,8 +101,11 @@ def test_a_termination_this_version_does_not_know_makes_the_match_void_not_a_cra
     assert [back.points(s) for s in range(2)] == [0.0, 0.0]
 
 
-def test_ranks_and_tiers_are_two_views_of_one_ranking() -> None:
-    for ranking in (((0,), (1,)), ((1,), (0,)), ((0, 1), (2,)), ((2,), (0, 1)), ((0, 1, 2),)):
-        players = sum(len(t) for t in ranking)
-        assert ranking_of(ranks_of(ranking, players)) == tuple(tuple(sorted(t)) for t in ranking)
+def test_the_older_ranks_are_read_from_the_tiers() -> None:
+    # 1 + the seats placed strictly above: a shared place shares its rank, the next skips past it
     assert ranks_of(((0, 1), (2,)), 3) == [1, 1, 3]
+    assert ranks_of(((2,), (0, 1)), 3) == [2, 2, 1]
+    assert ranks_of(((1,), (0,)), 2) == [2, 1]
+    result = played(6, make_bot("random", GAME, 1), Illegal())
+    record = record_of("m7", ["a", "b"], result)
+    assert list(record.ranks) == [1 + sum(t.tier < s.tier for t in record.seats) for s in record.seats] == [1, 2]

@@ -71,7 +71,7 @@ def test_the_writer_stores_the_rows_a_plain_executemany_of_the_converter_stores(
     with ours.connect() as con:
         pairs = con.execute(text("select m.number, s.seat, s.alias from matchseat s join match m on m.id = s.match_id"
                                  " order by m.number, s.seat")).all()
-    expected = [(p.number, seat, rec.seats[seat].alias) for p, rec, _ in played for seat in range(len(rec.seats))]
+    expected = [(p.number, seat, rec.aliases[seat]) for p, rec, _ in played for seat in range(len(rec.seats))]
     assert sorted(pairs)[:len(expected)] == sorted(expected)
 
 

@@ -37,8 +37,9 @@ def test_a_finished_arena_match_relays_its_last_view_and_result_only(filled: Fil
         events = _events(text)
         assert [kind for kind, _ in events] == ["frame", "end"]
         assert events[0][1]["view"]["phase"] == "over"  # type: ignore[index]
-        assert set(events[1][1]) == {"seat_names", "ranks", "scores", "termination", "reason"}
-        assert events[1][1]["reason"] == record.reason and events[1][1]["seat_names"] == ["b", "b"]
+        assert set(events[1][1]) == {"seats", "termination", "reason"}
+        assert events[1][1]["reason"] == record.reason and [s["bot"] for s in events[1][1]["seats"]] == ["b", "b"]
+        assert [s["tier"] for s in events[1][1]["seats"]] == [s.tier for s in record.seats]
         assert "424242424" not in text and "steps" not in text and "replay" not in text
         missing = _events(client.get("/api/live/nothing-here/events").text)
         assert [kind for kind, _ in missing] == ["missing"]

@@ -24,7 +24,7 @@ def test_every_page_on_postgres(postgres_url: str) -> None:  # noqa: F811
     assert tid in {t["id"] for t in home["tournaments"]}
     doc = client.get(f"/api/tournaments/{tid}").json()
     expected = load_standings(engine, tid, ["greedy", "random", "r2"])
-    assert [s["alias"] for s in doc["standings"]] == [s.alias for s in expected]
+    assert [s["bot"] for s in doc["standings"]] == [s.alias for s in expected]
     filtered = client.get(f"/api/tournaments/{tid}/matches", params={"bot": "greedy", "seat": 0}).json()
     assert filtered["total"] > 0 and all(m["seats"][0]["bot"] == "greedy" for m in filtered["matches"])
     match, _ = stored_matches(engine, tid)[0]

@@ -45,7 +45,7 @@ from tourney.tournament.store.ladder_rows import (
     store_results,
     store_scheduled,
 )
-from tourney.tournament.store.records import MatchRecord
+from tourney.tournament.store.records import StoredMatch
 from tourney.workers import Executor
 
 WAVE_S = 2.0  # at most about this much play is in flight (what a restart replays)
@@ -260,7 +260,7 @@ def _schedule(state: LadderState, plan: LadderPlan, size: int) -> list[Scheduled
     return chosen
 
 
-def _rate(state: LadderState, model: PlackettLuce, pairing: LadderPairing, record: MatchRecord,
+def _rate(state: LadderState, model: PlackettLuce, pairing: LadderPairing, record: StoredMatch,
           took: float) -> MatchOutcome:
     """Rate one finished match against the ratings now (arrival order) and free its bots."""
     bots = state.scheduler.bots

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from tourney.engine.core import Termination
+from tourney.engine.core import Outcome, SeatStats, Termination
 from tourney.engine.core import forfeit as forfeit_outcome
-from tourney.engine.referee import SeatStats
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.codec import dumps
-from tourney.tournament.store.records import MatchRecord, Played, bye_seat, seat_records
+from tourney.tournament.store.records import BYE_OUTCOME, Played, StoredMatch, unplayed
 
 OFFLINE = Termination.DISCONNECTION  # the fault of a seat that is not there
 FORFEIT_DETAILS = dumps({"forfeit": True})
 
 
-def is_forfeit(record: MatchRecord) -> bool:
+def is_forfeit(record: StoredMatch) -> bool:
     """A match not played because a bot was offline (made by `forfeit`)."""
     return record.details_json == FORFEIT_DETAILS
 
@@ -28,10 +27,8 @@ def forfeit(plan: TournamentPlan, pairing: Pairing, online: dict[int, bool]) -> 
     nobody_came = len(away) == n  # a double forfeit: no points for anyone
     points = [0.0 if nobody_came else outcome.points(i) for i in range(n)]
     stats = [_offline() if i in away else SeatStats() for i in range(n)]
-    seats = seat_records(plan.aliases_of(pairing), outcome, points, stats)
-    record = MatchRecord(seed=-1, players=n, termination=OFFLINE, reason=reason, plies=0, replay="",
-                         details_json=FORFEIT_DETAILS, seats=seats)
-    return pairing, record, 0.0
+    return pairing, unplayed(plan.game, plan.aliases_of(pairing), outcome, OFFLINE, stats, points,
+                             FORFEIT_DETAILS), 0.0
 
 
 def _offline() -> SeatStats:
@@ -41,7 +38,6 @@ def _offline() -> SeatStats:
 
 def no_bye(plan: TournamentPlan, pairing: Pairing) -> Played:
     """The bye of a bot that is offline: stored (Swiss sees the bye was used), worth nothing."""
-    seat = bye_seat(plan.entrants[pairing.seats[0]].alias, 0.0, _offline())
-    record = MatchRecord(seed=-1, players=1, termination=OFFLINE, reason="offline: no bye", plies=0, replay="",
-                         details_json=FORFEIT_DETAILS, seats=(seat,))
-    return pairing, record, 0.0
+    no_game = Outcome(BYE_OUTCOME.ranking, BYE_OUTCOME.scores, "offline: no bye")
+    return pairing, unplayed(plan.game, (plan.entrants[pairing.seats[0]].alias,), no_game, OFFLINE, (_offline(),),
+                             (0.0,), FORFEIT_DETAILS), 0.0

@@ -20,17 +20,6 @@ def loads(text: str) -> dict[str, Any]:
     return value
 
 
-def jsonable(value: Any) -> Any:
-    """`value` with every mapping key a string and anything JSON cannot hold as its str()."""
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [jsonable(v) for v in value]
-    if isinstance(value, str | int | float | bool) or value is None:
-        return value
-    return str(value)
-
-
 def pack_replay(replay: Mapping[str, Any]) -> str:
     """A replay as compact JSON, zlib-compressed and base64-encoded ("z:" prefix): 5-10x smaller."""
     return "z:" + base64.b64encode(zlib.compress(dumps(replay).encode(), 6)).decode()

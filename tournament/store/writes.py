@@ -22,14 +22,14 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from tourney.engine.referee import MatchResult
+from tourney.engine.core import MatchResult, SeatResult
 from tourney.tournament.achievements import streak_achievements
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.seeding import new_seed_key
 from tourney.tournament.standings import Standing
 from tourney.tournament.store.codec import dumps, loads
 from tourney.tournament.store.reads import streak_results
-from tourney.tournament.store.records import BYE, Played, SeatRecord, bye_seat, result_seats
+from tourney.tournament.store.records import Played, StoredMatch, bye_match
 from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import (
     Achievement,
@@ -115,9 +115,13 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
     A number that occurs twice in the batch (a duplicated chunk) is written once: its first record.
     """
     config = dumps(plan.config)
+    # A bye is worth a win for every game the pairing would have played (two players), or the
+    # average share of the table (more players: a win would be worth k times that).
+    value = float(plan.games_per_pair / (1 if plan.players == 2 else plan.players))
+    stored = [*played, *((bye, bye_match(plan.game, plan.entrants[bye.seats[0]].alias, value), 0.0) for bye in byes)]
     out: list[MatchRows] = []
     seen: set[int] = set()
-    for pairing, rec, duration_s in played:
+    for pairing, rec, duration_s in stored:
         if pairing.number in seen:
             continue
         seen.add(pairing.number)
@@ -125,34 +129,23 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
                  "seed": rec.seed, "players": rec.players, "config_json": config, "termination": rec.termination,
                  "reason": rec.reason, "plies": rec.plies, "duration_s": duration_s, "replay_json": rec.replay,
                  "details_json": rec.details_json, "finished_at": finished_at}
-        out.append(_with_seats(tournament_id, match, rec.seats, entrants, rec.achievements))
-    # A bye is worth a win for every game the pairing would have played (two players), or the
-    # average share of the table (more players: a win would be worth k times that).
-    value = float(plan.games_per_pair / (1 if plan.players == 2 else plan.players))
-    for bye in byes:
-        if bye.number in seen:
-            continue
-        seen.add(bye.number)
-        seat = bye_seat(plan.entrants[bye.seats[0]].alias, value)
-        match = {"tournament_id": tournament_id, "number": bye.number, "round": bye.round, "game": plan.game,
-                 "seed": -1, "players": 1, "config_json": config, "termination": BYE, "reason": "bye", "plies": 0,
-                 "duration_s": 0.0, "replay_json": "{}", "details_json": "{}", "finished_at": finished_at}
-        out.append(_with_seats(tournament_id, match, (seat,), entrants))
+        out.append(_with_seats(tournament_id, match, rec, entrants))
     return out
 
 
-def _with_seats(tournament_id: int, match: dict[str, Any], seats: Sequence[SeatRecord],
-                entrants: dict[str, int], earned: Sequence[tuple[str, int, str]] = ()) -> MatchRows:
-    seat_rows = [_seat_row(i, sr, entrants.get(sr.alias)) for i, sr in enumerate(seats)]
+def _with_seats(tournament_id: int, match: dict[str, Any], rec: StoredMatch, entrants: dict[str, int]) -> MatchRows:
+    # A solo match stores its entrants' seats only: the game's own AI holds the ones after them.
+    seat_rows = [_seat_row(i, alias, sr, entrants.get(alias))
+                 for i, (alias, sr) in enumerate(zip(rec.aliases, rec.seats, strict=False))]
     achievements = [{"tournament_id": tournament_id, "alias": alias, "number": number, "name": name,
-                     "opponent": None} for alias, number, name in earned]
+                     "opponent": None} for alias, number, name in rec.achievements]
     return MatchRows(match, seat_rows, achievements)
 
 
-def _seat_row(seat: int, sr: SeatRecord, entrant_id: int | None) -> dict[str, Any]:
-    """A MatchSeat row's columns (all but the match id) for seat number `seat`."""
-    return {"seat": seat, "entrant_id": entrant_id, "alias": sr.alias, "tier": sr.tier, "points": sr.points,
-            "score": sr.score, "decisions": sr.decisions, "think_s": sr.think_s, "faults_json": sr.faults_json}
+def _seat_row(seat: int, alias: str, sr: SeatResult, entrant_id: int | None) -> dict[str, Any]:
+    """A MatchSeat row's columns (all but the match id) for seat number `seat`, held by `alias`."""
+    return {"seat": seat, "entrant_id": entrant_id, "alias": alias, "tier": sr.tier, "points": sr.points,
+            "score": sr.score, "decisions": sr.decisions, "think_s": sr.think_s, "faults_json": dumps(sr.faults)}
 
 
 # Built once: the statements of every batch (on the tables, not the ORM classes: no ORM work per batch).
@@ -284,8 +277,6 @@ def record_arena_match(engine: Engine, match_id: str, names: Sequence[str], resu
 
     Retried with backoff while the database is unreachable: a restart must not lose a match.
     """
-    seats = result_seats(names, result)
-
     def write() -> None:
         with Session(engine) as session:
             row = Match(
@@ -298,7 +289,7 @@ def record_arena_match(engine: Engine, match_id: str, names: Sequence[str], resu
             session.add(row)
             session.flush()
             assert row.id is not None
-            for seat, sr in enumerate(seats):  # outside a tournament: no entrant
-                session.add(MatchSeat(match_id=row.id, **_seat_row(seat, sr, None)))
+            for seat, (alias, sr) in enumerate(zip(names, result.seats, strict=True)):  # no tournament: no entrant
+                session.add(MatchSeat(match_id=row.id, **_seat_row(seat, alias, sr, None)))
             session.commit()
     guard(write)

@@ -138,9 +138,9 @@
     source.addEventListener("end", e => {
       source.close();
       const r = JSON.parse(e.data);
-      seatNames = r.seat_names || seatNames;
+      if (r.seats.length) seatNames = r.seats.map(s => s.bot);
       if (frames.length) show(follow ? frames.length - 1 : ply);
-      const order = r.seat_names.map((name, s) => `${name}: rank ${r.ranks[s]}`).join(", ");
+      const order = r.seats.map(s => `${s.bot}: ${s.place}`).join(", ");
       $("live-result").textContent = `finished (${r.termination}: ${r.reason}) · ${order}`;
       $("live-result").setAttribute("data-finished", "1");
       status("finished");

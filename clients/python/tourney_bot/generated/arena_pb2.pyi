@@ -1,11 +1,35 @@
 # mypy: ignore-errors
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TERMINATION_UNSPECIFIED: _ClassVar[Termination]
+    TERMINATION_NORMAL: _ClassVar[Termination]
+    TERMINATION_ADJUDICATION: _ClassVar[Termination]
+    TERMINATION_TIMEOUT: _ClassVar[Termination]
+    TERMINATION_ILLEGAL_MOVE: _ClassVar[Termination]
+    TERMINATION_CRASH: _ClassVar[Termination]
+    TERMINATION_DISCONNECTION: _ClassVar[Termination]
+    TERMINATION_REPLAY_MISMATCH: _ClassVar[Termination]
+    TERMINATION_ABORTED: _ClassVar[Termination]
+    TERMINATION_BYE: _ClassVar[Termination]
+TERMINATION_UNSPECIFIED: Termination
+TERMINATION_NORMAL: Termination
+TERMINATION_ADJUDICATION: Termination
+TERMINATION_TIMEOUT: Termination
+TERMINATION_ILLEGAL_MOVE: Termination
+TERMINATION_CRASH: Termination
+TERMINATION_DISCONNECTION: Termination
+TERMINATION_REPLAY_MISMATCH: Termination
+TERMINATION_ABORTED: Termination
+TERMINATION_BYE: Termination
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()
@@ -144,7 +168,7 @@ class ActionRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[int] = ..., seat: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
 
 class MatchEnded(_message.Message):
-    __slots__ = ("match_id", "ranks", "scores", "reason", "seat", "termination", "points", "forfeit_seat")
+    __slots__ = ("match_id", "ranks", "scores", "reason", "seat", "termination", "points", "forfeit_seat", "seats", "termination_kind")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     RANKS_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
@@ -153,6 +177,8 @@ class MatchEnded(_message.Message):
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     FORFEIT_SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_KIND_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     ranks: _containers.RepeatedScalarFieldContainer[int]
     scores: _containers.RepeatedScalarFieldContainer[float]
@@ -161,7 +187,34 @@ class MatchEnded(_message.Message):
     termination: str
     points: float
     forfeit_seat: int
-    def __init__(self, match_id: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[float]] = ..., reason: _Optional[str] = ..., seat: _Optional[int] = ..., termination: _Optional[str] = ..., points: _Optional[float] = ..., forfeit_seat: _Optional[int] = ...) -> None: ...
+    seats: _containers.RepeatedCompositeFieldContainer[SeatResult]
+    termination_kind: Termination
+    def __init__(self, match_id: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[float]] = ..., reason: _Optional[str] = ..., seat: _Optional[int] = ..., termination: _Optional[str] = ..., points: _Optional[float] = ..., forfeit_seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., termination_kind: _Optional[_Union[Termination, str]] = ...) -> None: ...
+
+class SeatResult(_message.Message):
+    __slots__ = ("tier", "tier_size", "score", "points", "decisions", "think_s", "faults")
+    class FaultsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    TIER_FIELD_NUMBER: _ClassVar[int]
+    TIER_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    THINK_S_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    tier: int
+    tier_size: int
+    score: float
+    points: float
+    decisions: int
+    think_s: float
+    faults: _containers.ScalarMap[str, int]
+    def __init__(self, tier: _Optional[int] = ..., tier_size: _Optional[int] = ..., score: _Optional[float] = ..., points: _Optional[float] = ..., decisions: _Optional[int] = ..., think_s: _Optional[float] = ..., faults: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class ErrorReport(_message.Message):
     __slots__ = ("match_id", "request_id", "code", "message")
@@ -529,7 +582,7 @@ class RunMatchRequest(_message.Message):
     def __init__(self, admin_token: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., config_json: _Optional[str] = ..., move_ms: _Optional[int] = ..., wait_s: _Optional[int] = ..., match_id: _Optional[str] = ..., realtime: _Optional[bool] = ..., bot_seeds: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class MatchRecord(_message.Message):
-    __slots__ = ("match_id", "game", "seat_names", "seed", "ranks", "scores", "termination", "reason", "forfeit_seat", "replay_json", "finished", "full_replay")
+    __slots__ = ("match_id", "game", "seat_names", "seed", "ranks", "scores", "termination", "reason", "forfeit_seat", "replay_json", "finished", "full_replay", "seats", "termination_kind", "details_json")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
@@ -542,6 +595,9 @@ class MatchRecord(_message.Message):
     REPLAY_JSON_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     FULL_REPLAY_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_KIND_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_JSON_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     seat_names: _containers.RepeatedScalarFieldContainer[str]
@@ -554,4 +610,7 @@ class MatchRecord(_message.Message):
     replay_json: str
     finished: bool
     full_replay: bool
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[float]] = ..., termination: _Optional[str] = ..., reason: _Optional[str] = ..., forfeit_seat: _Optional[int] = ..., replay_json: _Optional[str] = ..., finished: _Optional[bool] = ..., full_replay: _Optional[bool] = ...) -> None: ...
+    seats: _containers.RepeatedCompositeFieldContainer[SeatResult]
+    termination_kind: Termination
+    details_json: str
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[float]] = ..., termination: _Optional[str] = ..., reason: _Optional[str] = ..., forfeit_seat: _Optional[int] = ..., replay_json: _Optional[str] = ..., finished: _Optional[bool] = ..., full_replay: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., termination_kind: _Optional[_Union[Termination, str]] = ..., details_json: _Optional[str] = ...) -> None: ...
