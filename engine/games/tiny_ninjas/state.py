@@ -301,10 +301,12 @@ class TinyNinjasState(State):
                 "amount": self.p_amount,
                 "undefendable": self.p_undef,
             }
-        for ev in reversed(self.log):
+        for back in range(len(self.log) - 1, -1, -1):  # newest first (mypyc cannot reverse these tuples)
+            ev = self.log[back]
             if ev[1] == "roll":
-                obs["last_dice"] = {"seat": ev[2], "faces": list(ev[3]),
-                                    "readings": [list(DIE_FACES[f - 1]) for f in ev[3]]}
+                faces: tuple[int, ...] = ev[3]  # typed: mypyc cannot loop over an untyped value
+                obs["last_dice"] = {"seat": ev[2], "faces": list(faces),
+                                    "readings": [list(DIE_FACES[f - 1]) for f in faces]}
                 break
         if cfg["series_wins"]:
             obs["series"] = {"battle": self.battle, "wins": list(self.wins), "levels": list(self.level)}
