@@ -27,6 +27,7 @@ LAYERS = ("engine", "workers", "tournament", "web", "envs")
 # the core's chance streams. Each game's bots, rendering and Game object stay interpreted.
 COMPILED = (
     "engine/core/chance.py",
+    "engine/core/encoding.py",
     "engine/games/tiny_ninjas/data.py",
     "engine/games/tiny_ninjas/rules.py",
     "engine/games/tiny_ninjas/tensor.py",
