@@ -33,6 +33,7 @@ COMPILED = (
     "engine/games/tiny_ninjas/tensor.py",
     "engine/games/maitre_ninja/data.py",
     "engine/games/maitre_ninja/rules.py",
+    "engine/games/maitre_ninja/state.py",
     "engine/games/maitre_ninja/tensor.py",
     "engine/games/ninja_versus_ninja/data.py",
     "engine/games/ninja_versus_ninja/rules.py",
