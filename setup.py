@@ -30,6 +30,7 @@ COMPILED = (
     "engine/core/encoding.py",
     "engine/games/tiny_ninjas/data.py",
     "engine/games/tiny_ninjas/rules.py",
+    "engine/games/tiny_ninjas/state.py",
     "engine/games/tiny_ninjas/tensor.py",
     "engine/games/maitre_ninja/data.py",
     "engine/games/maitre_ninja/rules.py",
