@@ -38,6 +38,7 @@ COMPILED = (
     "engine/games/maitre_ninja/tensor.py",
     "engine/games/ninja_versus_ninja/data.py",
     "engine/games/ninja_versus_ninja/rules.py",
+    "engine/games/ninja_versus_ninja/state.py",
     "engine/games/ninja_versus_ninja/tensor.py",
     "engine/games/ninja_arena/data.py",
     "engine/games/ninja_arena/matching.py",
