@@ -43,6 +43,7 @@ COMPILED = (
     "engine/games/ninja_arena/data.py",
     "engine/games/ninja_arena/matching.py",
     "engine/games/ninja_arena/rules.py",
+    "engine/games/ninja_arena/state.py",
     "engine/games/ninja_arena/tensor.py",
 )
 # The one shared library mypyc links the compiled modules into, inside the package.
