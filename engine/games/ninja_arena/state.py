@@ -170,12 +170,8 @@ class ArenaState(State):
         twin.dice, twin.stitched, twin.byakugan = list(self.dice), list(self.stitched), list(self.byakugan)
         twin.fan, twin.gate, twin.shield = list(self.fan), list(self.gate), list(self.shield)
         twin.out_time = list(self.out_time)
-        twin.t = self.t
-        twin.stitch_span = self.stitch_span
-        twin.shadow_on = self.shadow_on
-        twin.pending_switch = self.pending_switch
-        twin.over = self.over
-        twin.reason = self.reason
+        twin.t, twin.stitch_span, twin.shadow_on = self.t, self.stitch_span, self.shadow_on
+        twin.pending_switch, twin.over, twin.reason = self.pending_switch, self.over, self.reason
         twin.events = list(self.events)
         return twin
 
