@@ -35,11 +35,17 @@ for game in available_games():
     except ConfigError:
         pass
     encoding = game.encoding()
-    for players in sorted(set(counts)):
+    # Every mode too (Tiny Ninjas' Solo and series, Ninja Arena's Duel), on a quarter of the seeds.
+    tables = [(players, None, int(sys.argv[1])) for players in sorted(set(counts))]
+    tables += [(game.min_players, {"mode": mode}, int(sys.argv[1]) // 4) for mode in game.modes[1:]]
+    for players, config, seeds in tables:
         h = hashlib.sha256()
-        for seed in range(int(sys.argv[1])):
+        for seed in range(seeds):
             rng = random.Random(seed)
-            state = game.new_state(seed, players=players)
+            try:
+                state = game.new_state(seed, players=players, config=config)
+            except ConfigError:  # a mode played only on a clock (Ninja Arena's realtime)
+                break
             step = 0
             while not state.is_over():
                 joint = {}
@@ -58,7 +64,7 @@ for game in available_games():
                 state.apply(joint)
                 step += 1
             h.update(repr(state.outcome()).encode())
-        digests[f"{game.id}/{players}"] = h.hexdigest()
+        digests[f"{game.id}/{players}/{(config or {}).get('mode', 'default')}"] = h.hexdigest()
 print(json.dumps({"compiled": engine.COMPILED_RULES, "probe": probe.__file__, "digests": digests}))
 """
 
@@ -82,7 +88,7 @@ def test_the_compiled_and_the_pure_rules_play_the_same_matches():
         pytest.skip("this install has no compiled rules (no C compiler at install time): nothing to compare")
     assert not str(compiled["probe"]).endswith(".py")
     digests = pure["digests"]
-    assert isinstance(digests, dict) and len(digests) >= 6  # four games, the 4-player ones too
+    assert isinstance(digests, dict) and len(digests) >= 12  # four games, their 4-player tables and modes
     assert compiled["digests"] == digests
 
 
