@@ -31,6 +31,8 @@ COMPILED = (
     "engine/games/tiny_ninjas/data.py",
     "engine/games/tiny_ninjas/rules.py",
     "engine/games/tiny_ninjas/state.py",
+    "engine/games/tiny_ninjas/modes.py",
+    "engine/games/tiny_ninjas/solo.py",
     "engine/games/tiny_ninjas/tensor.py",
     "engine/games/maitre_ninja/data.py",
     "engine/games/maitre_ninja/rules.py",
@@ -74,9 +76,21 @@ def compiler_works() -> bool:
     return done.returncode == 0
 
 
+def forget_old_extensions() -> None:
+    """Delete the extensions an earlier editable build left beside their sources (this build makes
+    its own): a module dropped from COMPILED, or any for a pure build, would otherwise shadow its
+    source and ask the new shared library for an init it no longer has."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    for built in Path("engine").rglob(f"*{suffix}"):
+        source = built.with_name(built.name[: -len(suffix)] + ".py")
+        if source.is_file():
+            built.unlink()
+
+
 def compiled_extensions() -> list[Extension]:
     """mypyc's extensions for COMPILED, or none (the pure build) when TOURNEY_PURE=1, when mypyc is
     absent, or when no compiler works; the reason goes to stderr in one sentence."""
+    forget_old_extensions()
     if os.environ.get("TOURNEY_PURE") == "1":
         return []
     try:
