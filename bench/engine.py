@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/engine.py                  # every built game, default sizes
     .venv/bin/python bench/engine.py --game tiny-ninjas --pairs 1000 --ismcts-pairs 100
+    .venv/bin/python bench/engine.py --openspiel-only             # issue 32's table; TOURNEY_PURE=1: the source
 
 Speed: decisions/s and games/s of uniformly random playouts (legal_actions, a random
 choice, apply) on one core, and the same through the referee (`play_match` with built-in
@@ -30,6 +31,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from tourney.engine import COMPILED_RULES  # noqa: E402
 from tourney.engine.bots import make_bot  # noqa: E402
 from tourney.engine.core import ConfigError, available_games, get_game  # noqa: E402
 from tourney.engine.referee import play_match  # noqa: E402
@@ -168,15 +170,20 @@ def _per_call(call: Callable[[], object], repeats: int, clock: Clock) -> float:
     return best
 
 
-def observe_cost(game_id: str, players: int, *, count: int = 200, clock: Clock = time.process_time) -> float:
-    """CPU seconds of one `observe(seat)` on states met along random playouts (seat 0's view)."""
+def observe_cost(game_id: str, players: int, *, count: int = 200, clock: Clock = time.process_time,
+                 tensor: bool = False) -> float:
+    """CPU seconds of one `observe(seat)` on states met along random playouts (seat 0's view); with
+    `tensor`, of the view and its training tensor (`encode`), as a trainer asks for them."""
     game = get_game(game_id)
+    encoding = game.encoding()
 
     def step(state: Any, rng: random.Random) -> None:
         state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
 
     states = _sampled_states(lambda k: game.new_state(k, players=players), step, lambda s: s.is_over(), count)
     views = iter(states * 20)
+    if tensor and encoding is not None:
+        return _per_call(lambda: encoding.encode(next(views).observe(0)), len(states) * 6, clock)
     return _per_call(lambda: next(views).observe(0), len(states) * 6, clock)
 
 
@@ -208,15 +215,30 @@ def openspiel_table(seconds: float) -> Table | None:
         return None
     table = Table(title="Beside OpenSpiel's C++ games (CPU time, same run)")
     for col in ("game", "n", "dec/s", "OpenSpiel game", "OpenSpiel dec/s", "ratio",
-                "observe µs", "OpenSpiel tensor µs", "ratio"):
+                "observe µs", "+ tensor µs", "OpenSpiel tensor µs", "ratio"):
         table.add_column(col, justify="right")
     for gid, n, name in REFERENCES:
         ours, _, _ = _rates(*random_playouts(gid, n, seconds=seconds, clock=time.process_time))
         theirs, _, _ = _rates(*openspiel_playouts(name, seconds=seconds))
-        view, tensor = observe_cost(gid, n), openspiel_observe_cost(name)
+        view, both = observe_cost(gid, n), observe_cost(gid, n, tensor=True)
+        tensor = openspiel_observe_cost(name)
         table.add_row(gid, str(n), f"{ours:,.0f}", name, f"{theirs:,.0f}", f"{ours / theirs:.2f}",
-                      f"{view * 1e6:.2f}", f"{tensor * 1e6:.2f}", f"{view / tensor:.2f}")
+                      f"{view * 1e6:.2f}", f"{both * 1e6:.2f}", f"{tensor * 1e6:.2f}", f"{both / tensor:.2f}")
     return table
+
+
+def beside_openspiel(console: Console, seconds: float) -> None:
+    """Print `openspiel_table`, the build of the rules that ran and the load, or why there is no table."""
+    beside = openspiel_table(seconds)
+    if beside is None:
+        console.print("OpenSpiel is not installed (pip install open_spiel, or the dev extra): "
+                      "no reference figures in this run.")
+        return
+    console.print(beside)
+    console.print("ratio: ours / OpenSpiel's (playouts: above 1 is faster than OpenSpiel; "
+                  "observe + tensor: below 2 meets issue 32's goal). rules: "
+                  + ("compiled (mypyc)" if COMPILED_RULES else "pure Python (TOURNEY_PURE=1 or no compiler)")
+                  + ". load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 def _rates(games: int, decisions: int, elapsed: float) -> tuple[float, float, int]:
@@ -260,9 +282,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--ismcts-pairs", type=int, default=20, help="duplicate pairs for ismcts vs greedy")
     parser.add_argument("--solo-games", type=int, default=40, help="games per bot and difficulty against "
                         "Tiny Ninjas' Solo AI (0 skips the ladder)")
+    parser.add_argument("--openspiel-only", action="store_true",
+                        help="print only the table beside OpenSpiel's games (issue 32's speed targets)")
     args = parser.parse_args(argv)
     games = args.game or [g.id for g in available_games()]
     console = Console(width=160)
+    if args.openspiel_only:
+        beside_openspiel(console, args.seconds)
+        return
 
     speed = Table(title="Random playouts (one core)")
     for col in ("game", "players", "decisions/s", "games/s", "games"):
@@ -276,15 +303,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             d, gs, count = _rates(*random_playouts("tiny-ninjas", 2, {"mode": mode}, seconds=args.seconds))
             speed.add_row(f"tiny-ninjas {mode}", "2", f"{d:,.0f}", f"{gs:,.1f}", str(count))
     console.print(speed)
-    beside = openspiel_table(args.seconds)
-    if beside is None:
-        console.print("OpenSpiel is not installed (pip install open_spiel, or the dev extra): "
-                      "no reference figures in this run.")
-    else:
-        console.print(beside)
-        console.print("ratio: ours / OpenSpiel's (playouts: above 1 is faster than OpenSpiel; "
-                      "observe: below 2 meets issue 32's goal). load average: "
-                      + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    beside_openspiel(console, args.seconds)
 
     refereed = Table(title="Refereed random bots (play_match, one core)")
     for col in ("game", "players", "decisions/s", "matches/s", "matches"):

@@ -60,8 +60,7 @@ class Chance:
         self.inject = inject.copy() if inject is not None else None
 
     def clone(self) -> Chance:
-        twin = Chance.__new__(Chance)
-        twin.seed = self.seed
+        twin = Chance(self.seed)
         twin._state = dict(self._state)
         twin.inject = self.inject.copy() if self.inject is not None else None
         return twin

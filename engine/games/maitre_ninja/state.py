@@ -198,11 +198,8 @@ class MaitreNinjaState(State):
     # --- copies for search ------------------------------------------------------------------
 
     def clone(self) -> MaitreNinjaState:
-        twin = MaitreNinjaState.__new__(MaitreNinjaState)
-        twin.game = self.game
-        twin.num_players = self.num_players
-        twin.setup = self.setup
-        twin.chance = self.chance.clone()
+        # Through __init__ (cheap here): a compiled class's __new__ runs it anyway.
+        twin = MaitreNinjaState(self.game, self.setup, self.chance.clone())
         twin.ranks = list(self.ranks)
         twin.attacks_made = list(self.attacks_made)
         twin.attacker = self.attacker

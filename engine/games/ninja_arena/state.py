@@ -11,11 +11,6 @@ from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena import rules
 from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Switch
 
-_LISTS = (
-    "top", "bottom", "ko", "cube", "cube_b", "recovered", "eliminated", "pool", "power",
-    "dice", "stitched", "byakugan", "fan", "gate", "shield", "out_time",
-)
-
 
 class ArenaState(State):
     """A Ninja Arena match in tick mode. Everything is public (§2)."""
@@ -165,13 +160,19 @@ class ArenaState(State):
         )
 
     def clone(self) -> ArenaState:
-        twin = ArenaState.__new__(ArenaState)
-        twin.__dict__.update(self.__dict__)
-        for name in _LISTS:
-            setattr(twin, name, list(getattr(self, name)))
-        twin.chance = self.chance.clone()
+        """An independent copy, chance streams included (field by field: the compiled class has no
+        __dict__, and its __new__ runs __init__, which sets the fixed facts)."""
+        seated = [c for p in range(self.n) for c in (self.top[p], self.bottom[p])] if self.duel else self.top
+        twin = ArenaState(self.game, self.chance.clone(), seated, self.duel, self.tick_cap)
+        twin.top, twin.bottom, twin.ko = list(self.top), list(self.bottom), list(self.ko)
+        twin.cube, twin.cube_b, twin.recovered = list(self.cube), list(self.cube_b), list(self.recovered)
+        twin.eliminated, twin.pool, twin.power = list(self.eliminated), list(self.pool), list(self.power)
+        twin.dice, twin.stitched, twin.byakugan = list(self.dice), list(self.stitched), list(self.byakugan)
+        twin.fan, twin.gate, twin.shield = list(self.fan), list(self.gate), list(self.shield)
+        twin.out_time = list(self.out_time)
+        twin.t, twin.stitch_span, twin.shadow_on = self.t, self.stitch_span, self.shadow_on
+        twin.pending_switch, twin.over, twin.reason = self.pending_switch, self.over, self.reason
         twin.events = list(self.events)
-        twin._legal_cache = {}
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> ArenaState:

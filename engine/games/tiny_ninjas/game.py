@@ -17,7 +17,7 @@ from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.tiny_ninjas.data import ACHIEVEMENTS, CARDS, TYPE_BY_NAME
 from tourney.engine.games.tiny_ninjas.render import render_line
 from tourney.engine.games.tiny_ninjas.rules import P_DEFEND
-from tourney.engine.games.tiny_ninjas.state import TinyNinjasState, check_players
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState, check_players, new_match
 
 MODES: Final = ("standard", "blitz", "survivor", "champion", "solo")
 DIFFICULTIES: Final = ("easy", "normal", "hard")
@@ -155,7 +155,7 @@ class TinyNinjasGame(Game):
     ) -> TinyNinjasState:
         """A fresh battle (or Champion series) for `config` merged over the standard configuration."""
         check_players(players)
-        return TinyNinjasState(self, seed, config, inject)
+        return new_match(self, seed, config, inject)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """`montecarlo`: the search bot, every action scored over the same sampled worlds (bots.py)."""

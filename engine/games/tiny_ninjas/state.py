@@ -151,14 +151,14 @@ class TinyNinjasState(State):
     mull: list[list[int]]
     mull_done: list[bool]
 
-    def __init__(self, game: Game, seed: int, config: Mapping[str, Any] | None, inject: Inject | None) -> None:
-        cfg = resolve_shared(game.options, config)
+    def __init__(self, game: Game, cfg: dict[str, Any], chance: Chance) -> None:
+        """The match's fields before its first battle: `new_match` deals that, `clone` copies over them."""
         self.game = game
         self.num_players = 2
         self.cfg = cfg
         self.mode: Mode = SOLO if cfg["mode"] == "solo" else STANDARD
         self.solo = self.mode is SOLO
-        self.chance = Chance(seed, inject)
+        self.chance = chance
         self.log: list[tuple[Any, ...]] = []
         self._event_dicts: list[dict[str, Any]] = []  # log[i] as a dict, built as views need them
         # viewer (-1: spectator) -> (the events it may see as dicts, how much of the log they cover)
@@ -175,7 +175,6 @@ class TinyNinjasState(State):
         self.last_loser = -1
         self.ai_card = -1
         self.chooser = -1
-        R.new_battle(self)
 
     def set_phase(self, phase: int, to_act: tuple[int, ...]) -> None:
         """Move to decision point `phase`, with `to_act` deciding (drops the cached legal list)."""
@@ -301,10 +300,12 @@ class TinyNinjasState(State):
                 "amount": self.p_amount,
                 "undefendable": self.p_undef,
             }
-        for ev in reversed(self.log):
+        for back in range(len(self.log) - 1, -1, -1):  # newest first (mypyc cannot reverse these tuples)
+            ev = self.log[back]
             if ev[1] == "roll":
-                obs["last_dice"] = {"seat": ev[2], "faces": list(ev[3]),
-                                    "readings": [list(DIE_FACES[f - 1]) for f in ev[3]]}
+                faces: Sequence[int] = ev[3]  # typed: mypyc cannot loop over an untyped value
+                obs["last_dice"] = {"seat": ev[2], "faces": list(faces),
+                                    "readings": [list(DIE_FACES[f - 1]) for f in faces]}
                 break
         if cfg["series_wins"]:
             obs["series"] = {"battle": self.battle, "wins": list(self.wins), "levels": list(self.level)}
@@ -352,11 +353,8 @@ class TinyNinjasState(State):
     # ------------------------------------------------------------------ copies
     def clone(self) -> TinyNinjasState:
         """An independent copy, chance streams included (cheap: flat lists only)."""
-        c = TinyNinjasState.__new__(TinyNinjasState)
-        c.game = self.game
-        c.num_players = 2
-        c.cfg = self.cfg  # never mutated after construction
-        c.chance = self.chance.clone()
+        # Through the light __init__ (cfg is never mutated, so shared): a compiled class's __new__ runs it anyway.
+        c = TinyNinjasState(self.game, self.cfg, self.chance.clone())
         c.health = list(self.health)
         c.maxh = list(self.maxh)
         c.limit = self.limit
@@ -432,10 +430,17 @@ class TinyNinjasState(State):
         return c
 
 
+def new_match(game: Game, seed: int, config: Mapping[str, Any] | None, inject: Inject | None) -> TinyNinjasState:
+    """A fresh battle (or Champion series) for `config` merged over the standard configuration."""
+    state = TinyNinjasState(game, resolve_shared(game.options, config), Chance(seed, inject))
+    R.new_battle(state)
+    return state
+
+
 def check_players(players: int | None) -> None:
     """Tiny Ninjas is a 2-seat game (Solo keeps 2 seats: seat 1 is the engine's AI)."""
     if players is not None and players != 2:
         raise ConfigError(f"Tiny Ninjas is played by 2 seats, not {players}: pass --players 2.")
 
 
-__all__ = ["TinyNinjasState", "check_players", "shown_ids"]
+__all__ = ["TinyNinjasState", "check_players", "new_match", "shown_ids"]
