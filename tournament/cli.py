@@ -60,7 +60,6 @@ from tourney.tournament.hosted.pinning import pin_entrants
 from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.interrupts import interrupt_on_sigterm
 from tourney.tournament.progress import ProgressLines
-from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
 from tourney.tournament.result_text import SOLO_AI, result_text
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
 from tourney.tournament.seeding import check_seed_key
@@ -78,6 +77,7 @@ from tourney.tournament.store.reads import (
     stored_tournament,
 )
 from tourney.tournament.store.writes import mark_status
+from tourney.workers.realtime import play_realtime_match, wants_realtime
 
 if TYPE_CHECKING:
 
@@ -246,7 +246,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
             raise ConfigError(f"tournament {tid} is finished: nothing to resume; `tourney standings {tid}` prints its "
                               "standings.")
         if arena is None:  # a tournament played on an arena goes on there
-            from tourney.tournament.arena_run import remembered_arena
+            from tourney.tournament.arena_tournament import remembered_arena
 
             arena = remembered_arena(engine, tid)
     plan.spec()
@@ -255,7 +255,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     plan.entrants = pin_entrants(engine, plan.entrants)
     plan.store = url_of(engine)
     if arena is not None:
-        from tourney.tournament.arena_run import RemoteArenaExecutor, remember_arena
+        from tourney.tournament.arena_tournament import remember_arena
+        from tourney.workers.arena import RemoteArenaExecutor
 
         # It plays only TournamentPlans, which is all this function hands it.
         on_arena = RemoteArenaExecutor(arena, admin_token, workers or 4)
@@ -415,7 +416,7 @@ def run(
         except ConfigError:
             if arena is None or bots is None:
                 raise
-            from tourney.tournament.arena_run import connected_by_that_name
+            from tourney.tournament.arena_tournament import connected_by_that_name
 
             meant = connected_by_that_name(arena, admin_token, g, bots)
             if meant is None:

@@ -24,8 +24,9 @@ class ProgramFaultNotes:
     def workers(self) -> int:
         return int(self.inner.workers)
 
-    def run(self, plan: Any, pairings: Sequence[Any]) -> Iterator[list[Any]]:
-        for chunk in self.inner.run(plan, pairings):
+    def run(self, plan: Any, pairings: Sequence[Any], more: Callable[[], Sequence[Any]] | None = None
+            ) -> Iterator[list[Any]]:
+        for chunk in self.inner.run(plan, pairings, more):
             for pairing, record, _seconds in chunk:
                 self._note(pairing, record)
             yield chunk

@@ -39,10 +39,11 @@ from tourney.tournament.league.members import REMOTE
 from tourney.tournament.league.rounds import RoundHook, RoundReport, RoundStopped, run_due
 from tourney.tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, Clock, utc_now
 from tourney.tournament.pairing import Pairing
-from tourney.tournament.remote_pool import POLL_S, play_on_threads
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.records import Played, match_record
+from tourney.workers.executor import Feed
+from tourney.workers.threads import POLL_S, play_on_threads
 
 SEAT_WAIT_S = 30.0  # a connected bot busy with other matches gets this long to free a slot
 PROGRAM_LOGS = Path("bot-logs")  # where `cmd:` members' output goes, one file per launch
@@ -151,9 +152,10 @@ class ArenaExecutor:
                 if self.stop.is_set():
                     raise RoundStopped from None
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing], more: Feed | None = None
+            ) -> Iterator[list[Played]]:
         # Stopped: matches not started are dropped; the round is replayed by whoever takes it over.
-        return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "league", self.stop)
+        return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "league", self.stop, more)
 
     def close(self) -> None:
         pass
@@ -227,8 +229,9 @@ class RemoteLeagueExecutor:
                                        "check --arena and --admin-token.") from None
         return pairing, match_record(plan.aliases_of(pairing), result_of(record)), time.perf_counter() - started
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "league-remote")
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing], more: Feed | None = None
+            ) -> Iterator[list[Played]]:
+        return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "league-remote", more=more)
 
     def close(self) -> None:
         """Cancel the RunMatch calls still waiting, so their threads end and the process can exit."""

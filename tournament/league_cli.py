@@ -37,10 +37,11 @@ from tourney.tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S
 from tourney.tournament.league.season import LeagueTable, league_standings
 from tourney.tournament.league_arena import RemoteLeagueExecutor
 from tourney.tournament.pairing import Pairing
-from tourney.tournament.runner import Executor, TournamentPlan
+from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.standings_table import points_text
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.records import Played
+from tourney.workers.executor import Executor, Feed
 
 league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, seasons, divisions with promotion "
                                                     "and relegation (create, join, leave, list, pause, resume, "
@@ -120,11 +121,12 @@ class LazyExecutor:
         self.inner: Executor | None = None
         self.workers = 1
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing], more: Feed | None = None
+            ) -> Iterator[list[Played]]:
         if self.inner is None:
             self.inner = self.build()
             self.workers = self.inner.workers
-        return self.inner.run(plan, pairings)
+        return self.inner.run(plan, pairings, more)
 
     def close(self) -> None:
         close = getattr(self.inner, "close", None)

@@ -1,12 +1,12 @@
-"""`tourney run --arena HOST:PORT`: a tournament whose matches a running arena plays.
+"""The arena executor (`tourney run --arena HOST:PORT`): a tournament whose matches a running arena plays.
 
 Each pairing becomes one RunMatch call; seats are built-in bot specs (the arena hosts them)
 or `remote:NAME` for bots connected to that arena. Results come back as the referee's
 MatchResult and are stored exactly like matches played on Ray workers.
 
-The arena's address is remembered with the tournament (its settings), never the admin token,
-so a plain `tourney resume` finishes it on the same arena after the arena or this process died:
-only matches whose results are stored count, so none is lost and none is played twice.
+The tournament remembers the arena's address (tournament/arena_tournament.py), so a plain
+`tourney resume` finishes it on the same arena after the arena or this process died: only
+matches whose results are stored count, so none is lost and none is played twice.
 """
 
 from __future__ import annotations
@@ -15,38 +15,20 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import grpc
-from sqlalchemy.engine import Engine
 
-from tourney.engine.bots import make_bot
-from tourney.engine.core import ConfigError, Game, TourneyError
 from tourney.engine.referee import MatchResult
+from tourney.engine.server.arena import REMOTE_PREFIX
 from tourney.engine.server.client import rpc_detail
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.remote import RUN_MATCH, ArenaUnavailable, finished_match, run_remote_match
-from tourney.tournament.entrants import REMOTE, split_bot_list
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.realtime_matches import wants_realtime
-from tourney.tournament.remote_pool import play_on_threads
-from tourney.tournament.runner import TournamentPlan, bot_seed
-from tourney.tournament.store.reads import stored_setting
-from tourney.tournament.store.records import Played, match_record
-from tourney.tournament.store.writes import save_setting
+from tourney.workers.executor import ArenaPlan, Feed, Played
+from tourney.workers.realtime import wants_realtime
+from tourney.workers.threads import play_on_threads
 
 logger = logging.getLogger(__name__)
-ARENA_SETTING = "arena"  # the key of the arena's address in Tournament.settings_json
-
-
-def remember_arena(engine: Engine, tournament_id: int, address: str) -> None:
-    """Store the arena's address with the tournament (the token stays with the organiser)."""
-    save_setting(engine, tournament_id, ARENA_SETTING, address)
-
-
-def remembered_arena(engine: Engine, tournament_id: int) -> str | None:
-    """The address of the arena the tournament was played on, or None (played on workers)."""
-    address = stored_setting(engine, tournament_id, ARENA_SETTING)
-    return address if isinstance(address, str) and address else None
 
 
 class RemoteArenaExecutor:
@@ -58,30 +40,29 @@ class RemoteArenaExecutor:
         self.workers = workers
         check_arena(address, admin_token)
 
-    def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
+    def _play(self, plan: ArenaPlan, pairing: Any) -> Played[Any, Any]:
         started = time.perf_counter()
-        seats = [plan.entrants[e].spec for e in pairing.seats]
-        seed = plan.seed_of(pairing)
+        table = plan.table(pairing)
         # The arena's built-in bots get the seeds workers would give them: same match, same result.
         try:
             result = play_once(lambda match_id: run_remote_match(
-                self.address, plan.game, seats, seed, plan.config, plan.move_ms, self.admin_token,
-                realtime=wants_realtime(plan.game, plan.config),
-                bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats], match_id=match_id),
+                self.address, plan.game, table.specs, table.seed, plan.config, plan.move_ms, self.admin_token,
+                realtime=wants_realtime(plan.game, plan.config), bot_seeds=table.bot_seeds, match_id=match_id),
                 lambda match_id: finished_match(self.address, self.admin_token, match_id))
         except ArenaUnavailable as exc:
             raise ArenaUnavailable(f"{str(exc).rstrip('.')}: the results so far are stored; once the arena and its "
                                    "bots are back, `tourney resume` finishes the tournament there.") from None
-        return pairing, match_record(plan.aliases_of(pairing), result), time.perf_counter() - started
+        return plan.record(pairing, result, time.perf_counter() - started)
 
     def check_bots(self, game: str, min_players: int, specs: Sequence[str]) -> None:
         """Fail with one sentence, before any tournament is stored, when a remote:NAME entrant is
         not connected to the arena for `game` (see check_connected)."""
-        for spec in dict.fromkeys(s for s in specs if s.startswith(REMOTE)):
+        for spec in dict.fromkeys(s for s in specs if s.startswith(REMOTE_PREFIX)):
             check_connected(self.address, self.admin_token, game, min_players, spec)
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "arena-run")
+    def run(self, plan: ArenaPlan, pairings: Sequence[Any], more: Feed | None = None
+            ) -> Iterator[list[Played[Any, Any]]]:
+        return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "arena-run", more=more)
 
     def close(self) -> None:
         pass
@@ -163,34 +144,10 @@ def check_connected(address: str, admin_token: str, game: str, min_players: int,
         except grpc.RpcError as exc:
             code = exc.code() if isinstance(exc, grpc.Call) else None
             if code == grpc.StatusCode.FAILED_PRECONDITION:
-                name = spec[len(REMOTE):]
+                name = spec[len(REMOTE_PREFIX):]
                 raise ArenaUnavailable(f"the arena at {address} cannot run this tournament "
                                        f"({rpc_detail(exc).rstrip('.')}): start the bot with TOURNEY_BOT_NAME={name} "
                                        "and run this again (nothing was stored).") from None
             if code != grpc.StatusCode.INVALID_ARGUMENT:
                 raise ArenaUnavailable(f"the arena at {address} did not answer ({rpc_detail(exc).rstrip('.')}): "
                                        "check that `tourney serve` runs there.") from None
-
-
-def connected_by_that_name(address: str, admin_token: str, game: Game, bots: str) -> str | None:
-    """The first bare name in the bot list `bots` that is no built-in bot of `game` but names a bot
-    connected to the arena (so the author meant remote:NAME), or None.
-
-    Each candidate is probed as check_connected does, waiting a second at most; an arena that
-    cannot be asked suggests nothing.
-    """
-    for entry in split_bot_list(bots):
-        name = entry.strip().partition("@")[0]
-        if not name or ":" in name:
-            continue
-        try:
-            make_bot(name, game, 0)
-            continue  # a built-in bot: not the one refused
-        except ConfigError:
-            pass
-        try:
-            check_connected(address, admin_token, game.id, game.min_players, REMOTE + name, wait_s=1)
-        except TourneyError:
-            continue
-        return name
-    return None

@@ -1,4 +1,4 @@
-"""Executors: play scheduled pairings and hand each finished chunk back as soon as it is done.
+"""The Ray executor: scheduled pairings played as Ray tasks, each finished chunk handed back as soon as it is done.
 
 A Ray task plays a *chunk* of pairings, so Ray's round trip (about 3.5 ms here) is paid once
 per chunk rather than once per match; chunks are sized from the match times seen so far.
@@ -18,41 +18,20 @@ import os
 import re
 import sys
 import threading
-import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from queue import Empty, SimpleQueue
-from typing import Any, Protocol
+from typing import Any
 
 from tourney.engine.core import TourneyError
 from tourney.engine.core.registry import GAME_MODULES
-
-# A source of further pairings for a run that keeps going (the ladder): called when the queue runs
-# dry, it returns the next pairings, or none to let the run end once nothing is in flight.
-Feed = Callable[[], Sequence[Any]]
-
-# What a finished match comes back as: (pairing, stored record, seconds). Workers never look
-# inside; the tournament layer made it and writes it. Keeping workers ignorant of the
-# tournament types keeps the import arrows one way (tournament -> workers -> engine).
-Played = tuple[Any, Any, float]
-
-
-class MatchPlan(Protocol):
-    """A tournament plan as workers see it: a game id and a way to play one pairing (pure)."""
-
-    @property
-    def game(self) -> str: ...
-
-    def play(self, pairing: Any) -> Played: ...
+from tourney.workers.executor import MAX_CHUNK, Executor, Feed, MatchPlan, Played
+from tourney.workers.local import LocalExecutor
 
 # Chunks are cut so that each worker gets about this many chunks: small enough to balance
 # slow matches across workers, large enough that Ray's per-task cost stays a few percent.
 CHUNKS_PER_WORKER = 4
-MAX_CHUNK = 64
 TARGET_CHUNK_S = 0.5
-# In-process (--local) chunks are cut by time instead: there is no round trip to amortise, only
-# the write, and a short wait keeps the progress bar live (it redraws a few times a second).
-LOCAL_CHUNK_S = 0.2
 TASK_RETRIES = 4
 IN_FLIGHT_PER_WORKER = 2  # one running and one queued behind it, when Ray itself caps how many run
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # Ray colours its error texts
@@ -66,7 +45,7 @@ class MatchFailed(TourneyError):
     """A task raised (a bug, not a bot fault: the referee turns bot faults into results)."""
 
 
-def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None = None) -> list[Played]:
+def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None = None) -> list[Played[Any, Any]]:
     """Play `pairings` one after another; pure apart from the timings.
 
     `game_module` is imported first so games registered outside the engine (plugins, the
@@ -101,7 +80,7 @@ class ChunkTiming:
         self.matches = 0
         self.seconds = 0.0
 
-    def add(self, played: Sequence[Played]) -> None:
+    def add(self, played: Sequence[Played[Any, Any]]) -> None:
         self.matches += len(played)
         self.seconds += sum(d for _, _, d in played)
 
@@ -115,56 +94,6 @@ class ChunkTiming:
 
 def chunks(pairings: Sequence[Any], size: int) -> list[list[Any]]:
     return [list(pairings[i:i + size]) for i in range(0, len(pairings), size)]
-
-
-class Executor(Protocol):
-    """Plays pairings and yields them in chunks as they finish (in any order)."""
-
-    workers: int
-
-    def run(self, plan: MatchPlan, pairings: Sequence[Any], more: Feed | None = None) -> Iterator[list[Played]]: ...
-
-    def close(self) -> None: ...
-
-
-class LocalExecutor:
-    """Plays every match in this process, one after another, and hands them back in chunks.
-
-    A chunk closes after LOCAL_CHUNK_S of play or MAX_CHUNK matches, whichever comes first: the
-    driver writes each chunk in one transaction, and one transaction per short match cost more
-    than the match itself (issue 32: a third of `tourney run --local`). A match longer than
-    LOCAL_CHUNK_S is still its own chunk, so results and progress arrive at least that often
-    and a crash loses at most that much play.
-    """
-
-    workers = 1
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-
-    def run(self, plan: MatchPlan, pairings: Sequence[Any], more: Feed | None = None) -> Iterator[list[Played]]:
-        queue = deque(pairings)
-        chunk: list[Played] = []
-        opened = self._clock()
-        while True:
-            if not queue and more is not None:
-                if chunk:  # the feed may wait on these results (the ladder frees their bots)
-                    yield chunk
-                    chunk = []
-                    opened = self._clock()
-                queue.extend(more())
-            if not queue:
-                break
-            chunk.append(plan.play(queue.popleft()))
-            if len(chunk) >= MAX_CHUNK or self._clock() - opened >= LOCAL_CHUNK_S:
-                yield chunk
-                chunk = []
-                opened = self._clock()
-        if chunk:
-            yield chunk
-
-    def close(self) -> None:
-        pass
 
 
 class RayExecutor:
@@ -251,7 +180,8 @@ class RayExecutor:
         finally:
             self._ready.set()
 
-    def run(self, plan: MatchPlan, pairings: Sequence[Any], more: Feed | None = None) -> Iterator[list[Played]]:
+    def run(self, plan: MatchPlan, pairings: Sequence[Any], more: Feed | None = None
+            ) -> Iterator[list[Played[Any, Any]]]:
         """Play `pairings`; with `more`, ask it for further pairings whenever the queue runs dry (after each
         finished chunk has been handed over), until it has none and nothing is in flight."""
         queue = deque(pairings)  # popleft() = schedule order
@@ -328,7 +258,7 @@ class RayExecutor:
             return IN_FLIGHT_PER_WORKER * self.workers
         return self.workers
 
-    def _collect(self, here: LocalPlayer | None, in_flight: list[Any]) -> list[list[Played]]:
+    def _collect(self, here: LocalPlayer | None, in_flight: list[Any]) -> list[list[Played[Any, Any]]]:
         """What finished since the last look: this process's matches and Ray's chunks (waits briefly)."""
         found = here.take(timeout_s=0.0 if in_flight else 0.1) if here is not None else []
         if in_flight:
@@ -381,7 +311,7 @@ class LocalPlayer:
         self._ray_ready = ray_ready
         self._stopping = threading.Event()
         self._playing = threading.Event()
-        self._results: SimpleQueue[list[Played] | BaseException] = SimpleQueue()
+        self._results: SimpleQueue[list[Played[Any, Any]] | BaseException] = SimpleQueue()
         self._thread = threading.Thread(target=self._play, name="play-while-ray-starts", daemon=True)
         self._thread.start()
 
@@ -406,14 +336,14 @@ class LocalPlayer:
         """True while the thread plays or has results not yet taken."""
         return self._thread.is_alive() or not self._results.empty()
 
-    def take(self, timeout_s: float) -> list[list[Played]]:
+    def take(self, timeout_s: float) -> list[list[Played[Any, Any]]]:
         """The matches finished since the last look as one chunk (none: no chunk), waiting up to
         timeout_s for the first; raises what the thread raised.
 
         One chunk, not one per match: the driver writes a transaction per chunk, and that cost
         more than a short match (issue 32).
         """
-        found: list[Played] = []
+        found: list[Played[Any, Any]] = []
         with contextlib.suppress(Empty):
             item = self._results.get(timeout=timeout_s) if timeout_s > 0 else self._results.get_nowait()
             while True:

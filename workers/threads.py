@@ -11,22 +11,28 @@ from __future__ import annotations
 import concurrent.futures
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.store.records import Played
+from tourney.workers.executor import Feed, Played
 
 POLL_S = 0.5  # how often a pool waiting for its matches looks at the stop flag
 
 
-def play_on_threads(play: Callable[[Pairing], Played], pairings: Sequence[Pairing], workers: int, name: str,
-                    stop: threading.Event | None = None) -> Iterator[list[Played]]:
-    """Play each pairing with `play` on `workers` threads named `name`; yield each result as it finishes."""
-    if not pairings:
+def play_on_threads(play: Callable[[Any], Played[Any, Any]], pairings: Sequence[Any], workers: int, name: str,
+                    stop: threading.Event | None = None, more: Feed | None = None) -> Iterator[list[Played[Any, Any]]]:
+    """Play each pairing with `play` on `workers` threads named `name`; yield each result as it finishes.
+
+    With `more` (the ladder's feed), it is asked for the next pairings whenever none is left in flight."""
+    if not pairings and more is None:
         return
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
     try:
         pending = {pool.submit(play, p) for p in pairings}
-        while pending and not (stop is not None and stop.is_set()):
+        while not (stop is not None and stop.is_set()):
+            if not pending and more is not None:
+                pending = {pool.submit(play, p) for p in more()}
+            if not pending:
+                break
             done, pending = concurrent.futures.wait(pending, timeout=POLL_S,
                                                     return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:

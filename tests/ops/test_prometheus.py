@@ -11,21 +11,25 @@ from tourney.engine.server import metrics as m
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.metrics import MeteredExecutor, TournamentProgress
 from tourney.tournament.pairing import Pairing
-from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.records import Played
+from tourney.workers import LocalExecutor
+from tourney.workers.executor import Feed
 
 
-class PausingExecutor(InProcess):
+class PausingExecutor(LocalExecutor):
     """Plays in this process and stops after `pause_after` matches until the test lets it go on."""
 
     def __init__(self, pause_after: int) -> None:
+        super().__init__(chunk_s=0)  # a chunk a match, as the test counts them
         self.pause_after = pause_after
         self.paused = threading.Event()
         self.go_on = threading.Event()
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        for i, chunk in enumerate(super().run(plan, pairings)):
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing], more: Feed | None = None
+            ) -> Iterator[list[Played]]:
+        for i, chunk in enumerate(super().run(plan, pairings, more)):
             yield chunk
             if i + 1 == self.pause_after:
                 self.paused.set()

@@ -27,10 +27,12 @@ from tourney.tournament.league.schedule import (
     utc_now,
 )
 from tourney.tournament.league.season import division_tournaments, rate_round, season_started, start_season
-from tourney.tournament.runner import Executor, InProcess, load_plan
+from tourney.tournament.runner import load_plan
 from tourney.tournament.store.league_tables import League, LeagueMember, LeagueRound, LeagueSeason
 from tourney.tournament.store.reads import load_history, load_standings
 from tourney.tournament.store.writes import record_matches, save_ratings
+from tourney.workers.executor import Executor
+from tourney.workers.local import LocalExecutor
 
 Presence = Callable[[str], bool]
 RoundHook = Callable[["RoundReport"], None]
@@ -103,7 +105,7 @@ def run_due(
         while max_rounds is None or len(played) < max_rounds:
             if stop is not None and stop.is_set():
                 return played
-            report = _run_next(engine, league_id, clock, executor or InProcess(), presence or _builtin_only, me,
+            report = _run_next(engine, league_id, clock, executor or LocalExecutor(), presence or _builtin_only, me,
                                lease_s, catch_up, stop)
             if report is None:
                 break

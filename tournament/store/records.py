@@ -15,6 +15,7 @@ from tourney.engine.referee import MatchResult, SeatStats
 from tourney.tournament.achievements import match_achievements
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.store.codec import dumps, jsonable, pack_replay
+from tourney.workers.executor import Played as PlayedMatch
 
 BYE = "BYE"  # the termination of a stored bye
 BYE_SEED = -1  # the seed offset of a bye pairing: it is recorded, never played
@@ -52,7 +53,7 @@ class MatchRecord:
     achievements: tuple[tuple[str, int, str], ...] = ()
 
 
-Played = tuple[Pairing, MatchRecord, float]  # a scheduled match, its record, and how long it took (s)
+Played = PlayedMatch[Pairing, MatchRecord]  # the workers' played match: a scheduled match, its record, its seconds
 
 
 def seat_records(aliases: Sequence[str], outcome: Outcome, points: Sequence[float],
