@@ -27,7 +27,8 @@ from tourney.engine.server.client import Bot, BotClient
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
 from tourney.envs.wire_actions import engine_action
-from tourney.tournament.programs import CONNECT_WAIT_S, ProgramArena, SeatForfeit, open_program_arena
+from tourney.tournament.hosted.seat import hosted_starter
+from tourney.workers.programs import CONNECT_WAIT_S, ProgramArena, SeatForfeit, open_program_arena
 
 LEARNER = "envs-learner"
 POLL_S = 0.05
@@ -78,7 +79,7 @@ class ProgramMatch:
 
         seats = [REMOTE_PREFIX + LEARNER if spec is None else spec for spec in specs]
         try:
-            table = open_program_arena(self._stack, seats, store, log_dir, guests=[LEARNER],
+            table = open_program_arena(self._stack, seats, hosted_starter(store), log_dir, guests=[LEARNER],
                                        guests_connect=connect_learner)
         except SeatForfeit as forfeit:
             raise ConfigError(f"the opponent in seat {forfeit.seat} cannot play: {forfeit.why}.") from None

@@ -28,8 +28,8 @@ from tourney.envs.programs import ProgramMatch
 from tourney.envs.table import Table, show
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.hosted.pinning import pin_entrants
-from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.store.database import open_store
+from tourney.workers.program_specs import is_hosted, is_program
 
 SEED_LIMIT = 2**31  # match seeds drawn by a reset that names none are below this
 ELSEWHERE = "remote:"  # a bot connected to another arena cannot be seated here

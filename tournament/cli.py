@@ -57,7 +57,6 @@ from tourney.tournament.fault_notes import ProgramFaultNotes
 from tourney.tournament.game_cli import DEFAULT_BOTS, WithGameFlags, default_lineup, given_game_flags
 from tourney.tournament.game_options import options_doc, options_lines
 from tourney.tournament.hosted.pinning import pin_entrants
-from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.interrupts import interrupt_on_sigterm
 from tourney.tournament.progress import ProgressLines
 from tourney.tournament.result_text import SOLO_AI, result_text
@@ -77,6 +76,7 @@ from tourney.tournament.store.reads import (
     stored_tournament,
 )
 from tourney.tournament.store.writes import mark_status
+from tourney.workers.program_specs import is_hosted, is_program
 from tourney.workers.realtime import play_realtime_match, wants_realtime
 
 if TYPE_CHECKING:
@@ -178,9 +178,11 @@ def match(
 
             realtime = wants_realtime(game, config)
             if any(is_program(spec) for spec in specs):
-                from tourney.tournament.programs import play_with_programs  # starts a private loopback arena
+                from tourney.tournament.hosted.seat import hosted_starter
+                from tourney.workers.programs import play_with_programs  # starts a private loopback arena
 
-                result = play_with_programs(game, specs, s, config, move_ms, realtime=realtime, store=db)
+                result = play_with_programs(game, specs, s, config, move_ms, realtime=realtime,
+                                            hosted=hosted_starter(db))
                 if show is not None:  # the programs played over the network: show it from the replay
                     replay_match(result.replay, show)
             elif realtime:  # on the clock: no steps to show as they happen

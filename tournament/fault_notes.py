@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-NOT_PLAYED = "the program did not play"  # every forfeit of a program's seat says this
+from tourney.workers.program_specs import NOT_PLAYED
 
 
 class ProgramFaultNotes:

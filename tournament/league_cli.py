@@ -35,13 +35,13 @@ from tourney.tournament.league.members import (
 from tourney.tournament.league.rounds import RoundReport, run_due
 from tourney.tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, parse_catch_up, parse_when, utc_now
 from tourney.tournament.league.season import LeagueTable, league_standings
-from tourney.tournament.league_arena import RemoteLeagueExecutor
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.standings_table import points_text
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.records import Played
 from tourney.workers.executor import Executor, Feed
+from tourney.workers.league_arena import RemoteLeagueExecutor
 
 league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, seasons, divisions with promotion "
                                                     "and relegation (create, join, leave, list, pause, resume, "

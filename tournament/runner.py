@@ -11,7 +11,7 @@ order, never arrival order (tournament.store.reads).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,6 @@ from tourney.engine.referee import MatchResult, TimeControl, play_match
 from tourney.tournament.achievements import rules_for
 from tourney.tournament.entrants import Entrant, remembers
 from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
-from tourney.tournament.hosted.spec import is_program
 from tourney.tournament.pairing import Pairing
 from tourney.tournament.played_numbers import PlayedNumbers
 from tourney.tournament.seeding import keyed_match_seed
@@ -43,6 +42,7 @@ from tourney.tournament.store.writes import (
 )
 from tourney.workers.executor import Executor, Table
 from tourney.workers.local import LocalExecutor
+from tourney.workers.program_specs import is_program
 from tourney.workers.realtime import play_realtime_match, wants_realtime
 
 
@@ -101,6 +101,12 @@ class TournamentPlan:
     def record(self, pairing: Pairing, result: MatchResult, seconds: float) -> Played:
         """A match played elsewhere (an arena) in its stored form, as executors hand it back."""
         return pairing, match_record(self.aliases_of(pairing), result), seconds
+
+    def offline(self, pairing: Pairing, present: Sequence[bool]) -> Played:
+        """The record of `pairing` not played because the bots of the seats not `present` were offline."""
+        from tourney.tournament.league.forfeits import forfeit  # the league's rule, which imports this module
+
+        return forfeit(self, pairing, dict(zip(pairing.seats, present, strict=True)))
 
     def aliases_of(self, pairing: Pairing) -> list[str]:
         """The aliases of the entrants in `pairing`'s seats."""
@@ -175,10 +181,11 @@ def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     table = plan.table(pairing)
     seed = table.seed
     if any(is_program(spec) for spec in table.specs):
-        from tourney.tournament.programs import play_with_programs  # only matches with programs need gRPC
+        from tourney.tournament.hosted.seat import hosted_starter
+        from tourney.workers.programs import play_with_programs  # only matches with programs need gRPC
 
         return play_with_programs(plan.game, table.specs, seed, plan.config, plan.move_ms, bot_seeds=table.bot_seeds,
-                                  realtime=wants_realtime(plan.game, plan.config), store=plan.store)
+                                  realtime=wants_realtime(plan.game, plan.config), hosted=hosted_starter(plan.store))
     seats = [make_bot(spec, game, seat_seed) for spec, seat_seed in zip(table.specs, table.bot_seeds, strict=True)]
     # Seats the game plays itself (Solo's scripted AI) are never asked: any bot holds them.
     seats += [make_bot("random", game, 0) for _ in range(plan.players - len(seats))]

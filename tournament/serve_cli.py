@@ -213,7 +213,7 @@ async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | 
         loop.add_signal_handler(sig, stop.set)
     league_loop = None
     if leagues_db is not None:
-        from tourney.tournament.league_arena import LeagueLoop
+        from tourney.tournament.league.arena_loop import LeagueLoop
 
         # Programs of cmd: members connect back here; each round handled is one printed line.
         here = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host

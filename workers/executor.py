@@ -63,6 +63,12 @@ class ArenaPlan(MatchPlan, Protocol):
     def record(self, pairing: Any, result: MatchResult, seconds: float) -> Played[Any, Any]: ...
 
 
+class LeaguePlan(ArenaPlan, Protocol):
+    """A plan whose seats may be offline (a league's remote bots): it records a match not played."""
+
+    def offline(self, pairing: Any, present: Sequence[bool]) -> Played[Any, Any]: ...
+
+
 class Executor(Protocol):
     """Plays pairings and yields them in chunks as they finish (in any order)."""
 

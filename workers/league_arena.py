@@ -1,4 +1,8 @@
-"""League rounds played on a running arena (`tourney serve --leagues`), where remote bots are connected.
+"""The league's arena executors: rounds played on a running arena, where remote bots are connected.
+
+ArenaExecutor plays on the arena of this process (`tourney serve --leagues`,
+tournament/league/arena_loop.py), RemoteLeagueExecutor on another one through RunMatch
+(`league run-due --arena`).
 
 The arena plays each match through its ordinary RunMatch path (remote seats are the bots'
 sessions, other seats built-in bots), and its record comes back as the referee's MatchResult
@@ -16,7 +20,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
-import logging
 import re
 import secrets
 import threading
@@ -34,21 +37,12 @@ from tourney.engine.server.launcher import BotProcess, is_command
 from tourney.engine.server.remote import RUN_MATCH
 from tourney.engine.server.results import result_of
 from tourney.engine.server.tokens import token_hash
-from tourney.tournament.league.forfeits import forfeit
-from tourney.tournament.league.members import REMOTE
-from tourney.tournament.league.rounds import RoundHook, RoundReport, RoundStopped, run_due
-from tourney.tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, Clock, utc_now
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.runner import TournamentPlan
-from tourney.tournament.store.database import open_store
-from tourney.tournament.store.records import Played, match_record
-from tourney.workers.executor import Feed
-from tourney.workers.threads import POLL_S, play_on_threads
+from tourney.workers.executor import Feed, LeaguePlan, Played
+from tourney.workers.threads import POLL_S, RoundStopped, play_on_threads
 
 SEAT_WAIT_S = 30.0  # a connected bot busy with other matches gets this long to free a slot
 PROGRAM_LOGS = Path("bot-logs")  # where `cmd:` members' output goes, one file per launch
 
-log = logging.getLogger("tourney.league")
 
 
 class ArenaExecutor:
@@ -70,15 +64,15 @@ class ArenaExecutor:
 
     def online(self, spec: str) -> bool:
         """Built-in bots and programs are always there; remote:NAME needs a connected session."""
-        if not spec.startswith(REMOTE):
+        if not spec.startswith(REMOTE_PREFIX):
             return True
-        return bool(self.arena.connected(spec[len(REMOTE):]))
+        return bool(self.arena.connected(spec[len(REMOTE_PREFIX):]))
 
     def presence_for(self, game_id: str) -> Callable[[str], bool]:
         def present(spec: str) -> bool:
-            if not spec.startswith(REMOTE):
+            if not spec.startswith(REMOTE_PREFIX):
                 return True
-            return any(s.plays(game_id) for s in self.arena.connected(spec[len(REMOTE):]))
+            return any(s.plays(game_id) for s in self.arena.connected(spec[len(REMOTE_PREFIX):]))
         return present
 
     def _admit(self, name: str, token: str) -> None:
@@ -107,39 +101,36 @@ class ArenaExecutor:
         stack.callback(self._revoke, name)
         return name, stack.enter_context(BotProcess(spec, name, self.address, token, PROGRAM_LOGS))
 
-    def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
-        seed = plan.seed_of(pairing)
+    def _play(self, plan: LeaguePlan, pairing: Any) -> Played[Any, Any]:
+        table = plan.table(pairing)
         started = self.loop.time()
         with contextlib.ExitStack() as stack:
             specs: list[str] = []
-            programs: dict[int, BotProcess | None] = {}  # entrant -> its running program (None: it did not start)
+            programs: dict[int, BotProcess | None] = {}  # seat -> its running program (None: it did not start)
             try:
-                for e in pairing.seats:
-                    spec = plan.entrants[e].spec
-                    if spec.startswith(REMOTE):
-                        specs.append(REMOTE_PREFIX + spec[len(REMOTE):])
-                    elif is_command(spec):
-                        programs[e] = None
-                        name, programs[e] = self._launch(stack, spec, plan.entrants[e].alias)
+                for seat, (spec, alias) in enumerate(zip(table.specs, table.aliases, strict=True)):
+                    if is_command(spec):
+                        programs[seat] = None
+                        name, programs[seat] = self._launch(stack, spec, alias)
                         specs.append(REMOTE_PREFIX + name)
                     else:
                         specs.append(spec)
                 future = asyncio.run_coroutine_threadsafe(
-                    self.arena.run_match(plan.game, specs, seed, plan.config, plan.move_ms or 0, SEAT_WAIT_S,
+                    self.arena.run_match(plan.game, specs, table.seed, plan.config, plan.move_ms or 0, SEAT_WAIT_S,
                                          store=False), self.loop)
                 record = self._wait(future)
             except (ArenaError, TourneyError):
                 # A remote bot left (or stayed busy), or a program did not start or connect: it forfeits.
                 present = self.presence_for(plan.game)
 
-                def there(e: int) -> bool:
-                    if e in programs:  # a program is there while it runs (connecting takes a moment)
-                        program = programs[e]
+                def there(seat: int) -> bool:
+                    if seat in programs:  # a program is there while it runs (connecting takes a moment)
+                        program = programs[seat]
                         return program is not None and program.alive()
-                    return present(plan.entrants[e].spec)
+                    return present(table.specs[seat])
 
-                return forfeit(plan, pairing, {e: there(e) for e in pairing.seats})
-        return pairing, match_record(plan.aliases_of(pairing), result_of(record)), self.loop.time() - started
+                return plan.offline(pairing, [there(seat) for seat in range(len(table.specs))])
+        return plan.record(pairing, result_of(record), self.loop.time() - started)
 
     def _wait(self, future: concurrent.futures.Future[pb.MatchRecord]) -> pb.MatchRecord:
         """The match's record; when the round is stopped, stop waiting for it (the arena may be shutting
@@ -152,8 +143,8 @@ class ArenaExecutor:
                 if self.stop.is_set():
                     raise RoundStopped from None
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing], more: Feed | None = None
-            ) -> Iterator[list[Played]]:
+    def run(self, plan: LeaguePlan, pairings: Sequence[Any], more: Feed | None = None
+            ) -> Iterator[list[Played[Any, Any]]]:
         # Stopped: matches not started are dropped; the round is replayed by whoever takes it over.
         return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "league", self.stop, more)
 
@@ -179,35 +170,28 @@ class RemoteLeagueExecutor:
         self.wait_s = wait_s
         self._closing = threading.Event()  # set by close(): calls still waiting are cancelled
 
-    def _play(self, plan: TournamentPlan, pairing: Pairing) -> Played:
-        import time
-
-        specs = [plan.entrants[i].spec for i in pairing.seats]
-        if any(is_command(spec) for spec in specs) and not any(spec.startswith(REMOTE) for spec in specs):
+    def _play(self, plan: LeaguePlan, pairing: Any) -> Played[Any, Any]:
+        specs = plan.table(pairing).specs
+        if any(is_command(spec) for spec in specs) and not any(spec.startswith(REMOTE_PREFIX) for spec in specs):
             # Programs against built-in bots: played here, as a Ray worker would (a private loopback arena).
-            from tourney.tournament.runner import play_pairing
-
-            started = time.perf_counter()
-            record = match_record(plan.aliases_of(pairing), play_pairing(plan, pairing))
-            return pairing, record, time.perf_counter() - started
+            return plan.play(pairing)
         with contextlib.ExitStack() as stack:
             return self._play_remote(plan, pairing, stack)
 
-    def _play_remote(self, plan: TournamentPlan, pairing: Pairing, stack: contextlib.ExitStack) -> Played:
+    def _play_remote(self, plan: LeaguePlan, pairing: Any, stack: contextlib.ExitStack) -> Played[Any, Any]:
         """RunMatch on the arena; a `cmd:` seat meeting a remote bot is started here and connects to the
         arena without a token (the arena must allow anonymous bots for that)."""
         import time
 
-        seed = plan.seed_of(pairing)
+        table = plan.table(pairing)
         specs = []
-        for i in pairing.seats:
-            spec = plan.entrants[i].spec
+        for spec, alias in zip(table.specs, table.aliases, strict=True):
             if is_command(spec):
-                name = f"{re.sub(r'[^A-Za-z0-9_.-]', '_', plan.entrants[i].alias)[:40]}-{secrets.token_hex(4)}"
+                name = f"{re.sub(r'[^A-Za-z0-9_.-]', '_', alias)[:40]}-{secrets.token_hex(4)}"
                 stack.enter_context(BotProcess(spec, name, self.address, "", PROGRAM_LOGS))
-                spec = REMOTE + name
+                spec = REMOTE_PREFIX + name
             specs.append(spec)
-        request = pb.RunMatchRequest(admin_token=self.admin_token, game=plan.game, seats=specs, seed=seed,
+        request = pb.RunMatchRequest(admin_token=self.admin_token, game=plan.game, seats=specs, seed=table.seed,
                                      config_json=json.dumps(plan.config), move_ms=plan.move_ms or 0,
                                      wait_s=self.wait_s)
         started = time.perf_counter()
@@ -223,14 +207,14 @@ class RemoteLeagueExecutor:
                 detail = rpc_detail(exc)
                 missing = _NOT_CONNECTED.search(detail)
                 if code == grpc.StatusCode.FAILED_PRECONDITION and missing:
-                    away = REMOTE + missing.group(1)
-                    return forfeit(plan, pairing, {e: plan.entrants[e].spec != away for e in pairing.seats})
+                    away = REMOTE_PREFIX + missing.group(1)
+                    return plan.offline(pairing, [spec != away for spec in table.specs])
                 raise ArenaUnreachable(f"the arena at {self.address} did not play a league match ({detail}): "
                                        "check --arena and --admin-token.") from None
-        return pairing, match_record(plan.aliases_of(pairing), result_of(record)), time.perf_counter() - started
+        return plan.record(pairing, result_of(record), time.perf_counter() - started)
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing], more: Feed | None = None
-            ) -> Iterator[list[Played]]:
+    def run(self, plan: LeaguePlan, pairings: Sequence[Any], more: Feed | None = None
+            ) -> Iterator[list[Played[Any, Any]]]:
         return play_on_threads(lambda p: self._play(plan, p), pairings, self.workers, "league-remote", more=more)
 
     def close(self) -> None:
@@ -252,52 +236,3 @@ def _wait_call(pending: Any, closing: threading.Event) -> pb.MatchRecord:
 
 class ArenaUnreachable(TourneyError):
     """The arena named by --arena refused or could not be reached."""
-
-
-class LeagueLoop:
-    """`tourney serve --leagues`: a thread that plays due league rounds on this arena every `interval_s`.
-
-    The arena is the one scheduler of a deployment: remote bots connect here. Each slot it
-    handles is reported to `on_round` (by default a log line); stop() ends the round in play
-    and gives its claim back.
-    """
-
-    def __init__(self, arena: Arena, loop: asyncio.AbstractEventLoop, db: str, interval_s: float = 30.0,
-                 clock: Clock = utc_now, address: str | None = None, lease_s: float = DEFAULT_LEASE_S,
-                 catch_up: int | None = DEFAULT_CATCH_UP, on_round: RoundHook | None = None) -> None:
-        self.engine = open_store(db)
-        self.clock = clock
-        self._stop = threading.Event()
-        self.executor = ArenaExecutor(arena, loop, address=address, stop=self._stop)
-        self.interval_s = interval_s
-        self.lease_s = lease_s
-        self.catch_up = catch_up
-        self.on_round = on_round or _log_round
-        self._thread = threading.Thread(target=self._run, name="leagues", daemon=True)
-
-    def start(self) -> LeagueLoop:
-        self._thread.start()
-        return self
-
-    def tick(self) -> int:
-        """Play what is due now; returns the number of slots handled."""
-        # Not metered here: the arena counts these matches live, like any other it plays.
-        rounds = run_due(self.engine, clock=self.clock, executor=self.executor, presence=self.executor.online,
-                         lease_s=self.lease_s, catch_up=self.catch_up, on_round=self.on_round, stop=self._stop)
-        return len(rounds)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.tick()
-            except Exception:  # a league's trouble must not stop the arena
-                log.exception("a league round failed; trying again at the next tick")
-            self._stop.wait(self.interval_s)
-
-    def stop(self, timeout_s: float = 30.0) -> None:
-        self._stop.set()
-        self._thread.join(timeout_s)
-
-
-def _log_round(report: RoundReport) -> None:
-    log.info("%s", report.line())

@@ -1,4 +1,4 @@
-"""The `hosted:NAME` and `hosted:NAME:version=N` bot specs."""
+"""The seat specs of programs: `cmd:PROGRAM ARGS` and the hosted bots' `hosted:NAME` and `hosted:NAME:version=N`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from tourney.engine.server.launcher import is_command
 
 HOSTED_PREFIX = "hosted:"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+NOT_PLAYED = "the program did not play"  # every forfeit of a program's seat says this
 
 
 def is_hosted(spec: str) -> bool:

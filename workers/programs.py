@@ -1,4 +1,4 @@
-"""Bot programs (`cmd:PROGRAM ARGS`) and hosted bots (`hosted:NAME`) as tournament entrants.
+"""The program executor: matches that seat bot programs (`cmd:PROGRAM ARGS`) and hosted bots (`hosted:NAME`).
 
 A match that seats a program is played on a private arena that the process playing the
 match (a Ray worker, or the driver with --local) serves on a free loopback port: the
@@ -9,7 +9,8 @@ connects forfeits the match as a crash; it cannot stall the tournament.
 A hosted seat is its bundle run in a sandbox with no network: the arena then listens on a Unix
 socket too, in a private folder bound into the sandbox, and the bot connects through it. A
 hosted bot that a sandbox cap stopped (memory, processes, wall time) forfeits as a crash that
-says which cap.
+says which cap. Where a hosted bot's bundle comes from (the store) is the caller's: it passes a
+`HostedStart` (tournament/hosted/seat.py's hosted_starter).
 """
 
 from __future__ import annotations
@@ -34,8 +35,7 @@ from tourney.engine.server.launcher import BotProcess, command_name
 from tourney.engine.server.local import LocalArena
 from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
 from tourney.engine.server.tokens import token_hash
-from tourney.tournament.fault_notes import NOT_PLAYED
-from tourney.tournament.hosted.spec import hosted_name, is_hosted, is_program
+from tourney.workers.program_specs import NOT_PLAYED, hosted_name, is_hosted, is_program
 from tourney.workers.sandbox import SandboxedProgram
 
 CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello
@@ -45,6 +45,13 @@ LOG_TAIL_CHARS = 400  # ... and at most this many characters of them
 LOG_DIR = Path("bot-logs")
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 SOCKET_NAME = "arena.sock"
+
+
+class HostedStart(Protocol):
+    """Makes the sandboxed program of a hosted seat (not started): its bundle, connecting to the arena at
+    socket_path as `name` with `token`, logging under log_dir."""
+
+    def __call__(self, spec: str, name: str, token: str, socket_path: Path, log_dir: Path) -> SandboxedProgram: ...
 
 
 class Program(Protocol):
@@ -80,7 +87,7 @@ class ProgramArena:
     guest_tokens: dict[str, str]  # a token for each guest (empty when the arena admits anyone)
 
 
-def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], store: str, log_dir: Path,
+def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], hosted: HostedStart | None, log_dir: Path,
                        guests: Sequence[str] = (), guests_connect: Callable[[ProgramArena], None] | None = None
                        ) -> ProgramArena:
     """Serve a private arena for one match on `stack` and start the programs among `specs`.
@@ -89,7 +96,7 @@ def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], store:
     (`guests_connect`, before the wait for everyone). With a hosted seat, every program seat and
     guest gets a token of its own for this match (TOURNEY_TOKEN) and the arena admits no other: a
     hostile bot cannot connect under its opponent's name. Raises SeatForfeit for a seat that could
-    not start or connect. store is the database hosted seats' bundles are read from.
+    not start or connect. hosted makes the hosted seats' programs (None: a hosted seat forfeits).
     """
     any_hosted = any(is_hosted(spec) for spec in specs)
     names = {i: hosted_name(spec, i) if is_hosted(spec) else command_name(spec, i)
@@ -112,10 +119,10 @@ def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], store:
         name = names[i]
         try:
             if is_hosted(spec) and socket_path is not None:
-                from tourney.tournament.hosted.seat import hosted_program
-
-                table.hosted[i] = stack.enter_context(hosted_program(store, spec, name, tokens[name], socket_path,
-                                                                     log_dir))
+                if hosted is None:
+                    raise ConfigError(f"{spec} is a hosted bot, and this match has no store to read it from: "
+                                      "pass --db.")
+                table.hosted[i] = stack.enter_context(hosted(spec, name, tokens[name], socket_path, log_dir))
                 table.processes[i] = table.hosted[i]
             else:
                 table.processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, tokens[name], log_dir))
@@ -132,16 +139,16 @@ def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], store:
 
 def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mapping[str, Any],
                        move_ms: int | None, log_dir: Path = LOG_DIR, bot_seeds: Sequence[int] = (),
-                       realtime: bool = False, store: str = "") -> MatchResult:
+                       realtime: bool = False, hosted: HostedStart | None = None) -> MatchResult:
     """Play one match whose seats include bot programs, on a private loopback arena (open_program_arena).
 
     bot_seeds (one per seat) seed the built-in bots among them, as workers would; with realtime
-    the arena plays it on its clock (the programs see MatchStarted.realtime). store is the
-    database hosted seats' bundles are read from. A program that cannot play forfeits the match.
+    the arena plays it on its clock (the programs see MatchStarted.realtime). hosted makes the
+    hosted seats' programs. A program that cannot play forfeits the match.
     """
     with contextlib.ExitStack() as stack:
         try:
-            table = open_program_arena(stack, specs, store, log_dir)
+            table = open_program_arena(stack, specs, hosted, log_dir)
         except SeatForfeit as forfeit:
             return _forfeit(game, len(specs), seed, dict(config), forfeit.seat, forfeit.why)
         processes = table.processes

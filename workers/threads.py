@@ -18,6 +18,10 @@ from tourney.workers.executor import Feed, Played
 POLL_S = 0.5  # how often a pool waiting for its matches looks at the stop flag
 
 
+class RoundStopped(Exception):  # noqa: N818  (a request, not an error)
+    """Raised inside a round when the caller was asked to stop (the claim is then released)."""
+
+
 def play_on_threads(play: Callable[[Any], Played[Any, Any]], pairings: Sequence[Any], workers: int, name: str,
                     stop: threading.Event | None = None, more: Feed | None = None) -> Iterator[list[Played[Any, Any]]]:
     """Play each pairing with `play` on `workers` threads named `name`; yield each result as it finishes.

@@ -14,9 +14,9 @@ from tourney.engine.server.local import LocalArena
 from tourney.tournament.league.forfeits import OFFLINE
 from tourney.tournament.league.members import LeagueSettings, create_league, join_league
 from tourney.tournament.league.rounds import run_due
-from tourney.tournament.league_arena import ArenaExecutor
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.tables import Match, MatchSeat
+from tourney.workers.league_arena import ArenaExecutor
 
 
 def test_league_round_on_the_arena_with_a_connected_and_an_absent_remote_bot(tmp_path) -> None:
@@ -51,7 +51,7 @@ def test_league_round_on_the_arena_with_a_connected_and_an_absent_remote_bot(tmp
 
 
 def test_the_serve_leagues_loop_plays_due_rounds_in_the_background(tmp_path) -> None:
-    from tourney.tournament.league_arena import LeagueLoop
+    from tourney.tournament.league.arena_loop import LeagueLoop
 
     db = str(tmp_path / "l.db")
     engine = open_store(db)

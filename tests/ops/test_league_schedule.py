@@ -256,7 +256,7 @@ def test_stopping_the_arenas_scheduler_gives_its_round_back(tmp_path, monkeypatc
     """`tourney serve --leagues` on SIGTERM stops its LeagueLoop: the round in play is released at once."""
     from tourney.engine.server.config import ArenaConfig
     from tourney.engine.server.local import LocalArena
-    from tourney.tournament.league_arena import LeagueLoop
+    from tourney.tournament.league.arena_loop import LeagueLoop
 
     monkeypatch.setenv("TOURNEY_SLOWPOKE_S", "0.2")
     db = str(tmp_path / "l.db")

@@ -85,7 +85,7 @@ def test_prometheus_scrapes_the_arena_during_a_league_round_robin(tmp_path) -> N
     from tourney.engine.server.local import LocalArena
     from tourney.tournament.league.members import LeagueSettings, create_league, join_league
     from tourney.tournament.league.rounds import run_due
-    from tourney.tournament.league_arena import ArenaExecutor
+    from tourney.workers.league_arena import ArenaExecutor
 
     game = private_sticks("sticks-league-metrics").id
     port = m.serve_metrics(0, "127.0.0.1")

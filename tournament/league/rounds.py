@@ -33,6 +33,7 @@ from tourney.tournament.store.reads import load_history, load_standings
 from tourney.tournament.store.writes import record_matches, save_ratings
 from tourney.workers.executor import Executor
 from tourney.workers.local import LocalExecutor
+from tourney.workers.threads import RoundStopped
 
 Presence = Callable[[str], bool]
 RoundHook = Callable[["RoundReport"], None]
@@ -62,10 +63,6 @@ class RoundReport:
             return f"{self.league}: season {self.season + 1} round {self.round + 1} (due {due}) stopped; claim released"
         return (f"{self.league}: season {self.season + 1} round {self.round + 1} (due {due}) {self.status}, "
                 f"{self.matches} matches, {self.forfeits} forfeits")
-
-
-class RoundStopped(Exception):  # noqa: N818  (a request, not an error)
-    """Raised inside a round when the caller was asked to stop (the claim is then released)."""
 
 
 def run_due(
