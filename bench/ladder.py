@@ -53,8 +53,8 @@ from tourney.engine.core import DecisionRequest, game_ids, get_game  # noqa: E40
 from tourney.engine.core.errors import ConfigError  # noqa: E402
 from tourney.engine.referee import play_match  # noqa: E402
 from tourney.tournament.entrants import Entrant  # noqa: E402
+from tourney.tournament.rating.standings import Z95  # noqa: E402
 from tourney.tournament.runner import TournamentPlan, TournamentReport, run_tournament  # noqa: E402
-from tourney.tournament.standings import Z95  # noqa: E402
 from tourney.tournament.store.database import open_store  # noqa: E402
 from tourney.tournament.store.reads import stored_matches  # noqa: E402
 from tourney.workers import LocalExecutor  # noqa: E402

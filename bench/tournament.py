@@ -46,9 +46,9 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from tourney.engine.core import get_game  # noqa: E402
-from tourney.tournament.dutch import dutch_round  # noqa: E402
 from tourney.tournament.entrants import Entrant  # noqa: E402
-from tourney.tournament.pairing import Pairing, PlayedGame  # noqa: E402
+from tourney.tournament.formats.dutch import dutch_round  # noqa: E402
+from tourney.tournament.formats.pairing import Pairing, PlayedGame  # noqa: E402
 from tourney.tournament.runner import TournamentPlan, play_and_record  # noqa: E402
 from tourney.tournament.store.database import open_store  # noqa: E402
 from tourney.tournament.store.records import Played  # noqa: E402
@@ -207,7 +207,7 @@ def bench_swiss() -> None:
     C.1-C.19 in every bracket), or the first criterion where ours is better or worse. `C.10`: our unmet colour
     preferences and, in brackets, the fewest the same players allow (where py4swiss is too slow to compare)."""
     from tests.tournament.dutch_criteria import colour_floor, compare_pairings, round_totals
-    from tourney.tournament.dutch import entrants_from_rounds
+    from tourney.tournament.formats.dutch import entrants_from_rounds
 
     print("\n(c) Swiss pairing time for round 5 (FIDE Dutch; the same history for both; py4swiss capped at "
           f"{PY4SWISS_CAP_S:.0f} s); load {os.getloadavg()[0]:.2f}")

@@ -129,11 +129,21 @@ def test_workers_do_not_import_tournament():
     assert forbidden("workers", ("tournament",)) == []
 
 
-def test_nothing_imports_web_but_the_two_cli_registrations():
-    """web/ is a leaf: only `tourney web` (tournament/cli.py) and `serve --web-port` (serve_cli.py) reach it."""
-    allowed = {"tournament/cli.py", "tournament/serve_cli.py"}
-    found = [o for pkg in ("engine", "workers", "tournament") for o in forbidden(pkg, ("web",))]
-    assert [o for o in found if o.split(" imports ")[0] not in allowed] == []
+def test_only_the_cli_imports_web():
+    """web/ is a leaf: only the command line (`tourney web`, `serve --web-port`, both in tournament/cli/) reaches it."""
+    found = [o for pkg in ("engine", "workers", "tournament", "envs") for o in forbidden(pkg, ("web",))]
+    assert [o for o in found if not o.startswith("tournament/cli/")] == []
+
+
+def test_the_cli_imports_one_way():
+    """The root app (tournament/cli/main.py) adds every sub-app with add_typer; no other module imports it,
+    and nothing outside tournament/cli/ imports a command module (web/ included)."""
+    into_root = [o for pkg in ("engine", "workers", "tournament", "web", "envs")
+                 for o in forbidden(pkg, ("tournament.cli.main",))]
+    assert into_root == ["tournament/cli/__init__.py imports tournament.cli.main"]  # the console script's `app`
+    outside = [o for pkg in ("engine", "workers", "web", "envs") for o in forbidden(pkg, ("tournament.cli",))]
+    outside += [o for o in forbidden("tournament", ("tournament.cli",)) if not o.startswith("tournament/cli/")]
+    assert outside == []
 
 
 def test_web_reads_the_store_and_the_public_arena_api_only():
@@ -142,9 +152,7 @@ def test_web_reads_the_store_and_the_public_arena_api_only():
     internals_of = ("workers", "engine.bots", "engine.games", "engine.server.arena", "engine.server.sessions",
                     "engine.server.servicer", "engine.server.server", "engine.server.live", "engine.server.records",
                     "engine.server.match_loop", "engine.server.local", "engine.server.remote", "ray")
-    internals = [o for o in forbidden("web", internals_of)
-                 if not o.startswith("web/cli.py imports engine.server.arena")]
-    assert internals == []  # web/cli.py names the Arena type only to start beside it (serve --web-port)
+    assert forbidden("web", internals_of) == []
 
 
 def test_everything_imports_the_layers_as_tourney_packages():

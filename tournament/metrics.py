@@ -20,7 +20,7 @@ from tourney.engine.server.metrics import (
     observe_match,
     serve_metrics,
 )
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.codec import unpack_replay
 from tourney.tournament.store.records import MatchRecord, Played

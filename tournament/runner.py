@@ -21,14 +21,14 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.chance import stream_start
 from tourney.engine.referee import MatchResult, TimeControl, play_match
-from tourney.tournament.achievements import rules_for
 from tourney.tournament.entrants import Entrant, remembers
-from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.played_numbers import PlayedNumbers
-from tourney.tournament.seeding import keyed_match_seed
-from tourney.tournament.sprt import ELO_SCALES, SprtState
-from tourney.tournament.standings import Standing
+from tourney.tournament.formats.pairing import Pairing
+from tourney.tournament.formats.registry import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
+from tourney.tournament.formats.seeding import keyed_match_seed
+from tourney.tournament.rating.achievements import rules_for
+from tourney.tournament.rating.played_numbers import PlayedNumbers
+from tourney.tournament.rating.sprt import ELO_SCALES, SprtState
+from tourney.tournament.rating.standings import Standing
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import url_of
 from tourney.tournament.store.reads import load_history, load_standings, stored_numbers, stored_tournament
@@ -63,7 +63,7 @@ class TournamentPlan:
     rounds: int | None = None
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
     sprt_elo: str = "logistic"  # the scale of elo0, elo1: logistic or normalized
-    # The organiser's secret behind every match seed (tournament.seeding); None until the
+    # The organiser's secret behind every match seed (tournament.formats.seeding); None until the
     # tournament is stored, when create_tournament generates one if none was given.
     seed_key: str | None = None
     # The database hosted seats' bundles are read from (the run's --db; not stored with the plan).

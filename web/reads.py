@@ -22,12 +22,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql import Executable
 from sqlmodel import Session, col, select
 
-from tourney.tournament.formats import FormatSpec, sprt_state, total_estimate
+from tourney.tournament.formats.pairing import PlayedGame
+from tourney.tournament.formats.registry import FormatSpec, sprt_state, total_estimate
 from tourney.tournament.league.season import league_standings
-from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.result_text import SOLO_AI, places, result_text
+from tourney.tournament.rating.result_text import SOLO_AI, places, result_text
+from tourney.tournament.rating.standings import Standing, likelihood_of_superiority
 from tourney.tournament.runner import load_plan
-from tourney.tournament.standings import Standing, likelihood_of_superiority
 from tourney.tournament.store.league_tables import League, LeagueDivision, LeagueRound
 from tourney.tournament.store.reads import (
     achievement_counts,

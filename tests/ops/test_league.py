@@ -10,11 +10,11 @@ from pathlib import Path
 from openskill.models import PlackettLuce
 from sqlmodel import Session, select
 
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.league.forfeits import OFFLINE
 from tourney.tournament.league.members import LeagueSettings, create_league, join_league
 from tourney.tournament.league.rounds import run_due
 from tourney.tournament.league.season import league_standings
-from tourney.tournament.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.league_tables import LeagueMember, LeagueRound
@@ -207,7 +207,7 @@ def test_two_concurrent_run_due_calls_play_each_round_once(tmp_path) -> None:
     assert run_due(engine, clock=clock) == []
 
 
-RUN_CLI = "import sys, tests.sticks, tourney.tournament.league_cli; from tourney.tournament.cli import app; app()"
+RUN_CLI = "import sys, tests.sticks, tourney.tournament.cli.league; from tourney.tournament.cli import app; app()"
 
 
 def test_two_run_due_processes_at_once_play_each_round_once(tmp_path) -> None:

@@ -81,7 +81,7 @@ def test_run_due_with_arena_plays_over_grpc_and_absent_bots_forfeit(tmp_path) ->
 
     from typer.testing import CliRunner
 
-    import tourney.tournament.league_cli  # noqa: F401
+    import tourney.tournament.cli.league  # noqa: F401
     from tourney.tournament.cli import app
 
     db = str(tmp_path / "l.db")
@@ -136,7 +136,7 @@ def test_tourney_serve_leagues_plays_due_rounds_and_exports_them(tmp_path) -> No
     for alias in ("a", "b", "c", "d"):
         join_league(engine, "hourly", "random", alias=alias)
     metrics = free_port()
-    code = "import tests.sticks, tourney.tournament.league_cli; from tourney.tournament.cli import app; app()"
+    code = "import tests.sticks, tourney.tournament.cli.league; from tourney.tournament.cli import app; app()"
     proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", "0", "--allow-anonymous", "--db", db,
                              "--leagues", "--metrics-port", str(metrics)], cwd=root,
                             env={**os.environ, "PYTHONPATH": str(root), "TOURNEY_ADMIN_TOKEN": "Hv7-mQ2cXk9LpR4tWz8b"},

@@ -19,6 +19,7 @@ import tests.ops.slow_bot  # noqa: F401  (registers the slowpoke bot here too)
 from tests.ops.test_league import START, FakeClock, make_league
 from tourney.engine.core import ConfigError
 from tourney.engine.server import metrics as m
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.league.forfeits import OFFLINE
 from tourney.tournament.league.members import (
     LeagueSettings,
@@ -31,7 +32,6 @@ from tourney.tournament.league.members import (
 from tourney.tournament.league.rounds import run_due
 from tourney.tournament.league.schedule import MISSED, parse_catch_up
 from tourney.tournament.league.season import league_standings
-from tourney.tournament.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.league_tables import LeagueRound
@@ -126,7 +126,7 @@ def test_a_crashed_schedulers_round_is_picked_up_after_the_lease(tmp_path) -> No
     assert [r.status for r in run_due(engine, clock=clock, lease_s=120)] == ["done"]
 
 
-RUN_CLI = "import sys, tests.sticks, tourney.tournament.league_cli; from tourney.tournament.cli import app; app()"
+RUN_CLI = "import sys, tests.sticks, tourney.tournament.cli.league; from tourney.tournament.cli import app; app()"
 SLOW_BOT = "tests.ops.slow_bot"
 
 

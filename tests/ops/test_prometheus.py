@@ -9,8 +9,8 @@ from tests.ops.prom import prometheus, query, targets_up, wait_for
 from tests.sticks import private_sticks
 from tourney.engine.server import metrics as m
 from tourney.tournament.entrants import Entrant
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.metrics import MeteredExecutor, TournamentProgress
-from tourney.tournament.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.records import Played

@@ -30,7 +30,7 @@ from tourney.engine.server.client import Bot
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.tournament import runner
 from tourney.tournament.entrants import Entrant, remembers
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.tables import Match

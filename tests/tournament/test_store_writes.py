@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 
 import tests.sticks  # noqa: F401  (registers the fast test game)
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store import writes
 from tourney.tournament.store.database import open_store

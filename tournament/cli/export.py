@@ -1,6 +1,6 @@
 """`tourney export TOURNAMENT`: a stored tournament's matches as JSON lines (see tournament/store/export.py).
 
-Registered on the main `app` by one import at the bottom of tournament/cli.py.
+Added to the root app by tournament/cli/main.py (`app.add_typer`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Annotated, TextIO
 import typer
 
 from tourney.engine.core import ConfigError
-from tourney.tournament.admin_token import check_admin_token
-from tourney.tournament.cli_app import DbOpt, app, guarded, open_existing
+from tourney.tournament.cli.admin_token import check_admin_token
+from tourney.tournament.cli.shared import DbOpt, guarded, open_existing
 from tourney.tournament.store.export import FORMATS, export_lines
 
 ADMIN_ENV = "TOURNEY_ADMIN_TOKEN"
@@ -46,6 +46,8 @@ def _output(out: Path | None) -> Iterator[TextIO]:
         os.replace(target, out)
     finally:
         target.unlink(missing_ok=True)
+
+app = typer.Typer()  # its one command, `export`, is added to the root app
 
 
 @app.command("export")

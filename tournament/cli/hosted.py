@@ -1,6 +1,6 @@
 """`tourney bot submit|list|show|retire`: hosted bots, kept in the store and run sandboxed.
 
-Registered on the main `app` by one import at the bottom of tournament/cli.py.
+Added to the root app as the `bot` group by tournament/cli/main.py.
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tourney.tournament.cli_app import app, guarded
+from tourney.tournament.cli.shared import guarded
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.hosted import hosted_bot, hosted_bots, retire, set_token
 
 bot_app = typer.Typer(no_args_is_help=True, help="Hosted bots: submit a bundle, list, show, retire. A hosted "
                                                  "bot plays as hosted:NAME (or hosted:NAME:version=N).")
-app.add_typer(bot_app, name="bot")
 out = Console(highlight=False, soft_wrap=True)
 
 DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Database: a SQLite path or SQLAlchemy URL "

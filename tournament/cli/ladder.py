@@ -1,6 +1,6 @@
 """`tourney ladder add|run|standings`: a continuous ladder per game (see tournament/ladder/).
 
-Registered on the main `app` by one import at the bottom of tournament/cli.py.
+Added to the root app as the `ladder` group by tournament/cli/main.py.
 """
 
 from __future__ import annotations
@@ -15,15 +15,14 @@ import typer
 from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
-from tourney.tournament.cli_app import TABLE_WIDTH, app, check_move_ms, guarded, open_existing, out, parse_settings
+from tourney.tournament.cli.progress import ProgressLines
+from tourney.tournament.cli.shared import TABLE_WIDTH, check_move_ms, guarded, open_existing, out, parse_settings
 from tourney.tournament.ladder.loop import LadderReport, run_ladder
 from tourney.tournament.ladder.members import add_bot, standings_doc
-from tourney.tournament.progress import ProgressLines
 from tourney.tournament.store.database import open_store
 
 ladder_app = typer.Typer(no_args_is_help=True, help="The continuous ladder of a game: add bots, keep matches "
                                                     "flowing on Ray, read the standings.")
-app.add_typer(ladder_app, name="ladder")
 LADDER_STORE_MAKER = "tourney ladder add"
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")
 UNIT_S = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}

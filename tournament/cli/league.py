@@ -2,7 +2,7 @@
 
 See tournament/league/ for the model.
 
-Registered on the main `app` by one import at the bottom of tournament/cli.py.
+Added to the root app as the `league` group by tournament/cli/main.py.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from rich.console import Console
 from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
-from tourney.tournament.cli_app import app, guarded, open_existing, parse_settings, standing_doc
+from tourney.tournament.cli.shared import guarded, open_existing, parse_settings, standing_doc
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.league.members import (
     LEAGUE_FORMATS,
     LeagueSettings,
@@ -35,9 +36,8 @@ from tourney.tournament.league.members import (
 from tourney.tournament.league.rounds import RoundReport, run_due
 from tourney.tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, parse_catch_up, parse_when, utc_now
 from tourney.tournament.league.season import LeagueTable, league_standings
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.rating.standings_table import points_text
 from tourney.tournament.runner import TournamentPlan
-from tourney.tournament.standings_table import points_text
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.records import Played
 from tourney.workers.executor import Executor, Feed
@@ -46,7 +46,6 @@ from tourney.workers.league_arena import RemoteLeagueExecutor
 league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, seasons, divisions with promotion "
                                                     "and relegation (create, join, leave, list, pause, resume, "
                                                     "run-due, standings).")
-app.add_typer(league_app, name="league")
 LEAGUE_STORE_MAKER = "tourney league create"  # what makes the store every other league command reads
 
 DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Database: a SQLite path or SQLAlchemy URL "

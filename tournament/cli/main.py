@@ -1,4 +1,5 @@
-"""The `tourney` command line: games, match, run, resume, standings, matches, replay, sprt.
+"""The `tourney` command line: the root app, its own commands (games, match, run, resume, standings,
+matches, replay, sprt), and every sub-app added with `add_typer` (the sub-apps never import this module).
 
 Errors a user can cause end with one sentence on stderr and exit code 2, never a traceback.
 With --json, stdout carries exactly one JSON document and progress goes nowhere.
@@ -30,7 +31,15 @@ from rich.table import Table
 from tourney.engine.bots import bot_infos, bot_names, make_bot, option_usage
 from tourney.engine.core import Action, ConfigError, Game, State, TourneyError, available_games, get_game
 from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
-from tourney.tournament.cli_app import (
+from tourney.tournament.cli import export, hosted, ladder, league, pair, serve, web
+from tourney.tournament.cli.fault_notes import ProgramFaultNotes
+from tourney.tournament.cli.game_flags import DEFAULT_BOTS, WithGameFlags, default_lineup, given_game_flags
+from tourney.tournament.cli.game_options import options_doc, options_lines
+from tourney.tournament.cli.help_style import hide_flag_placeholders
+from tourney.tournament.cli.interrupts import interrupt_on_sigterm
+from tourney.tournament.cli.logs import configure_cli_logging
+from tourney.tournament.cli.progress import ProgressLines
+from tourney.tournament.cli.shared import (
     DEFAULT_GAME,
     TABLE_WIDTH,
     DbOpt,
@@ -42,7 +51,6 @@ from tourney.tournament.cli_app import (
     PlayersOpt,
     SeedOpt,
     SetOpt,
-    app,
     check_move_ms,
     err,
     fail,
@@ -53,18 +61,13 @@ from tourney.tournament.cli_app import (
     standing_doc,
 )
 from tourney.tournament.entrants import parse_entrants
-from tourney.tournament.fault_notes import ProgramFaultNotes
-from tourney.tournament.game_cli import DEFAULT_BOTS, WithGameFlags, default_lineup, given_game_flags
-from tourney.tournament.game_options import options_doc, options_lines
+from tourney.tournament.formats.seeding import check_seed_key
 from tourney.tournament.hosted.pinning import pin_entrants
-from tourney.tournament.interrupts import interrupt_on_sigterm
-from tourney.tournament.progress import ProgressLines
-from tourney.tournament.result_text import SOLO_AI, result_text
+from tourney.tournament.rating.result_text import SOLO_AI, result_text
+from tourney.tournament.rating.sprt import explain as explain_sprt
+from tourney.tournament.rating.standings import legend_lines
+from tourney.tournament.rating.standings_table import standings_table
 from tourney.tournament.runner import TournamentPlan, load_plan, run_tournament
-from tourney.tournament.seeding import check_seed_key
-from tourney.tournament.sprt import explain as explain_sprt
-from tourney.tournament.standings import legend_lines
-from tourney.tournament.standings_table import standings_table
 from tourney.tournament.store.codec import unpack_replay
 from tourney.tournament.store.database import open_store, url_of
 from tourney.tournament.store.reads import (
@@ -78,6 +81,21 @@ from tourney.tournament.store.reads import (
 from tourney.tournament.store.writes import mark_status
 from tourney.workers.program_specs import is_hosted, is_program
 from tourney.workers.realtime import play_realtime_match, wants_realtime
+
+hide_flag_placeholders()
+configure_cli_logging()  # the library logs; the CLI shows its warnings on stderr as plain sentences
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Tournaments and matches between game bots, for four ninja games.")
+# Commands are listed in this order: the root's own, then these (export, pair, serve, connect,
+# arena-match, web), then the groups.
+app.add_typer(export.app)
+app.add_typer(pair.app)
+app.add_typer(serve.app)
+app.add_typer(web.app)
+app.add_typer(hosted.bot_app, name="bot")
+app.add_typer(league.league_app, name="league")
+app.add_typer(serve.bots_app, name="bots")
+app.add_typer(ladder.ladder_app, name="ladder")
 
 if TYPE_CHECKING:
 
@@ -605,18 +623,3 @@ def play_by_play(g: Game, names: Sequence[str], reveal_secrets: bool = False
         out.print(said, highlight=False, markup=False)
         out.print(g.render(state), highlight=False, markup=False)
     return show
-
-
-
-
-
-import tourney.tournament.export_cli  # noqa: E402, F401  (registers export: a tournament's matches as JSON lines)
-import tourney.tournament.hosted.cli  # noqa: E402, F401  (registers bot submit/list/show/retire)
-import tourney.tournament.league_cli  # noqa: E402, F401  (registers league create/join/run-due/standings)
-import tourney.tournament.pair_cli  # noqa: E402, F401  (registers pair: FIDE TRF in, the next round out)
-import tourney.tournament.serve_cli  # noqa: E402, F401  (registers serve, connect, arena-match, bots)
-import tourney.web.cli  # noqa: E402, F401  (registers web)
-
-if __name__ == "__main__":  # pragma: no cover
-    app()
-import tourney.tournament.ladder_cli  # noqa: E402, F401  (registers ladder add/run/standings)

@@ -1,6 +1,6 @@
 """`tourney pair --system dutch TRF_FILE`: the next round of a FIDE TRF tournament, printed as pairing programs do.
 
-Registered on the main `app` by one import at the bottom of tournament/cli.py. The output is
+Added to the root app by tournament/cli/main.py (`app.add_typer`). The output is
 bbpPairings' and JaVaFo's: the number of pairs, then `WHITE BLACK` per line by starting rank,
 a bye as `N 0`, so an arbiter can compare our pairings with theirs line by line.
 """
@@ -13,12 +13,14 @@ from typing import Annotated
 
 import typer
 
-from tourney.tournament.cli_app import app, fail
-from tourney.tournament.dutch import DutchUnavailable
-from tourney.tournament.trf import TrfError, format_pairing, pair_dutch, read_trf
+from tourney.tournament.cli.shared import fail
+from tourney.tournament.formats.dutch import DutchUnavailable
+from tourney.tournament.formats.trf import TrfError, format_pairing, pair_dutch, read_trf
 
 SYSTEMS = ("dutch",)
 MAX_TRF_BYTES = 16 * 1024 * 1024  # 10,000 players and 99 rounds fit comfortably
+
+app = typer.Typer()  # its one command, `pair`, is added to the root app
 
 
 @app.command("pair")

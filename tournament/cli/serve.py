@@ -1,6 +1,6 @@
 """`tourney serve`, `tourney connect`, `tourney arena-match` and `tourney bots add`: the gRPC Arena.
 
-Registered on the main `app` by one import at the bottom of tournament/cli.py.
+Added to the root app by tournament/cli/main.py (`app.add_typer`).
 """
 
 from __future__ import annotations
@@ -33,15 +33,15 @@ from tourney.engine.server.metrics import serve_metrics
 from tourney.engine.server.remote import RUN_MATCH
 from tourney.engine.server.server import start_admin_listener, start_server
 from tourney.engine.server.tokens import add_bot, default_path, load_tokens
-from tourney.tournament.admin_token import check_admin_token
-from tourney.tournament.cli_app import DEFAULT_GAME, GameOpt, JsonOpt, app, err, guarded
+from tourney.tournament.cli.admin_token import check_admin_token
+from tourney.tournament.cli.shared import DEFAULT_GAME, GameOpt, JsonOpt, err, guarded
 from tourney.tournament.entrants import split_bot_list
 
 if TYPE_CHECKING:
-    from tourney.web.cli import WebBeside
+    from tourney.tournament.cli.web import WebBeside
 
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens (add).")
-app.add_typer(bots_app, name="bots")
+app = typer.Typer()  # serve, connect and arena-match, added to the root app (bots_app is the `bots` group)
 
 ArenaOpt = Annotated[str, typer.Option("--arena", help="The arena's host:port.")]
 TokensOpt = Annotated[Path | None, typer.Option("--tokens", help="Token file (default $TOURNEY_TOKENS or "
@@ -174,7 +174,7 @@ def serve(
             err.print(f"metrics on http://{metrics_host}:{bound}/metrics", highlight=False)
         web = None
         if web_port is not None:
-            from tourney.web.cli import WebBeside
+            from tourney.tournament.cli.web import WebBeside
 
             web = WebBeside(db or "tourney.db", host, web_port, admin)
         asyncio.run(_serve(Arena(config, on_result=store_writer(db) if db else None), host, port, tls,

@@ -1,6 +1,6 @@
 """The `tourney` app and what every command module shares: output, errors, common options, config.
 
-The command modules (cli.py and the *_cli.py beside it, hosted/cli.py, web/cli.py) register their
+The command modules (cli.py and the *_cli.py beside it, hosted/cli.py, tournament/cli/web.py) register their
 commands on `app` from here; cli.py, the entry point, imports them all. Nothing here imports a
 command module, so the commands import one way.
 """
@@ -8,7 +8,6 @@ command module, so the commands import one way.
 from __future__ import annotations
 
 import math
-import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -18,22 +17,12 @@ import typer
 from rich.console import Console
 
 from tourney.engine.core import ConfigError, Options, TourneyError
-from tourney.tournament.cli_logging import configure_cli_logging
-from tourney.tournament.help_style import hide_flag_placeholders
-from tourney.tournament.standings import Standing
+from tourney.tournament.rating.standings import Standing
 from tourney.tournament.store.database import open_store
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-# gRPC's C core logs notices (e.g. about fork() while starting a bot program) straight to stderr;
-# a person at the terminal should see only tourney's own lines and real gRPC errors.
-os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
-
-hide_flag_placeholders()
-configure_cli_logging()  # the library logs; the CLI shows its warnings on stderr as plain sentences
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Tournaments and matches between game bots, for four ninja games.")
 out = Console()
 err = Console(stderr=True)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tourney.engine.core import ConfigError
-from tourney.tournament.cli_app import app, guarded
+from tourney.tournament.cli.shared import guarded
 from tourney.tournament.store.database import open_store
 
 if TYPE_CHECKING:
@@ -53,6 +53,8 @@ def serve_web(db: str, arena: str | None, host: str, port: int, admin_token: str
     web = create_app(engine, arena=arena, admin_token=admin_token or os.environ.get(ADMIN_ENV) or None)
     print(f"tourney web on http://{host}:{sock.getsockname()[1]}/", flush=True)  # the port --port 0 got
     uvicorn.Server(uvicorn.Config(web, log_level="warning")).run(sockets=[sock])
+
+app = typer.Typer()  # its one command, `web`, is added to the root app
 
 
 @app.command()

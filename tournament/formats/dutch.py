@@ -64,7 +64,7 @@ from typing import Any
 
 import rustworkx as rx
 
-from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.formats.pairing import PlayedGame
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ swaps who starts.
 
 from __future__ import annotations
 
-from tourney.tournament.pairing import Pairing, encounters, seeds_used
+from tourney.tournament.formats.pairing import Pairing, encounters, seeds_used
 
 
 def gauntlet(n: int, challenger: int = 0, games_per_pair: int = 2, cycles: int = 1,

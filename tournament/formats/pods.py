@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from itertools import combinations
 
-from tourney.tournament.pairing import Pairing, encounters, seeds_used
+from tourney.tournament.formats.pairing import Pairing, encounters, seeds_used
 
 RESTARTS = 12
 

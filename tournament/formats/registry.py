@@ -3,7 +3,7 @@
 `next_round(spec, n, history, r)` returns round r's pairings, or None when the tournament is
 over; each format is an entry of the FORMATS registry (how it plans a round, how many matches
 it plays), so adding one is adding an entry. Pairings, played games and the expansion of a
-table into games live in tournament/pairing.py.
+table into games live in tournament/formats/pairing.py.
 
 Numbers (the match's place in the tournament) and seed offsets depend only on the format,
 the round and the stored results of earlier rounds, so a resumed tournament plans exactly
@@ -12,7 +12,7 @@ the rounds the interrupted one would have, and skips what is already stored.
 - round-robin: all rounds at once (Berger tables, or pods for 3-6 players).
 - gauntlet: the challenger (first entrant) against every other, all at once.
 - swiss: one round at a time from the standings after the previous rounds (FIDE Dutch,
-  tournament/dutch.py, at every size; pods for 3-6 players).
+  tournament/formats/dutch.py, at every size; pods for 3-6 players).
 - SPRT runs (gauntlet with --sprt): batches of duplicate pairs until the test decides.
 - solo: each entrant alone against the game itself (Tiny Ninjas' Solo AI), every entrant on
   the same seeds, so all face the same decks and the same AI dice.
@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tourney.tournament import swiss
-from tourney.tournament.dutch import DutchUnavailable, dutch_round
-from tourney.tournament.gauntlet import gauntlet
-from tourney.tournament.pairing import Pairing, PlayedGame, encounters, seeds_used
-from tourney.tournament.pods import pod_schedule
-from tourney.tournament.round_robin import round_robin
-from tourney.tournament.sprt import SprtState, pentanomial, sprt
+from tourney.tournament.formats import swiss
+from tourney.tournament.formats.dutch import DutchUnavailable, dutch_round
+from tourney.tournament.formats.gauntlet import gauntlet
+from tourney.tournament.formats.pairing import Pairing, PlayedGame, encounters, seeds_used
+from tourney.tournament.formats.pods import pod_schedule
+from tourney.tournament.formats.round_robin import round_robin
+from tourney.tournament.rating.sprt import SprtState, pentanomial, sprt
 
 SPRT_PAIRS_PER_ROUND = 8  # duplicate pairs per opponent between two looks at the test
 SPRT_MAX_ROUNDS = 500

@@ -8,7 +8,7 @@ Berger tables (the circle method), so every entrant plays once per round where p
 
 from __future__ import annotations
 
-from tourney.tournament.pairing import Pairing, encounters, seeds_used
+from tourney.tournament.formats.pairing import Pairing, encounters, seeds_used
 
 
 def berger_rounds(n: int) -> list[list[tuple[int, int]]]:

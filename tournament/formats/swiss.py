@@ -1,6 +1,6 @@
 """Swiss pairing for two-player games, and the multiplayer Swiss pods.
 
-`swiss_round` pairs by the FIDE Dutch rules (tournament.dutch) at every field size. Only
+`swiss_round` pairs by the FIDE Dutch rules (tournament.formats.dutch) at every field size. Only
 when no pairing satisfies the absolute criteria at all (more rounds than the field allows)
 does it fall back to the relaxed pairer here: score groups, top half against bottom half,
 and rematches allowed, fewest first. The pairing is a pure function of its inputs: the
@@ -13,8 +13,8 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tourney.tournament.dutch import DutchUnavailable, dutch_round
-from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.formats.dutch import DutchUnavailable, dutch_round
+from tourney.tournament.formats.pairing import PlayedGame
 
 
 @dataclass

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.formats.pairing import PlayedGame
 
 RESULTS_AT = 91  # 0-based column of the first round's block
 BLOCK = 10
@@ -180,7 +180,7 @@ def write_trf(names: Sequence[str], rounds: Sequence[Sequence[PlayedGame]], tota
 
 def pair_dutch(t: Tournament) -> tuple[list[tuple[int, int]], int | None]:
     """The next round of a TRF tournament by the FIDE Dutch rules: (white, black) pairs and the bye (0-based)."""
-    from tourney.tournament.dutch import entrants_from_rounds, pair_entrants
+    from tourney.tournament.formats.dutch import entrants_from_rounds, pair_entrants
 
     games, extra = t.history()
     people = entrants_from_rounds(len(t.players), games, t.total_rounds, extra)

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from tourney.tournament.ratings import initial_skill
+from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.ladder_rows import add_entry, entries_of, ladder_of, leave, rating_history
 from tourney.workers.program_specs import HOSTED_PREFIX, pinned
 

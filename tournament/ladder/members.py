@@ -10,7 +10,7 @@ from sqlalchemy.engine import Engine
 from tourney.engine.core import ConfigError, get_game
 from tourney.tournament.entrants import Entrant, parse_entrants
 from tourney.tournament.ladder.hosted_entries import enroll
-from tourney.tournament.ratings import initial_skill
+from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.hosted import resolve_version
 from tourney.tournament.store.ladder_rows import LadderEntry, add_entry, ladder_of, match_counts, ranked
 from tourney.workers.program_specs import is_hosted, parse_hosted, pinned

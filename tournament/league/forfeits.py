@@ -5,7 +5,7 @@ from __future__ import annotations
 from tourney.engine.core import Termination
 from tourney.engine.core import forfeit as forfeit_outcome
 from tourney.engine.referee import SeatStats
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.codec import dumps
 from tourney.tournament.store.records import MatchRecord, Played, bye_seat, seat_records

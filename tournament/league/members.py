@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.server.launcher import command_name, is_command
 from tourney.tournament.league.schedule import next_due, utc_now
-from tourney.tournament.ratings import initial_skill
+from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.codec import dumps
 from tourney.tournament.store.hosted import resolve_version
 from tourney.tournament.store.league_tables import League, LeagueMember, LeagueSeason

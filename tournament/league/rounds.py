@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 
 from tourney.engine.core import ConfigError
 from tourney.engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
-from tourney.tournament.formats import next_round
+from tourney.tournament.formats.registry import next_round
 from tourney.tournament.league.forfeits import forfeit, is_forfeit, no_bye
 from tourney.tournament.league.members import REMOTE, get_league
 from tourney.tournament.league.schedule import (

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from tourney.tournament.standings import SeatResult, likelihood_of_superiority
+from tourney.tournament.rating.standings import SeatResult, likelihood_of_superiority
 
 __all__ = ["Skill", "initial_skill", "likelihood_of_superiority", "openskill_ratings"]
 

@@ -12,7 +12,7 @@ import math
 
 from rich.table import Table
 
-from tourney.tournament.standings import Standing, legend_lines
+from tourney.tournament.rating.standings import Standing, legend_lines
 
 
 def points_text(points: float) -> str:

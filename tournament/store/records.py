@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from tourney.engine.core import Outcome
 from tourney.engine.referee import MatchResult, SeatStats
-from tourney.tournament.achievements import match_achievements
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
+from tourney.tournament.rating.achievements import match_achievements
 from tourney.tournament.store.codec import dumps, jsonable, pack_replay
 from tourney.workers.executor import Played as PlayedMatch
 
