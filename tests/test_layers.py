@@ -146,6 +146,23 @@ def test_the_cli_imports_one_way():
     assert outside == []
 
 
+def test_the_rest_uses_the_server_through_its_entry_points_only():
+    """Outside engine/server/, the server is `tourney.engine.server` and the names it offers, never its modules."""
+    found = [o for pkg in ("engine", "workers", "tournament", "web", "envs") for o in forbidden(pkg, ("engine.server",))
+             if not o.startswith("engine/server/") and not o.endswith(" imports engine.server")]
+    assert found == []
+
+
+def test_every_entry_point_of_the_server_is_there():
+    import tourney.engine.server as server
+
+    assert server.__all__ == sorted(server._ENTRY_POINTS)
+    for name in server.__all__:
+        assert getattr(server, name) is not None, name
+    with pytest.raises(AttributeError):
+        server.not_an_entry_point  # noqa: B018
+
+
 def test_web_reads_the_store_and_the_public_arena_api_only():
     """The web app uses the store, tournament's reading functions and the arena's public gRPC stubs: never
     the arena's internals, the workers, the bots or a game's rules directly."""

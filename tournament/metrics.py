@@ -13,13 +13,7 @@ import contextlib
 from collections.abc import Callable, Iterator, Sequence
 
 from tourney.engine.referee import Replay
-from tourney.engine.server.metrics import (
-    REMAINING,
-    WORKER_BUSY,
-    WORKER_SLOTS,
-    observe_match,
-    serve_metrics,
-)
+from tourney.engine.server import REMAINING, WORKER_BUSY, WORKER_SLOTS, observe_match, serve_metrics
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.codec import unpack_replay

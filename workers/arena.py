@@ -20,10 +20,15 @@ from typing import Any
 import grpc
 
 from tourney.engine.referee import MatchResult
-from tourney.engine.server.arena import REMOTE_PREFIX
-from tourney.engine.server.client import rpc_detail
-from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.remote import RUN_MATCH, ArenaUnavailable, finished_match, run_remote_match
+from tourney.engine.server import (
+    REMOTE_PREFIX,
+    RUN_MATCH,
+    ArenaUnavailable,
+    finished_match,
+    pb,
+    rpc_detail,
+    run_remote_match,
+)
 from tourney.workers.executor import ArenaPlan, Feed, Played
 from tourney.workers.realtime import wants_realtime
 from tourney.workers.threads import play_on_threads

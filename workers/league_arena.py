@@ -30,13 +30,19 @@ from typing import Any
 import grpc
 
 from tourney.engine.core import TourneyError
-from tourney.engine.server.arena import REMOTE_PREFIX, Arena, ArenaError
-from tourney.engine.server.client import rpc_detail
-from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.launcher import BotProcess, is_command
-from tourney.engine.server.remote import RUN_MATCH
-from tourney.engine.server.results import result_of
-from tourney.engine.server.tokens import token_hash
+from tourney.engine.server import (
+    REMOTE_PREFIX,
+    RUN_MATCH,
+    Arena,
+    ArenaError,
+    ArenaUnavailable,
+    BotProcess,
+    is_command,
+    pb,
+    result_of,
+    rpc_detail,
+    token_hash,
+)
 from tourney.workers.executor import Feed, LeaguePlan, Played
 from tourney.workers.threads import POLL_S, RoundStopped, play_on_threads
 
@@ -209,8 +215,8 @@ class RemoteLeagueExecutor:
                 if code == grpc.StatusCode.FAILED_PRECONDITION and missing:
                     away = REMOTE_PREFIX + missing.group(1)
                     return plan.offline(pairing, [spec != away for spec in table.specs])
-                raise ArenaUnreachable(f"the arena at {self.address} did not play a league match ({detail}): "
-                                       "check --arena and --admin-token.") from None
+                raise ArenaUnavailable(f"the arena at {self.address} did not play a league match ({detail}): "
+                                       "check --arena and --admin-token.", code) from None
         return plan.record(pairing, result_of(record), time.perf_counter() - started)
 
     def run(self, plan: LeaguePlan, pairings: Sequence[Any], more: Feed | None = None
@@ -232,7 +238,3 @@ def _wait_call(pending: Any, closing: threading.Event) -> pb.MatchRecord:
             if closing.is_set():
                 pending.cancel()
                 raise RoundStopped from None
-
-
-class ArenaUnreachable(TourneyError):
-    """The arena named by --arena refused or could not be reached."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from tourney.engine.core import ConfigError
-from tourney.engine.server.launcher import is_command
+from tourney.engine.server import is_command
 
 HOSTED_PREFIX = "hosted:"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")

@@ -29,12 +29,16 @@ from typing import Any, Protocol
 from tourney.engine.core import ConfigError, Termination
 from tourney.engine.core.termination import FAULT_KINDS
 from tourney.engine.referee import MatchResult, Replay, SeatStats, forfeit_result
-from tourney.engine.server.arena import REMOTE_PREFIX
-from tourney.engine.server.config import ArenaConfig
-from tourney.engine.server.launcher import BotProcess, command_name
-from tourney.engine.server.local import LocalArena
-from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
-from tourney.engine.server.tokens import token_hash
+from tourney.engine.server import (
+    REMOTE_PREFIX,
+    ArenaConfig,
+    ArenaUnavailable,
+    BotProcess,
+    LocalArena,
+    command_name,
+    run_remote_match,
+    token_hash,
+)
 from tourney.workers.program_specs import NOT_PLAYED, hosted_name, is_hosted, is_program
 from tourney.workers.sandbox import SandboxedProgram
 

@@ -22,13 +22,13 @@ def wants_realtime(game_id: str, config: Mapping[str, Any]) -> bool:
     """True when `config` asks for real time and the game has a real-time driver."""
     if str(config.get("mode", "")).lower() != REALTIME_MODE:
         return False
-    from tourney.engine.server.realtime import supports_realtime  # gRPC-side code: only when asked for
+    from tourney.engine.server import supports_realtime  # gRPC-side code: only when asked for
 
     return supports_realtime(game_id)
 
 
 def play_realtime_match(game_id: str, seats: Sequence[Seat], seed: int, config: Mapping[str, Any]) -> MatchResult:
     """Play one real-time match between built-in bots in this thread (its own event loop)."""
-    from tourney.engine.server.realtime import play_realtime
+    from tourney.engine.server import play_realtime
 
     return asyncio.run(play_realtime(get_game(game_id), seats, seed, config))

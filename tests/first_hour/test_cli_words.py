@@ -11,7 +11,7 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-from tourney.tournament.cli import app, guarded
+from tourney.tournament.cli.main import app, guarded
 
 runner = CliRunner()
 

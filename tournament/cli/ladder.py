@@ -89,7 +89,7 @@ def run(
     (uncertain bots sooner), against the idle bots closest in rating (see README, "The ladder").
     """
     def body() -> None:
-        from tourney.engine.server.metrics import serve_metrics
+        from tourney.engine.server import serve_metrics
         from tourney.workers import make_executor
 
         if matches is not None and duration is not None:

@@ -23,16 +23,27 @@ import typer
 from tourney.engine.bots import make_bot
 from tourney.engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
 from tourney.engine.referee import MatchResult
-from tourney.engine.server.arena import REMOTE_PREFIX, Arena
-from tourney.engine.server.client import Bot, BotClient, SessionRefused, rpc_detail
-from tourney.engine.server.config import ArenaConfig
-from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.launcher import BotProcess, command_name, is_command
-from tourney.engine.server.local import LocalArena
-from tourney.engine.server.metrics import serve_metrics
-from tourney.engine.server.remote import RUN_MATCH
-from tourney.engine.server.server import start_admin_listener, start_server
-from tourney.engine.server.tokens import add_bot, default_path, load_tokens
+from tourney.engine.server import (
+    REMOTE_PREFIX,
+    RUN_MATCH,
+    Arena,
+    ArenaConfig,
+    Bot,
+    BotClient,
+    BotProcess,
+    LocalArena,
+    SessionRefused,
+    add_bot,
+    command_name,
+    default_path,
+    is_command,
+    load_tokens,
+    pb,
+    rpc_detail,
+    serve_metrics,
+    start_admin_listener,
+    start_server,
+)
 from tourney.tournament.cli.admin_token import check_admin_token
 from tourney.tournament.cli.shared import DEFAULT_GAME, GameOpt, JsonOpt, err, guarded
 from tourney.tournament.entrants import split_bot_list
@@ -272,7 +283,7 @@ class BuiltinOverNetwork(Bot):
 
     def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.Action],
             request: pb.ActionRequest) -> int | None:
-        from tourney.engine.server.client import action_dict
+        from tourney.engine.server import action_dict
 
         with self._lock:
             key = (request.match_id, request.seat)

@@ -1,8 +1,7 @@
-"""The `tourney` app and what every command module shares: output, errors, common options, config.
+"""What every command module shares: output, errors, common options, config.
 
-The command modules (cli.py and the *_cli.py beside it, hosted/cli.py, tournament/cli/web.py) register their
-commands on `app` from here; cli.py, the entry point, imports them all. Nothing here imports a
-command module, so the commands import one way.
+Each command module (tournament/cli/*.py) makes its own Typer app, which main.py, the root, adds with
+`add_typer`. Nothing here imports a command module, so the commands import one way.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from tourney.tournament.cli.shared import guarded
 from tourney.tournament.store.database import open_store
 
 if TYPE_CHECKING:
-    from tourney.engine.server.arena import Arena
+    from tourney.engine.server import Arena
 
 ADMIN_ENV = "TOURNEY_ADMIN_TOKEN"
 

@@ -10,7 +10,7 @@ import asyncio
 import logging
 import threading
 
-from tourney.engine.server.arena import Arena
+from tourney.engine.server import Arena
 from tourney.tournament.league.rounds import RoundHook, RoundReport, run_due
 from tourney.tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, Clock, utc_now
 from tourney.tournament.store.database import open_store

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from tourney.engine.core import ConfigError, get_game
-from tourney.engine.server.launcher import command_name, is_command
+from tourney.engine.server import command_name, is_command
 from tourney.tournament.league.schedule import next_due, utc_now
 from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.codec import dumps

@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from tourney.engine.core import ConfigError
-from tourney.engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
+from tourney.engine.server import LEAGUE_MATCHES, LEAGUE_ROUNDS
 from tourney.tournament.formats.registry import next_round
 from tourney.tournament.league.forfeits import forfeit, is_forfeit, no_bye
 from tourney.tournament.league.members import REMOTE, get_league
