@@ -19,6 +19,7 @@ from typing import Any
 
 import grpc
 
+from tourney.engine.core.environment import ADMIN_TOKEN_ENV, BOT_NAME_ENV
 from tourney.engine.referee import MatchResult
 from tourney.engine.server import (
     REMOTE_PREFIX,
@@ -120,7 +121,7 @@ def check_arena(address: str, admin_token: str, timeout_s: float = 10.0) -> None
         except grpc.RpcError as exc:
             code = exc.code() if isinstance(exc, grpc.Call) else None
             if code in REFUSALS:
-                hint = ("pass the token `tourney serve` printed with --admin-token or TOURNEY_ADMIN_TOKEN"
+                hint = (f"pass the token `tourney serve` printed with --admin-token or {ADMIN_TOKEN_ENV}"
                         if code in REFUSALS[:2] else "start it with `tourney serve` or fix --arena")
                 raise ArenaUnavailable(f"the arena at {address} cannot run this tournament "
                                        f"({rpc_detail(exc).rstrip('.')}): {hint}.") from None
@@ -151,7 +152,7 @@ def check_connected(address: str, admin_token: str, game: str, min_players: int,
             if code == grpc.StatusCode.FAILED_PRECONDITION:
                 name = spec[len(REMOTE_PREFIX):]
                 raise ArenaUnavailable(f"the arena at {address} cannot run this tournament "
-                                       f"({rpc_detail(exc).rstrip('.')}): start the bot with TOURNEY_BOT_NAME={name} "
+                                       f"({rpc_detail(exc).rstrip('.')}): start the bot with {BOT_NAME_ENV}={name} "
                                        "and run this again (nothing was stored).") from None
             if code != grpc.StatusCode.INVALID_ARGUMENT:
                 raise ArenaUnavailable(f"the arena at {address} did not answer ({rpc_detail(exc).rstrip('.')}): "

@@ -24,6 +24,7 @@ from queue import Empty, SimpleQueue
 from typing import Any
 
 from tourney.engine.core import TourneyError
+from tourney.engine.core.environment import RAY_ADDRESS_ENV, RAY_AUTH_MODE_ENV, RAY_FAILURE_SIGNAL_ENV
 from tourney.engine.core.registry import GAME_MODULES
 from tourney.workers.executor import MAX_CHUNK, Executor, Feed, MatchPlan, Played
 from tourney.workers.local import LocalExecutor
@@ -110,7 +111,7 @@ class RayExecutor:
     def __init__(self, address: str | None = None, workers: int | None = None, chunk: int | None = None) -> None:
         self._ray: Any = sys.modules.get("ray")  # imported here at once only if in use already (1.5 s)
         self._owns = False
-        self._address = address or os.environ.get("RAY_ADDRESS") or None
+        self._address = address or os.environ.get(RAY_ADDRESS_ENV) or None
         if self._address is not None and self._address != "auto":
             _probe(self._address)  # a wrong address fails at once, before anything is stored
         self._requested = workers
@@ -139,7 +140,7 @@ class RayExecutor:
         """Start Ray, keep it for the executor's life, shut it down on close()."""
         # Ray's C++ core would catch the driver's SIGTERM and print a raw stack dump; without it the
         # command stops on SIGTERM as on Ctrl-C. Read once, when ray is first imported.
-        os.environ.setdefault("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", "1")
+        os.environ.setdefault(RAY_FAILURE_SIGNAL_ENV, "1")
         import ray
 
         self._ray = ray
@@ -155,7 +156,7 @@ class RayExecutor:
         ray = self._ray
         try:
             if not ray.is_initialized():
-                os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+                os.environ.setdefault(RAY_AUTH_MODE_ENV, "disabled")
                 kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                           "configure_logging": False}
                 if self._address is None and self._requested is not None:
@@ -168,7 +169,7 @@ class RayExecutor:
                     where = self._address or "a local Ray instance"
                     raise ClusterUnreachable(
                         f"cannot join the Ray cluster at {where} ({first_line(exc, 160)}): start it with "
-                        "`ray start --head`, fix --address/RAY_ADDRESS, or pass --local to play in this process."
+                        f"`ray start --head`, fix --address/{RAY_ADDRESS_ENV}, or pass --local to play in this process."
                         + client_hint(self._address)
                     ) from None
                 self._owns = True
@@ -396,7 +397,7 @@ def _probe(address: str) -> None:
     except OSError as exc:
         raise ClusterUnreachable(
             f"cannot join the Ray cluster at {address} ({exc.strerror or type(exc).__name__}): start it with "
-            "`ray start --head`, fix --address/RAY_ADDRESS, or pass --local to play in this process."
+            f"`ray start --head`, fix --address/{RAY_ADDRESS_ENV}, or pass --local to play in this process."
             + client_hint(address)
         ) from None
 

@@ -4,10 +4,12 @@ command module shares. The sub-apps never import the root; only this package imp
 
 import os
 
+from tourney.engine.core.environment import GRPC_VERBOSITY_ENV
+
 # gRPC's C core logs notices (e.g. about fork() while starting a bot program) straight to stderr;
 # a person at the terminal should see only tourney's own lines and real gRPC errors. Set before
 # any command module imports grpc.
-os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+os.environ.setdefault(GRPC_VERBOSITY_ENV, "ERROR")
 
 from tourney.tournament.cli.main import app  # noqa: E402  (after the line above, which grpc reads)
 

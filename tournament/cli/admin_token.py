@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from tourney.engine.core import ConfigError
+from tourney.engine.core.environment import ADMIN_TOKEN_ENV
 
 MIN_LENGTH = 16
 # Words an example or a hurried operator puts in place of a secret (compared without case,
@@ -40,5 +41,5 @@ def check_admin_token(token: str) -> None:
     """Raise ConfigError (one sentence, with the fix) for a token that is no secret."""
     why = weak_reason(token)
     if why is not None:
-        raise ConfigError(f"the admin token is not a secret ({why}): set TOURNEY_ADMIN_TOKEN to e.g. the output "
+        raise ConfigError(f"the admin token is not a secret ({why}): set {ADMIN_TOKEN_ENV} to e.g. the output "
                           "of `openssl rand -base64 24`, or leave it unset to have one generated.")

@@ -15,11 +15,10 @@ from typing import Annotated, TextIO
 import typer
 
 from tourney.engine.core import ConfigError
+from tourney.engine.core.environment import ADMIN_TOKEN_ENV
 from tourney.tournament.cli.admin_token import check_admin_token
 from tourney.tournament.cli.shared import DbOpt, guarded, open_existing
 from tourney.tournament.store.export import FORMATS, export_lines
-
-ADMIN_ENV = "TOURNEY_ADMIN_TOKEN"
 
 
 @contextlib.contextmanager
@@ -59,7 +58,7 @@ def export(
     full: Annotated[bool, typer.Option("--full", help="The organiser's records: also each match's seed and every "
                                                       "decision, which name hidden cards (needs the admin token).")
                     ] = False,
-    admin_token: Annotated[str | None, typer.Option(help=f"The admin token --full needs (default ${ADMIN_ENV}).")
+    admin_token: Annotated[str | None, typer.Option(help=f"The admin token --full needs (default ${ADMIN_TOKEN_ENV}).")
                            ] = None,
 ) -> None:
     """Write a stored tournament's matches as JSON lines: what a spectator may see of each (--full: the
@@ -68,10 +67,10 @@ def export(
         if fmt not in FORMATS:
             raise ConfigError(f"--format {fmt} is not offered: use one of {', '.join(FORMATS)}.")
         if full:
-            token = admin_token or os.environ.get(ADMIN_ENV, "")
+            token = admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")
             if not token:
                 raise ConfigError(f"--full writes every seed and hidden card: pass the admin token with "
-                                  f"--admin-token or ${ADMIN_ENV}.")
+                                  f"--admin-token or ${ADMIN_TOKEN_ENV}.")
             check_admin_token(token)
         lines = export_lines(open_existing(db), tournament_id, full)  # one sentence here for an unknown id
         with _output(out) as sink:

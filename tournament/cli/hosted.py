@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from tourney.engine.core.environment import DB_ENV
 from tourney.tournament.cli.shared import guarded
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.hosted import hosted_bot, hosted_bots, retire, set_token
@@ -22,8 +23,8 @@ bot_app = typer.Typer(no_args_is_help=True, help="Hosted bots: submit a bundle, 
                                                  "bot plays as hosted:NAME (or hosted:NAME:version=N).")
 out = Console(highlight=False, soft_wrap=True)
 
-DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Database: a SQLite path or SQLAlchemy URL "
-                                                                "(default $TOURNEY_DB, else tourney.db).")]
+DbOpt = Annotated[str, typer.Option(envvar=DB_ENV, help="Database: a SQLite path or SQLAlchemy URL "
+                                                                f"(default ${DB_ENV}, else tourney.db).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")]
 
 

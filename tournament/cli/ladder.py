@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
+from tourney.engine.core.environment import DB_ENV, RAY_ADDRESS_ENV
 from tourney.tournament.cli.progress import ProgressLines
 from tourney.tournament.cli.shared import TABLE_WIDTH, check_move_ms, guarded, open_existing, out, parse_settings
 from tourney.tournament.ladder.loop import LadderReport, run_ladder
@@ -27,8 +28,8 @@ LADDER_STORE_MAKER = "tourney ladder add"
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")
 UNIT_S = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
-DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Database: a SQLite path or SQLAlchemy URL "
-                                                                "(default $TOURNEY_DB, else tourney.db).")]
+DbOpt = Annotated[str, typer.Option(envvar=DB_ENV, help="Database: a SQLite path or SQLAlchemy URL "
+                                                                f"(default ${DB_ENV}, else tourney.db).")]
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game id (see `tourney games`).")]
 
 
@@ -66,7 +67,7 @@ def _stop_on_term(_signum: int, _frame: FrameType | None) -> None:
 def run(
     game: GameOpt,
     db: DbOpt = "tourney.db",
-    address: Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
+    address: Annotated[str | None, typer.Option("--address", help=f"Ray cluster to join (default: {RAY_ADDRESS_ENV}, "
                                                                   "else a local Ray instance).")] = None,
     matches: Annotated[int | None, typer.Option("--matches", help="Stop after this many matches.")] = None,
     duration: Annotated[str | None, typer.Option("--for", help="Stop after this long, e.g. 90s, 15m, 2h (matches "

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
+from tourney.engine.core.environment import ADMIN_TOKEN_ENV, DB_ENV, RAY_ADDRESS_ENV
 from tourney.tournament.cli.shared import guarded, open_existing, parse_settings, standing_doc
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.league.members import (
@@ -48,8 +49,8 @@ league_app = typer.Typer(no_args_is_help=True, help="Leagues: scheduled rounds, 
                                                     "run-due, standings).")
 LEAGUE_STORE_MAKER = "tourney league create"  # what makes the store every other league command reads
 
-DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Database: a SQLite path or SQLAlchemy URL "
-                                                                "(default $TOURNEY_DB, else tourney.db).")]
+DbOpt = Annotated[str, typer.Option(envvar=DB_ENV, help="Database: a SQLite path or SQLAlchemy URL "
+                                                                f"(default ${DB_ENV}, else tourney.db).")]
 NowOpt = Annotated[str | None, typer.Option("--now", help="Act as if it were this ISO time, UTC (testing, "
                                                           "catching up).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")]
@@ -149,7 +150,7 @@ def run_due_command(
     name: Annotated[str | None, typer.Argument(help="Only this league (default: every league).")] = None,
     db: DbOpt = "tourney.db",
     local: Annotated[bool, typer.Option("--local", help="Play in this process without Ray.")] = False,
-    address: Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
+    address: Annotated[str | None, typer.Option("--address", help=f"Ray cluster to join (default: {RAY_ADDRESS_ENV}, "
                                                                   "else a local Ray instance). Without a Ray node "
                                                                   "on this machine use ray://HEAD:10001.")] = None,
     workers: Annotated[int | None, typer.Option("--workers", help="Cap on matches played in parallel.")] = None,
@@ -167,7 +168,7 @@ def run_due_command(
     arena: Annotated[str | None, typer.Option("--arena", help="Play on the arena at HOST:PORT, where remote:NAME "
                                                               "bots are connected (instead of Ray).")] = None,
     admin_token: Annotated[str | None, typer.Option(help="The arena's admin token (default "
-                                                         "$TOURNEY_ADMIN_TOKEN).")] = None,
+                                                         f"${ADMIN_TOKEN_ENV}).")] = None,
     now: NowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -195,7 +196,7 @@ def run_due_command(
         presence = None
         if arena is not None:
             # The arena counts its matches itself; who is connected shows when a match is asked for.
-            executor = RemoteLeagueExecutor(arena, admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN", ""),
+            executor = RemoteLeagueExecutor(arena, admin_token or os.environ.get(ADMIN_TOKEN_ENV, ""),
                                             workers or 4)
             presence = _everyone
         else:

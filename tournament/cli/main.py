@@ -30,6 +30,14 @@ from rich.table import Table
 
 from tourney.engine.bots import bot_infos, bot_names, make_bot, option_usage
 from tourney.engine.core import Action, ConfigError, Game, State, TourneyError, available_games, get_game
+from tourney.engine.core.environment import (
+    ADMIN_TOKEN_ENV,
+    DB_ENV,
+    METRICS_HOST_ENV,
+    METRICS_PORT_ENV,
+    RAY_ADDRESS_ENV,
+    SEED_KEY_ENV,
+)
 from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
 from tourney.tournament.cli import export, hosted, ladder, league, pair, serve, web
 from tourney.tournament.cli.fault_notes import ProgramFaultNotes
@@ -160,8 +168,8 @@ def match(
     move_ms: MoveOpt = None,
     as_json: JsonOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print the play-by-play.")] = False,
-    db: Annotated[str, typer.Option(envvar="TOURNEY_DB", help="The store hosted:NAME bots are read from (default "
-                                                              "$TOURNEY_DB, else tourney.db).")] = "tourney.db",
+    db: Annotated[str, typer.Option(envvar=DB_ENV, help="The store hosted:NAME bots are read from (default "
+                                                              f"${DB_ENV}, else tourney.db).")] = "tourney.db",
 ) -> None:
     """Play one match and print its result."""
     def body() -> None:
@@ -227,11 +235,11 @@ def match(
 
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Cap on matches played in parallel (Ray tasks).")]
 LocalOpt = Annotated[bool, typer.Option("--local", help="Play in this process without Ray (debugging).")]
-AddressOpt = Annotated[str | None, typer.Option("--address", help="Ray cluster to join (default: RAY_ADDRESS, "
+AddressOpt = Annotated[str | None, typer.Option("--address", help=f"Ray cluster to join (default: {RAY_ADDRESS_ENV}, "
                                                 "else a local Ray instance).")]
-MetricsPortOpt = Annotated[int | None, typer.Option(envvar="TOURNEY_METRICS_PORT", help="Serve Prometheus metrics "
+MetricsPortOpt = Annotated[int | None, typer.Option(envvar=METRICS_PORT_ENV, help="Serve Prometheus metrics "
                                                         "on this port while the tournament runs.")]
-MetricsHostOpt = Annotated[str, typer.Option(envvar="TOURNEY_METRICS_HOST", help="Interface the metrics listen on "
+MetricsHostOpt = Annotated[str, typer.Option(envvar=METRICS_HOST_ENV, help="Interface the metrics listen on "
                                                                                   "(0.0.0.0: every interface).")]
 
 
@@ -392,7 +400,7 @@ def run(
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate.")] = 0.05,
     sprt_elo: SprtEloOpt = "logistic",
     seed: Annotated[int, typer.Option(help="Tournament seed.")] = 1,
-    seed_key: Annotated[str | None, typer.Option(envvar="TOURNEY_SEED_KEY", help="The secret that, with --seed, "
+    seed_key: Annotated[str | None, typer.Option(envvar=SEED_KEY_ENV, help="The secret that, with --seed, "
                                                  "makes every match seed (default: a new random one, stored with "
                                                  "the tournament); the same key replays the same tournament.")]
     = None,
@@ -410,7 +418,7 @@ def run(
     address: AddressOpt = None,
     arena: Annotated[str | None, typer.Option(help="Play every match on the arena at HOST:PORT (RunMatch); "
                                                    "bots connected there enter as remote:NAME.")] = None,
-    admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
+    admin_token: Annotated[str, typer.Option(envvar=ADMIN_TOKEN_ENV,
                                              help="The arena's admin token, for --arena.")] = "",
     metrics_port: MetricsPortOpt = None,
     metrics_host: MetricsHostOpt = "127.0.0.1",
@@ -469,7 +477,7 @@ def resume(
     address: AddressOpt = None,
     arena: Annotated[str | None, typer.Option(help="Play the missing matches on the arena at HOST:PORT (default: "
                                                    "the arena the tournament was played on, if any).")] = None,
-    admin_token: Annotated[str, typer.Option(envvar="TOURNEY_ADMIN_TOKEN",
+    admin_token: Annotated[str, typer.Option(envvar=ADMIN_TOKEN_ENV,
                                              help="The arena's admin token, for an arena tournament.")] = "",
     metrics_port: MetricsPortOpt = None,
     metrics_host: MetricsHostOpt = "127.0.0.1",

@@ -22,6 +22,7 @@ import typer
 
 from tourney.engine.bots import make_bot
 from tourney.engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
+from tourney.engine.core.environment import ADMIN_TOKEN_ENV, ARENA_ENV, BOT_NAME_ENV, DB_ENV, TOKEN_ENV, TOKENS_ENV
 from tourney.engine.referee import MatchResult
 from tourney.engine.server import (
     REMOTE_PREFIX,
@@ -55,7 +56,7 @@ bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an
 app = typer.Typer()  # serve, connect and arena-match, added to the root app (bots_app is the `bots` group)
 
 ArenaOpt = Annotated[str, typer.Option("--arena", help="The arena's host:port.")]
-TokensOpt = Annotated[Path | None, typer.Option("--tokens", help="Token file (default $TOURNEY_TOKENS or "
+TokensOpt = Annotated[Path | None, typer.Option("--tokens", help=f"Token file (default ${TOKENS_ENV} or "
                                                                   "~/.config/tourney/bots.json).")]
 
 
@@ -63,7 +64,7 @@ TokensOpt = Annotated[Path | None, typer.Option("--tokens", help="Token file (de
 def serve(
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 50051,
-    admin_token: Annotated[str | None, typer.Option(help="Token RunMatch requires (default $TOURNEY_ADMIN_TOKEN, "
+    admin_token: Annotated[str | None, typer.Option(help=f"Token RunMatch requires (default ${ADMIN_TOKEN_ENV}, "
                                                          "else a new one is printed).")] = None,
     allow_anonymous: Annotated[bool, typer.Option("--allow-anonymous",
                                                   help="Let any bot connect without a token (local play).")] = False,
@@ -71,8 +72,8 @@ def serve(
     move_ms: Annotated[int, typer.Option("--move-ms", help="Default per-move limit in milliseconds.")] = 10_000,
     tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate chain (PEM).")] = None,
     tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
-    db: Annotated[str | None, typer.Option(envvar="TOURNEY_DB", help="Store every finished match in this database "
-                                                "(URL or SQLite path; default $TOURNEY_DB).")] = None,
+    db: Annotated[str | None, typer.Option(envvar=DB_ENV, help="Store every finished match in this database "
+                                                f"(URL or SQLite path; default ${DB_ENV}).")] = None,
     metrics_port: Annotated[int | None, typer.Option(help="Serve Prometheus metrics over HTTP on this port.")] = None,
     metrics_host: Annotated[str, typer.Option(help="Interface the metrics listen on (0.0.0.0: every "
                                                    "interface).")] = "127.0.0.1",
@@ -162,7 +163,7 @@ def serve(
         tls = None
         if tls_cert is not None and tls_key is not None:
             tls = (tls_cert.read_bytes(), tls_key.read_bytes())
-        admin = admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN")
+        admin = admin_token or os.environ.get(ADMIN_TOKEN_ENV)
         if admin:
             check_admin_token(admin)
         else:
@@ -305,10 +306,10 @@ class BuiltinOverNetwork(Bot):
 def connect(
     game: GameOpt = DEFAULT_GAME,
     bot: Annotated[str, typer.Option(help="Built-in bot that plays, e.g. random.")] = "random",
-    address: Annotated[str, typer.Option("--arena", envvar="TOURNEY_ARENA", help="The arena's host:port "
-                                         "(default $TOURNEY_ARENA, else 127.0.0.1:50051).")] = "127.0.0.1:50051",
+    address: Annotated[str, typer.Option("--arena", envvar=ARENA_ENV, help="The arena's host:port "
+                                         f"(default ${ARENA_ENV}, else 127.0.0.1:50051).")] = "127.0.0.1:50051",
     name: Annotated[str | None, typer.Option(help="Name to connect as (default: the bot spec).")] = None,
-    token: Annotated[str | None, typer.Option(help="Bot token (default $TOURNEY_TOKEN).")] = None,
+    token: Annotated[str | None, typer.Option(help=f"Bot token (default ${TOKEN_ENV}).")] = None,
     matches: Annotated[int | None, typer.Option(help="Leave after this many matches (default: stay).")] = None,
     concurrency: Annotated[int, typer.Option(help="Matches played at once.")] = 4,
     seed: Annotated[int | None, typer.Option(help="Seed of the bot's choices.")] = None,
@@ -319,7 +320,7 @@ def connect(
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         make_bot(bot, g, s)  # an unknown bot fails here, before connecting
         client = BotClient(address, BuiltinOverNetwork(bot, g, s), name=name or os.environ.get(
-            "TOURNEY_BOT_NAME", bot.split(":")[0]), token=token or os.environ.get("TOURNEY_TOKEN", ""),
+            BOT_NAME_ENV, bot.split(":")[0]), token=token or os.environ.get(TOKEN_ENV, ""),
             games=[game], max_concurrent_matches=concurrency)
         try:
             client.run(max_matches=matches)
@@ -328,7 +329,7 @@ def connect(
         except grpc.RpcError as exc:
             if not client.connected.is_set():
                 raise ConfigError(f"never reached an arena at {address} ({rpc_detail(exc).rstrip('.')}): start it "
-                                  "with `tourney serve`, or fix --arena (or $TOURNEY_ARENA).") from None
+                                  f"with `tourney serve`, or fix --arena (or ${ARENA_ENV}).") from None
             raise ConfigError(f"lost the arena at {address} ({rpc_detail(exc)}): check --arena and that the arena runs."
                               ) from None
         print(json.dumps({"matches": len(client.ended), "points": sum(e.points for e in client.ended),
@@ -346,7 +347,7 @@ def arena_match(
                                                 "a private arena on a free loopback port).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the match.")] = None,
     move_ms: Annotated[int, typer.Option("--move-ms", help="Per-move limit (0: the arena's default).")] = 0,
-    admin_token: Annotated[str | None, typer.Option(help="Admin token (default $TOURNEY_ADMIN_TOKEN).")] = None,
+    admin_token: Annotated[str | None, typer.Option(help=f"Admin token (default ${ADMIN_TOKEN_ENV}).")] = None,
     settings_json: Annotated[str, typer.Option("--config-json", help="Game configuration as JSON.")] = "",
     log_dir: Annotated[Path, typer.Option(help="Where bot programs' logs go (one file per bot).")] = Path("bot-logs"),
     realtime: Annotated[bool, typer.Option("--realtime", help="Real-time mode (Ninja Arena): actions apply as "
@@ -361,7 +362,7 @@ def arena_match(
     def body() -> None:
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         specs = [b.strip() for b in split_bot_list(bots) if b.strip()]  # a quoted comma stays in its program
-        token = admin_token or os.environ.get("TOURNEY_ADMIN_TOKEN", "")
+        token = admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")
         with contextlib.ExitStack() as stack:
             target = address
             if target is None:
@@ -372,7 +373,7 @@ def arena_match(
             for i, spec in enumerate(specs):
                 if is_command(spec):
                     name = command_name(spec, i)
-                    stack.enter_context(BotProcess(spec, name, target, os.environ.get("TOURNEY_TOKEN", ""),
+                    stack.enter_context(BotProcess(spec, name, target, os.environ.get(TOKEN_ENV, ""),
                                                    log_dir))
                     seats.append(REMOTE_PREFIX + name)
                 else:

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 
 from tourney.engine.core import ConfigError, Options, TourneyError
+from tourney.engine.core.environment import DB_ENV
 from tourney.tournament.rating.standings import Standing
 from tourney.tournament.store.database import open_store
 
@@ -105,8 +106,8 @@ ModeOpt = Annotated[str | None, typer.Option(help="Game mode (see `tourney games
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Game option key=value (repeatable).")]
 HandicapOpt = Annotated[list[str] | None, typer.Option("--handicap", help="Per-seat option SEAT:KEY=VALUE, e.g. "
                                                        "1:hand_limit=4 (repeatable).")]
-DbOpt = Annotated[str, typer.Option(envvar="TOURNEY_DB", help="Results database: a SQLite path or SQLAlchemy URL "
-                                                                "(default $TOURNEY_DB, else tourney.db).")]
+DbOpt = Annotated[str, typer.Option(envvar=DB_ENV, help="Results database: a SQLite path or SQLAlchemy URL "
+                                                                f"(default ${DB_ENV}, else tourney.db).")]
 
 
 def standing_doc(s: Standing) -> dict[str, Any]:

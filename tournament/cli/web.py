@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tourney.engine.core import ConfigError
+from tourney.engine.core.environment import ADMIN_TOKEN_ENV
 from tourney.tournament.cli.shared import guarded
 from tourney.tournament.store.database import open_store
 
 if TYPE_CHECKING:
     from tourney.engine.server import Arena
 
-ADMIN_ENV = "TOURNEY_ADMIN_TOKEN"
 
 
 def listen(host: str, port: int, flag: str) -> socket.socket:
@@ -50,7 +50,7 @@ def serve_web(db: str, arena: str | None, host: str, port: int, admin_token: str
         sock.close()
         raise ConfigError(f"there is no database at {db}: run `tourney run` first, or pass --db.")
     engine = open_store(db)
-    web = create_app(engine, arena=arena, admin_token=admin_token or os.environ.get(ADMIN_ENV) or None)
+    web = create_app(engine, arena=arena, admin_token=admin_token or os.environ.get(ADMIN_TOKEN_ENV) or None)
     print(f"tourney web on http://{host}:{sock.getsockname()[1]}/", flush=True)  # the port --port 0 got
     uvicorn.Server(uvicorn.Config(web, log_level="warning")).run(sockets=[sock])
 
@@ -63,7 +63,7 @@ def web(
     arena: Annotated[str | None, typer.Option(help="A running arena's host:port, for live matches.")] = None,
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0: any free port, printed).")] = 8080,
-    admin_token: Annotated[str | None, typer.Option(help=f"Unlocks full replays (default ${ADMIN_ENV}).")] = None,
+    admin_token: Annotated[str | None, typer.Option(help=f"Unlocks full replays (default ${ADMIN_TOKEN_ENV}).")] = None,
 ) -> None:
     """Serve the web pages: tournaments, standings, matches with a replay viewer, bots, leagues, live games."""
     guarded(lambda: serve_web(db, arena, host, port, admin_token))
