@@ -11,7 +11,7 @@ import logging
 import sys
 from typing import TextIO
 
-# The top-level loggers of the project's packages (league_arena logs as "tourney.league").
+# The top-level loggers of the project's packages (league/arena_loop.py logs as "tourney.league").
 PROJECT_LOGGERS = ("engine", "tournament", "workers", "web", "tourney")
 
 
