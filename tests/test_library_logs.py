@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PRINTERS = {
     "tournament/cli/main.py", "tournament/cli/shared.py", "tournament/cli/league.py", "tournament/cli/serve.py",
     "tournament/cli/pair.py", "tournament/cli/export.py", "tournament/cli/ladder.py", "tournament/cli/hosted.py",
-    "tournament/cli/progress.py", "engine/server/codegen.py",
+    "tournament/cli/progress.py", "tournament/cli/web.py", "engine/server/codegen.py",
     "tournament/cli/logs.py",  # the CLI's handler: it writes the library's records to stderr
 }
 
