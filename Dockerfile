@@ -50,7 +50,7 @@ COPY clients/python clients/python
 RUN pip install --no-deps --no-build-isolation . ./clients/python \
     && rm -rf /build/build /build/*.egg-info /build/clients/python/build /build/clients/python/*.egg-info \
     && tourney games --json > /dev/null \
-    && python -c "from tourney.workers import make_executor; from tourney.tournament.league_arena import LeagueLoop" \
+    && python -c "from tourney.workers import make_executor; from tourney.tournament.league.arena_loop import LeagueLoop" \
     && python -c "import tourney_bot"
 
 # Not root; Ray keeps its session files under /tmp/ray.

@@ -26,7 +26,7 @@ from tourney.engine.bots import make_bot  # noqa: E402
 from tourney.engine.core import get_game  # noqa: E402
 from tourney.engine.referee import play_match  # noqa: E402
 from tourney.tournament.entrants import parse_entrants  # noqa: E402
-from tourney.tournament.pairing import Pairing  # noqa: E402
+from tourney.tournament.formats.pairing import Pairing  # noqa: E402
 from tourney.tournament.runner import TournamentPlan  # noqa: E402
 from tourney.tournament.store.database import open_store  # noqa: E402
 from tourney.tournament.store.records import StoredMatch, match_record  # noqa: E402

@@ -37,7 +37,7 @@ from bench.hosted_start import start_table  # noqa: E402
 from bench.tournament import private_postgres  # noqa: E402
 from tourney.tournament.ladder.loop import run_ladder  # noqa: E402
 from tourney.tournament.ladder.scheduler import Scheduler  # noqa: E402
-from tourney.tournament.ratings import initial_skill  # noqa: E402
+from tourney.tournament.rating.ratings import initial_skill  # noqa: E402
 from tourney.tournament.store.database import open_store  # noqa: E402
 from tourney.tournament.store.ladder_rows import BOTS, ladder_of  # noqa: E402
 from tourney.tournament.store.tables import now  # noqa: E402

@@ -53,10 +53,11 @@ from tourney.engine.core import DecisionRequest, game_ids, get_game  # noqa: E40
 from tourney.engine.core.errors import ConfigError  # noqa: E402
 from tourney.engine.referee import play_match  # noqa: E402
 from tourney.tournament.entrants import Entrant  # noqa: E402
-from tourney.tournament.runner import InProcess, TournamentPlan, TournamentReport, run_tournament  # noqa: E402
-from tourney.tournament.standings import Z95  # noqa: E402
+from tourney.tournament.rating.standings import Z95  # noqa: E402
+from tourney.tournament.runner import TournamentPlan, TournamentReport, run_tournament  # noqa: E402
 from tourney.tournament.store.database import open_store  # noqa: E402
 from tourney.tournament.store.reads import stored_matches  # noqa: E402
+from tourney.workers import LocalExecutor  # noqa: E402
 
 # Each game's strongest general search bot, by its registered name (a game's own bot wins).
 SEARCH_BOTS = {
@@ -142,7 +143,7 @@ def play(plan: TournamentPlan, workers: int, local: bool) -> tuple[TournamentRep
     each stored match's seats and seed, and the wall time it took."""
     from tourney.workers import RayExecutor
 
-    executor = InProcess() if local else RayExecutor(workers=workers)
+    executor = LocalExecutor() if local else RayExecutor(workers=workers)
     with tempfile.TemporaryDirectory(prefix="tourney-ladder-") as tmp:
         store = open_store(str(Path(tmp) / "ladder.db"))
         started = time.perf_counter()

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/pods.py [--rounds 6]
 
-Each round is paired by tournament.swiss.swiss_pods after random results (one winner a pod).
+Each round is paired by tournament.formats.swiss.swiss_pods after random results (one winner a pod).
 "repeats" counts pairs seated together who have met before; "bound" is a lower bound on that
 number for the round: the pairs of players who must meet again because their pod-mates
 cannot all come from the players of their score group they have not met (0 when every
@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tourney.tournament.pairing import PlayedGame  # noqa: E402
-from tourney.tournament.swiss import player_states_multi, pod_repeats, swiss_pods  # noqa: E402
+from tourney.tournament.formats.pairing import PlayedGame  # noqa: E402
+from tourney.tournament.formats.swiss import player_states_multi, pod_repeats, swiss_pods  # noqa: E402
 
 K = 4
 

@@ -46,10 +46,10 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from tourney.engine.core import get_game  # noqa: E402
-from tourney.tournament.dutch import dutch_round  # noqa: E402
 from tourney.tournament.entrants import Entrant  # noqa: E402
-from tourney.tournament.pairing import Pairing, PlayedGame  # noqa: E402
-from tourney.tournament.runner import InProcess, TournamentPlan, play_and_record  # noqa: E402
+from tourney.tournament.formats.dutch import dutch_round  # noqa: E402
+from tourney.tournament.formats.pairing import Pairing, PlayedGame  # noqa: E402
+from tourney.tournament.runner import TournamentPlan, play_and_record  # noqa: E402
 from tourney.tournament.store.database import open_store  # noqa: E402
 from tourney.tournament.store.records import Played  # noqa: E402
 from tourney.tournament.store.tables import Achievement, Match, MatchSeat  # noqa: E402
@@ -60,6 +60,7 @@ from tourney.tournament.store.writes import (  # noqa: E402
     match_rows,
     record_matches,
 )
+from tourney.workers import LocalExecutor  # noqa: E402
 
 
 def plan_for(game: str, matches: int) -> TournamentPlan:
@@ -93,7 +94,7 @@ def bench_ray(game: str, matches: int, repeats: int) -> None:
 
     get_game(game)
     plan = plan_for(game, matches)
-    in_rate, in_s = rate(InProcess(), plan)
+    in_rate, in_s = rate(LocalExecutor(), plan)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     for workers in (2, 1):
         rate(RayExecutor(workers=workers), plan_for(game, 50))  # warm: both worker processes started and imported
@@ -206,7 +207,7 @@ def bench_swiss() -> None:
     C.1-C.19 in every bracket), or the first criterion where ours is better or worse. `C.10`: our unmet colour
     preferences and, in brackets, the fewest the same players allow (where py4swiss is too slow to compare)."""
     from tests.tournament.dutch_criteria import colour_floor, compare_pairings, round_totals
-    from tourney.tournament.dutch import entrants_from_rounds
+    from tourney.tournament.formats.dutch import entrants_from_rounds
 
     print("\n(c) Swiss pairing time for round 5 (FIDE Dutch; the same history for both; py4swiss capped at "
           f"{PY4SWISS_CAP_S:.0f} s); load {os.getloadavg()[0]:.2f}")
@@ -254,7 +255,7 @@ TEMPLATES = 64  # real matches played once, their records reused under new sched
 def synthetic_played(plan: TournamentPlan, matches: int) -> list[Played]:
     """`matches` finished matches of `plan`: TEMPLATES real ones played in-process, repeated under
     consecutive schedule numbers (seats alternating), as a long tournament's chunks would bring them."""
-    templates = [item for chunk in InProcess().run(plan, plan.schedule()[:TEMPLATES]) for item in chunk]
+    templates = [item for chunk in LocalExecutor().run(plan, plan.schedule()[:TEMPLATES]) for item in chunk]
     out: list[Played] = []
     for n in range(matches):
         pairing, record, seconds = templates[n % len(templates)]

@@ -37,9 +37,9 @@ from tourney.engine.bots import make_bot  # noqa: E402
 from tourney.engine.core import get_game  # noqa: E402
 from tourney.engine.referee import play_match  # noqa: E402
 from tourney.tournament.entrants import Entrant as PlanEntrant  # noqa: E402
+from tourney.tournament.formats.pairing import Pairing  # noqa: E402
 from tourney.tournament.league.members import LeagueSettings, create_league, join_league  # noqa: E402
 from tourney.tournament.league.rounds import run_due  # noqa: E402
-from tourney.tournament.pairing import Pairing  # noqa: E402
 from tourney.tournament.runner import TournamentPlan  # noqa: E402
 from tourney.tournament.store.codec import dumps  # noqa: E402
 from tourney.tournament.store.database import open_store  # noqa: E402

@@ -1,7 +1,7 @@
 """A learner's match against bot programs (`cmd:`) and hosted bots (`hosted:`), played by a real arena.
 
 A program plays only through an arena, as in `tourney match`: a private loopback arena is
-served for the match (tournament.programs.open_program_arena), each program is started pointing at
+served for the match (workers.programs.open_program_arena), each program is started pointing at
 it (a hosted bot in its sandbox, through the arena's Unix socket), and the learner connects to it
 too, as a bot named `envs-learner` over gRPC (with a token of its own when a hosted bot plays).
 The arena's referee plays the match (clocks, faults, forfeits) in a thread; every request for the
@@ -22,12 +22,10 @@ from typing import Any
 
 from tourney.engine.core import ConfigError, Game, Observation
 from tourney.engine.referee import MatchResult
-from tourney.engine.server.arena import REMOTE_PREFIX
-from tourney.engine.server.client import Bot, BotClient
-from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.remote import ArenaUnavailable, run_remote_match
+from tourney.engine.server import REMOTE_PREFIX, ArenaUnavailable, Bot, BotClient, pb, run_remote_match
 from tourney.envs.wire_actions import engine_action
-from tourney.tournament.programs import CONNECT_WAIT_S, ProgramArena, SeatForfeit, open_program_arena
+from tourney.tournament.hosted.seat import hosted_starter
+from tourney.workers.programs import CONNECT_WAIT_S, ProgramArena, SeatForfeit, open_program_arena
 
 LEARNER = "envs-learner"
 POLL_S = 0.05
@@ -78,7 +76,7 @@ class ProgramMatch:
 
         seats = [REMOTE_PREFIX + LEARNER if spec is None else spec for spec in specs]
         try:
-            table = open_program_arena(self._stack, seats, store, log_dir, guests=[LEARNER],
+            table = open_program_arena(self._stack, seats, hosted_starter(store), log_dir, guests=[LEARNER],
                                        guests_connect=connect_learner)
         except SeatForfeit as forfeit:
             raise ConfigError(f"the opponent in seat {forfeit.seat} cannot play: {forfeit.why}.") from None

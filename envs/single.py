@@ -23,13 +23,14 @@ import numpy as np
 
 from tourney.engine.bots import make_bot
 from tourney.engine.core import Action, ConfigError, DecisionRequest, Observation, Seat, Termination
+from tourney.engine.core.environment import DB_ENV
 from tourney.engine.referee import MatchResult, ask_seat
 from tourney.envs.programs import ProgramMatch
 from tourney.envs.table import Table, show
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.hosted.pinning import pin_entrants
-from tourney.tournament.hosted.spec import is_hosted, is_program
 from tourney.tournament.store.database import open_store
+from tourney.workers.program_specs import is_hosted, is_program
 
 SEED_LIMIT = 2**31  # match seeds drawn by a reset that names none are below this
 ELSEWHERE = "remote:"  # a bot connected to another arena cannot be seated here
@@ -50,7 +51,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         text = opponents if isinstance(opponents, str) else ",".join(opponents)
         self.table = Table(game, None, config)
         entrants = parse_entrants(text, self.table.game, unique=False)
-        self.store = store if store is not None else os.environ.get("TOURNEY_DB", "tourney.db")
+        self.store = store if store is not None else os.environ.get(DB_ENV, "tourney.db")
         if any(is_hosted(e.spec) for e in entrants):
             entrants = pin_entrants(open_store(self.store), entrants)
         specs = [e.spec for e in entrants]

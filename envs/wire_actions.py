@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tourney.engine.core import Action, Game
-from tourney.engine.server.generated import arena_pb2 as pb
+from tourney.engine.server import pb
 
 
 def _tuples(value: Any) -> Any:

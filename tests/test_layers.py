@@ -125,15 +125,44 @@ def test_nothing_under_engine_imports_tournament_or_workers():
     assert forbidden("engine", ("tournament", "workers")) == []
 
 
-def test_workers_do_not_import_tournament():
-    assert forbidden("workers", ("tournament",)) == []
+def test_workers_import_the_engine_only():
+    """Every executor lives in workers/ and plays a plan through workers/executor.py's protocols, so workers
+    import the engine (the referee, the server's entry points for arena and program matches) and nothing above."""
+    assert forbidden("workers", ("tournament", "web", "envs")) == []
 
 
-def test_nothing_imports_web_but_the_two_cli_registrations():
-    """web/ is a leaf: only `tourney web` (tournament/cli.py) and `serve --web-port` (serve_cli.py) reach it."""
-    allowed = {"tournament/cli.py", "tournament/serve_cli.py"}
-    found = [o for pkg in ("engine", "workers", "tournament") for o in forbidden(pkg, ("web",))]
-    assert [o for o in found if o.split(" imports ")[0] not in allowed] == []
+def test_only_the_cli_imports_web():
+    """web/ is a leaf: only the command line (`tourney web`, `serve --web-port`, both in tournament/cli/) reaches it."""
+    found = [o for pkg in ("engine", "workers", "tournament", "envs") for o in forbidden(pkg, ("web",))]
+    assert [o for o in found if not o.startswith("tournament/cli/")] == []
+
+
+def test_the_cli_imports_one_way():
+    """The root app (tournament/cli/main.py) adds every sub-app with add_typer; no other module imports it,
+    and nothing outside tournament/cli/ imports a command module (web/ included)."""
+    into_root = [o for pkg in ("engine", "workers", "tournament", "web", "envs")
+                 for o in forbidden(pkg, ("tournament.cli.main",))]
+    assert into_root == ["tournament/cli/__init__.py imports tournament.cli.main"]  # the console script's `app`
+    outside = [o for pkg in ("engine", "workers", "web", "envs") for o in forbidden(pkg, ("tournament.cli",))]
+    outside += [o for o in forbidden("tournament", ("tournament.cli",)) if not o.startswith("tournament/cli/")]
+    assert outside == []
+
+
+def test_the_rest_uses_the_server_through_its_entry_points_only():
+    """Outside engine/server/, the server is `tourney.engine.server` and the names it offers, never its modules."""
+    found = [o for pkg in ("engine", "workers", "tournament", "web", "envs") for o in forbidden(pkg, ("engine.server",))
+             if not o.startswith("engine/server/") and not o.endswith(" imports engine.server")]
+    assert found == []
+
+
+def test_every_entry_point_of_the_server_is_there():
+    import tourney.engine.server as server
+
+    assert server.__all__ == sorted(server._ENTRY_POINTS)
+    for name in server.__all__:
+        assert getattr(server, name) is not None, name
+    with pytest.raises(AttributeError):
+        server.not_an_entry_point  # noqa: B018
 
 
 def test_web_reads_the_store_and_the_public_arena_api_only():
@@ -142,9 +171,7 @@ def test_web_reads_the_store_and_the_public_arena_api_only():
     internals_of = ("workers", "engine.bots", "engine.games", "engine.server.arena", "engine.server.sessions",
                     "engine.server.servicer", "engine.server.server", "engine.server.live", "engine.server.records",
                     "engine.server.match_loop", "engine.server.local", "engine.server.remote", "ray")
-    internals = [o for o in forbidden("web", internals_of)
-                 if not o.startswith("web/cli.py imports engine.server.arena")]
-    assert internals == []  # web/cli.py names the Arena type only to start beside it (serve --web-port)
+    assert forbidden("web", internals_of) == []
 
 
 def test_everything_imports_the_layers_as_tourney_packages():

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tourney.tournament.cli_logging import configure_cli_logging
+from tourney.tournament.cli.logs import configure_cli_logging
 
 ROOT = Path(__file__).resolve().parents[1]
 # Modules whose job is to print: the commands, their progress lines, and the code generator's file list.
 PRINTERS = {
-    "tournament/cli.py", "tournament/cli_app.py", "tournament/league_cli.py", "tournament/serve_cli.py",
-    "tournament/pair_cli.py", "tournament/export_cli.py", "tournament/ladder_cli.py", "tournament/hosted/cli.py",
-    "tournament/progress.py", "engine/server/codegen.py",
-    "tournament/cli_logging.py",  # the CLI's handler: it writes the library's records to stderr
+    "tournament/cli/main.py", "tournament/cli/shared.py", "tournament/cli/league.py", "tournament/cli/serve.py",
+    "tournament/cli/pair.py", "tournament/cli/export.py", "tournament/cli/ladder.py", "tournament/cli/hosted.py",
+    "tournament/cli/progress.py", "tournament/cli/web.py", "engine/server/codegen.py",
+    "tournament/cli/logs.py",  # the CLI's handler: it writes the library's records to stderr
 }
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from tourney.engine.bots import make_bot, parse_bot_spec
 from tourney.engine.core import ConfigError, Game
-from tourney.engine.server.launcher import check_program, command_name, is_command
-from tourney.tournament.hosted.spec import is_hosted, parse_hosted
+from tourney.engine.server import check_program, command_name, is_command
+from tourney.workers.program_specs import is_hosted, parse_hosted
 
 
 @dataclass(frozen=True)

@@ -13,17 +13,12 @@ import contextlib
 from collections.abc import Callable, Iterator, Sequence
 
 from tourney.engine.referee import Replay
-from tourney.engine.server.metrics import (
-    REMAINING,
-    WORKER_BUSY,
-    WORKER_SLOTS,
-    observe_match,
-    serve_metrics,
-)
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.runner import Executor, TournamentPlan
+from tourney.engine.server import REMAINING, WORKER_BUSY, WORKER_SLOTS, observe_match, serve_metrics
+from tourney.tournament.formats.pairing import Pairing
+from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.codec import unpack_replay
 from tourney.tournament.store.records import Played, StoredMatch
+from tourney.workers.executor import Executor, Feed
 
 __all__ = ["MeteredExecutor", "TournamentProgress", "instrument", "observe_record", "serve_metrics"]
 
@@ -47,9 +42,10 @@ class MeteredExecutor:
         self.workers = inner.workers
         self.on_close = on_close
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing], more: Feed | None = None
+            ) -> Iterator[list[Played]]:
         outstanding = len(pairings)
-        chunks = self.inner.run(plan, pairings)
+        chunks = self.inner.run(plan, pairings, more)
         self.workers = self.inner.workers  # a lazily started executor knows its size only now
         WORKER_SLOTS.set(self.workers)
         WORKER_BUSY.set(min(self.inner.workers, outstanding))

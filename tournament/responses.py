@@ -18,8 +18,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from tourney.engine.core import MatchResult, SeatResult
-from tourney.tournament.result_text import places, result_text
-from tourney.tournament.standings import Standing
+from tourney.tournament.rating.result_text import places, result_text
+from tourney.tournament.rating.standings import Standing
 from tourney.tournament.store.results import seat_results
 from tourney.tournament.store.tables import MatchSeat
 

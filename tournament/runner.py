@@ -11,9 +11,9 @@ order, never arrival order (tournament.store.reads).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy.engine import Engine
 
@@ -21,16 +21,14 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.chance import stream_start
 from tourney.engine.referee import MatchResult, TimeControl, play_match
-from tourney.tournament.achievements import rules_for
 from tourney.tournament.entrants import Entrant, remembers
-from tourney.tournament.formats import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
-from tourney.tournament.hosted.spec import is_program
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.played_numbers import PlayedNumbers
-from tourney.tournament.realtime_matches import play_realtime_match, wants_realtime
-from tourney.tournament.seeding import keyed_match_seed
-from tourney.tournament.sprt import ELO_SCALES, SprtState
-from tourney.tournament.standings import Standing
+from tourney.tournament.formats.pairing import Pairing
+from tourney.tournament.formats.registry import FORMATS, FormatSpec, next_round, sprt_state, total_estimate
+from tourney.tournament.formats.seeding import keyed_match_seed
+from tourney.tournament.rating.achievements import rules_for
+from tourney.tournament.rating.played_numbers import PlayedNumbers
+from tourney.tournament.rating.sprt import ELO_SCALES, SprtState
+from tourney.tournament.rating.standings import Standing
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import url_of
 from tourney.tournament.store.reads import load_history, load_standings, stored_numbers, stored_tournament
@@ -42,6 +40,10 @@ from tourney.tournament.store.writes import (
     save_ratings,
     save_streaks,
 )
+from tourney.workers.executor import Executor, Table
+from tourney.workers.local import LocalExecutor
+from tourney.workers.program_specs import is_program
+from tourney.workers.realtime import play_realtime_match, wants_realtime
 
 
 @dataclass
@@ -61,7 +63,7 @@ class TournamentPlan:
     rounds: int | None = None
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
     sprt_elo: str = "logistic"  # the scale of elo0, elo1: logistic or normalized
-    # The organiser's secret behind every match seed (tournament.seeding); None until the
+    # The organiser's secret behind every match seed (tournament.formats.seeding); None until the
     # tournament is stored, when create_tournament generates one if none was given.
     seed_key: str | None = None
     # The database hosted seats' bundles are read from (the run's --db; not stored with the plan).
@@ -89,6 +91,22 @@ class TournamentPlan:
     def play(self, pairing: Pairing) -> Played:
         """Play one scheduled match and reduce it to its stored form (what executors call)."""
         return play_and_record(self, pairing)
+
+    def table(self, pairing: Pairing) -> Table:
+        """Who sits at `pairing`'s table (bot specs and aliases) and its seeds, as any executor plays it."""
+        seed = self.seed_of(pairing)
+        return Table([self.entrants[e].spec for e in pairing.seats], self.aliases_of(pairing), seed,
+                     [bot_seed(seed, self.entrants[e].alias) for e in pairing.seats])
+
+    def record(self, pairing: Pairing, result: MatchResult, seconds: float) -> Played:
+        """A match played elsewhere (an arena) in its stored form, as executors hand it back."""
+        return pairing, match_record(self.aliases_of(pairing), result), seconds
+
+    def offline(self, pairing: Pairing, present: Sequence[bool]) -> Played:
+        """The record of `pairing` not played because the bots of the seats not `present` were offline."""
+        from tourney.tournament.league.forfeits import forfeit  # the league's rule, which imports this module
+
+        return forfeit(self, pairing, dict(zip(pairing.seats, present, strict=True)))
 
     def aliases_of(self, pairing: Pairing) -> list[str]:
         """The aliases of the entrants in `pairing`'s seats."""
@@ -160,15 +178,15 @@ def bot_seed(match: int, alias: str) -> int:
 def play_pairing(plan: TournamentPlan, pairing: Pairing) -> MatchResult:
     """Play one scheduled match. Pure: the same plan and pairing give the same result."""
     game = get_game(plan.game)
-    seed = plan.seed_of(pairing)
-    specs = [plan.entrants[e].spec for e in pairing.seats]
-    if any(is_program(spec) for spec in specs):
-        from tourney.tournament.programs import play_with_programs  # only matches with programs need gRPC
+    table = plan.table(pairing)
+    seed = table.seed
+    if any(is_program(spec) for spec in table.specs):
+        from tourney.tournament.hosted.seat import hosted_starter
+        from tourney.workers.programs import play_with_programs  # only matches with programs need gRPC
 
-        return play_with_programs(plan.game, specs, seed, plan.config, plan.move_ms,
-                                  bot_seeds=[bot_seed(seed, plan.entrants[e].alias) for e in pairing.seats],
-                                  realtime=wants_realtime(plan.game, plan.config), store=plan.store)
-    seats = [make_bot(plan.entrants[e].spec, game, bot_seed(seed, plan.entrants[e].alias)) for e in pairing.seats]
+        return play_with_programs(plan.game, table.specs, seed, plan.config, plan.move_ms, bot_seeds=table.bot_seeds,
+                                  realtime=wants_realtime(plan.game, plan.config), hosted=hosted_starter(plan.store))
+    seats = [make_bot(spec, game, seat_seed) for spec, seat_seed in zip(table.specs, table.bot_seeds, strict=True)]
     # Seats the game plays itself (Solo's scripted AI) are never asked: any bot holds them.
     seats += [make_bot("random", game, 0) for _ in range(plan.players - len(seats))]
     if wants_realtime(plan.game, plan.config):
@@ -181,7 +199,7 @@ def play_and_record(plan: TournamentPlan, pairing: Pairing) -> Played:
     """Play one pairing and reduce it to its stored form, with its duration."""
     started = time.perf_counter()
     result = play_pairing(plan, pairing)
-    return pairing, match_record(plan.aliases_of(pairing), result), time.perf_counter() - started
+    return plan.record(pairing, result, time.perf_counter() - started)
 
 
 def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, TournamentPlan]:
@@ -203,24 +221,6 @@ def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, Tournamen
     return t.id, plan
 
 
-class Executor(Protocol):
-    """Plays pairings and yields finished chunks (see workers/)."""
-
-    workers: int
-
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]: ...
-
-
-class InProcess:
-    """The simplest executor: every match in this process, one at a time."""
-
-    workers = 1
-
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        for p in pairings:
-            yield [play_and_record(plan, p)]
-
-
 def run_tournament(
     engine: Engine,
     plan: TournamentPlan,
@@ -233,7 +233,7 @@ def run_tournament(
     spec = plan.spec()
     n = len(plan.entrants)
     aliases = [e.alias for e in plan.entrants]
-    runner = executor if executor is not None else InProcess()
+    runner = executor if executor is not None else LocalExecutor()
     if tournament_id is None:
         tournament_id = create_tournament(engine, plan)
     else:

@@ -30,8 +30,8 @@ from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tourney.engine.core import ReplayMismatch
+from tourney.tournament.rating.standings_table import points_text
 from tourney.tournament.responses import MatchPageDoc, StandingsDoc
-from tourney.tournament.standings_table import points_text
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.export import export_lines
 from tourney.web import ladder_reads, reads

@@ -13,9 +13,7 @@ from typing import Any
 
 import grpc
 
-from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.generated import arena_pb2_grpc as pb_grpc
-from tourney.engine.server.results import seat_of
+from tourney.engine.server import pb, pb_grpc, seat_of
 from tourney.tournament.responses import seat_docs
 
 MAX_WATCHERS = 64  # SSE streams open at once; more get a clear refusal

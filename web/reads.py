@@ -22,13 +22,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql import Executable
 from sqlmodel import Session, col, select
 
-from tourney.tournament.formats import FormatSpec, sprt_state, total_estimate
+from tourney.tournament.formats.pairing import PlayedGame
+from tourney.tournament.formats.registry import FormatSpec, sprt_state, total_estimate
 from tourney.tournament.league.season import league_standings
-from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.rating.result_text import SOLO_AI
+from tourney.tournament.rating.standings import likelihood_of_superiority
 from tourney.tournament.responses import MatchPageDoc, StandingRow, match_summary, seat_docs, standings_doc
-from tourney.tournament.result_text import SOLO_AI
 from tourney.tournament.runner import load_plan
-from tourney.tournament.standings import likelihood_of_superiority
 from tourney.tournament.store.league_tables import League, LeagueDivision, LeagueRound
 from tourney.tournament.store.reads import (
     achievement_counts,

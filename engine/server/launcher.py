@@ -23,6 +23,15 @@ from pathlib import Path
 from types import TracebackType
 
 from tourney.engine.core import ConfigError
+from tourney.engine.core.environment import (
+    ARENA_ENV,
+    BOT_NAME_ENV,
+    CONCURRENCY_ENV,
+    GAMES_ENV,
+    MATCHES_ENV,
+    PROTO_ENV,
+    TOKEN_ENV,
+)
 
 CMD_PREFIX = "cmd:"
 PYTHON_NAMES = ("python", "python3")  # a program started with these runs on tourney's own Python
@@ -98,7 +107,7 @@ def group_members(pgid: int) -> list[int]:
 
 # Settings the SDKs read (clients/python/tourney_bot.py, clients/node/bot.js) that a bot program
 # may inherit; every other TOURNEY_* variable is the organiser's.
-BOT_SETTINGS = frozenset({"TOURNEY_GAMES", "TOURNEY_MATCHES", "TOURNEY_CONCURRENCY", "TOURNEY_PROTO"})
+BOT_SETTINGS = frozenset({GAMES_ENV, MATCHES_ENV, CONCURRENCY_ENV, PROTO_ENV})
 
 
 class BotProcess:
@@ -128,8 +137,8 @@ class BotProcess:
         # The organiser's own TOURNEY_* settings (admin token, database URL, ...) stay with the
         # organiser: a bot program gets what it needs to connect and the SDKs' own settings.
         inherited = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_") or k in BOT_SETTINGS}
-        env = {**inherited, "TOURNEY_ARENA": self.address, "TOURNEY_TOKEN": self.token,
-               "TOURNEY_BOT_NAME": self.name}
+        env = {**inherited, ARENA_ENV: self.address, TOKEN_ENV: self.token,
+               BOT_NAME_ENV: self.name}
         log = self.log_path.open("ab")
         self.log_start = log.tell()
         try:

@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 
 from tourney.engine.core import ConfigError
+from tourney.engine.core.environment import TOKENS_ENV
 
 
 def token_hash(token: str) -> str:
@@ -26,7 +27,7 @@ NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 
 def default_path() -> Path:
     """Where tokens live unless a path is given."""
-    env = os.environ.get("TOURNEY_TOKENS")
+    env = os.environ.get(TOKENS_ENV)
     if env:
         return Path(env)
     return Path.home() / ".config" / "tourney" / "bots.json"

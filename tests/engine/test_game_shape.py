@@ -99,7 +99,7 @@ def test_tourney_games_names_each_games_default_line_up() -> None:
 
 def test_the_cli_starts_without_importing_a_game() -> None:
     """The games' flags are read when `match` or `run` needs them, not when any command starts."""
-    code = ("import sys, tourney.tournament.cli;"
+    code = ("import sys, tourney.tournament.cli.main;"
             "print(sorted(m for m in sys.modules if m.startswith('tourney.engine.games.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "[]"

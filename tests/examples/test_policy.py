@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from examples.policy.policy import Policy
 from examples.policy.train import score, train
 from tourney.tournament.cli import app
-from tourney.tournament.programs import play_with_programs
+from tourney.workers.programs import play_with_programs
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -20,7 +20,7 @@ from tourney.engine.core import DecisionRequest, get_game
 from tourney.engine.referee import play_match
 from tourney.tournament.cli import app
 from tourney.tournament.entrants import parse_entrants
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.records import match_record

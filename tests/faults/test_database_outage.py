@@ -80,7 +80,7 @@ def test_the_arena_keeps_a_match_that_ends_while_postgres_is_down(restartable_po
 
     from tests.faults.faultlib import GAME
     from tests.server.harness import WAIT_S, ArenaHarness
-    from tourney.tournament.serve_cli import store_writer
+    from tourney.tournament.cli.serve import store_writer
 
     pg = restartable_postgres
     harness = ArenaHarness()

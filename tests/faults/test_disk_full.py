@@ -55,7 +55,7 @@ def test_a_full_disk_stops_the_tournament_cleanly_and_it_resumes(small_disk: Pat
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     # A local run writes its matches in chunks of up to MAX_CHUNK (cut sooner on a slow machine): small
     # chunks make the disk fill partway through on any machine, as it would in a long run.
-    monkeypatch.setattr("tourney.workers.pool.MAX_CHUNK", 2)
+    monkeypatch.setattr("tourney.workers.local.MAX_CHUNK", 2)
     runner = CliRunner()
     whole = runner.invoke(app, [*ARGS, "--db", str(tmp_path / "whole.db")])
     assert whole.exit_code == 0, whole.output

@@ -11,7 +11,7 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-from tourney.tournament.cli import app, guarded
+from tourney.tournament.cli.main import app, guarded
 
 runner = CliRunner()
 
@@ -93,7 +93,7 @@ def test_multi_player_standings_are_whole_and_points_exact(tmp_path):
 
 
 def test_run_in_a_pipe_prints_progress_lines_on_stderr(tmp_path, monkeypatch):
-    monkeypatch.setattr("tourney.tournament.progress.PERIOD_S", 0.001)
+    monkeypatch.setattr("tourney.tournament.cli.progress.PERIOD_S", 0.001)
     result = runner.invoke(app, ["run", "--local", "--game", "sticks", "--bots", "random,greedy", "--games-per-pair",
                                  "6", "--db", str(tmp_path / "t.db")])
     assert result.exit_code == 0, result.output
@@ -102,7 +102,7 @@ def test_run_in_a_pipe_prints_progress_lines_on_stderr(tmp_path, monkeypatch):
 
 
 def test_match_in_a_pipe_prints_progress_lines_on_stderr(monkeypatch):
-    monkeypatch.setattr("tourney.tournament.progress.PERIOD_S", 0.001)
+    monkeypatch.setattr("tourney.tournament.cli.progress.PERIOD_S", 0.001)
     result = runner.invoke(app, ["match", "--game", "tiny-ninjas", "--bots", "ismcts:iterations=20,greedy", "--seed",
                                  "2"])
     assert result.exit_code == 0, result.output

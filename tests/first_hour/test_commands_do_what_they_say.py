@@ -115,7 +115,7 @@ def test_ctrl_c_in_a_local_run_marks_the_tournament_interrupted(tmp_path, monkey
             raise KeyboardInterrupt  # what Python makes of Ctrl-C, after the third match is stored
 
     monkeypatch.setattr(runner_module, "record_matches", record_then_ctrl_c)
-    monkeypatch.setattr("tourney.workers.pool.MAX_CHUNK", 1)  # a chunk a match: the third call is the third match
+    monkeypatch.setattr("tourney.workers.local.MAX_CHUNK", 1)  # a chunk a match: the third call is the third match
     line = one_error(runner.invoke(app, ["run", "--local", "--game", "sticks", "--bots", "random,greedy",
                                          "--games-per-pair", "6", "--db", str(db)]))
     assert "interrupted: tournament 1 keeps the matches it finished" in line and "`tourney resume 1`" in line

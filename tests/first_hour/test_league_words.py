@@ -5,7 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
-import tourney.tournament.league_cli  # noqa: F401  (registers `tourney league`)
+import tourney.tournament.cli.league  # noqa: F401  (registers `tourney league`)
 from tourney.tournament.cli import app
 
 runner = CliRunner()

@@ -53,7 +53,7 @@ def test_a_missing_program_stops_the_run_before_anything_is_stored(tmp_path, mon
 
 
 def test_a_program_that_never_connects_forfeits_after_the_wait(tmp_path, monkeypatch):
-    monkeypatch.setattr("tourney.tournament.programs.CONNECT_WAIT_S", 0.5)
+    monkeypatch.setattr("tourney.workers.programs.CONNECT_WAIT_S", 0.5)
     _, reasons = run_sticks(tmp_path, monkeypatch, "cmd:sleep 60@silent")
     assert all("it did not connect within 0.5 s" in r for r in reasons)
 

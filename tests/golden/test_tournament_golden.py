@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 
 from tests.golden.tournament_cases import CASES, GOLDEN_FILE, TournamentCase, play, play_league
-from tourney.tournament.runner import InProcess
-from tourney.workers import RayExecutor
+from tourney.workers import LocalExecutor, RayExecutor
 
 RECORD: dict[str, Any] = json.loads(Path(__file__).with_name(GOLDEN_FILE).read_text())
 
@@ -40,7 +39,7 @@ def test_the_record_covers_every_case_and_the_league() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.key for c in CASES])
 def test_in_process_stores_the_recorded_tournament(case: TournamentCase, tmp_path: Path) -> None:
-    _same(play(case, tmp_path / "t.db", InProcess()), RECORD[case.key], case.key)
+    _same(play(case, tmp_path / "t.db", LocalExecutor()), RECORD[case.key], case.key)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.key for c in CASES])
@@ -49,7 +48,7 @@ def test_ray_stores_the_recorded_tournament(case: TournamentCase, tmp_path: Path
 
 
 def test_a_league_stores_the_recorded_seasons(tmp_path: Path) -> None:
-    got = play_league(tmp_path / "league.db", InProcess())
+    got = play_league(tmp_path / "league.db", LocalExecutor())
     want = RECORD["league"]
     assert got["rounds"] == want["rounds"] and got["members"] == want["members"]
     assert sorted(got["divisions"]) == sorted(want["divisions"])

@@ -242,16 +242,16 @@ def read_league(db: Path, rounds: list[list[Any]]) -> dict[str, Any]:
 
 def record_all(ray_executor: Any, workdir: Path) -> dict[str, Any]:
     """Every case and the league, played in-process (the record) and checked to agree on Ray."""
-    from tourney.tournament.runner import InProcess
+    from tourney.workers import LocalExecutor
 
     out: dict[str, Any] = {}
     for i, case in enumerate(CASES):
-        here = play(case, workdir / f"in-{i}.db", InProcess())
+        here = play(case, workdir / f"in-{i}.db", LocalExecutor())
         there = play(case, workdir / f"ray-{i}.db", ray_executor)
         if here != there:
             raise AssertionError(f"{case.key}: Ray stored something else than in-process play; fix that first")
         out[case.key] = here
-    out["league"] = play_league(workdir / "league-in.db", InProcess())
+    out["league"] = play_league(workdir / "league-in.db", LocalExecutor())
     if play_league(workdir / "league-ray.db", ray_executor) != out["league"]:
         raise AssertionError("the league stored something else on Ray than in-process; fix that first")
     return out

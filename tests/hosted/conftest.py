@@ -15,9 +15,9 @@ import pytest
 from tests.hosted.bundles import GAME, submit
 from tourney.engine.core import Termination
 from tourney.engine.referee import MatchResult
-from tourney.tournament.hosted.seat import log_path
-from tourney.tournament.programs import play_with_programs
+from tourney.tournament.hosted.seat import hosted_starter, log_path
 from tourney.tournament.store.database import open_store
+from tourney.workers.programs import play_with_programs
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
@@ -33,7 +33,7 @@ class Store:
 
     def play(self, *specs: str, move_ms: int | None = 2000, seed: int = 7) -> MatchResult:
         """One match of the test game between `specs`, its logs under self.logs."""
-        return play_with_programs(GAME, list(specs), seed, {}, move_ms, self.logs, store=self.url)
+        return play_with_programs(GAME, list(specs), seed, {}, move_ms, self.logs, hosted=hosted_starter(self.url))
 
     def log(self, name: str, seat: int = 0) -> str:
         return log_path(self.logs, f"{name}-{seat}").read_text(errors="replace")
@@ -77,7 +77,8 @@ class Beside:
         while not self._stop.is_set() and seed < 200:  # bounded: a test ends long before
             try:
                 self.results.append(play_with_programs(GAME, ["hosted:good", "random"], seed, {}, 2000,
-                                                       self.store.logs / "beside", store=self.store.url))
+                                                       self.store.logs / "beside",
+                                                       hosted=hosted_starter(self.store.url)))
             except BaseException as exc:  # noqa: BLE001  (reported by finish())
                 self.errors.append(exc)
                 return

@@ -103,7 +103,7 @@ def test_a_machine_without_bwrap_refuses_hosted_bots(tmp_path: Path, monkeypatch
 
 
 def test_a_league_plays_a_hosted_bot(tmp_path: Path) -> None:
-    import tourney.tournament.league_cli  # noqa: F401  (registers `tourney league`)
+    import tourney.tournament.cli.league  # noqa: F401  (registers `tourney league`)
 
     db = str(tmp_path / "l.db")
     good = bundle(tmp_path / "good", bot_source("good"))

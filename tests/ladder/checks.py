@@ -11,7 +11,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
-from tourney.tournament.ratings import initial_skill
+from tourney.tournament.rating.ratings import initial_skill
 
 
 def rows(engine: Engine, query: str) -> list[Any]:

@@ -17,7 +17,7 @@ from tourney.tournament.entrants import Entrant
 from tourney.tournament.ladder.loop import run_ladder
 from tourney.tournament.ladder.members import add_bot, standings
 from tourney.tournament.ladder.plan import LadderPairing, LadderPlan
-from tourney.tournament.ratings import initial_skill
+from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.ladder_rows import ladder_of
 from tourney.workers import RayExecutor

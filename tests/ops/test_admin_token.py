@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tourney.tournament.admin_token import weak_reason
+from tourney.tournament.cli.admin_token import weak_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 TOURNEY = [sys.executable, "-c", "from tourney.tournament.cli import app; app()"]

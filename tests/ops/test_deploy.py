@@ -14,8 +14,8 @@ import typer
 import yaml
 from croniter import croniter
 
-import tourney.tournament.league_cli  # noqa: F401  (registers `tourney league`)
-import tourney.tournament.serve_cli  # noqa: F401  (registers `tourney serve`)
+import tourney.tournament.cli.league  # noqa: F401  (registers `tourney league`)
+import tourney.tournament.cli.serve  # noqa: F401  (registers `tourney serve`)
 from tourney.tournament.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,15 +10,16 @@ from pathlib import Path
 from openskill.models import PlackettLuce
 from sqlmodel import Session, select
 
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.league.forfeits import OFFLINE
 from tourney.tournament.league.members import LeagueSettings, create_league, join_league
 from tourney.tournament.league.rounds import run_due
 from tourney.tournament.league.season import league_standings
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.runner import InProcess, TournamentPlan
+from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.league_tables import LeagueMember, LeagueRound
 from tourney.tournament.store.tables import Match, MatchSeat
+from tourney.workers import LocalExecutor
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -35,16 +36,17 @@ class FakeClock:
         self.when = START + timedelta(days=day, hours=hour)
 
 
-class CountingExecutor(InProcess):
+class CountingExecutor(LocalExecutor):
     """Plays in this process and counts how often each match (tournament name, number) was played."""
 
     def __init__(self, delay_s: float = 0.0) -> None:
+        super().__init__(chunk_s=0)  # a chunk a match, as the test counts them
         self.plays: Counter[tuple[str, int]] = Counter()
         self.lock = threading.Lock()
         self.delay_s = delay_s
 
-    def run(self, plan: TournamentPlan, pairings: list[Pairing]):  # type: ignore[override]
-        for chunk in super().run(plan, pairings):
+    def run(self, plan: TournamentPlan, pairings: list[Pairing], more=None):  # type: ignore[no-untyped-def, override]
+        for chunk in super().run(plan, pairings, more):
             with self.lock:
                 for p, _, _ in chunk:
                     self.plays[(plan.name, p.number)] += 1
@@ -205,7 +207,7 @@ def test_two_concurrent_run_due_calls_play_each_round_once(tmp_path) -> None:
     assert run_due(engine, clock=clock) == []
 
 
-RUN_CLI = "import sys, tests.sticks, tourney.tournament.league_cli; from tourney.tournament.cli import app; app()"
+RUN_CLI = "import sys, tests.sticks, tourney.tournament.cli.league; from tourney.tournament.cli import app; app()"
 
 
 def test_two_run_due_processes_at_once_play_each_round_once(tmp_path) -> None:

@@ -14,9 +14,9 @@ from tourney.engine.server.local import LocalArena
 from tourney.tournament.league.forfeits import OFFLINE
 from tourney.tournament.league.members import LeagueSettings, create_league, join_league
 from tourney.tournament.league.rounds import run_due
-from tourney.tournament.league_arena import ArenaExecutor
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.tables import Match, MatchSeat
+from tourney.workers.league_arena import ArenaExecutor
 
 
 def test_league_round_on_the_arena_with_a_connected_and_an_absent_remote_bot(tmp_path) -> None:
@@ -51,7 +51,7 @@ def test_league_round_on_the_arena_with_a_connected_and_an_absent_remote_bot(tmp
 
 
 def test_the_serve_leagues_loop_plays_due_rounds_in_the_background(tmp_path) -> None:
-    from tourney.tournament.league_arena import LeagueLoop
+    from tourney.tournament.league.arena_loop import LeagueLoop
 
     db = str(tmp_path / "l.db")
     engine = open_store(db)
@@ -81,7 +81,7 @@ def test_run_due_with_arena_plays_over_grpc_and_absent_bots_forfeit(tmp_path) ->
 
     from typer.testing import CliRunner
 
-    import tourney.tournament.league_cli  # noqa: F401
+    import tourney.tournament.cli.league  # noqa: F401
     from tourney.tournament.cli import app
 
     db = str(tmp_path / "l.db")
@@ -136,7 +136,7 @@ def test_tourney_serve_leagues_plays_due_rounds_and_exports_them(tmp_path) -> No
     for alias in ("a", "b", "c", "d"):
         join_league(engine, "hourly", "random", alias=alias)
     metrics = free_port()
-    code = "import tests.sticks, tourney.tournament.league_cli; from tourney.tournament.cli import app; app()"
+    code = "import tests.sticks, tourney.tournament.cli.league; from tourney.tournament.cli import app; app()"
     proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", "0", "--allow-anonymous", "--db", db,
                              "--leagues", "--metrics-port", str(metrics)], cwd=root,
                             env={**os.environ, "PYTHONPATH": str(root), "TOURNEY_ADMIN_TOKEN": "Hv7-mQ2cXk9LpR4tWz8b"},

@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-import tourney.tournament.league_cli  # noqa: F401  (registers `tourney league`)
+import tourney.tournament.cli.league  # noqa: F401  (registers `tourney league`)
 from tourney.tournament.cli import app
 
 runner = CliRunner()

@@ -18,9 +18,9 @@ from tourney.engine.server.tokens import token_hash
 from tourney.tournament.league.forfeits import OFFLINE
 from tourney.tournament.league.members import LeagueSettings, create_league, join_league
 from tourney.tournament.league.rounds import run_due
-from tourney.tournament.league_arena import ArenaExecutor
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.tables import Match, MatchSeat
+from tourney.workers.league_arena import ArenaExecutor
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = f"cmd:{sys.executable} {ROOT / 'clients/python/examples/random_bot.py'}"

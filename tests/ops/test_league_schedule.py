@@ -19,6 +19,7 @@ import tests.ops.slow_bot  # noqa: F401  (registers the slowpoke bot here too)
 from tests.ops.test_league import START, FakeClock, make_league
 from tourney.engine.core import ConfigError
 from tourney.engine.server import metrics as m
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.league.forfeits import OFFLINE
 from tourney.tournament.league.members import (
     LeagueSettings,
@@ -31,11 +32,11 @@ from tourney.tournament.league.members import (
 from tourney.tournament.league.rounds import run_due
 from tourney.tournament.league.schedule import MISSED, parse_catch_up
 from tourney.tournament.league.season import league_standings
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.runner import InProcess, TournamentPlan
+from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.league_tables import LeagueRound
 from tourney.tournament.store.tables import Match, MatchSeat
+from tourney.workers import LocalExecutor
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_S = 120.0
@@ -46,15 +47,16 @@ def rounds(engine) -> list[LeagueRound]:
         return list(session.exec(select(LeagueRound).order_by(LeagueRound.slot)))
 
 
-class GatedExecutor(InProcess):
+class GatedExecutor(LocalExecutor):
     """Plays in this process, but holds the first chunk until `go` is set (`started` says it got there)."""
 
     def __init__(self) -> None:
+        super().__init__(chunk_s=0)  # a chunk a match, as the test counts them
         self.started = threading.Event()
         self.go = threading.Event()
 
-    def run(self, plan: TournamentPlan, pairings: list[Pairing]):  # type: ignore[override]
-        for chunk in super().run(plan, pairings):
+    def run(self, plan: TournamentPlan, pairings: list[Pairing], more=None):  # type: ignore[no-untyped-def, override]
+        for chunk in super().run(plan, pairings, more):
             self.started.set()
             assert self.go.wait(WAIT_S)
             yield chunk
@@ -96,8 +98,8 @@ def test_a_failing_round_gives_its_claim_back_at_once(tmp_path) -> None:
     clock = FakeClock()
     clock.to_day(0)
 
-    class Broken(InProcess):
-        def run(self, plan, pairings):  # type: ignore[no-untyped-def, override]
+    class Broken(LocalExecutor):
+        def run(self, plan, pairings, more=None):  # type: ignore[no-untyped-def, override]
             raise RuntimeError("worker lost")
             yield []
 
@@ -124,7 +126,7 @@ def test_a_crashed_schedulers_round_is_picked_up_after_the_lease(tmp_path) -> No
     assert [r.status for r in run_due(engine, clock=clock, lease_s=120)] == ["done"]
 
 
-RUN_CLI = "import sys, tests.sticks, tourney.tournament.league_cli; from tourney.tournament.cli import app; app()"
+RUN_CLI = "import sys, tests.sticks, tourney.tournament.cli.league; from tourney.tournament.cli import app; app()"
 SLOW_BOT = "tests.ops.slow_bot"
 
 
@@ -160,7 +162,7 @@ def test_sigterm_releases_the_round_in_play(tmp_path) -> None:
     assert claim.status == "running" and claim.claimed_ts == 0.0
     # The next scheduler plays it now, not an hour later.
     report = run_due(engine, "slow", clock=FakeClock(START + timedelta(hours=21, minutes=1)), lease_s=3600,
-                     executor=InProcess())
+                     executor=LocalExecutor())
     assert [r.status for r in report] == ["done"] and report[0].matches == 4
 
 
@@ -254,7 +256,7 @@ def test_stopping_the_arenas_scheduler_gives_its_round_back(tmp_path, monkeypatc
     """`tourney serve --leagues` on SIGTERM stops its LeagueLoop: the round in play is released at once."""
     from tourney.engine.server.config import ArenaConfig
     from tourney.engine.server.local import LocalArena
-    from tourney.tournament.league_arena import LeagueLoop
+    from tourney.tournament.league.arena_loop import LeagueLoop
 
     monkeypatch.setenv("TOURNEY_SLOWPOKE_S", "0.2")
     db = str(tmp_path / "l.db")

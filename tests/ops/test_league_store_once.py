@@ -11,12 +11,12 @@ from sqlmodel import Session, select
 from tests.ops.test_league import START, FakeClock
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.local import LocalArena
+from tourney.tournament.cli.serve import store_writer
 from tourney.tournament.league.members import LeagueSettings, create_league, join_league
 from tourney.tournament.league.rounds import run_due
-from tourney.tournament.league_arena import ArenaExecutor
-from tourney.tournament.serve_cli import store_writer
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.tables import Match
+from tourney.workers.league_arena import ArenaExecutor
 
 
 def test_league_matches_are_stored_once_by_an_arena_with_a_database(tmp_path) -> None:

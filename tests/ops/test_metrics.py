@@ -21,9 +21,10 @@ from tourney.engine.server.generated import arena_pb2_grpc as pb_grpc
 from tourney.engine.server.servicer import ArenaServicer, arena_handler
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.metrics import MeteredExecutor, TournamentProgress
-from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.tables import Match, MatchSeat
+from tourney.workers import LocalExecutor
 
 
 def value(name: str, **labels: str) -> float:
@@ -125,7 +126,7 @@ def _run_metered(tmp_path, executor, game: str = "sticks") -> None:
 
 
 def test_driver_counts_matches_from_results_in_process(tmp_path) -> None:
-    _run_metered(tmp_path, InProcess(), private_sticks("sticks-driver-metrics").id)
+    _run_metered(tmp_path, LocalExecutor(chunk_s=0), private_sticks("sticks-driver-metrics").id)
 
 
 def test_driver_counts_matches_played_on_ray_workers(tmp_path, ray_session) -> None:
@@ -212,9 +213,9 @@ def test_instrument_wires_executor_and_progress_for_tourney_run(tmp_path) -> Non
     from tourney.tournament.metrics import instrument
 
     calls: list[tuple[int, int]] = []
-    same = instrument(InProcess(), None, None, calls.append)  # type: ignore[arg-type]
-    assert same[0].__class__ is InProcess
-    executor, on_start, on_match = instrument(InProcess(), 0, None, lambda d, t: calls.append((d, t)))
+    same = instrument(LocalExecutor(), None, None, calls.append)  # type: ignore[arg-type]
+    assert same[0].__class__ is LocalExecutor
+    executor, on_start, on_match = instrument(LocalExecutor(), 0, None, lambda d, t: calls.append((d, t)))
     assert isinstance(executor, MeteredExecutor)
     game = private_sticks("sticks-instrumented").id
     before = snapshot(game)

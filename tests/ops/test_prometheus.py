@@ -9,23 +9,27 @@ from tests.ops.prom import prometheus, query, targets_up, wait_for
 from tests.sticks import private_sticks
 from tourney.engine.server import metrics as m
 from tourney.tournament.entrants import Entrant
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.metrics import MeteredExecutor, TournamentProgress
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.records import Played
+from tourney.workers import LocalExecutor
+from tourney.workers.executor import Feed
 
 
-class PausingExecutor(InProcess):
+class PausingExecutor(LocalExecutor):
     """Plays in this process and stops after `pause_after` matches until the test lets it go on."""
 
     def __init__(self, pause_after: int) -> None:
+        super().__init__(chunk_s=0)  # a chunk a match, as the test counts them
         self.pause_after = pause_after
         self.paused = threading.Event()
         self.go_on = threading.Event()
 
-    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing]) -> Iterator[list[Played]]:
-        for i, chunk in enumerate(super().run(plan, pairings)):
+    def run(self, plan: TournamentPlan, pairings: Sequence[Pairing], more: Feed | None = None
+            ) -> Iterator[list[Played]]:
+        for i, chunk in enumerate(super().run(plan, pairings, more)):
             yield chunk
             if i + 1 == self.pause_after:
                 self.paused.set()
@@ -81,7 +85,7 @@ def test_prometheus_scrapes_the_arena_during_a_league_round_robin(tmp_path) -> N
     from tourney.engine.server.local import LocalArena
     from tourney.tournament.league.members import LeagueSettings, create_league, join_league
     from tourney.tournament.league.rounds import run_due
-    from tourney.tournament.league_arena import ArenaExecutor
+    from tourney.workers.league_arena import ArenaExecutor
 
     game = private_sticks("sticks-league-metrics").id
     port = m.serve_metrics(0, "127.0.0.1")

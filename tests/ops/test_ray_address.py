@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ops.prom import free_port
-from tourney.workers.pool import ClusterUnreachable, client_hint, make_executor
+from tourney.workers.ray_tasks import ClusterUnreachable, client_hint, make_executor
 
 
 def test_a_gcs_address_that_fails_names_the_ray_client_address() -> None:

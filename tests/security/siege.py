@@ -12,11 +12,11 @@ from sqlmodel import Session, select
 from tests.server.harness import WAIT_S, ArenaHarness
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.tournament.arena_run import RemoteArenaExecutor
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.tables import Match
+from tourney.workers.arena import RemoteArenaExecutor
 
 ADMIN = "siege-admin-token-0123456789"
 BASE = ArenaConfig(admin_token=ADMIN, allow_anonymous=True, default_move_ms=5000)

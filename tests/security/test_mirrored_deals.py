@@ -29,12 +29,12 @@ from tourney.engine.core import available_games, get_game
 from tourney.engine.server.client import Bot
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.tournament import runner
-from tourney.tournament.arena_run import RemoteArenaExecutor
 from tourney.tournament.entrants import Entrant, remembers
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.tables import Match
+from tourney.workers.arena import RemoteArenaExecutor
 
 PAIRS = 6
 KEY = "k" * 32

@@ -22,12 +22,12 @@ from tourney.engine.core import get_game
 from tourney.engine.core.chance import stream_start
 from tourney.engine.server.client import Bot
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.tournament.arena_run import RemoteArenaExecutor
 from tourney.tournament.entrants import Entrant
+from tourney.tournament.formats.seeding import LEGACY_KEY
 from tourney.tournament.runner import TournamentPlan, run_tournament
-from tourney.tournament.seeding import LEGACY_KEY
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.tables import Match
+from tourney.workers.arena import RemoteArenaExecutor
 
 GAME = "tiny-ninjas"
 GAMES = 6  # three duplicate pairs, as in the report: 6 of 6 recovered

@@ -30,7 +30,7 @@ from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.generated import arena_pb2_grpc as pb_grpc
 from tourney.engine.server.remote import ArenaUnavailable, finished_match, run_remote_match
 from tourney.engine.server.server import SPARE_FILES, connection_cap, raise_file_limit
-from tourney.tournament.arena_run import play_once
+from tourney.workers.arena import play_once
 
 OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
 

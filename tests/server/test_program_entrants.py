@@ -32,7 +32,7 @@ def test_a_program_plays_a_local_round_robin(tmp_path, monkeypatch) -> None:
 
 def test_a_program_that_dies_at_start_forfeits_as_a_crash(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("tourney.tournament.programs.CONNECT_WAIT_S", 3.0)
+    monkeypatch.setattr("tourney.workers.programs.CONNECT_WAIT_S", 3.0)
     crasher = f"cmd:{sys.executable} -c 'raise SystemExit(3)'@crasher"
     result = CliRunner().invoke(app, ["run", "--local", "--game", "sticks", "--bots", f"{crasher},random",
                                       "--games-per-pair", "1", "--db", str(tmp_path / "t.db"), "--json"])

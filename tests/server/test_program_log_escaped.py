@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tourney.tournament.cli import app
-from tourney.tournament.programs import log_tail
+from tourney.workers.programs import log_tail
 
 HOSTILE = (b"starting\n\x1b]0;owned\x07title\x1b[2J\x1b[31mred\x1b[0m \x00nul \x08back \x9b31m c1 "
            b"\xe2\x80\xaereversed \xff\xfe not utf-8\ndied [red]as markup[/red]\n")
@@ -42,7 +42,7 @@ def test_a_dying_program_s_binary_log_is_escaped_on_the_terminal_and_in_the_stor
                                                                                   monkeypatch: pytest.MonkeyPatch
                                                                                   ) -> None:
     monkeypatch.chdir(tmp_path)  # bot logs go to ./bot-logs
-    monkeypatch.setattr("tourney.tournament.programs.CONNECT_WAIT_S", 3.0)
+    monkeypatch.setattr("tourney.workers.programs.CONNECT_WAIT_S", 3.0)
     script = tmp_path / "noisy.py"
     script.write_text(f"import sys\nsys.stderr.buffer.write({HOSTILE!r})\nsys.stderr.flush()\nraise SystemExit(3)\n")
     db = tmp_path / "t.db"

@@ -35,12 +35,13 @@ def test_remote_faults_and_refusals(harness: ArenaHarness) -> None:
 def test_a_tournament_plays_the_same_on_an_arena_as_on_workers(harness: ArenaHarness, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from sqlmodel import Session, select
 
-    from tourney.tournament.arena_run import RemoteArenaExecutor
     from tourney.tournament.entrants import Entrant
-    from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+    from tourney.tournament.runner import TournamentPlan, run_tournament
     from tourney.tournament.store.codec import unpack_replay
     from tourney.tournament.store.database import open_store
     from tourney.tournament.store.tables import Match, MatchSeat
+    from tourney.workers import LocalExecutor
+    from tourney.workers.arena import RemoteArenaExecutor
 
     # Bots that use their random stream, so a different bot seed would change the games.
     plan = TournamentPlan(game="sticks", entrants=[Entrant("r1", "random"), Entrant("g", "greedy"),
@@ -61,6 +62,6 @@ def test_a_tournament_plays_the_same_on_an_arena_as_on_workers(harness: ArenaHar
                              [(s.alias, s.tier, s.points, s.score) for s in seats]))
             return rows
 
-    on_workers = stored(InProcess(), "workers.db")
+    on_workers = stored(LocalExecutor(), "workers.db")
     on_arena = stored(RemoteArenaExecutor(harness.address, workers=2), "arena.db")
     assert len(on_workers) == 6 and on_arena == on_workers

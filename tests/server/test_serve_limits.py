@@ -12,7 +12,7 @@ from tests.faults.faultlib import hello_bytes
 from tests.security.raw_h2 import WindowZeroClient
 from tests.server.test_cli import ENV, ROOT, TOURNEY
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.tournament.arena_run import check_arena
+from tourney.workers.arena import check_arena
 
 PLAY = "/tourney.v1.Arena/Play"
 

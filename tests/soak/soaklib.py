@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PLAY = "/tourney.v1.Arena/Play"
 RUN_MATCH = "/tourney.v1.Arena/RunMatch"
 GET_MATCH = "/tourney.v1.Arena/GetMatch"
-# RunMatch answers asked again, as tournament.arena_run does.
+# RunMatch answers asked again, as workers.arena does.
 RETRIED = (grpc.StatusCode.CANCELLED, grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAVAILABLE)
 RUN_ATTEMPTS = 6
 FAULTS = ("silent", "out_of_range", "garbage", "deserter", "late")
@@ -191,7 +191,7 @@ async def _soak(address: str, streams: int, seconds: float, faulty_pairs: int, f
             await asyncio.sleep(0.5)
 
     async def play_once(request: pb.RunMatchRequest) -> pb.MatchRecord:
-        """RunMatch as `tourney run --arena` asks it (tournament.arena_run.play_once): one match id,
+        """RunMatch as `tourney run --arena` asks it (workers.arena.play_once): one match id,
         asked again when the call was cut or refused, the record fetched if it was played already."""
         for attempt in range(RUN_ATTEMPTS):
             try:

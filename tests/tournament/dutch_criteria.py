@@ -7,7 +7,7 @@ the rules' order of priority, smaller better; the absolute criteria C.1-C.3 are 
 round. A better pairing is the one whose first differing bracket has the smaller vector: the
 system settles brackets top down, each by the criteria in this order (C.7 looks one bracket on).
 
-Scores are in half points (as `tournament.dutch.Entrant`); a score difference (SD) of a
+Scores are in half points (as `tournament.formats.dutch.Entrant`); a score difference (SD) of a
 downfloater is its score less one point below the bracket's lowest score (A.8).
 """
 
@@ -17,7 +17,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from tourney.tournament.dutch import ABSOLUTE, BLACK, DOWN, NONE, STRONG, UP, WHITE, Entrant
+from tourney.tournament.formats.dutch import ABSOLUTE, BLACK, DOWN, NONE, STRONG, UP, WHITE, Entrant
 
 # The names of a bracket's vector fields, in priority order; C.5 and C.7 count pairs (more is better, so
 # they are stored negated).

@@ -14,7 +14,7 @@ from py4swiss.trf.codes import PlayerCode
 from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
 from py4swiss.trf.sections import PlayerSection, XSection
 
-from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.formats.pairing import PlayedGame
 
 
 def py4swiss_round(

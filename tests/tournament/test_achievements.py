@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tourney.tournament.achievements import Earned, match_achievements, streak_achievements
+from tourney.tournament.rating.achievements import Earned, match_achievements, streak_achievements
 
 RULES = ((15, 3, "win 3 in a row vs the same opponent"), (16, 5, "win 5 in a row vs the same opponent"))
 
@@ -48,7 +48,7 @@ SOLO_RULES = (
 
 
 def test_rules_follow_the_config_with_the_game_defaults_filling_gaps():
-    from tourney.tournament.achievements import rules_for
+    from tourney.tournament.rating.achievements import rules_for
 
     defaults = {"mode": "standard", "difficulty": "normal"}
     assert [r[0] for r in rules_for(SOLO_RULES, {}, defaults)] == [15]

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tourney.engine.core import ConfigError, get_game
-from tourney.tournament.cli import app, parse_settings
+from tourney.tournament.cli.main import app, parse_settings
 
 runner = CliRunner()
 TINY = get_game("tiny-ninjas").options

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from tourney.tournament.dutch import dutch_round
-from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.swiss import player_states
+from tourney.tournament.formats.dutch import dutch_round
+from tourney.tournament.formats.pairing import PlayedGame
+from tourney.tournament.formats.swiss import player_states
 
 
 @pytest.mark.parametrize("n,seed", [(n, s) for n in (4, 7, 10, 15) for s in range(3)])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.tournament.dutch_criteria import brackets_of, compare_pairings, round_totals
-from tourney.tournament.dutch import entrants_from_rounds
-from tourney.tournament.pairing import PlayedGame
+from tourney.tournament.formats.dutch import entrants_from_rounds
+from tourney.tournament.formats.pairing import PlayedGame
 
 # Round one of eight: the top half won, colours alternating down the board. Players 0-3 have a point;
 # 0 and 2 had white (they want black), 1 and 3 black (they want white); 4-7 the other way round.

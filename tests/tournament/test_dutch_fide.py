@@ -18,9 +18,9 @@ import pytest
 
 from tests.tournament.dutch_criteria import colour_floor, compare_pairings, round_totals
 from tests.tournament.py4swiss_reference import py4swiss_round
-from tourney.tournament.dutch import dutch_round, entrants_from_rounds
-from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.swiss import swiss_round
+from tourney.tournament.formats.dutch import dutch_round, entrants_from_rounds
+from tourney.tournament.formats.pairing import PlayedGame
+from tourney.tournament.formats.swiss import swiss_round
 
 
 def play(pairs: list[tuple[int, int]], bye: int | None, rng: random.Random) -> list[PlayedGame]:

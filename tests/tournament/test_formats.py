@@ -8,13 +8,13 @@ from itertools import combinations
 
 import pytest
 
-from tourney.tournament.formats import FormatSpec, default_swiss_rounds, next_round, sprt_state
-from tourney.tournament.gauntlet import gauntlet
-from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.pods import pod_rounds, pod_schedule
-from tourney.tournament.ratings import likelihood_of_superiority, openskill_ratings
-from tourney.tournament.round_robin import round_robin
-from tourney.tournament.standings import SeatResult, compute_standings
+from tourney.tournament.formats.gauntlet import gauntlet
+from tourney.tournament.formats.pairing import PlayedGame
+from tourney.tournament.formats.pods import pod_rounds, pod_schedule
+from tourney.tournament.formats.registry import FormatSpec, default_swiss_rounds, next_round, sprt_state
+from tourney.tournament.formats.round_robin import round_robin
+from tourney.tournament.rating.ratings import likelihood_of_superiority, openskill_ratings
+from tourney.tournament.rating.standings import SeatResult, compute_standings
 
 
 def test_gauntlet_meets_every_opponent_with_balanced_seats_and_duplicate_seeds():

@@ -1,4 +1,4 @@
-"""How a table becomes games (tournament.pairing.encounters), the same in every format."""
+"""How a table becomes games (tournament.formats.pairing.encounters), the same in every format."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from collections import defaultdict
 
 import pytest
 
-from tourney.tournament.formats import FORMATS, FormatSpec, format_of
-from tourney.tournament.pairing import encounters, seeds_used
+from tourney.tournament.formats.pairing import encounters, seeds_used
+from tourney.tournament.formats.registry import FORMATS, FormatSpec, format_of
 
 
 def test_two_players_play_duplicate_pairs_with_the_seats_swapped() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tourney.tournament.played_numbers import GROW_LIMIT, PlayedNumbers
+from tourney.tournament.rating.played_numbers import GROW_LIMIT, PlayedNumbers
 
 
 def test_it_answers_like_a_set_for_dense_sparse_repeated_and_odd_numbers():

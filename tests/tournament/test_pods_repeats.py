@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.swiss import player_states_multi, pod_repeats, swiss_pods
+from tourney.tournament.formats.pairing import PlayedGame
+from tourney.tournament.formats.swiss import player_states_multi, pod_repeats, swiss_pods
 
 
 def fewest_by_brute_force(players: list[int], k: int, met: set[frozenset[int]]) -> int:

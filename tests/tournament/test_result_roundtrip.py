@@ -13,7 +13,7 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import DecisionRequest, MatchResult, SeatStats, Termination, forfeit, get_game, jsonable
 from tourney.engine.referee import play_match
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import stored_matches

@@ -15,9 +15,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from tourney.tournament.cli import app
-from tourney.tournament.result_text import SOLO_AI, ordinal, places, result_text
-from tourney.tournament.standings import SeatResult, compute_standings
-from tourney.tournament.standings_table import standings_table
+from tourney.tournament.rating.result_text import SOLO_AI, ordinal, places, result_text
+from tourney.tournament.rating.standings import SeatResult, compute_standings
+from tourney.tournament.rating.standings_table import standings_table
 from tourney.tournament.store.database import open_store
 from tourney.web.app import create_app
 

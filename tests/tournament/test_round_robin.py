@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from tourney.tournament.round_robin import berger_rounds, round_robin
+from tourney.tournament.formats.round_robin import berger_rounds, round_robin
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 10])

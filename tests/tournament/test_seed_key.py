@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import tests.sticks  # noqa: F401
 from tourney.engine.core.chance import stream_start
 from tourney.tournament.cli import app
-from tourney.tournament.seeding import LEGACY_KEY, keyed_match_seed
+from tourney.tournament.formats.seeding import LEGACY_KEY, keyed_match_seed
 from tourney.tournament.store.database import open_store
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from tourney.engine.core import ConfigError
 from tourney.tournament.cli import app
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.formats import solo_schedule
+from tourney.tournament.formats.registry import solo_schedule
 from tourney.tournament.runner import TournamentPlan
 
 

@@ -7,7 +7,7 @@ import math
 import pytest
 from scipy.optimize import minimize
 
-from tourney.tournament.sprt import SCORES, bounds, expected_score, llr, pentanomial, sprt
+from tourney.tournament.rating.sprt import SCORES, bounds, expected_score, llr, pentanomial, sprt
 
 
 def approx_llr(counts: list[int], elo0: float, elo1: float) -> float:

@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 
 import tests.sticks  # noqa: F401
 from tourney.tournament.cli import app
+from tourney.tournament.rating.sprt import llr
 from tourney.tournament.runner import load_plan
-from tourney.tournament.sprt import llr
 from tourney.tournament.store.database import open_store
 
 runner = CliRunner()

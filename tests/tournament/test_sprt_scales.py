@@ -7,7 +7,7 @@ import math
 import pytest
 from scipy.optimize import minimize
 
-from tourney.tournament.sprt import SCORES, explain, llr, sprt
+from tourney.tournament.rating.sprt import SCORES, explain, llr, sprt
 
 
 def constrained_max(counts: list[float], constraint) -> float:

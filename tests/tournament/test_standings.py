@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from tourney.tournament.standings import MatchLog, SeatResult, compute_standings
+from tourney.tournament.rating.standings import MatchLog, SeatResult, compute_standings
 
 
 def duel(a: str, b: str, result: float) -> list[SeatResult]:

@@ -13,14 +13,15 @@ from sqlalchemy.engine import Engine
 
 import tests.sticks  # noqa: F401  (registers the fast test game)
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.formats.pairing import Pairing
+from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store import writes
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import load_standings, stored_numbers
 from tourney.tournament.store.records import Played
 from tourney.tournament.store.tables import Achievement, Match, MatchSeat
 from tourney.tournament.store.writes import create_tournament, entrant_ids, match_rows, record_matches, save_streaks
+from tourney.workers import LocalExecutor
 
 KEY = "store-writes-test-key"
 
@@ -31,7 +32,7 @@ def plan_of(game: str = "tiny-ninjas", fmt: str = "round-robin", games: int = 2)
 
 
 def played_of(plan: TournamentPlan) -> list[Played]:
-    return [item for chunk in InProcess().run(plan, plan.schedule()) for item in chunk]
+    return [item for chunk in LocalExecutor().run(plan, plan.schedule()) for item in chunk]
 
 
 def table_rows(engine: Engine, table: str, leave_out: Sequence[str] = ("finished_at",)) -> list[tuple[Any, ...]]:

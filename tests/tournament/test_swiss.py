@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from tests.tournament.py4swiss_reference import py4swiss_round
-from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.swiss import player_states, rounds_of, swiss_round
+from tourney.tournament.formats.pairing import PlayedGame
+from tourney.tournament.formats.swiss import player_states, rounds_of, swiss_round
 
 
 def simulate(n: int, rounds: int, seed: int, draws: bool = True):
@@ -136,7 +136,7 @@ def naive_pods(n, k, states):
 
 @pytest.mark.parametrize("n,k", [(12, 3), (13, 4), (20, 4), (30, 5), (17, 6)])
 def test_multiplayer_swiss_pods_cover_everyone_and_avoid_repeat_opponents(n, k):
-    from tourney.tournament.swiss import player_states_multi, swiss_pods
+    from tourney.tournament.formats.swiss import player_states_multi, swiss_pods
 
     ours = naive = 0
     for seed in range(4):

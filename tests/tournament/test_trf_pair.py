@@ -11,9 +11,9 @@ from py4swiss.trf import TrfParser
 from typer.testing import CliRunner
 
 from tourney.tournament.cli import app
-from tourney.tournament.dutch import dutch_round
-from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.trf import format_pairing, read_trf, write_trf
+from tourney.tournament.formats.dutch import dutch_round
+from tourney.tournament.formats.pairing import PlayedGame
+from tourney.tournament.formats.trf import format_pairing, read_trf, write_trf
 
 runner = CliRunner()
 

@@ -234,9 +234,10 @@ def test_openapi_lists_every_api_page(client: TestClient) -> None:
 def test_a_running_tournament_shows_its_progress(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from tourney.engine.core import get_game
     from tourney.tournament.entrants import parse_entrants
-    from tourney.tournament.runner import InProcess, TournamentPlan
+    from tourney.tournament.runner import TournamentPlan
     from tourney.tournament.store.database import open_store
     from tourney.tournament.store.writes import create_tournament, record_matches
+    from tourney.workers import LocalExecutor
 
     engine = open_store(str(tmp_path / "running.db"))
     plan = TournamentPlan(game="maitre-ninja", entrants=parse_entrants("random,random@b,random@c,random@d",
@@ -244,7 +245,7 @@ def test_a_running_tournament_shows_its_progress(tmp_path) -> None:  # type: ign
                           seed=3, games_per_pair=1, players=3, name="half done")
     tid = create_tournament(engine, plan)
     first = plan.schedule()[:2]
-    for chunk in InProcess().run(plan, first):
+    for chunk in LocalExecutor().run(plan, first):
         record_matches(engine, tid, plan, chunk)
     client = TestClient(create_app(engine))
     row = next(t for t in client.get("/api/tournaments").json()["tournaments"] if t["id"] == tid)

@@ -7,11 +7,13 @@ import threading
 from collections import deque
 
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import load_history
 from tourney.workers import LocalExecutor
-from tourney.workers.pool import LOCAL_CHUNK_S, MAX_CHUNK, LocalPlayer
+from tourney.workers.executor import MAX_CHUNK
+from tourney.workers.local import LOCAL_CHUNK_S
+from tourney.workers.ray_tasks import LocalPlayer
 
 
 class StepClock:
@@ -62,7 +64,7 @@ def test_chunked_local_play_stores_exactly_what_one_by_one_play_does(tmp_path):
     plan = TournamentPlan(game="sticks", entrants=bots, seed=5, games_per_pair=30, seed_key="local-chunks-test-key")
     one, chunked = open_store(str(tmp_path / "one.db")), open_store(str(tmp_path / "chunked.db"))
     writes: list[int] = []
-    a = run_tournament(one, plan, executor=InProcess())
+    a = run_tournament(one, plan, executor=LocalExecutor(chunk_s=0))
     b = run_tournament(chunked, plan, executor=LocalExecutor(), on_match=lambda done, total: writes.append(done))
     aliases = [e.alias for e in bots]
     assert [(g.number, g.seats, g.points, g.seed) for g in load_history(one, a.tournament_id, aliases)] == \

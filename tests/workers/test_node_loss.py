@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import load_history
+from tourney.workers import LocalExecutor
 
 pytestmark = pytest.mark.slow  # a Ray cluster of its own: ./test.sh leaves it to CI (.ci/run)
 
@@ -33,7 +34,7 @@ def test_killing_a_node_loses_no_match_and_changes_no_result(tmp_path):
             Entrant("i2", "ismcts:iterations=100")]
     plan = TournamentPlan(game="sticks", entrants=bots, seed=21, games_per_pair=8, seed_key="node-loss-0123456789")
     engine = open_store(str(tmp_path / "local.db"))
-    report = run_tournament(engine, plan, executor=InProcess())
+    report = run_tournament(engine, plan, executor=LocalExecutor())
     expected = [[g.number, list(g.seats), list(g.points)]
                 for g in load_history(engine, report.tournament_id, [e.alias for e in bots])]
     assert doc["matches"] == report.matches == 48

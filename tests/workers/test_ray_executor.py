@@ -8,11 +8,11 @@ from typer.testing import CliRunner
 
 from tourney.tournament.cli import app
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.runner import InProcess, TournamentPlan, run_tournament
+from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import load_history
-from tourney.workers import RayExecutor
-from tourney.workers.pool import chunk_size, chunks
+from tourney.workers import LocalExecutor, RayExecutor
+from tourney.workers.ray_tasks import chunk_size, chunks
 
 
 def plan(fmt: str = "round-robin", **kw) -> TournamentPlan:
@@ -29,7 +29,7 @@ def test_ray_plays_exactly_what_in_process_play_does(ray_session, tmp_path):
     for fmt in ("round-robin", "swiss", "gauntlet"):
         p = plan(fmt)
         local_db, ray_db = open_store(str(tmp_path / f"l{fmt}.db")), open_store(str(tmp_path / f"r{fmt}.db"))
-        a = run_tournament(local_db, p, executor=InProcess())
+        a = run_tournament(local_db, p, executor=LocalExecutor())
         b = run_tournament(ray_db, p, executor=RayExecutor(workers=2))
         assert results(local_db, a.tournament_id, p) == results(ray_db, b.tournament_id, p)
         assert [(s.alias, s.points, s.buchholz, s.mu) for s in a.standings] == \
@@ -80,7 +80,7 @@ def test_the_cli_runs_on_ray_by_default(ray_session, tmp_path):
 def test_a_failing_task_is_one_sentence(ray_session, tmp_path):
     import pytest
 
-    from tourney.workers.pool import MatchFailed
+    from tourney.workers.ray_tasks import MatchFailed
 
     broken = plan(config={"pile": "many"})  # int("many") raises inside the worker
     engine = open_store(str(tmp_path / "t.db"))
@@ -89,7 +89,8 @@ def test_a_failing_task_is_one_sentence(ray_session, tmp_path):
 
 
 def test_chunks_are_sized_from_observed_match_times():
-    from tourney.workers.pool import MAX_CHUNK, ChunkTiming
+    from tourney.workers.executor import MAX_CHUNK
+    from tourney.workers.ray_tasks import ChunkTiming
 
     timing = ChunkTiming()
     assert timing.size(1000, 2) == 1  # nothing measured yet: one match per task
@@ -118,7 +119,7 @@ def test_ray_gets_one_task_fewer_while_this_process_finishes_a_match(ray_session
     from collections import deque
 
     from tests.workers.interval_plan import IntervalPlan
-    from tourney.workers.pool import IN_FLIGHT_PER_WORKER, LocalPlayer
+    from tourney.workers.ray_tasks import IN_FLIGHT_PER_WORKER, LocalPlayer
 
     executor = RayExecutor(workers=2)
     ray_up, hold = threading.Event(), threading.Event()

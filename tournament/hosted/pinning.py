@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from sqlalchemy.engine import Engine
 
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.hosted.spec import is_hosted, parse_hosted, pinned
+from tourney.workers.program_specs import is_hosted, parse_hosted, pinned
 
 
 def pin_specs(engine: Engine, specs: Sequence[str]) -> list[str]:

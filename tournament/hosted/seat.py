@@ -10,13 +10,17 @@ import functools
 import os
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import Engine
 
 from tourney.engine.core import ConfigError
-from tourney.tournament.hosted.spec import parse_hosted
 from tourney.tournament.store.hosted_tables import HostedVersion
+from tourney.workers.program_specs import parse_hosted
 from tourney.workers.sandbox import SandboxedProgram, SandboxLimits, cached_bundle, require_bwrap
+
+if TYPE_CHECKING:
+    from tourney.workers.programs import HostedStart
 
 _engines: dict[str, Engine] = {}
 _opening = threading.Lock()  # Alembic's schema check is not safe from two threads at once
@@ -53,6 +57,11 @@ def hosted_program(store: str, spec: str, name: str, token: str, socket_path: Pa
     version = resolved(store, spec)
     folder = cached_bundle(version.sha256, functools.partial(bundle_bytes, _store(store)))
     return SandboxedProgram(version.run, folder, socket_path, name, log_path(log_dir, name), limits, token)
+
+
+def hosted_starter(store: str) -> HostedStart:
+    """How a match played by workers/programs.py starts the hosted seats whose bundles are in `store`."""
+    return functools.partial(hosted_program, store)
 
 
 def log_path(log_dir: Path, name: str) -> Path:

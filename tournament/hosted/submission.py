@@ -8,9 +8,9 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 
 from tourney.engine.core import ConfigError, available_games, get_game
-from tourney.tournament.hosted.spec import check_name
 from tourney.tournament.store.hosted import add_version
 from tourney.tournament.store.hosted_tables import HostedVersion
+from tourney.workers.program_specs import check_name
 from tourney.workers.sandbox import SandboxLimits, pack_bundle, require_bwrap
 
 

@@ -15,10 +15,10 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 
 from tourney.engine.core import Termination, get_game
-from tourney.tournament.hosted.spec import hosted_name, pinned
 from tourney.tournament.ladder.hosted_entries import enroll
 from tourney.tournament.store.hosted import FAILED, VALIDATED, set_status
 from tourney.tournament.store.hosted_tables import HostedVersion
+from tourney.workers.program_specs import hosted_name, pinned
 
 VALIDATION_SEED = 1  # a fixed seed: a version's validation is reproducible
 VALIDATION_MOVE_MS = 2000  # generous: a bot's first decisions include its imports
@@ -27,8 +27,8 @@ ENDED_NORMALLY = (Termination.NORMAL, Termination.ADJUDICATION)
 
 def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> tuple[str, str, str]:
     """Play the validation matches and record the status; returns (status, reason, its log's tail)."""
-    from tourney.tournament.hosted.seat import log_path
-    from tourney.tournament.programs import log_tail, play_with_programs
+    from tourney.tournament.hosted.seat import hosted_starter, log_path
+    from tourney.workers.programs import log_tail, play_with_programs
 
     spec = pinned(name, version.version)
     reason = tail = ""
@@ -37,7 +37,7 @@ def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> t
         seats = [spec] + ["random"] * (game.min_players - 1)
         with tempfile.TemporaryDirectory(prefix="tourney-validation-") as logs:
             result = play_with_programs(game_id, seats, VALIDATION_SEED, {}, VALIDATION_MOVE_MS, Path(logs),
-                                        store=store)
+                                        hosted=hosted_starter(store))
             if result.termination not in ENDED_NORMALLY:
                 tail = log_tail(log_path(Path(logs), hosted_name(spec, 0)))
                 reason = f"{game_id}: {result.reason}"

@@ -14,9 +14,9 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from tourney.tournament.hosted.spec import HOSTED_PREFIX, pinned
-from tourney.tournament.ratings import initial_skill
+from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.ladder_rows import add_entry, entries_of, ladder_of, leave, rating_history
+from tourney.workers.program_specs import HOSTED_PREFIX, pinned
 
 
 def version_alias(name: str, version: int) -> str:

@@ -9,11 +9,11 @@ from sqlalchemy.engine import Engine
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.tournament.entrants import Entrant, parse_entrants
-from tourney.tournament.hosted.spec import is_hosted, parse_hosted, pinned
 from tourney.tournament.ladder.hosted_entries import enroll
-from tourney.tournament.ratings import initial_skill
+from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.hosted import resolve_version
 from tourney.tournament.store.ladder_rows import LadderEntry, add_entry, ladder_of, match_counts, ranked
+from tourney.workers.program_specs import is_hosted, parse_hosted, pinned
 
 MAX_ALIAS = 200  # what the web app accepts as a name; longer aliases could not be looked up
 

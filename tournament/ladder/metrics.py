@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Gauge
 
-from tourney.engine.server.metrics import REGISTRY, game_label
+from tourney.engine.server import REGISTRY, game_label
 
 LADDER_MATCHES = Counter("tourney_ladder_matches", "Ladder matches played and rated.", ["game"], registry=REGISTRY)
 LADDER_RATE = Gauge("tourney_ladder_throughput_matches_per_second",

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
+from tourney.tournament.formats.seeding import keyed_match_seed
 from tourney.tournament.runner import TournamentPlan, play_and_record
-from tourney.tournament.seeding import keyed_match_seed
 
 LADDER_SEED = 0  # the "tournament seed" beside the key: the key alone makes the seeds secret
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tourney.engine.core import Outcome, SeatStats, Termination
 from tourney.engine.core import forfeit as forfeit_outcome
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
 from tourney.tournament.store.codec import dumps
 from tourney.tournament.store.records import BYE_OUTCOME, Played, StoredMatch, unplayed

@@ -12,13 +12,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from tourney.engine.core import ConfigError, get_game
-from tourney.engine.server.launcher import command_name, is_command
-from tourney.tournament.hosted.spec import is_hosted, parse_hosted
+from tourney.engine.server import command_name, is_command
 from tourney.tournament.league.schedule import next_due, utc_now
-from tourney.tournament.ratings import initial_skill
+from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.codec import dumps
 from tourney.tournament.store.hosted import resolve_version
 from tourney.tournament.store.league_tables import League, LeagueMember, LeagueSeason
+from tourney.workers.program_specs import is_hosted, parse_hosted
 
 LEAGUE_FORMATS = ("swiss", "round-robin")
 REMOTE = "remote:"

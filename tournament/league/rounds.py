@@ -11,8 +11,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from tourney.engine.core import ConfigError
-from tourney.engine.server.metrics import LEAGUE_MATCHES, LEAGUE_ROUNDS
-from tourney.tournament.formats import next_round
+from tourney.engine.server import LEAGUE_MATCHES, LEAGUE_ROUNDS
+from tourney.tournament.formats.registry import next_round
 from tourney.tournament.league.forfeits import forfeit, is_forfeit, no_bye
 from tourney.tournament.league.members import REMOTE, get_league
 from tourney.tournament.league.schedule import (
@@ -27,10 +27,13 @@ from tourney.tournament.league.schedule import (
     utc_now,
 )
 from tourney.tournament.league.season import division_tournaments, rate_round, season_started, start_season
-from tourney.tournament.runner import Executor, InProcess, load_plan
+from tourney.tournament.runner import load_plan
 from tourney.tournament.store.league_tables import League, LeagueMember, LeagueRound, LeagueSeason
 from tourney.tournament.store.reads import load_history, load_standings
 from tourney.tournament.store.writes import record_matches, save_ratings
+from tourney.workers.executor import Executor
+from tourney.workers.local import LocalExecutor
+from tourney.workers.threads import RoundStopped
 
 Presence = Callable[[str], bool]
 RoundHook = Callable[["RoundReport"], None]
@@ -60,10 +63,6 @@ class RoundReport:
             return f"{self.league}: season {self.season + 1} round {self.round + 1} (due {due}) stopped; claim released"
         return (f"{self.league}: season {self.season + 1} round {self.round + 1} (due {due}) {self.status}, "
                 f"{self.matches} matches, {self.forfeits} forfeits")
-
-
-class RoundStopped(Exception):  # noqa: N818  (a request, not an error)
-    """Raised inside a round when the caller was asked to stop (the claim is then released)."""
 
 
 def run_due(
@@ -103,7 +102,7 @@ def run_due(
         while max_rounds is None or len(played) < max_rounds:
             if stop is not None and stop.is_set():
                 return played
-            report = _run_next(engine, league_id, clock, executor or InProcess(), presence or _builtin_only, me,
+            report = _run_next(engine, league_id, clock, executor or LocalExecutor(), presence or _builtin_only, me,
                                lease_s, catch_up, stop)
             if report is None:
                 break

@@ -14,14 +14,14 @@ from sqlmodel import Session, select
 from tourney.engine.core import ConfigError
 from tourney.engine.core.chance import stream_start
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.formats import default_swiss_rounds
+from tourney.tournament.formats.registry import default_swiss_rounds
+from tourney.tournament.formats.round_robin import berger_rounds
 from tourney.tournament.league.forfeits import FORFEIT_DETAILS
 from tourney.tournament.league.members import get_league
 from tourney.tournament.league.schedule import due_after
-from tourney.tournament.ratings import Skill, openskill_ratings
-from tourney.tournament.round_robin import berger_rounds
+from tourney.tournament.rating.ratings import Skill, openskill_ratings
+from tourney.tournament.rating.standings import SeatResult, Standing
 from tourney.tournament.runner import TournamentPlan, load_plan
-from tourney.tournament.standings import SeatResult, Standing
 from tourney.tournament.store.league_tables import (
     League,
     LeagueDivision,

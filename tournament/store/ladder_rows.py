@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from tourney.engine.core import ConfigError
-from tourney.tournament.seeding import new_seed_key
+from tourney.tournament.formats.seeding import new_seed_key
 from tourney.tournament.store.codec import dumps, loads
 from tourney.tournament.store.ladder_tables import DONE, SCHEDULED, Ladder, LadderBot, LadderMatch
 from tourney.tournament.store.retry import guard

@@ -18,9 +18,9 @@ from sqlalchemy import select as select_columns  # any number of plain columns (
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, col, func, select
 
-from tourney.tournament.pairing import PlayedGame
-from tourney.tournament.ratings import openskill_ratings
-from tourney.tournament.standings import MatchLog, SeatResult, Standing, compute_standings
+from tourney.tournament.formats.pairing import PlayedGame
+from tourney.tournament.rating.ratings import openskill_ratings
+from tourney.tournament.rating.standings import MatchLog, SeatResult, Standing, compute_standings
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.records import BYE

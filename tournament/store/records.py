@@ -23,9 +23,10 @@ from tourney.engine.core import (
     jsonable,
     match_result,
 )
-from tourney.tournament.achievements import match_achievements
-from tourney.tournament.pairing import Pairing
+from tourney.tournament.formats.pairing import Pairing
+from tourney.tournament.rating.achievements import match_achievements
 from tourney.tournament.store.codec import dumps, pack_replay
+from tourney.workers.executor import Played as PlayedMatch
 
 BYE = Termination.BYE  # the termination of a stored bye
 BYE_SEED = -1  # the seed offset of a bye pairing: it is recorded, never played
@@ -72,7 +73,7 @@ class StoredMatch:
         return self.result.seats
 
 
-Played = tuple[Pairing, StoredMatch, float]  # a scheduled match, its record, and how long it took (s)
+Played = PlayedMatch[Pairing, StoredMatch]  # the workers' played match: a scheduled match, its record, its seconds
 
 
 def unplayed(game_id: str, aliases: Sequence[str], outcome: Outcome, termination: Termination,

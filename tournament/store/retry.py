@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
+from tourney.engine.core.environment import DB_RETRY_ENV
 from tourney.tournament.store.database import StoreError
 
 logger = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ def guard(action: Callable[[], T]) -> T:
     Anything else (or an outage longer than $TOURNEY_DB_RETRY_S) ends in a StoreError whose
     one sentence says what to do.
     """
-    budget = float(os.environ.get("TOURNEY_DB_RETRY_S", DB_RETRY_S))
+    budget = float(os.environ.get(DB_RETRY_ENV, DB_RETRY_S))
     deadline = time.monotonic() + budget
     delay = 0.1
     while True:

@@ -37,7 +37,7 @@ class Tournament(SQLModel, table=True):
     format: str
     players: int
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
-    # The organiser's secret behind every match seed (tournament.seeding); "" for tournaments
+    # The organiser's secret behind every match seed (tournament.formats.seeding); "" for tournaments
     # stored before match seeds were keyed.
     seed_key: str = Field(default="", sa_column=Column(AutoString, nullable=False, server_default=""))
     config_json: str = "{}"

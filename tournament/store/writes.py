@@ -23,10 +23,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from tourney.engine.core import MatchResult, SeatResult
-from tourney.tournament.achievements import streak_achievements
-from tourney.tournament.pairing import Pairing
-from tourney.tournament.seeding import new_seed_key
-from tourney.tournament.standings import Standing
+from tourney.tournament.formats.pairing import Pairing
+from tourney.tournament.formats.seeding import new_seed_key
+from tourney.tournament.rating.achievements import streak_achievements
+from tourney.tournament.rating.standings import Standing
 from tourney.tournament.store.codec import dumps, loads
 from tourney.tournament.store.reads import streak_results
 from tourney.tournament.store.records import Played, StoredMatch, bye_match

@@ -9,12 +9,12 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-CACHE_ENV = "TOURNEY_BUNDLE_CACHE"
+from tourney.engine.core.environment import BUNDLE_CACHE_ENV
 
 
 def cache_root() -> Path:
     """Where unpacked bundles live: $TOURNEY_BUNDLE_CACHE, else ~/.cache/tourney/bundles."""
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "tourney" / "bundles")
+    return Path(os.environ.get(BUNDLE_CACHE_ENV) or Path.home() / ".cache" / "tourney" / "bundles")
 
 
 def cached_bundle(sha256: str, fetch: Callable[[str], bytes], root: Path | None = None) -> Path:

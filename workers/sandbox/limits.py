@@ -7,6 +7,7 @@ import shutil
 from dataclasses import dataclass
 
 from tourney.engine.core import ConfigError, TourneyError
+from tourney.engine.core.environment import SANDBOX_ENV_PREFIX
 from tourney.workers.sandbox.probes import user_namespaces_allowed
 
 GIB = 1 << 30
@@ -42,7 +43,7 @@ class SandboxLimits:
 
 def _setting(key: str, default: float, low: float, high: float) -> float:
     """One TOURNEY_SANDBOX_* number, checked against its range."""
-    name = f"TOURNEY_SANDBOX_{key}"
+    name = f"{SANDBOX_ENV_PREFIX}{key}"
     text = os.environ.get(name, "").strip()
     if not text:
         return default

@@ -21,6 +21,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from tourney.engine.core.environment import ARENA_ENV, BOT_NAME_ENV, TOKEN_ENV
 from tourney.workers.sandbox.limits import SandboxLimits
 
 BUNDLE = "/bot"
@@ -105,8 +106,8 @@ def bwrap_argv(bwrap: str, run: str, bundle: Path, arena_dir: Path, socket_name:
     `userns_filter`, the descriptor of userns_filter's program (where no /proc can be mounted), the bot
     gets no /proc and that filter; else a fresh /proc and bwrap's --disable-userns, which writes it."""
     mounts, env = runtime_mounts()
-    env.update({"HOME": HOME, "LANG": "C.UTF-8", "TOURNEY_ARENA": f"unix:{ARENA_DIR}/{socket_name}",
-                "TOURNEY_BOT_NAME": name, "TOURNEY_TOKEN": token})
+    env.update({"HOME": HOME, "LANG": "C.UTF-8", ARENA_ENV: f"unix:{ARENA_DIR}/{socket_name}",
+                BOT_NAME_ENV: name, TOKEN_ENV: token})
     proc = userns_filter is None
     no_userns = ["--disable-userns"] if proc else ["--seccomp", str(userns_filter)]
     args = [bwrap, "--unshare-all", "--unshare-user", *no_userns, "--uid", NOBODY, "--gid", NOBODY,

@@ -1,0 +1,116 @@
+"""What every command module shares: output, errors, common options, config.
+
+Each command module (tournament/cli/*.py) makes its own Typer app, which main.py, the root, adds with
+`add_typer`. Nothing here imports a command module, so the commands import one way.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from tourney.engine.core import ConfigError, Options, TourneyError
+from tourney.engine.core.environment import DB_ENV
+from tourney.tournament.rating.standings import Standing
+from tourney.tournament.responses import StandingRow
+from tourney.tournament.store.database import open_store
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+out = Console()
+err = Console(stderr=True)
+
+DEFAULT_GAME = "tiny-ninjas"
+# Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
+# pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
+TABLE_WIDTH = 400
+
+
+def fail(message: str) -> NoReturn:
+    """One sentence on stderr and exit code 2."""
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+def guarded(body: Callable[[], None]) -> None:
+    """Run a command's body: an error a user can cause becomes one sentence and exit code 2."""
+    try:
+        body()
+    except TourneyError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
+
+
+def parse_settings(options: Options, pairs: list[str] | None, mode: str | None,
+                   handicaps: list[str] | None = None, game_flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The game config from `--set key=value`, --mode, `--handicap SEAT:KEY=VALUE`, and the games'
+    own flags (`game_flags`: option key -> the value given, e.g. {"genin_pack": True}).
+
+    Each key must be one of the game's declared `options` (an unknown one is refused with the
+    list of valid ones) and its text is read as that option's kind. A handicap sets a per-seat
+    option: `--handicap 1:hand_limit=4` becomes {"hand_limit": {1: 4}}.
+    """
+    config: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--set '{pair}' is not key=value: write e.g. --set round_cap=50.")
+        config[key] = options.option(key).from_text(raw)
+    for item in handicaps or []:
+        seat, colon, rest = item.partition(":")
+        key, sep, raw = rest.partition("=")
+        if not (colon and sep and key and seat.isdigit()):
+            raise ConfigError(f"--handicap '{item}' is not SEAT:KEY=VALUE: write e.g. --handicap 1:hand_limit=4.")
+        option = options.option(key)
+        if not option.per_seat:
+            seated = ", ".join(o.key for o in options if o.per_seat) or "none in this game"
+            raise ConfigError(f"--handicap '{item}' sets {key}, which is not per-seat: use one of {seated}.")
+        per_seat = config.setdefault(key, {})
+        if not isinstance(per_seat, dict):
+            raise ConfigError(f"--handicap '{item}' clashes with --set {key}: give {key} one way only.")
+        per_seat[int(seat)] = option.from_text(raw)
+    if mode is not None:
+        config["mode"] = mode
+    config.update(game_flags or {})
+    return config
+
+
+def open_existing(db: str, made_by: str = "tourney run") -> Engine:
+    """The store of a command that reads what `made_by` stored: a SQLite file that is not there is
+    a typo in --db, never a new empty database."""
+    path = db.removeprefix("sqlite:///") if db.startswith("sqlite:///") else (None if "://" in db else db)
+    if path is not None and path != ":memory:" and not Path(path).exists():
+        raise ConfigError(f"there is no database {path}: check --db (`{made_by}` creates it).")
+    return open_store(db)
+
+
+def check_move_ms(move_ms: int | None) -> None:
+    """Refuse a --move-ms that is not a positive number of milliseconds."""
+    if move_ms is not None and move_ms <= 0:
+        raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
+
+
+GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game id (see `tourney games`).")]
+SeedOpt = Annotated[int | None, typer.Option(help="Seed; the same seed replays the same matches.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")]
+MoveOpt = Annotated[int | None, typer.Option("--move-ms", help="Per-move time limit in milliseconds.")]
+PlayersOpt = Annotated[int | None, typer.Option(help="Number of players (for games of 2 or more).")]
+ModeOpt = Annotated[str | None, typer.Option(help="Game mode (see `tourney games`).")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Game option key=value (repeatable).")]
+HandicapOpt = Annotated[list[str] | None, typer.Option("--handicap", help="Per-seat option SEAT:KEY=VALUE, e.g. "
+                                                       "1:hand_limit=4 (repeatable).")]
+DbOpt = Annotated[str, typer.Option(envvar=DB_ENV, help="Results database: a SQLite path or SQLAlchemy URL "
+                                                                f"(default ${DB_ENV}, else tourney.db).")]
+
+
+def standing_doc(s: Standing) -> dict[str, Any]:
+    """One standings row as `--json` prints it: the web API's row too (tournament/responses.py)."""
+    return StandingRow.of(s).model_dump()
+

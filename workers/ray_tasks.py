@@ -1,0 +1,412 @@
+"""The Ray executor: scheduled pairings played as Ray tasks, each finished chunk handed back as soon as it is done.
+
+A Ray task plays a *chunk* of pairings, so Ray's round trip (about 3.5 ms here) is paid once
+per chunk rather than once per match; chunks are sized from the match times seen so far.
+The driver writes each chunk as it arrives (`ray.wait`), so a driver that dies loses only
+what was still in flight. A task lost with its worker is
+retried by Ray (`max_retries`); a match is a pure function of (game, config, seed, bots), so a
+retry replays exactly the same matches with exactly the same results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import math
+import os
+import re
+import sys
+import threading
+from collections import deque
+from collections.abc import Iterator, Sequence
+from queue import Empty, SimpleQueue
+from typing import Any
+
+from tourney.engine.core import TourneyError
+from tourney.engine.core.environment import RAY_ADDRESS_ENV, RAY_AUTH_MODE_ENV, RAY_FAILURE_SIGNAL_ENV
+from tourney.engine.core.registry import GAME_MODULES
+from tourney.workers.executor import MAX_CHUNK, Executor, Feed, MatchPlan, Played
+from tourney.workers.local import LocalExecutor
+
+# Chunks are cut so that each worker gets about this many chunks: small enough to balance
+# slow matches across workers, large enough that Ray's per-task cost stays a few percent.
+CHUNKS_PER_WORKER = 4
+TARGET_CHUNK_S = 0.5
+TASK_RETRIES = 4
+IN_FLIGHT_PER_WORKER = 2  # one running and one queued behind it, when Ray itself caps how many run
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # Ray colours its error texts
+
+
+class ClusterUnreachable(TourneyError):
+    """The Ray cluster named by --address or RAY_ADDRESS cannot be joined."""
+
+
+class MatchFailed(TourneyError):
+    """A task raised (a bug, not a bot fault: the referee turns bot faults into results)."""
+
+
+def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None = None) -> list[Played[Any, Any]]:
+    """Play `pairings` one after another; pure apart from the timings.
+
+    `game_module` is imported first so games registered outside the engine (plugins, the
+    test game) exist in a fresh worker process too.
+    """
+    if game_module is not None and plan.game not in _registered():
+        importlib.import_module(game_module)
+    return [plan.play(p) for p in pairings]
+
+
+def _registered() -> set[str]:
+    from tourney.engine.core import registry
+    return set(registry._loaded)
+
+
+def chunk_size(n: int, workers: int) -> int:
+    """Matches per task for n matches over `workers` workers."""
+    return max(1, min(MAX_CHUNK, math.ceil(n / max(1, workers * CHUNKS_PER_WORKER))))
+
+
+class ChunkTiming:
+    """Sizes chunks from the match durations seen so far.
+
+    The first wave is one match per task (nothing is known yet); after that a chunk holds
+    about TARGET_CHUNK_S of play: long enough that Ray's ~3.5 ms per task is under 1%, short
+    enough that results reach the database (and the progress bar) every second or so, and
+    never more than a quarter of a worker's share of what is left, so the last tasks balance.
+    The sizes never change a result: every match is a pure function of its pairing.
+    """
+
+    def __init__(self) -> None:
+        self.matches = 0
+        self.seconds = 0.0
+
+    def add(self, played: Sequence[Played[Any, Any]]) -> None:
+        self.matches += len(played)
+        self.seconds += sum(d for _, _, d in played)
+
+    def size(self, remaining: int, workers: int) -> int:
+        if self.matches == 0:
+            return 1
+        per_match = max(self.seconds / self.matches, 1e-5)
+        by_time = max(1, int(TARGET_CHUNK_S / per_match))
+        return max(1, min(by_time, MAX_CHUNK, chunk_size(remaining, workers)))
+
+
+def chunks(pairings: Sequence[Any], size: int) -> list[list[Any]]:
+    return [list(pairings[i:i + size]) for i in range(0, len(pairings), size)]
+
+
+class RayExecutor:
+    """Plays chunks of matches as Ray tasks, at most `workers` at a time, with no wait for Ray.
+
+    Starts a local Ray instance unless `address` (or RAY_ADDRESS) names a cluster to join. If
+    Ray is already initialised in this process (tests, notebooks), that instance is used and
+    left running on close. Otherwise Ray starts in the background (5-17 s here) while this
+    process plays the first matches itself, one after another; once Ray is up its workers take
+    the rest in chunks. Who plays a match never changes its result: a match is a pure function
+    of its pairing.
+    """
+
+    def __init__(self, address: str | None = None, workers: int | None = None, chunk: int | None = None) -> None:
+        self._ray: Any = sys.modules.get("ray")  # imported here at once only if in use already (1.5 s)
+        self._owns = False
+        self._address = address or os.environ.get(RAY_ADDRESS_ENV) or None
+        if self._address is not None and self._address != "auto":
+            _probe(self._address)  # a wrong address fails at once, before anything is stored
+        self._requested = workers
+        self.workers = max(1, workers or os.cpu_count() or 1)  # the cluster's CPUs once Ray is up
+        self._chunk = chunk
+        self._cpus = self.workers  # the cluster's CPUs, known once Ray is up
+        self._task: Any = None
+        self._ready = threading.Event()
+        self._error: TourneyError | None = None
+        self._closing = threading.Event()
+        self._keeper: threading.Thread | None = None
+        if self._ray is not None and self._ray.is_initialized():
+            import ray
+
+            self._ray = ray
+            self._start()
+            if self._error is not None:
+                raise self._error
+        else:
+            # Linux kills the processes ray.init starts when the *thread* that started them ends
+            # (their parent-death signal), so this thread lives until close() and shuts Ray down.
+            self._keeper = threading.Thread(target=self._keep_ray, name="ray-keeper", daemon=True)
+            self._keeper.start()
+
+    def _keep_ray(self) -> None:
+        """Start Ray, keep it for the executor's life, shut it down on close()."""
+        # Ray's C++ core would catch the driver's SIGTERM and print a raw stack dump; without it the
+        # command stops on SIGTERM as on Ctrl-C. Read once, when ray is first imported.
+        os.environ.setdefault(RAY_FAILURE_SIGNAL_ENV, "1")
+        import ray
+
+        self._ray = ray
+        logging.getLogger("ray._private.worker").addFilter(_not_main_thread_notice)
+        self._start()
+        self._closing.wait()
+        if self._owns:
+            self._ray.shutdown()
+            self._owns = False
+
+    def _start(self) -> None:
+        """Join or start Ray; failures are kept for run() to raise (one sentence)."""
+        ray = self._ray
+        try:
+            if not ray.is_initialized():
+                os.environ.setdefault(RAY_AUTH_MODE_ENV, "disabled")
+                kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                          "configure_logging": False}
+                if self._address is None and self._requested is not None:
+                    kwargs["num_cpus"] = self._requested
+                try:
+                    # No address: a fresh local instance of our own ("local"), never a cluster that
+                    # `ray start` left running on this machine, which ray.init() would otherwise join.
+                    ray.init(address=self._address or "local", **kwargs)
+                except Exception as exc:  # Ray raises ConnectionError, RuntimeError or its own types
+                    where = self._address or "a local Ray instance"
+                    raise ClusterUnreachable(
+                        f"cannot join the Ray cluster at {where} ({first_line(exc, 160)}): start it with "
+                        f"`ray start --head`, fix --address/{RAY_ADDRESS_ENV}, or pass --local to play in this process."
+                        + client_hint(self._address)
+                    ) from None
+                self._owns = True
+            self._cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            self.workers = min(self._requested, self._cpus) if self._requested else self._cpus
+            self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
+        except TourneyError as exc:
+            self._error = exc
+        finally:
+            self._ready.set()
+
+    def run(self, plan: MatchPlan, pairings: Sequence[Any], more: Feed | None = None
+            ) -> Iterator[list[Played[Any, Any]]]:
+        """Play `pairings`; with `more`, ask it for further pairings whenever the queue runs dry (after each
+        finished chunk has been handed over), until it has none and nothing is in flight."""
+        queue = deque(pairings)  # popleft() = schedule order
+        if not queue and more is not None:
+            queue.extend(more())
+        if not queue:
+            return
+        timing = ChunkTiming()
+        here = LocalPlayer(plan, queue, self._ready) if not self._ready.is_set() else None
+        in_flight: list[Any] = []
+        plan_ref: Any = None
+        try:
+            while True:
+                if more is not None and not queue:
+                    fresh = more()
+                    with here.lock if here is not None else contextlib.nullcontext():
+                        queue.extend(fresh)
+                    if fresh and here is not None and not here.busy() and not self._ready.is_set():
+                        # The local player stopped when the queue ran dry, and Ray is still starting.
+                        here = LocalPlayer(plan, queue, self._ready)
+                if not (queue or in_flight or (here is not None and here.busy())):
+                    break
+                if self._error is not None:
+                    raise self._error
+                if self._ready.is_set() and plan_ref is None:
+                    plan_ref = self._ray.put(plan)
+                self._top_up(plan_ref, plan.game, queue, here, in_flight, timing)
+                found = self._collect(here, in_flight)
+                for played in found:
+                    timing.add(played)
+                # Refill before handing results over: the caller writes them to the database, and
+                # the workers play the next chunks meanwhile instead of waiting for that write.
+                self._top_up(plan_ref, plan.game, queue, here, in_flight, timing)
+                yield from found
+        finally:
+            if here is not None:
+                here.stop()
+            self._cancel(in_flight)
+
+    def _top_up(self, plan_ref: Any, game: str, queue: deque[Any], here: LocalPlayer | None, in_flight: list[Any],
+                timing: ChunkTiming) -> None:
+        """Submit chunks from the queue until `slots()` tasks are in flight (none before Ray is up)."""
+        if plan_ref is None:
+            return
+        while chunk := self._next_chunk(queue, here, len(in_flight), timing):
+            in_flight.append(self._task.remote(plan_ref, chunk, GAME_MODULES.get(game)))
+
+    def _next_chunk(self, queue: deque[Any], here: LocalPlayer | None, in_flight: int,
+                    timing: ChunkTiming) -> list[Any]:
+        """The next chunk for Ray, or none when enough are in flight.
+
+        Decided under the local player's lock: it takes from the same queue, and a match it
+        has just taken counts against `workers` before Ray is given another.
+        """
+        with here.lock if here is not None else contextlib.nullcontext():
+            if in_flight >= self.slots(here):
+                return []
+            size = self._chunk or timing.size(len(queue), self.workers)
+            return [queue.popleft() for _ in range(min(size, len(queue)))]
+
+    def slots(self, here: LocalPlayer | None = None) -> int:
+        """How many tasks to keep in flight: never more matches at once than `workers`, this process's included.
+
+        When `workers` is all of the cluster's CPUs, Ray itself runs no more than that many
+        (each task asks for a CPU), so a second task per worker can wait queued behind the
+        running one and the worker never idles between chunks. With fewer workers than CPUs Ray
+        would run that queued task at once on a free CPU, so then only `workers` are in flight.
+        While this process still finishes the match it began before Ray was up, Ray gets one
+        task fewer and none queued.
+        """
+        if here is not None and here.playing():
+            return self.workers - 1
+        if self.workers >= self._cpus:
+            return IN_FLIGHT_PER_WORKER * self.workers
+        return self.workers
+
+    def _collect(self, here: LocalPlayer | None, in_flight: list[Any]) -> list[list[Played[Any, Any]]]:
+        """What finished since the last look: this process's matches and Ray's chunks (waits briefly)."""
+        found = here.take(timeout_s=0.0 if in_flight else 0.1) if here is not None else []
+        if in_flight:
+            done, rest = self._ray.wait(in_flight, num_returns=1, timeout=None if here is None or not here.busy()
+                                        else 0.05)
+            in_flight[:] = rest
+            for ref in done:
+                try:
+                    found.append(self._ray.get(ref))
+                except self._ray.exceptions.RayError as exc:
+                    raise MatchFailed(
+                        f"a match failed on a Ray worker ({first_line(exc, 200)}): finished matches are stored; "
+                        "rerun with --local to see the full traceback."
+                    ) from None
+        return found
+
+    def _cancel(self, in_flight: list[Any]) -> None:
+        for ref in in_flight:
+            self._ray.cancel(ref)
+        for ref in in_flight:
+            # Collect what already failed, so Ray does not report it as unhandled later;
+            # cancelled, failed or still running are all fine here.
+            with contextlib.suppress(Exception):
+                self._ray.get(ref, timeout=0)
+
+    def close(self) -> None:
+        """Shut down the Ray this executor started. One still starting is not waited for: if this
+        process ends first, its processes die with it (Ray ties them to their starter)."""
+        if self._keeper is not None:
+            self._closing.set()
+            if self._ready.is_set():
+                self._keeper.join()
+            return
+        if self._owns:
+            self._ray.shutdown()
+            self._owns = False
+
+
+class LocalPlayer:
+    """Plays matches from the shared queue in a thread of this process until Ray is ready.
+
+    It takes one match at a time, so when Ray comes up the rest of the queue is Ray's; a
+    match it has begun it finishes and hands back.
+    """
+
+    def __init__(self, plan: MatchPlan, queue: deque[Any], ray_ready: threading.Event) -> None:
+        self.plan = plan
+        self.queue = queue
+        self.lock = threading.Lock()
+        self._ray_ready = ray_ready
+        self._stopping = threading.Event()
+        self._playing = threading.Event()
+        self._results: SimpleQueue[list[Played[Any, Any]] | BaseException] = SimpleQueue()
+        self._thread = threading.Thread(target=self._play, name="play-while-ray-starts", daemon=True)
+        self._thread.start()
+
+    def _play(self) -> None:
+        try:
+            while not (self._stopping.is_set() or self._ray_ready.is_set()):
+                with self.lock:
+                    if not self.queue or self._ray_ready.is_set():  # checked again: Ray may be up by now
+                        return
+                    pairing = self.queue.popleft()
+                    self._playing.set()
+                self._results.put([self.plan.play(pairing)])
+                self._playing.clear()
+        except BaseException as exc:  # handed to the driver, which raises it where the user sees it
+            self._results.put(exc)
+
+    def playing(self) -> bool:
+        """True while the thread is in the middle of a match."""
+        return self._playing.is_set()
+
+    def busy(self) -> bool:
+        """True while the thread plays or has results not yet taken."""
+        return self._thread.is_alive() or not self._results.empty()
+
+    def take(self, timeout_s: float) -> list[list[Played[Any, Any]]]:
+        """The matches finished since the last look as one chunk (none: no chunk), waiting up to
+        timeout_s for the first; raises what the thread raised.
+
+        One chunk, not one per match: the driver writes a transaction per chunk, and that cost
+        more than a short match (issue 32).
+        """
+        found: list[Played[Any, Any]] = []
+        with contextlib.suppress(Empty):
+            item = self._results.get(timeout=timeout_s) if timeout_s > 0 else self._results.get_nowait()
+            while True:
+                if isinstance(item, BaseException):
+                    raise item
+                found += item
+                item = self._results.get_nowait()
+        return [found] if found else []
+
+    def stop(self) -> None:
+        """Take no further match (the one in play, if any, finishes in the background)."""
+        self._stopping.set()
+
+
+def _not_main_thread_notice(record: logging.LogRecord) -> bool:
+    """Drop Ray's notice that a thread other than the main one started it (that is on purpose)."""
+    return "not the main thread" not in record.getMessage()
+
+
+def first_line(exc: BaseException, limit: int) -> str:
+    """The first line of an error's text, colour codes removed, bounded, without a final period."""
+    text = ANSI_ESCAPE.sub("", str(exc)).strip()
+    return (text.splitlines() or [type(exc).__name__])[0][:limit].rstrip(".")
+
+
+def client_hint(address: str | None) -> str:
+    """Why HOST:6379 fails from a machine with no Ray node, and what to use instead.
+
+    A GCS address (HOST:6379) attaches a driver through the raylet of its own machine, so it
+    works only where `ray start` ran; a driver elsewhere (a container, a CronJob, a laptop)
+    goes through Ray Client on the head's port 10001.
+    """
+    if address is None or address == "auto" or address.startswith("ray://"):
+        return ""
+    host = address.split("://", 1)[-1].rsplit(":", 1)[0]
+    return (f" HOST:6379 works only on a machine that runs a Ray node (`ray start`); from anywhere else "
+            f"use Ray Client: --address ray://{host}:10001.")
+
+
+def _probe(address: str) -> None:
+    """Fail fast when the head node does not answer: Ray itself would retry for minutes."""
+    import socket
+
+    hostport = address.split("://", 1)[-1].rsplit("/", 1)[0]
+    host, _, port = hostport.rpartition(":")
+    if not host or not port.isdigit():
+        raise ClusterUnreachable(f"the Ray address '{address}' is not host:port: write e.g. --address 10.0.0.5:6379.")
+    try:
+        socket.create_connection((host, int(port)), timeout=3).close()
+    except OSError as exc:
+        raise ClusterUnreachable(
+            f"cannot join the Ray cluster at {address} ({exc.strerror or type(exc).__name__}): start it with "
+            f"`ray start --head`, fix --address/{RAY_ADDRESS_ENV}, or pass --local to play in this process."
+            + client_hint(address)
+        ) from None
+
+
+def make_executor(local: bool = False, address: str | None = None, workers: int | None = None,
+                  chunk: int | None = None) -> Executor:
+    """The executor the command line asked for."""
+    if workers is not None and workers < 1:
+        raise TourneyError(f"--workers must be at least 1, not {workers}.")
+    if local:
+        return LocalExecutor()
+    return RayExecutor(address=address, workers=workers, chunk=chunk)
