@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from tourney.engine.core import TourneyError
 from tourney.engine.core.registry import GAME_MODULES
+from tourney.workers.settled_heap import freeze_once
 
 # A source of further pairings for a run that keeps going (the ladder): called when the queue runs
 # dry, it returns the next pairings, or none to let the run end once nothing is in flight.
@@ -48,7 +49,11 @@ class MatchPlan(Protocol):
 # Chunks are cut so that each worker gets about this many chunks: small enough to balance
 # slow matches across workers, large enough that Ray's per-task cost stays a few percent.
 CHUNKS_PER_WORKER = 4
-MAX_CHUNK = 64
+# A bound on a chunk's size in matches (its records in memory, one task's reply, one transaction);
+# time, not this, cuts chunks of real matches. At 64, a task of the shortest matches (0.4 ms each)
+# lasted 25 ms and Ray's per-task cost (submission, scheduling, a reply to unpickle: ~4 ms of CPU
+# in driver and raylet together) added 15-25% CPU to every match (issue 32).
+MAX_CHUNK = 1024
 TARGET_CHUNK_S = 0.5
 # In-process (--local) chunks are cut by time instead: there is no round trip to amortise, only
 # the write, and a short wait keeps the progress bar live (it redraws a few times a second).
@@ -74,6 +79,7 @@ def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None
     """
     if game_module is not None and plan.game not in _registered():
         importlib.import_module(game_module)
+    freeze_once()
     return [plan.play(p) for p in pairings]
 
 
@@ -243,6 +249,7 @@ class RayExecutor:
                         + client_hint(self._address)
                     ) from None
                 self._owns = True
+            freeze_once()  # Ray's own objects, imported and built by now: see settled_heap
             self._cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
             self.workers = min(self._requested, self._cpus) if self._requested else self._cpus
             self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
