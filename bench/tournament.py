@@ -1,6 +1,7 @@
 """Tournament benchmarks: Ray scaling, Ray overhead, Swiss pairing time, result writes per second.
 
     .venv/bin/python bench/tournament.py [--game tiny-ninjas] [--matches 2000] [--repeats 3] [--pg URL]
+                                         [--ray-bots random,greedy]
 
 (a) matches/s with 1 and 2 Ray workers, taking turns on one warm 2-CPU Ray, and the scaling
     (2-worker rate / 2x 1-worker rate, the same matches) beside the load average and plain Ray's scaling;
@@ -63,8 +64,10 @@ from tourney.tournament.store.writes import (  # noqa: E402
 )
 
 
-def plan_for(game: str, matches: int) -> TournamentPlan:
-    bots = [Entrant("random", "random"), Entrant("greedy", "greedy")]
+def plan_for(game: str, matches: int, lineup: str = "random,greedy") -> TournamentPlan:
+    """Two entrants, `lineup` (two bot specs, each its own alias), playing `matches` games."""
+    first, second = lineup.split(",")
+    bots = [Entrant(first, first), Entrant(second if second != first else f"{second}2", second)]
     return TournamentPlan(game=game, entrants=bots, seed=1, games_per_pair=max(2, matches),
                           seed_key="bench-tournament")  # fixed: every run plays the same matches
 
@@ -78,7 +81,7 @@ def rate(executor: object, plan: TournamentPlan) -> tuple[float, float]:
     return n / took, took
 
 
-def bench_ray(game: str, matches: int, repeats: int) -> None:
+def bench_ray(game: str, matches: int, repeats: int, lineup: str = "random,greedy") -> None:
     """(a) and (b): 1 and 2 Ray workers on the same warm 2-CPU Ray, and in-process, taking turns `repeats` times.
 
     Scaling = matches/s with 2 workers / (2 x matches/s with 1 worker), the same schedule each
@@ -98,12 +101,12 @@ def bench_ray(game: str, matches: int, repeats: int) -> None:
     from tourney.workers import RayExecutor
 
     get_game(game)
-    plan = plan_for(game, matches)
+    plan = plan_for(game, matches, lineup)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     for workers in (2, 1):
         rate(RayExecutor(workers=workers), plan_for(game, 50))  # warm: both worker processes started and imported
     rate(InProcess(), plan_for(game, 50))
-    print(f"\n(a) {matches} {game} matches (random vs greedy), 1 and 2 workers in turn on one warm 2-CPU Ray")
+    print(f"\n(a) {matches} {game} matches ({lineup}), 1 and 2 workers in turn on one warm 2-CPU Ray")
     print(f"{'turn':>4}{'load 1m':>9}{'1 worker m/s':>14}{'2 workers m/s':>15}{'scaling':>9}{'plain Ray':>11}")
     scalings: list[float] = []
     turns: list[tuple[float, float, float, float, float]] = []  # load, in-process CPU and wall, Ray CPU and wall
@@ -521,6 +524,8 @@ def main() -> None:
     parser.add_argument("--game", default="tiny-ninjas")
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3, help="Turns of 1 and 2 Ray workers for (a).")
+    parser.add_argument("--ray-bots", default="random,greedy",
+                        help="The two bots of (a) and (b); random,random gives the shortest matches.")
     parser.add_argument("--pg", default=None, help="PostgreSQL URL (default: start a private cluster)")
     parser.add_argument("--pairing-only", action="store_true", help="Only (c), the Swiss pairing times.")
     parser.add_argument("--store-only", action="store_true", help="Only (d) and (f), the store's writes and memory.")
@@ -536,7 +541,7 @@ def main() -> None:
         bench_swiss()
         return
     if not args.store_only:
-        bench_ray(args.game, args.matches, args.repeats)
+        bench_ray(args.game, args.matches, args.repeats, args.ray_bots)
         if args.ray_only:
             return
         bench_first_result()
