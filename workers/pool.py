@@ -75,7 +75,8 @@ def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None
     """Play `pairings` one after another; pure apart from the timings.
 
     `game_module` is imported first so games registered outside the engine (plugins, the
-    test game) exist in a fresh worker process too.
+    test game) exist in a fresh worker process too; the first chunk a process plays freezes what
+    it holds by then (settled_heap), so the collector walks only what the matches allocate.
     """
     if game_module is not None and plan.game not in _registered():
         importlib.import_module(game_module)
