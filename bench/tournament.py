@@ -1,10 +1,12 @@
 """Tournament benchmarks: Ray scaling, Ray overhead, Swiss pairing time, result writes per second.
 
     .venv/bin/python bench/tournament.py [--game tiny-ninjas] [--matches 2000] [--repeats 3] [--pg URL]
+                                         [--ray-bots random,greedy]
 
 (a) matches/s with 1 and 2 Ray workers, taking turns on one warm 2-CPU Ray, and the scaling
     (2-worker rate / 2x 1-worker rate, the same matches) beside the load average and plain Ray's scaling;
-(b) Ray overhead per match: 1 Ray worker against the same matches played in-process;
+(b) Ray overhead per match: 1 Ray worker against the same matches played in-process in the same turn, in CPU
+    seconds (this process in-process; this process and all of Ray's for Ray) and wall seconds;
 (c) Swiss pairing time for one round at 100, 1,000 and 10,000 players: our FIDE Dutch pairer and py4swiss
     (capped at 2 minutes), on the same history, wall and CPU seconds (goals: under 1 s at 1,000 and 10 s at
     10,000), and our round judged against py4swiss's by the Dutch criteria; then our slowest round of a
@@ -63,8 +65,10 @@ from tourney.tournament.store.writes import (  # noqa: E402
 from tourney.workers import LocalExecutor  # noqa: E402
 
 
-def plan_for(game: str, matches: int) -> TournamentPlan:
-    bots = [Entrant("random", "random"), Entrant("greedy", "greedy")]
+def plan_for(game: str, matches: int, lineup: str = "random,greedy") -> TournamentPlan:
+    """Two entrants, `lineup` (two bot specs, each its own alias), playing `matches` games."""
+    first, second = lineup.split(",")
+    bots = [Entrant(first, first), Entrant(second if second != first else f"{second}2", second)]
     return TournamentPlan(game=game, entrants=bots, seed=1, games_per_pair=max(2, matches),
                           seed_key="bench-tournament")  # fixed: every run plays the same matches
 
@@ -78,8 +82,8 @@ def rate(executor: object, plan: TournamentPlan) -> tuple[float, float]:
     return n / took, took
 
 
-def bench_ray(game: str, matches: int, repeats: int) -> None:
-    """(a) and (b): 1 and 2 Ray workers on the same warm 2-CPU Ray, taking turns `repeats` times.
+def bench_ray(game: str, matches: int, repeats: int, lineup: str = "random,greedy") -> None:
+    """(a) and (b): 1 and 2 Ray workers on the same warm 2-CPU Ray, and in-process, taking turns `repeats` times.
 
     Scaling = matches/s with 2 workers / (2 x matches/s with 1 worker), the same schedule each
     time. The turns alternate so that a change in the machine's load hits both sides; each row
@@ -87,38 +91,76 @@ def bench_ray(game: str, matches: int, repeats: int) -> None:
     in the same turn, the most the cores allowed then. On the 2-CPU Ray, `workers=1` keeps one
     task in flight and `workers=2` two per worker (Ray caps what runs): the extra queued task is
     worth under 1% at ~0.5 s chunks, in the 2-worker column's favour.
+
+    (b) compares each turn's 1-worker run with an in-process run of the same matches in the same
+    turn, in CPU seconds (what the shared machine's load disturbs least): this process alone
+    in-process, against this process plus every process Ray started (raylet, GCS, workers, agents)
+    for Ray; wall seconds beside them.
     """
     import ray
 
     from tourney.workers import RayExecutor
 
     get_game(game)
-    plan = plan_for(game, matches)
-    in_rate, in_s = rate(LocalExecutor(), plan)
+    plan = plan_for(game, matches, lineup)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     for workers in (2, 1):
         rate(RayExecutor(workers=workers), plan_for(game, 50))  # warm: both worker processes started and imported
-    per_match_ms = 1000 * in_s / matches
-    print(f"\n(a) {matches} {game} matches (random vs greedy, {per_match_ms:.2f} ms each in-process), "
-          f"1 and 2 workers in turn on one warm 2-CPU Ray")
+    rate(LocalExecutor(), plan_for(game, 50))
+    print(f"\n(a) {matches} {game} matches ({lineup}), 1 and 2 workers in turn on one warm 2-CPU Ray")
     print(f"{'turn':>4}{'load 1m':>9}{'1 worker m/s':>14}{'2 workers m/s':>15}{'scaling':>9}{'plain Ray':>11}")
-    one_s: list[float] = []
     scalings: list[float] = []
+    turns: list[tuple[float, float, float, float, float]] = []  # load, in-process CPU and wall, Ray CPU and wall
     for turn in range(1, repeats + 1):
         load = os.getloadavg()[0]
+        cpu = time.process_time()
+        _, in_s = rate(LocalExecutor(), plan)
+        in_cpu = time.process_time() - cpu
+        tree = tree_cpu_s()
         one_rate, took = rate(RayExecutor(workers=1), plan)
+        turns.append((load, in_cpu, in_s, tree_cpu_s() - tree, took))
         two_rate, _ = rate(RayExecutor(workers=2), plan)
         reference = ray_reference_scaling(ray, per_task_s=0.3)
-        one_s.append(took)
         scalings.append(two_rate / (2 * one_rate))
         print(f"{turn:>4}{load:>9.2f}{one_rate:>14.1f}{two_rate:>15.1f}{scalings[-1]:>9.2f}{reference:>11.2f}",
               flush=True)
     ray.shutdown()
     print(f"scaling, median of {repeats}: {statistics.median(scalings):.2f} of linear (goal >= 0.9); "
           "'plain Ray' is what the cores allowed in that turn (1.0 on an idle machine)")
-    overhead = 100 * (statistics.median(one_s) - in_s) / in_s
-    print(f"\n(b) Ray overhead, 1 worker (median) vs in-process ({in_rate:.1f} matches/s): {overhead:+.1f}% per match "
-          "(goal <= 5%)")
+    print(f"\n(b) Ray overhead per match, 1 worker vs in-process, the same {matches} matches in each turn "
+          f"({1000 * statistics.median(t[1] for t in turns) / matches:.2f} ms of CPU each in-process)")
+    print(f"{'turn':>4}{'load 1m':>9}{'in-process CPU s':>18}{'Ray CPU s':>11}{'CPU':>8}{'in-process s':>14}"
+          f"{'Ray s':>8}{'wall':>8}")
+    for turn, (load, in_cpu, in_s, ray_cpu, ray_s) in enumerate(turns, 1):
+        print(f"{turn:>4}{load:>9.2f}{in_cpu:>18.2f}{ray_cpu:>11.2f}{100 * (ray_cpu / in_cpu - 1):>+7.1f}%"
+              f"{in_s:>14.2f}{ray_s:>8.2f}{100 * (ray_s / in_s - 1):>+7.1f}%")
+    cpu_over = statistics.median(100 * (t[3] / t[1] - 1) for t in turns)
+    wall_over = statistics.median(100 * (t[4] / t[2] - 1) for t in turns)
+    print(f"median: Ray {cpu_over:+.1f}% CPU, {wall_over:+.1f}% wall per match over in-process (goal <= 5%)")
+
+
+def tree_cpu_s() -> float:
+    """CPU seconds (user + system) used so far by this process and every process below it: the Ray
+    that ray.init started here (raylet, GCS, workers, agents) runs in this process's children."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # ended meanwhile
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # after the command name, which may hold spaces
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        total += used.get(pid, 0.0)
+        todo += children.get(pid, [])
+    return total
 
 
 def ray_reference_scaling(ray: object, per_task_s: float, tasks: int = 12) -> float:
@@ -483,6 +525,8 @@ def main() -> None:
     parser.add_argument("--game", default="tiny-ninjas")
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3, help="Turns of 1 and 2 Ray workers for (a).")
+    parser.add_argument("--ray-bots", default="random,greedy",
+                        help="The two bots of (a) and (b); random,random gives the shortest matches.")
     parser.add_argument("--pg", default=None, help="PostgreSQL URL (default: start a private cluster)")
     parser.add_argument("--pairing-only", action="store_true", help="Only (c), the Swiss pairing times.")
     parser.add_argument("--store-only", action="store_true", help="Only (d) and (f), the store's writes and memory.")
@@ -498,7 +542,7 @@ def main() -> None:
         bench_swiss()
         return
     if not args.store_only:
-        bench_ray(args.game, args.matches, args.repeats)
+        bench_ray(args.game, args.matches, args.repeats, args.ray_bots)
         if args.ray_only:
             return
         bench_first_result()

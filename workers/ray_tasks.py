@@ -28,6 +28,7 @@ from tourney.engine.core.environment import RAY_ADDRESS_ENV, RAY_AUTH_MODE_ENV, 
 from tourney.engine.core.registry import GAME_MODULES
 from tourney.workers.executor import MAX_CHUNK, Executor, Feed, MatchPlan, Played
 from tourney.workers.local import LocalExecutor
+from tourney.workers.settled_heap import freeze_once
 
 # Chunks are cut so that each worker gets about this many chunks: small enough to balance
 # slow matches across workers, large enough that Ray's per-task cost stays a few percent.
@@ -50,10 +51,12 @@ def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None
     """Play `pairings` one after another; pure apart from the timings.
 
     `game_module` is imported first so games registered outside the engine (plugins, the
-    test game) exist in a fresh worker process too.
+    test game) exist in a fresh worker process too; the first chunk a process plays freezes what
+    it holds by then (settled_heap), so the collector walks only what the matches allocate.
     """
     if game_module is not None and plan.game not in _registered():
         importlib.import_module(game_module)
+    freeze_once()
     return [plan.play(p) for p in pairings]
 
 
@@ -173,6 +176,7 @@ class RayExecutor:
                         + client_hint(self._address)
                     ) from None
                 self._owns = True
+            freeze_once()  # Ray's own objects, imported and built by now: see settled_heap
             self._cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
             self.workers = min(self._requested, self._cpus) if self._requested else self._cpus
             self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)

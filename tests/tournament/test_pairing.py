@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pickle
 from collections import defaultdict
 
 import pytest
 
-from tourney.tournament.formats.pairing import encounters, seeds_used
+from tourney.tournament.formats.pairing import Pairing, encounters, seeds_used
 from tourney.tournament.formats.registry import FORMATS, FormatSpec, format_of
 
 
@@ -32,3 +33,12 @@ def test_formats_are_looked_up_by_name_and_a_gauntlet_with_a_test_runs_its_batch
     assert format_of(FormatSpec("gauntlet")) is FORMATS["gauntlet"]
     sprt = format_of(FormatSpec("gauntlet", sprt=(0.0, 5.0, 0.05, 0.05)))
     assert sprt is not FORMATS["gauntlet"] and sprt.total(FormatSpec("gauntlet", rounds=2), 3) == 2 * 2 * 2 * 8
+
+
+def test_a_pairing_survives_pickling_as_itself() -> None:
+    # What every Ray task sends and gets back: the same pairing, still frozen.
+    original = [Pairing(7, 2, (3, 0, 1), 5), Pairing(8, 2, (1,), -1)]
+    copied = pickle.loads(pickle.dumps(original, protocol=pickle.HIGHEST_PROTOCOL))
+    assert copied == original and all(type(p) is Pairing for p in copied)
+    with pytest.raises(AttributeError):
+        copied[0].number = 1  # type: ignore[misc]

@@ -68,12 +68,29 @@ def test_the_writer_stores_the_rows_a_plain_executemany_of_the_converter_stores(
         assert table_rows(ours, table) == table_rows(raw, table), table
     assert len(table_rows(ours, "match")) == len(played) + 1
     assert table_rows(ours, "achievement"), "Tiny Ninjas matches earn achievements: the test would see none"
-    # Each seat row points at its own match: the ids the batch insert returned are in order.
+    # Each seat row points at its own match: the batch's ids, read back by number, are matched right.
     with ours.connect() as con:
         pairs = con.execute(text("select m.number, s.seat, s.alias from matchseat s join match m on m.id = s.match_id"
                                  " order by m.number, s.seat")).all()
     expected = [(p.number, seat, rec.aliases[seat]) for p, rec, _ in played for seat in range(len(rec.seats))]
     assert sorted(pairs)[:len(expected)] == sorted(expected)
+
+
+def test_seats_join_their_own_match_when_batches_arrive_out_of_order_and_around_stored_ones(tmp_path):
+    # Ray hands chunks back in any order; a batch's ids are read back by number, so a batch whose
+    # numbers are reversed and straddle matches stored before must still link every seat to its match.
+    plan = plan_of(games=4)
+    played = played_of(plan)
+    engine = open_store(str(tmp_path / "order.db"))
+    tid = create_tournament(engine, plan)
+    record_matches(engine, tid, plan, played[4:6])  # stored first, inside the next batch's range
+    record_matches(engine, tid, plan, [*reversed(played[6:]), *reversed(played[:4])])
+    with engine.connect() as con:
+        pairs = con.execute(text("select m.number, s.seat, s.alias, s.points from matchseat s join match m "
+                                 "on m.id = s.match_id")).all()
+    expected = [(p.number, seat, sr.alias, sr.points) for p, rec, _ in played for seat, sr in enumerate(rec.seats)]
+    assert sorted(pairs) == sorted(expected)
+    assert len({(number, seat) for number, seat, _, _ in pairs}) == len(pairs)
 
 
 @pytest.mark.parametrize("where", ["sqlite", "postgresql"])

@@ -38,9 +38,10 @@ class Numbered:
 
 
 def test_short_matches_come_back_in_chunks_of_at_most_max_chunk_in_schedule_order():
-    chunks = list(LocalExecutor(clock=StepClock(1e-6)).run(Numbered(), list(range(200))))
-    assert [len(c) for c in chunks] == [MAX_CHUNK, MAX_CHUNK, MAX_CHUNK, 200 - 3 * MAX_CHUNK]
-    assert [p for c in chunks for p, _, _ in c] == list(range(200))
+    n = 3 * MAX_CHUNK + 8
+    chunks = list(LocalExecutor(clock=StepClock(1e-6)).run(Numbered(), list(range(n))))
+    assert [len(c) for c in chunks] == [MAX_CHUNK, MAX_CHUNK, MAX_CHUNK, 8]
+    assert [p for c in chunks for p, _, _ in c] == list(range(n))
 
 
 def test_a_chunk_closes_once_its_play_time_passes_the_limit():

@@ -12,6 +12,7 @@ from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import load_history
 from tourney.workers import LocalExecutor, RayExecutor
+from tourney.workers.executor import MAX_CHUNK
 from tourney.workers.ray_tasks import chunk_size, chunks
 
 
@@ -55,7 +56,8 @@ def test_workers_cap_parallelism(ray_session):
 
 def test_chunk_size_keeps_tasks_few_but_balanced():
     assert chunk_size(10, 2) == 2
-    assert chunk_size(10_000, 2) == 64
+    assert chunk_size(1_000, 2) == 125  # four chunks a worker
+    assert chunk_size(100_000, 2) == MAX_CHUNK
     assert chunk_size(1, 8) == 1
 
 
@@ -89,14 +91,15 @@ def test_a_failing_task_is_one_sentence(ray_session, tmp_path):
 
 
 def test_chunks_are_sized_from_observed_match_times():
-    from tourney.workers.executor import MAX_CHUNK
     from tourney.workers.ray_tasks import ChunkTiming
 
     timing = ChunkTiming()
     assert timing.size(1000, 2) == 1  # nothing measured yet: one match per task
     timing.matches, timing.seconds = 10, 1.0  # 100 ms a match: five make half a second
     assert timing.size(1000, 2) == 5
-    timing.matches, timing.seconds = 1000, 0.5  # 0.5 ms a match: capped
+    timing.matches, timing.seconds = 1000, 0.5  # 0.5 ms a match: a thousand make half a second
+    assert timing.size(100_000, 2) == 1000
+    timing.matches, timing.seconds = 1000, 0.01  # 10 us a match: capped
     assert timing.size(100_000, 2) == MAX_CHUNK
     assert timing.size(16, 2) == 2  # the tail is split so both workers finish together
 

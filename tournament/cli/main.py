@@ -259,6 +259,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
           admin_token: str = "", metrics_port: int | None = None, metrics_host: str = "127.0.0.1") -> None:
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
     from tourney.workers import make_executor
+    from tourney.workers.settled_heap import freeze_once
 
     engine = open_store(db) if plan is not None else open_existing(db)
     tid: int | None = None
@@ -288,6 +289,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         executor = cast("PoolExecutor", on_arena)
     else:
         executor = make_executor(local=local, address=address, workers=workers)
+        if local:  # (a Ray executor freezes once Ray is up, its objects included)
+            freeze_once()  # the imports and the store outlive the run: the collector need not walk them
     from tourney.tournament.metrics import instrument
 
     # --metrics-port: matches counted as their results arrive here, and the remaining-matches gauge.

@@ -3,8 +3,8 @@
 A batch (the chunk an executor hands back) is one transaction, written as soon as it arrives,
 so a driver that dies loses nothing that finished and a resumed tournament skips what is
 stored. The rows of a batch are built by one converter (`match_rows`) and inserted with core
-executemany statements: one for the matches (their ids come back in order), one for all their
-seats, one for their achievements; no ORM unit of work. A tournament's entrant ids never
+executemany statements: one for the matches (their ids are then read back by number), one for
+all their seats, one for their achievements; no ORM unit of work. A tournament's entrant ids never
 change once it is created, so they are read once per store and tournament, not per batch.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Table, delete, insert
+from sqlalchemy import Table, bindparam, delete, insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -150,18 +150,29 @@ def _seat_row(seat: int, alias: str, sr: SeatResult, entrant_id: int | None) -> 
 
 # Built once: the statements of every batch (on the tables, not the ORM classes: no ORM work per batch).
 _MATCHES: Table = Match.__table__  # type: ignore[attr-defined]
-_INSERT_MATCHES = insert(_MATCHES).returning(_MATCHES.c.id, sort_by_parameter_order=True)
+_INSERT_MATCHES = insert(_MATCHES)
+# A batch's match ids, read back by their (tournament, number) key, which is unique. Not RETURNING
+# in parameter order: SQLite cannot promise that order for a multi-row insert, so SQLAlchemy sent
+# it one row per statement, a fifth of the cost of writing a short match (issue 32).
+_MATCH_IDS = (select(_MATCHES.c.number, _MATCHES.c.id)
+              .where(_MATCHES.c.tournament_id == bindparam("tournament_id"))
+              .where(_MATCHES.c.number.between(bindparam("low"), bindparam("high"))))
 _INSERT_SEATS = insert(MatchSeat.__table__)  # type: ignore[attr-defined]
 _INSERT_ACHIEVEMENTS = insert(Achievement.__table__)  # type: ignore[attr-defined]
 
 
 def insert_rows(conn: Connection, rows: Sequence[MatchRows]) -> None:
-    """Insert a batch's rows in three executemany statements (matches, seats, achievements)."""
+    """Insert a batch's rows: three executemany statements (matches, seats, achievements) and one read of the
+    new matches' ids."""
     if not rows:
         return
-    ids = conn.execute(_INSERT_MATCHES, [r.match for r in rows]).scalars().all()
+    conn.execute(_INSERT_MATCHES, [r.match for r in rows])
+    numbers = [r.match["number"] for r in rows]
+    key = {"tournament_id": rows[0].match["tournament_id"], "low": min(numbers), "high": max(numbers)}
+    found = {number: match_id for number, match_id in conn.execute(_MATCH_IDS, key)}
     seats, earned = [], []
-    for r, match_id in zip(rows, ids, strict=True):
+    for r, number in zip(rows, numbers, strict=True):
+        match_id = found[number]
         for seat in r.seats:
             seat["match_id"] = match_id
         for e in r.achievements:

@@ -1,0 +1,29 @@
+"""Keep the cycle collector off what a process built before its first match (a Ray driver or worker,
+or `tourney run --local`).
+
+Python's collector walks every tracked object of the oldest generation once enough allocations
+pile up, and unpickling a chunk of results (the driver) or playing a chunk (a worker) allocates
+plenty. A process that has imported Ray holds hundreds of thousands of long-lived objects, so
+those walks cost the driver about as much CPU as all its other work per task (issue 32: half of
+the driver's CPU on the shortest matches); the CLI's imports and store cost 0.1 s a walk. Frozen,
+they are skipped; they are still freed by
+reference counting like any object, so only a reference cycle among them would outlive its use,
+and the modules and Ray state frozen here live as long as the process anyway.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+
+_frozen_in: set[int] = set()  # the process ids that froze already (a forked child freezes again)
+
+
+def freeze_once() -> None:
+    """Move every object tracked so far out of the collector's sight, once per process."""
+    pid = os.getpid()
+    if pid in _frozen_in:
+        return
+    _frozen_in.add(pid)
+    gc.collect()  # what is garbage now is freed first, not frozen
+    gc.freeze()
