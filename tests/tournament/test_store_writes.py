@@ -88,7 +88,8 @@ def test_seats_join_their_own_match_when_batches_arrive_out_of_order_and_around_
     with engine.connect() as con:
         pairs = con.execute(text("select m.number, s.seat, s.alias, s.points from matchseat s join match m "
                                  "on m.id = s.match_id")).all()
-    expected = [(p.number, seat, sr.alias, sr.points) for p, rec, _ in played for seat, sr in enumerate(rec.seats)]
+    expected = [(p.number, seat, alias, sr.points) for p, rec, _ in played
+                for seat, (alias, sr) in enumerate(zip(rec.aliases, rec.seats, strict=True))]
     assert sorted(pairs) == sorted(expected)
     assert len({(number, seat) for number, seat, _, _ in pairs}) == len(pairs)
 
