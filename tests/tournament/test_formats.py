@@ -14,7 +14,7 @@ from tourney.tournament.formats.pods import pod_rounds, pod_schedule
 from tourney.tournament.formats.registry import FormatSpec, default_swiss_rounds, next_round, sprt_state
 from tourney.tournament.formats.round_robin import round_robin
 from tourney.tournament.rating.ratings import likelihood_of_superiority, openskill_ratings
-from tourney.tournament.rating.standings import SeatResult, compute_standings
+from tourney.tournament.rating.standings import StandingSeat, compute_standings
 
 
 def test_gauntlet_meets_every_opponent_with_balanced_seats_and_duplicate_seeds():
@@ -113,16 +113,16 @@ def test_sprt_run_stops_when_the_challenger_is_clearly_better():
     assert state.verdict == "H1" and r < 10
 
 
-def duel(a: str, b: str, x: float) -> list[SeatResult]:
+def duel(a: str, b: str, x: float) -> list[StandingSeat]:
     if x == 0.5:
-        return [SeatResult(a, 0, 2, 0.5), SeatResult(b, 0, 2, 0.5)]
-    return [SeatResult(a, 0 if x else 1, 1, x), SeatResult(b, 1 if x else 0, 1, 1 - x)]
+        return [StandingSeat(a, 0, 2, 0.5), StandingSeat(b, 0, 2, 0.5)]
+    return [StandingSeat(a, 0 if x else 1, 1, x), StandingSeat(b, 1 if x else 0, 1, 1 - x)]
 
 
 def test_buchholz_sonneborn_berger_and_direct_encounter():
     # a beat b, b beat c, c drew a; d lost to everyone but has a bye.
     matches = [duel("a", "b", 1), duel("b", "c", 1), duel("c", "a", 0.5),
-               duel("a", "d", 1), duel("b", "d", 1), duel("c", "d", 1), [SeatResult("d", 0, 1, 1.0, bye=True)]]
+               duel("a", "d", 1), duel("b", "d", 1), duel("c", "d", 1), [StandingSeat("d", 0, 1, 1.0, bye=True)]]
     table = {s.alias: s for s in compute_standings(["a", "b", "c", "d"], matches)}
     assert table["a"].points == 2.5 and table["b"].points == 2 and table["c"].points == 1.5
     assert table["d"].points == 1 and table["d"].byes == 1 and table["d"].games == 3
@@ -151,7 +151,7 @@ def test_openskill_orders_by_strength_and_is_order_dependent_only_through_the_sc
 
 
 def test_openskill_rates_multiplayer_pods():
-    pod = [SeatResult("a", 0, 1, 1.0), SeatResult("b", 1, 1, 0.0), SeatResult("c", 2, 1, 0.0)]
+    pod = [StandingSeat("a", 0, 1, 1.0), StandingSeat("b", 1, 1, 0.0), StandingSeat("c", 2, 1, 0.0)]
     skills = openskill_ratings(["a", "b", "c"], [pod] * 10)
     assert skills["a"].mu > skills["b"].mu > skills["c"].mu
 

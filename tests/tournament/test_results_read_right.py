@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from tourney.tournament.cli import app
 from tourney.tournament.rating.result_text import SOLO_AI, ordinal, places, result_text
-from tourney.tournament.rating.standings import SeatResult, compute_standings
+from tourney.tournament.rating.standings import StandingSeat, compute_standings
 from tourney.tournament.rating.standings_table import standings_table
 from tourney.tournament.store.database import open_store
 from tourney.web.app import create_app
@@ -57,11 +57,11 @@ def solo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_pod_place_counts_as_results_against_each_other_seat() -> None:
     # One pod of four: a first, then two sharing second, then a last.
-    pod = [SeatResult("a", 0, 1, 1.0), SeatResult("b", 1, 2, 0.5), SeatResult("c", 1, 2, 0.5),
-           SeatResult("d", 2, 1, 0.0)]
+    pod = [StandingSeat("a", 0, 1, 1.0), StandingSeat("b", 1, 2, 0.5), StandingSeat("c", 1, 2, 0.5),
+           StandingSeat("d", 2, 1, 0.0)]
     # And one where a and b share first place.
-    shared = [SeatResult("a", 0, 2, 5 / 6), SeatResult("b", 0, 2, 5 / 6), SeatResult("c", 1, 1, 1 / 3),
-              SeatResult("d", 2, 1, 0.0)]
+    shared = [StandingSeat("a", 0, 2, 5 / 6), StandingSeat("b", 0, 2, 5 / 6), StandingSeat("c", 1, 1, 1 / 3),
+              StandingSeat("d", 2, 1, 0.0)]
     table = {s.alias: s for s in compute_standings("abcd", [pod, shared])}
     assert (table["a"].wins, table["a"].draws, table["a"].losses) == (5, 1, 0)
     assert (table["b"].wins, table["b"].draws, table["b"].losses) == (3, 2, 1)  # a second place is 1-1-1, not a loss
@@ -82,13 +82,13 @@ def test_places_are_counted_as_players_count_them() -> None:
 
 
 def test_one_game_separates_the_winner_from_the_loser() -> None:
-    table = {s.alias: s for s in compute_standings(["w", "l"], [[SeatResult("w", 0, 1, 1.0),
-                                                                  SeatResult("l", 1, 1, 0.0)]])}
+    table = {s.alias: s for s in compute_standings(["w", "l"], [[StandingSeat("w", 0, 1, 1.0),
+                                                                  StandingSeat("l", 1, 1, 0.0)]])}
     assert table["w"].rating > 1500 > table["l"].rating
 
 
 def test_a_bot_that_has_not_played_shows_no_rating() -> None:
-    table = compute_standings(["played", "idle"], [[SeatResult("played", 0, 1, 1.0)]])
+    table = compute_standings(["played", "idle"], [[StandingSeat("played", 0, 1, 1.0)]])
     text = _text(standings_table(table, "t"))
     idle = next(line for line in text.splitlines() if " idle " in line)
     assert "1500" not in idle and "—" in idle

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import math
 
-from tourney.tournament.rating.standings import MatchLog, SeatResult, compute_standings
+from tourney.tournament.rating.standings import MatchLog, StandingSeat, compute_standings
 
 
-def duel(a: str, b: str, result: float) -> list[SeatResult]:
+def duel(a: str, b: str, result: float) -> list[StandingSeat]:
     if result == 0.5:
-        return [SeatResult(a, 0, 2, 0.5), SeatResult(b, 0, 2, 0.5)]
+        return [StandingSeat(a, 0, 2, 0.5), StandingSeat(b, 0, 2, 0.5)]
     win, lose = (a, b) if result == 1 else (b, a)
-    return [SeatResult(win, 0, 1, 1.0), SeatResult(lose, 1, 1, 0.0)]
+    return [StandingSeat(win, 0, 1, 1.0), StandingSeat(lose, 1, 1, 0.0)]
 
 
 def test_wins_draws_losses_and_order():
@@ -74,7 +74,7 @@ def test_one_win_one_draw_has_an_upper_bound_above_its_estimate():
 
 def test_a_bye_is_points_but_never_a_game_for_the_rating():
     # The regression: 4 losses and a 2-point bye were rated 1500 with score 50% (bye points over games).
-    matches = [duel("w", "r", 1) for _ in range(4)] + [[SeatResult("r", 0, 1, 2.0, bye=True)]]
+    matches = [duel("w", "r", 1) for _ in range(4)] + [[StandingSeat("r", 0, 1, 2.0, bye=True)]]
     table = {s.alias: s for s in compute_standings(["w", "r"], matches)}
     r = table["r"]
     assert (r.games, r.wins, r.draws, r.losses, r.byes, r.points) == (4, 0, 0, 4, 1, 2.0)
@@ -88,7 +88,7 @@ def test_a_bye_is_points_but_never_a_game_for_the_rating():
 
 
 def test_a_bye_counts_in_buchholz_and_sonneborn_berger_as_a_game_against_oneself():
-    matches = [duel("a", "b", 1), duel("c", "a", 0.5), [SeatResult("b", 0, 1, 1.0, bye=True)]]
+    matches = [duel("a", "b", 1), duel("c", "a", 0.5), [StandingSeat("b", 0, 1, 1.0, bye=True)]]
     table = {s.alias: s for s in compute_standings(["a", "b", "c"], matches)}
     assert [table[x].points for x in "abc"] == [1.5, 1.0, 0.5]
     # b met a (1.5) and had a bye worth its own final 1.0; it took 0 from a and 1 point from the bye.
@@ -107,11 +107,11 @@ def test_likelihood_of_superiority_over_the_next_entrant():
 
 
 def test_a_long_run_is_kept_as_its_few_distinct_matches_in_order():
-    a_wins = (SeatResult("a", 0, 1, 1.0), SeatResult("b", 1, 1, 0.0))
-    b_wins = (SeatResult("b", 0, 1, 1.0), SeatResult("a", 1, 1, 0.0))
-    draw = (SeatResult("a", 0, 2, 0.5), SeatResult("b", 0, 2, 0.5))
+    a_wins = (StandingSeat("a", 0, 1, 1.0), StandingSeat("b", 1, 1, 0.0))
+    b_wins = (StandingSeat("b", 0, 1, 1.0), StandingSeat("a", 1, 1, 0.0))
+    draw = (StandingSeat("a", 0, 2, 0.5), StandingSeat("b", 0, 2, 0.5))
     run = [a_wins, b_wins, draw, draw, a_wins] * 2000  # equal values, new objects each time
-    run = [tuple(SeatResult(*vars(r).values()) for r in m) for m in run]
+    run = [tuple(StandingSeat(*vars(r).values()) for r in m) for m in run]
     kept = MatchLog(iter(run))
     assert len(kept.distinct) == 3
     assert list(kept) == run

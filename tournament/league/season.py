@@ -20,7 +20,7 @@ from tourney.tournament.league.forfeits import FORFEIT_DETAILS
 from tourney.tournament.league.members import get_league
 from tourney.tournament.league.schedule import due_after
 from tourney.tournament.rating.ratings import Skill, openskill_ratings
-from tourney.tournament.rating.standings import SeatResult, Standing
+from tourney.tournament.rating.standings import Standing, StandingSeat
 from tourney.tournament.runner import TournamentPlan, load_plan
 from tourney.tournament.store.league_tables import (
     League,
@@ -164,7 +164,7 @@ def rate_round(session: Session, league: League, season: int, rnd: int) -> None:
         if seats[0].players < 2 or seats[0].details_json == FORFEIT_DETAILS:
             continue  # byes and forfeits say nothing about strength
         tiers = [s.tier for s in seats]
-        results.append([SeatResult(s.alias, s.tier, tiers.count(s.tier), s.points) for s in seats])
+        results.append([StandingSeat(s.alias, s.tier, tiers.count(s.tier), s.points) for s in seats])
     carried = {a: Skill(a, m.mu, m.sigma) for a, m in members.items()}
     for alias, skill in openskill_ratings(list(members), results, carried).items():
         members[alias].mu, members[alias].sigma = skill.mu, skill.sigma

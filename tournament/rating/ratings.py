@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from tourney.tournament.rating.standings import SeatResult, likelihood_of_superiority
+from tourney.tournament.rating.standings import StandingSeat, likelihood_of_superiority
 
 __all__ = ["Skill", "initial_skill", "likelihood_of_superiority", "openskill_ratings"]
 
@@ -36,7 +36,7 @@ def initial_skill(alias: str) -> Skill:
     return Skill(alias, float(rating.mu), float(rating.sigma))
 
 
-def openskill_ratings(aliases: Sequence[str], matches: Iterable[Sequence[SeatResult]],
+def openskill_ratings(aliases: Sequence[str], matches: Iterable[Sequence[StandingSeat]],
                       start: Mapping[str, Skill] | None = None) -> dict[str, Skill]:
     """Rate every entrant from matches given in schedule order; byes (one seat) are skipped.
 

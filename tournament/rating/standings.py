@@ -36,8 +36,9 @@ Z95 = 1.959964
 
 
 @dataclass(frozen=True)
-class SeatResult:
-    """One entrant's part in one finished match."""
+class StandingSeat:
+    """One entrant's part in one finished match, as standings and ratings count it: the compact
+    input a 100,000-match run keeps (the full per-seat result is engine.core's SeatResult)."""
 
     alias: str
     tier: int
@@ -83,7 +84,7 @@ def elo_of(p: float) -> float:
     return 400.0 * math.log10(p / (1.0 - p))
 
 
-def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatResult]]) -> list[Standing]:
+def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[StandingSeat]]) -> list[Standing]:
     """Standings sorted by points, then direct encounter, Buchholz, Sonneborn-Berger, wins, fewer faults, name.
 
     A bye's points count, but it is no game for the rating. A match with one seat that is not
@@ -120,7 +121,7 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[SeatRes
     return ordered
 
 
-def _count_pod(s: Standing, me: SeatResult, match: Sequence[SeatResult]) -> None:
+def _count_pod(s: Standing, me: StandingSeat, match: Sequence[StandingSeat]) -> None:
     """A pod's result for one seat: W-D-L against each other seat, its place, its share of first place."""
     above = sum(1 for other in match if other.tier < me.tier)
     level = me.tier_size - 1
@@ -144,10 +145,10 @@ class MatchLog:
     order, so every sum is the same.
     """
 
-    def __init__(self, matches: Iterable[Sequence[SeatResult]]) -> None:
-        self.distinct: list[tuple[SeatResult, ...]] = []
+    def __init__(self, matches: Iterable[Sequence[StandingSeat]]) -> None:
+        self.distinct: list[tuple[StandingSeat, ...]] = []
         self.order = array("I")
-        index: dict[tuple[SeatResult, ...], int] = {}
+        index: dict[tuple[StandingSeat, ...], int] = {}
         for m in matches:
             match = tuple(m)
             at = index.get(match)
@@ -156,7 +157,7 @@ class MatchLog:
                 self.distinct.append(match)
             self.order.append(at)
 
-    def __iter__(self) -> Iterator[tuple[SeatResult, ...]]:
+    def __iter__(self) -> Iterator[tuple[StandingSeat, ...]]:
         distinct = self.distinct
         return (distinct[i] for i in self.order)
 
@@ -169,7 +170,7 @@ def likelihood_of_superiority(wins: int, losses: int) -> float:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
-def _likelihoods(ordered: list[Standing], games: Iterable[Sequence[SeatResult]]) -> None:
+def _likelihoods(ordered: list[Standing], games: Iterable[Sequence[StandingSeat]]) -> None:
     """LOS of each entrant over the next one, from the two-player games between them."""
     duels: dict[tuple[str, str], int] = {}
     for match in games:
@@ -181,12 +182,12 @@ def _likelihoods(ordered: list[Standing], games: Iterable[Sequence[SeatResult]])
         above.los_next = likelihood_of_superiority(w, lost) if w + lost else None
 
 
-def _versus(me: SeatResult, other: SeatResult) -> float:
+def _versus(me: StandingSeat, other: StandingSeat) -> float:
     """Points `me` took from `other` in one match: 1 above, 0.5 level, 0 below."""
     return 1.0 if me.tier < other.tier else 0.5 if me.tier == other.tier else 0.0
 
 
-def _tiebreaks(table: dict[str, Standing], games: Iterable[Sequence[SeatResult]]) -> None:
+def _tiebreaks(table: dict[str, Standing], games: Iterable[Sequence[StandingSeat]]) -> None:
     """Direct encounter, Buchholz and Sonneborn-Berger from the final points (byes included).
 
     A bye is a round the entrant did not play: for Buchholz and Sonneborn-Berger it counts as

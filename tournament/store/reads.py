@@ -20,7 +20,7 @@ from sqlmodel import Session, col, func, select
 
 from tourney.tournament.formats.pairing import PlayedGame
 from tourney.tournament.rating.ratings import openskill_ratings
-from tourney.tournament.rating.standings import MatchLog, SeatResult, Standing, compute_standings
+from tourney.tournament.rating.standings import MatchLog, Standing, StandingSeat, compute_standings
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.records import BYE
@@ -66,13 +66,13 @@ def round_seats(conn: Connection, tournament_ids: Sequence[int], rnd: int) -> It
         yield list(seats)
 
 
-def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[SeatResult]]:
+def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[StandingSeat]]:
     """The stored matches as the standings and ratings read them, in schedule order.
 
     Equal seat results are one shared object (there are few distinct ones: entrants times
     places), so whatever the standings keep per match is a list of references.
     """
-    shared: dict[tuple[Any, ...], SeatResult] = {}
+    shared: dict[tuple[Any, ...], StandingSeat] = {}
     faults: dict[str, int] = {}
     for seats in match_seats(conn, tournament_id):
         tiers: dict[int, int] = {}
@@ -87,7 +87,7 @@ def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[SeatR
             key = (st.alias, st.tier, tiers[st.tier], st.points, count, bye)
             result = shared.get(key)
             if result is None:
-                result = shared[key] = SeatResult(*key)
+                result = shared[key] = StandingSeat(*key)
             match.append(result)
         yield match
 
