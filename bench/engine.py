@@ -31,10 +31,16 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from tourney.engine import COMPILED_RULES  # noqa: E402
+import tourney.engine  # noqa: E402
 from tourney.engine.bots import make_bot  # noqa: E402
 from tourney.engine.core import ConfigError, available_games, get_game  # noqa: E402
 from tourney.engine.referee import play_match  # noqa: E402
+
+
+def rules_compiled() -> bool:
+    """Whether the rules run compiled; a tree from before the compiled build (bench/engine_compare.py's
+    base) has no such flag, and runs its source."""
+    return bool(getattr(tourney.engine, "COMPILED_RULES", False))
 
 
 def player_counts(game_id: str) -> list[int]:
@@ -97,7 +103,9 @@ def refereed_random(game_id: str, players: int, config: dict[str, Any] | None = 
     while more(matches):
         seats = [make_bot("random", game, 31 * matches + i) for i in range(players)]
         result = play_match(game_id, seats, seed=matches, players=players, config=config)
-        decisions += sum(stats.decisions for stats in result.seats)
+        # A tree from before the one result (engine_compare's base) keeps its counts in seat_stats.
+        seats = getattr(result, "seats", None) or result.seat_stats
+        decisions += sum(stats.decisions for stats in seats)
         matches += 1
     return matches, decisions, clock() - started
 
@@ -237,7 +245,7 @@ def beside_openspiel(console: Console, seconds: float) -> None:
     console.print(beside)
     console.print("ratio: ours / OpenSpiel's (playouts: above 1 is faster than OpenSpiel; "
                   "observe + tensor: below 2 meets issue 32's goal). rules: "
-                  + ("compiled (mypyc)" if COMPILED_RULES else "pure Python (TOURNEY_PURE=1 or no compiler)")
+                  + ("compiled (mypyc)" if rules_compiled() else "pure Python (TOURNEY_PURE=1 or no compiler)")
                   + ". load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
