@@ -140,6 +140,62 @@ class ArenaMatchDoc(PlayedMatchDoc):
     replay: dict[str, Any]
 
 
+class LadderBotRow(BaseModel):
+    """One bot on a ladder: its rank by μ − 3σ, its OpenSkill rating and its record. Its `spec` (what it
+    runs: a command may name the organiser's files) is the organiser's; the web's documents leave it out."""
+
+    rank: int
+    bot: str
+    spec: str | None
+    mu: float
+    sigma: float
+    conservative: float  # mu - 3 sigma, what the ladder ranks by
+    matches: int
+    wins: int
+
+
+class LadderSeatDoc(BaseModel):
+    """One seat of a ladder match: who held it and its 0-based tier."""
+
+    bot: str
+    tier: int
+
+
+class LadderMatchRow(BaseModel):
+    """A finished ladder match: its number, how it ended and its seats."""
+
+    number: int
+    termination: str
+    seats: list[LadderSeatDoc]
+    finished_at: str | None
+
+
+class LadderDoc(BaseModel):
+    """A game's ladder (`tourney ladder standings --json`, `/api/ladders/GAME`): how many matches are done
+    and in flight, its bots best first, and its latest matches, newest first."""
+
+    game: str
+    done: int
+    scheduled: int
+    bots: list[LadderBotRow]
+    matches: list[LadderMatchRow]
+
+
+class HostedLadderRow(BaseModel):
+    """One version of a hosted bot on one game's ladder, with its μ − 3σ after each of its recent matches."""
+
+    game: str
+    version: int
+    bot: str  # its name on the ladder, `NAME vN`
+    mu: float
+    sigma: float
+    conservative: float
+    matches: int
+    wins: int
+    on_ladder: bool  # False once a newer version took its place, or the bot was retired
+    history: list[float]
+
+
 def standings_doc(tournament_id: int, game: str, fmt: str, table: Sequence[Standing]) -> StandingsDoc:
     """The standings document of a tournament."""
     return StandingsDoc(tournament_id=tournament_id, game=game, format=fmt,

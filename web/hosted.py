@@ -54,7 +54,7 @@ def hosted_doc(engine: Engine, name: str, token: str | None) -> dict[str, Any]:
     except reads.NotFound:
         faults = {}
     return {"name": bot.name, "retired": bot.retired, "author": author, "faults": faults,
-            "ladders": ladder_ratings(engine, name), "versions": [
+            "ladders": [r.model_dump() for r in ladder_ratings(engine, name)], "versions": [
         {"version": v.version, "sha256": v.sha256, "run": v.run, "games": json.loads(v.games_json),
          "status": v.status, "reason": v.status_reason, "submitted": v.created_at.isoformat(),
          **({"log": v.log_tail} if author else {})} for v in versions]}

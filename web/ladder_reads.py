@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from tourney.engine.core import TourneyError
-from tourney.tournament.ladder.members import standings_doc
-from tourney.tournament.store.ladder_rows import ladder_games, ladder_of, recent_matches
-from tourney.web.reads import PAGE_SIZE, NotFound
+from tourney.tournament.ladder.members import ladder_doc
+from tourney.tournament.store.ladder_rows import ladder_games
+from tourney.web.reads import NotFound
 
 SHOWN_BOTS = 200  # a ladder page lists the best this many (a ladder may hold 100,000)
 
@@ -24,14 +24,9 @@ def ladders(engine: Engine) -> dict[str, Any]:
 
 
 def ladder(engine: Engine, game: str) -> dict[str, Any]:
-    """A game's ladder: match counts, the best SHOWN_BOTS by μ − 3σ, and the latest PAGE_SIZE matches."""
+    """A game's ladder: match counts, the best SHOWN_BOTS by μ − 3σ, and the latest matches; no specs."""
     try:
-        doc = standings_doc(engine, game, SHOWN_BOTS)
+        doc = ladder_doc(engine, game, SHOWN_BOTS, specs=False)
     except TourneyError:
         raise NotFound(f"there is no ladder for '{game[:60]}'") from None
-    found = ladder_of(engine, game, create=False)
-    assert found is not None
-    for bot in doc["bots"]:
-        del bot["spec"]
-    doc["matches"] = recent_matches(engine, found[0], PAGE_SIZE)
-    return doc
+    return doc.model_dump(exclude={"bots": {"__all__": {"spec"}}})

@@ -45,9 +45,9 @@ def test_standings_json_after_a_run(db: str) -> None:
     assert doc["game"] == "sticks" and doc["done"] == 12 and doc["scheduled"] == 0
     assert [b["rank"] for b in doc["bots"]] == [1, 2, 3]
     assert sum(b["matches"] for b in doc["bots"]) == 24  # two seats a match
-    conservative = [b["mu"] - 3 * b["sigma"] for b in doc["bots"]]
+    conservative = [b["conservative"] for b in doc["bots"]]
     assert conservative == sorted(conservative, reverse=True)
-    assert {b["alias"]: b["spec"] for b in doc["bots"]} == {"greedy": "greedy", "random": "random", "r2": "random"}
+    assert {b["bot"]: b["spec"] for b in doc["bots"]} == {"greedy": "greedy", "random": "random", "r2": "random"}
     assert sample("tourney_ladder_matches_total", "sticks") == before + 12
     assert sample("tourney_ladder_queue_matches", "sticks") == 0
     assert_consistent(open_store(db))

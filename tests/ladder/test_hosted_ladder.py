@@ -38,7 +38,7 @@ def submit(tmp_path: Path, db: str, name: str, folder: str) -> None:
 
 def on_ladder(db: str) -> dict[str, dict[str, Any]]:
     doc = json.loads(tourney("ladder", "standings", "--game", GAME, "--db", db, "--json"))
-    return {b["alias"]: b for b in doc["bots"]}
+    return {b["bot"]: b for b in doc["bots"]}
 
 
 def ratings(db: str, name: str) -> dict[int, dict[str, Any]]:

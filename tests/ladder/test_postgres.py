@@ -8,7 +8,7 @@ import pytest
 
 from tests.ladder.checks import assert_consistent, rows
 from tourney.tournament.ladder.loop import run_ladder
-from tourney.tournament.ladder.members import add_bot, standings_doc
+from tourney.tournament.ladder.members import add_bot, ladder_doc
 from tourney.tournament.ladder.plan import LadderPlan
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.ladder_rows import ScheduledMatch, ladder_of, store_scheduled
@@ -30,6 +30,6 @@ def test_a_ladder_on_postgres_resumes_what_was_left_in_flight(postgres_url: str)
     assert report.played == 10 and report.replayed == 1
     left = rows(engine, "select status, seats_json from laddermatch where number = 20")
     assert left[0].status == "done"
-    doc = standings_doc(engine, "sticks")
-    assert doc["done"] == 30 and doc["scheduled"] == 0
+    doc = ladder_doc(engine, "sticks", specs=True)
+    assert doc.done == 30 and doc.scheduled == 0
     assert_consistent(engine)

@@ -1,5 +1,6 @@
-"""`tourney standings/matches ID --json` and the web API answer the same stored tournament with the same
-documents (tournament/responses.py), field by field: one model, one spelling."""
+"""`tourney standings/matches ID --json`, `tourney ladder standings --json` and the web API answer the same
+stored tournament or ladder with the same documents (tournament/responses.py), field by field: one model, one
+spelling."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from typer.testing import CliRunner
 from tourney.engine.core import get_game
 from tourney.tournament.cli import app
 from tourney.tournament.entrants import parse_entrants
-from tourney.tournament.responses import MatchSummary, SeatDoc, StandingRow
+from tourney.tournament.ladder.loop import run_ladder
+from tourney.tournament.ladder.members import add_bot
+from tourney.tournament.responses import LadderBotRow, LadderDoc, MatchSummary, SeatDoc, StandingRow
 from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.web.app import create_app
+from tourney.workers import LocalExecutor
 
 runner = CliRunner()
 
@@ -107,3 +111,22 @@ def test_a_match_page_and_a_played_match_show_seats_as_the_lists_do(store: tuple
     assert [s["bot"] for s in played["seats"]] == ["random", "b", "c"]
     ranked = {seat: tier for tier, seats in enumerate(played["ranking"]) for seat in seats}
     assert [s["tier"] for s in played["seats"]] == [ranked[i] for i in range(3)]
+
+
+def test_a_ladder_is_one_document_from_the_cli_and_the_api(tmp_path: Path) -> None:
+    path = tmp_path / "ladder.db"
+    engine = open_store(str(path))
+    for spec in ("greedy", "random", "random@r2"):
+        add_bot(engine, "tiny-ninjas", spec)
+    run_ladder(engine, "tiny-ninjas", LocalExecutor(), matches=6)
+    cli = cli_json("ladder", "standings", "--game", "tiny-ninjas", "--db", str(path), "--json")
+    web = TestClient(create_app(open_store(str(path)))).get("/api/ladders/tiny-ninjas").json()
+    assert set(cli) == set(web) == set(LadderDoc.model_fields)
+    assert (cli["done"], cli["scheduled"]) == (web["done"], web["scheduled"]) == (6, 0)
+    assert cli["matches"] == web["matches"] and len(cli["matches"]) == 6
+    assert all(set(seat) == {"bot", "tier"} for m in cli["matches"] for seat in m["seats"])
+    # the organiser's document adds each bot's spec; the public one is the same rows without it
+    assert [set(b) for b in cli["bots"]] == [set(LadderBotRow.model_fields)] * 3
+    assert [{k: v for k, v in b.items() if k != "spec"} for b in cli["bots"]] == web["bots"]
+    assert {b["bot"]: b["spec"] for b in cli["bots"]} == {"greedy": "greedy", "random": "random", "r2": "random"}
+    assert [b["rank"] for b in web["bots"]] == [1, 2, 3]

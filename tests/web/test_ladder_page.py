@@ -40,10 +40,10 @@ def test_the_ladder_api_matches_the_store_and_hides_specs(ladder_store: Engine) 
     doc = client.get("/api/ladders/tiny-ninjas").json()
     assert doc["done"] == 24 and doc["scheduled"] == 0
     stored = standings(ladder_store, "tiny-ninjas")
-    assert [b["alias"] for b in doc["bots"]] == [e.alias for e in stored]
+    assert [b["bot"] for b in doc["bots"]] == [e.alias for e in stored]
     assert [b["matches"] for b in doc["bots"]] == [e.matches for e in stored]
     assert len(doc["matches"]) == 24 and all(len(m["seats"]) == 2 for m in doc["matches"])
-    assert doc["bots"][-1]["alias"] == "program"  # it never connected: last
+    assert doc["bots"][-1]["bot"] == "program"  # it never connected: last
     assert SECRET_NAME not in client.get("/api/ladders/tiny-ninjas").text
     assert SECRET_NAME not in client.get("/ladders/tiny-ninjas").text
     assert client.get("/api/ladders").json() == {"ladders": [{"game": "tiny-ninjas", "bots": 4}]}

@@ -87,7 +87,8 @@ def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db
              "files": v.files, "bytes": v.size, "status": v.status, "reason": v.status_reason, "log": v.log_tail,
              "submitted": v.created_at.isoformat()} for v in versions]
         ladders = ladder_ratings(engine, name)
-        doc = {"name": bot.name, "retired": bot.retired, "versions": rows, "ladders": ladders}
+        doc = {"name": bot.name, "retired": bot.retired, "versions": rows,
+               "ladders": [r.model_dump() for r in ladders]}
         if as_json:
             print(json.dumps(doc))
             return
@@ -102,8 +103,8 @@ def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db
         if ladders:
             rated = Table("ladder", "version", "μ (μ-3σ)", "matches", "on the ladder")
             for r in ladders:
-                rated.add_row(str(r["game"]), f"v{r['version']}", f"{r['mu']:.1f} ({r['conservative']:.1f})",
-                              str(r["matches"]), "yes" if r["on_ladder"] else "left")
+                rated.add_row(r.game, f"v{r.version}", f"{r.mu:.1f} ({r.conservative:.1f})", str(r.matches),
+                              "yes" if r.on_ladder else "left")
             out.print(rated)
     guarded(body)
 

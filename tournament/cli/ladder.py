@@ -5,7 +5,6 @@ Added to the root app as the `ladder` group by tournament/cli/main.py.
 
 from __future__ import annotations
 
-import json
 import re
 import signal
 from types import FrameType
@@ -19,7 +18,7 @@ from tourney.engine.core.environment import DB_ENV, RAY_ADDRESS_ENV
 from tourney.tournament.cli.progress import ProgressLines
 from tourney.tournament.cli.shared import TABLE_WIDTH, check_move_ms, guarded, open_existing, out, parse_settings
 from tourney.tournament.ladder.loop import LadderReport, run_ladder
-from tourney.tournament.ladder.members import add_bot, standings_doc
+from tourney.tournament.ladder.members import add_bot, ladder_doc
 from tourney.tournament.store.database import open_store
 
 ladder_app = typer.Typer(no_args_is_help=True, help="The continuous ladder of a game: add bots, keep matches "
@@ -135,15 +134,15 @@ def standings(
 ) -> None:
     """The ladder's bots by conservative rating μ − 3σ, best first."""
     def body() -> None:
-        doc = standings_doc(open_existing(db, LADDER_STORE_MAKER), game, limit)
+        doc = ladder_doc(open_existing(db, LADDER_STORE_MAKER), game, limit, specs=True)
         if as_json:
-            print(json.dumps(doc))
+            print(doc.model_dump_json())
             return
-        table = Table(title=f"{game} ladder: {doc['done']} matches, {doc['scheduled']} in flight")
+        table = Table(title=f"{game} ladder: {doc.done} matches, {doc.scheduled} in flight")
         for column in ("#", "bot", "μ − 3σ", "μ", "σ", "matches", "wins", "spec"):
             table.add_column(column, justify="left" if column in ("bot", "spec") else "right")
-        for b in doc["bots"]:
-            table.add_row(str(b["rank"]), b["alias"], f"{b['conservative']:.2f}", f"{b['mu']:.2f}",
-                          f"{b['sigma']:.2f}", str(b["matches"]), str(b["wins"]), b["spec"])
+        for b in doc.bots:
+            table.add_row(str(b.rank), b.bot, f"{b.conservative:.2f}", f"{b.mu:.2f}", f"{b.sigma:.2f}",
+                          str(b.matches), str(b.wins), b.spec or "")
         out.print(table, width=TABLE_WIDTH)
     guarded(body)

@@ -10,11 +10,11 @@ still finish), and a retired bot's versions all leave (`withdraw`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy.engine import Engine
 
 from tourney.tournament.rating.ratings import initial_skill
+from tourney.tournament.responses import HostedLadderRow
 from tourney.tournament.store.ladder_rows import add_entry, entries_of, ladder_of, leave, rating_history
 from tourney.workers.program_specs import HOSTED_PREFIX, pinned
 
@@ -48,13 +48,11 @@ def withdraw(engine: Engine, name: str) -> None:
     leave(engine, bot_prefix(name))
 
 
-def ladder_ratings(engine: Engine, name: str) -> list[dict[str, Any]]:
+def ladder_ratings(engine: Engine, name: str) -> list[HostedLadderRow]:
     """Each version's rating on each ladder it joined, with its history (μ − 3σ after each recent match)."""
-    rows = []
-    for game, ladder_id, entry in entries_of(engine, bot_prefix(name)):
-        rows.append({"game": game, "version": int(entry.spec.rsplit("=", 1)[1]), "alias": entry.alias,
-                     "mu": round(entry.mu, 3), "sigma": round(entry.sigma, 3),
-                     "conservative": round(entry.conservative, 3), "matches": entry.matches, "wins": entry.wins,
-                     "on_ladder": entry.active,
-                     "history": [round(x, 3) for x in rating_history(engine, ladder_id, entry.alias)]})
-    return rows
+    return [HostedLadderRow(game=game, version=int(entry.spec.rsplit("=", 1)[1]), bot=entry.alias,
+                            mu=round(entry.mu, 3), sigma=round(entry.sigma, 3),
+                            conservative=round(entry.conservative, 3), matches=entry.matches, wins=entry.wins,
+                            on_ladder=entry.active,
+                            history=[round(x, 3) for x in rating_history(engine, ladder_id, entry.alias)])
+            for game, ladder_id, entry in entries_of(engine, bot_prefix(name))]

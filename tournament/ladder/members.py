@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
-
 from sqlalchemy.engine import Engine
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.tournament.entrants import Entrant, parse_entrants
 from tourney.tournament.ladder.hosted_entries import enroll
 from tourney.tournament.rating.ratings import initial_skill
+from tourney.tournament.responses import LadderBotRow, LadderDoc, LadderMatchRow, LadderSeatDoc
 from tourney.tournament.store.hosted import resolve_version
-from tourney.tournament.store.ladder_rows import LadderEntry, add_entry, ladder_of, match_counts, ranked
+from tourney.tournament.store.ladder_rows import (
+    LadderEntry,
+    add_entry,
+    ladder_of,
+    match_counts,
+    ranked,
+    recent_matches,
+)
 from tourney.workers.program_specs import is_hosted, parse_hosted, pinned
 
 MAX_ALIAS = 200  # what the web app accepts as a name; longer aliases could not be looked up
@@ -49,14 +54,18 @@ def standings(engine: Engine, game: str, limit: int | None = None) -> list[Ladde
     return ranked(engine, _ladder_id(engine, game), limit)
 
 
-def standings_doc(engine: Engine, game: str, limit: int | None = None) -> dict[str, Any]:
-    """The standings as one JSON-ready document: the game, match counts, and each bot with its rank."""
+def ladder_doc(engine: Engine, game: str, limit: int | None = None, *, specs: bool) -> LadderDoc:
+    """The game's ladder as one document: match counts, its best `limit` bots (all: None) and its latest
+    matches; each bot's spec only with `specs` (the organiser's view)."""
     ladder_id = _ladder_id(engine, game)
-    bots = [{"rank": i + 1, **asdict(e), "conservative": e.conservative}
+    bots = [LadderBotRow(rank=i + 1, bot=e.alias, spec=e.spec if specs else None, mu=round(e.mu, 3),
+                         sigma=round(e.sigma, 3), conservative=round(e.conservative, 3), matches=e.matches,
+                         wins=e.wins)
             for i, e in enumerate(ranked(engine, ladder_id, limit))]
-    for bot in bots:
-        del bot["id"]
-    return {"game": game, **match_counts(engine, ladder_id), "bots": bots}
+    matches = [LadderMatchRow(number=m.number, termination=m.termination, finished_at=m.finished_at,
+                              seats=[LadderSeatDoc(bot=alias, tier=tier) for alias, tier in m.seats])
+               for m in recent_matches(engine, ladder_id)]
+    return LadderDoc(game=game, **match_counts(engine, ladder_id), bots=bots, matches=matches)
 
 
 def _ladder_id(engine: Engine, game: str) -> int:

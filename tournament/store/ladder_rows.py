@@ -59,6 +59,16 @@ class ScheduledMatch:
 
 
 @dataclass(frozen=True)
+class FinishedMatch:
+    """A finished ladder match as a standings read lists it: its seats as (alias, tier) in seat order."""
+
+    number: int
+    termination: str
+    seats: tuple[tuple[str, int], ...]
+    finished_at: str | None  # ISO 8601
+
+
+@dataclass(frozen=True)
 class MatchOutcome:
     """What a finished match stores: the result, its replay, and each seat's rating after it."""
 
@@ -250,17 +260,17 @@ def bulk_update(conn: Connection, table: Any, key: str, rows: Sequence[dict[str,
                  .values(**same, **{n: given.c[n] for n in names}))
 
 
-def recent_matches(engine: Engine, ladder_id: int, limit: int = RECENT) -> list[dict[str, Any]]:
+def recent_matches(engine: Engine, ladder_id: int, limit: int = RECENT) -> list[FinishedMatch]:
     """The latest finished matches, newest first: number, seats with their tiers, termination."""
-    def read() -> list[dict[str, Any]]:
+    def read() -> list[FinishedMatch]:
         with engine.connect() as conn:
             rows = conn.execute(select(MATCHES.c.number, MATCHES.c.termination, MATCHES.c.seats_json,
                                        MATCHES.c.finished_at)
                                 .where(MATCHES.c.ladder_id == ladder_id).where(MATCHES.c.status == DONE)
                                 .order_by(MATCHES.c.rated.desc()).limit(limit)).all()
-        return [{"number": r.number, "termination": r.termination,
-                 "seats": [{"alias": seat["alias"], "tier": seat["tier"]} for seat in _seats(r.seats_json)],
-                 "finished_at": r.finished_at.isoformat() if r.finished_at else None} for r in rows]
+        return [FinishedMatch(r.number, r.termination,
+                              tuple((seat["alias"], seat["tier"]) for seat in _seats(r.seats_json)),
+                              r.finished_at.isoformat() if r.finished_at else None) for r in rows]
     return guard(read)
 
 
