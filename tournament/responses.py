@@ -196,6 +196,32 @@ class HostedLadderRow(BaseModel):
     history: list[float]
 
 
+class HostedVersionDoc(BaseModel):
+    """One submitted version of a hosted bot: its bundle, command, games and validation. `log` (the end of
+    the bot's log in a failed validation) is its author's and the organiser's: the public page leaves it out."""
+
+    version: int
+    sha256: str
+    run: str
+    games: list[str]
+    files: int
+    bytes: int  # the packed bundle's size
+    status: str  # pending | validated | failed
+    reason: str  # why a validation failed
+    log: str | None
+    submitted: str  # ISO 8601
+
+
+class HostedBotDoc(BaseModel):
+    """A hosted bot (`tourney bot show NAME --json`, `/api/hosted/NAME`): its versions, oldest first, and
+    their ratings on the ladders. The web's adds `author` (whether the caller is) and the bot's `faults`."""
+
+    name: str
+    retired: bool
+    versions: list[HostedVersionDoc]
+    ladders: list[HostedLadderRow]
+
+
 def standings_doc(tournament_id: int, game: str, fmt: str, table: Sequence[Standing]) -> StandingsDoc:
     """The standings document of a tournament."""
     return StandingsDoc(tournament_id=tournament_id, game=game, format=fmt,

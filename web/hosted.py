@@ -8,7 +8,6 @@ thread of its own (`status` says when).
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -21,9 +20,9 @@ from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
 from tourney.engine.core import TourneyError
+from tourney.tournament.hosted.document import hosted_bot_doc
 from tourney.tournament.hosted.submission import submit_version
 from tourney.tournament.hosted.validation_queue import ValidationBusy, ValidationQueue
-from tourney.tournament.ladder.hosted_entries import ladder_ratings
 from tourney.tournament.store.database import url_of
 from tourney.tournament.store.hosted import hosted_bot, is_author
 from tourney.web import reads
@@ -43,9 +42,10 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def hosted_doc(engine: Engine, name: str, token: str | None) -> dict[str, Any]:
-    """A hosted bot's versions and faults; the logs of failed validations only for its author."""
+    """A hosted bot's document (as `tourney bot show --json`) with `author` and its faults; the logs of
+    failed validations only for its author."""
     try:
-        bot, versions = hosted_bot(engine, name)
+        bot, _ = hosted_bot(engine, name)
     except TourneyError as exc:
         raise HTTPException(404, str(exc)) from None
     author = is_author(bot, token)
@@ -53,11 +53,9 @@ def hosted_doc(engine: Engine, name: str, token: str | None) -> dict[str, Any]:
         faults = reads.bot(engine, name)["faults"]  # its matches under its name, every version
     except reads.NotFound:
         faults = {}
-    return {"name": bot.name, "retired": bot.retired, "author": author, "faults": faults,
-            "ladders": [r.model_dump() for r in ladder_ratings(engine, name)], "versions": [
-        {"version": v.version, "sha256": v.sha256, "run": v.run, "games": json.loads(v.games_json),
-         "status": v.status, "reason": v.status_reason, "submitted": v.created_at.isoformat(),
-         **({"log": v.log_tail} if author else {})} for v in versions]}
+    doc = hosted_bot_doc(engine, name, logs=author).model_dump(
+        exclude=None if author else {"versions": {"__all__": {"log"}}})
+    return {**doc, "author": author, "faults": faults}
 
 
 async def read_body(request: Request) -> bytes:

@@ -14,6 +14,7 @@ import pytest
 
 from tests.hosted.bundles import GAME, bot_source
 from tests.web.browser import served
+from tourney.tournament.hosted.document import hosted_bot_doc
 from tourney.tournament.hosted.submission import submit_version
 from tourney.tournament.hosted.validation import validate
 from tourney.tournament.store.database import open_store, url_of
@@ -72,6 +73,10 @@ def test_the_author_uploads_and_only_the_author_reads_the_logs(tmp_path: Path) -
 
         public = web.get("/api/hosted/frank").json()
         assert public["versions"][1]["status"] == "failed" and "log" not in public["versions"][1]
+        # one document: the author's is `tourney bot show --json`'s (the organiser's) plus author and faults
+        organiser = hosted_bot_doc(engine, "frank", logs=True).model_dump(mode="json")
+        assert {k: v for k, v in doc.items() if k not in ("author", "faults")} == organiser
+        assert public["versions"] == [{k: v for k, v in row.items() if k != "log"} for row in organiser["versions"]]
         assert "PRIVATE-LOG-LINE" not in web.get("/hosted/frank").text
         assert "PRIVATE-LOG-LINE" not in web.get("/hosted/frank", params={"token": "wrong"}).text
         assert "PRIVATE-LOG-LINE" in web.get("/hosted/frank", params={"token": token}).text

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -17,7 +17,7 @@ from rich.table import Table
 from tourney.engine.core.environment import DB_ENV
 from tourney.tournament.cli.shared import guarded
 from tourney.tournament.store.database import open_store
-from tourney.tournament.store.hosted import hosted_bot, hosted_bots, retire, set_token
+from tourney.tournament.store.hosted import hosted_bots, retire, set_token
 
 bot_app = typer.Typer(no_args_is_help=True, help="Hosted bots: submit a bundle, list, show, retire. A hosted "
                                                  "bot plays as hosted:NAME (or hosted:NAME:version=N).")
@@ -78,31 +78,21 @@ def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db
          as_json: JsonOpt = False) -> None:
     """A hosted bot's versions: bundle hash, command, games, validation status and why, ladder ratings."""
     def body() -> None:
-        from tourney.tournament.ladder.hosted_entries import ladder_ratings
+        from tourney.tournament.hosted.document import hosted_bot_doc
 
-        engine = open_store(db)
-        bot, versions = hosted_bot(engine, name)
-        rows: list[dict[str, Any]] = [
-            {"version": v.version, "sha256": v.sha256, "run": v.run, "games": json.loads(v.games_json),
-             "files": v.files, "bytes": v.size, "status": v.status, "reason": v.status_reason, "log": v.log_tail,
-             "submitted": v.created_at.isoformat()} for v in versions]
-        ladders = ladder_ratings(engine, name)
-        doc = {"name": bot.name, "retired": bot.retired, "versions": rows,
-               "ladders": [r.model_dump() for r in ladders]}
+        doc = hosted_bot_doc(open_store(db), name, logs=True)
         if as_json:
-            print(json.dumps(doc))
+            print(doc.model_dump_json())
             return
-        out.print(f"{bot.name}{' (retired)' if bot.retired else ''}")
+        out.print(f"{doc.name}{' (retired)' if doc.retired else ''}")
         table = Table("version", "bundle", "run", "games", "status")
-        for v in rows:
-            status = v["status"] + (f": {v['reason']}" if v["reason"] else "") + (
-                f"; its log ends: {v['log']}" if v["log"] else "")
-            table.add_row(f"v{v['version']}", f"{str(v['sha256'])[:12]} ({v['files']} files)", str(v["run"]),
-                          ", ".join(v["games"]), status)
+        for v in doc.versions:
+            status = v.status + (f": {v.reason}" if v.reason else "") + (f"; its log ends: {v.log}" if v.log else "")
+            table.add_row(f"v{v.version}", f"{v.sha256[:12]} ({v.files} files)", v.run, ", ".join(v.games), status)
         out.print(table)
-        if ladders:
+        if doc.ladders:
             rated = Table("ladder", "version", "μ (μ-3σ)", "matches", "on the ladder")
-            for r in ladders:
+            for r in doc.ladders:
                 rated.add_row(r.game, f"v{r.version}", f"{r.mu:.1f} ({r.conservative:.1f})", str(r.matches),
                               "yes" if r.on_ladder else "left")
             out.print(rated)

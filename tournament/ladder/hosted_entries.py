@@ -56,3 +56,4 @@ def ladder_ratings(engine: Engine, name: str) -> list[HostedLadderRow]:
                             on_ladder=entry.active,
                             history=[round(x, 3) for x in rating_history(engine, ladder_id, entry.alias)])
             for game, ladder_id, entry in entries_of(engine, bot_prefix(name))]
+
