@@ -31,7 +31,13 @@ from tourney.tournament.rating.sprt import ELO_SCALES, SprtState
 from tourney.tournament.rating.standings import Standing
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import url_of
-from tourney.tournament.store.reads import load_history, load_standings, stored_numbers, stored_tournament
+from tourney.tournament.store.reads import (
+    load_history,
+    load_match_log,
+    standings_of,
+    stored_numbers,
+    stored_tournament,
+)
 from tourney.tournament.store.records import BYE_SEED, Played, match_record
 from tourney.tournament.store.writes import (
     create_tournament,
@@ -261,9 +267,10 @@ def run_tournament(
             if on_match is not None:
                 on_match(len(done), total)
         r += 1
-    standings = load_standings(engine, tournament_id, aliases)
+    log = load_match_log(engine, tournament_id)  # one read for standings, ratings and streaks
+    standings = standings_of(aliases, log)
     save_ratings(engine, tournament_id, standings)
     game = get_game(plan.game)
-    save_streaks(engine, tournament_id, rules_for(game.streak_achievements, plan.config, game.default_config()))
+    save_streaks(engine, tournament_id, rules_for(game.streak_achievements, plan.config, game.default_config()), log)
     verdict = sprt_state(spec, load_history(engine, tournament_id, aliases)) if spec.sprt else None
     return TournamentReport(tournament_id, standings, len(done), verdict)

@@ -8,7 +8,7 @@ which makes a resumed or parallel tournament rate exactly like a sequential one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
@@ -98,17 +98,32 @@ def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -
     A finished tournament's OpenSkill ratings are the final ones stored with it (computed here when
     it finished, from the same matches), so showing it again does not rate every match again.
     """
-    def read() -> list[Standing]:
+    def read() -> tuple[MatchLog, dict[str, tuple[float, float]] | None]:
         with engine.connect() as conn:
-            log = MatchLog(standings_input(conn, tournament_id))  # one read, a few bytes per match
-            skills = _final_skills(conn, tournament_id, aliases)
-        standings = compute_standings(aliases, log)
-        if skills is None:
-            skills = {a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(aliases, log).items()}
-        for s in standings:
-            s.mu, s.sigma = skills[s.alias]
-        return standings
+            return MatchLog(standings_input(conn, tournament_id)), _final_skills(conn, tournament_id, aliases)
+    log, skills = guard(read)
+    return standings_of(aliases, log, skills)
+
+
+def load_match_log(engine: Engine, tournament_id: int) -> MatchLog:
+    """Every stored match of a tournament as the standings, ratings and streaks read them: one read, a few bytes a
+    match, in schedule order."""
+    def read() -> MatchLog:
+        with engine.connect() as conn:
+            return MatchLog(standings_input(conn, tournament_id))
     return guard(read)
+
+
+def standings_of(aliases: Sequence[str], log: MatchLog,
+                 skills: dict[str, tuple[float, float]] | None = None) -> list[Standing]:
+    """The standings of the matches in `log`, with OpenSkill ratings: `skills` if given (a finished
+    tournament's stored ones), else rated from the log."""
+    standings = compute_standings(aliases, log)
+    if skills is None:
+        skills = {a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(aliases, log).items()}
+    for s in standings:
+        s.mu, s.sigma = skills[s.alias]
+    return standings
 
 
 def _final_skills(conn: Connection, tournament_id: int,
@@ -122,13 +137,13 @@ def _final_skills(conn: Connection, tournament_id: int,
     return stored if set(aliases) <= set(stored) else None
 
 
-def streak_results(conn: Connection, tournament_id: int) -> Iterator[list[tuple[str, int, int]]]:
-    """Each played match (byes left out) as (alias, tier, tier size) per seat, in schedule order."""
-    for seats in match_seats(conn, tournament_id):
-        if seats[0].termination == BYE:
+def streak_results(matches: Iterable[Sequence[StandingSeat]]) -> Iterator[list[tuple[str, int, int]]]:
+    """Each played match (byes left out) as (alias, tier, tier size) per seat, in the order given (schedule order
+    for a MatchLog)."""
+    for seats in matches:
+        if seats[0].bye:
             continue
-        tiers = [st.tier for st in seats]
-        yield [(st.alias, st.tier, tiers.count(st.tier)) for st in seats]
+        yield [(st.alias, st.tier, st.tier_size) for st in seats]
 
 
 def load_history(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[PlayedGame]:

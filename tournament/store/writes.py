@@ -26,9 +26,9 @@ from tourney.engine.core import MatchResult, SeatResult
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.formats.seeding import new_seed_key
 from tourney.tournament.rating.achievements import streak_achievements
-from tourney.tournament.rating.standings import Standing
+from tourney.tournament.rating.standings import MatchLog, Standing
 from tourney.tournament.store.codec import dumps, loads
-from tourney.tournament.store.reads import streak_results
+from tourney.tournament.store.reads import load_match_log, streak_results
 from tourney.tournament.store.records import Played, StoredMatch, bye_match
 from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import (
@@ -264,12 +264,12 @@ def save_setting(engine: Engine, tournament_id: int, key: str, value: Any) -> No
     guard(write)
 
 
-def save_streaks(engine: Engine, tournament_id: int, rules: Sequence[tuple[int, int, str]]) -> None:
-    """Recount the streak achievements from the stored results (idempotent, so resumes agree)."""
-    def count() -> list[Any]:
-        with engine.connect() as conn:
-            return streak_achievements(streak_results(conn, tournament_id), rules)
-    earned = guard(count)
+def save_streaks(engine: Engine, tournament_id: int, rules: Sequence[tuple[int, int, str]],
+                 log: MatchLog | None = None) -> None:
+    """Recount the streak achievements from the stored results (idempotent, so resumes agree); `log`: those
+    results already read (load_match_log), so the end of a run reads the store once."""
+    results = log if log is not None or not rules else load_match_log(engine, tournament_id)  # no rules: no read
+    earned = streak_achievements(streak_results(results or []), rules)
 
     def write() -> None:
         with engine.begin() as conn:
