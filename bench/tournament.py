@@ -56,6 +56,9 @@ from tourney.tournament.store.database import open_store  # noqa: E402
 from tourney.tournament.store.records import Played  # noqa: E402
 from tourney.tournament.store.tables import Achievement, Match, MatchSeat  # noqa: E402
 from tourney.tournament.store.writes import (  # noqa: E402
+    ACHIEVEMENT_COLUMNS,
+    MATCH_COLUMNS,
+    SEAT_COLUMNS,
     MatchRows,
     create_tournament,
     entrant_ids,
@@ -307,15 +310,17 @@ def synthetic_played(plan: TournamentPlan, matches: int) -> list[Played]:
 
 def raw_write(engine: Engine, batches: list[list[MatchRows]]) -> None:
     """The baseline: the same rows, one transaction per batch, three plain core executemany
-    statements (matches with their ids returned in order, then seats, then achievements)."""
+    statements of dicts (matches with their ids returned in order, then seats, then achievements)."""
     matches, seats, earned = Match.__table__, MatchSeat.__table__, Achievement.__table__  # type: ignore[attr-defined]
     for rows in batches:
         with engine.begin() as conn:
             ids = conn.execute(matches.insert().returning(matches.c.id, sort_by_parameter_order=True),
-                               [r.match for r in rows]).scalars().all()
-            placed = [{**s, "match_id": i} for r, i in zip(rows, ids, strict=True) for s in r.seats]
+                               [dict(zip(MATCH_COLUMNS, r.match, strict=True)) for r in rows]).scalars().all()
+            placed = [dict(zip(SEAT_COLUMNS, (i, *s), strict=True)) for r, i in zip(rows, ids, strict=True)
+                      for s in r.seats]
             conn.execute(seats.insert(), placed)
-            achieved = [{**e, "match_id": i} for r, i in zip(rows, ids, strict=True) for e in r.achievements]
+            achieved = [dict(zip(ACHIEVEMENT_COLUMNS, (i, *e), strict=True)) for r, i in zip(rows, ids, strict=True)
+                        for e in r.achievements]
             if achieved:
                 conn.execute(earned.insert(), achieved)
 
