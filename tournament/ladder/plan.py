@@ -15,7 +15,7 @@ from typing import Any
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.formats.seeding import keyed_match_seed
-from tourney.tournament.runner import TournamentPlan, play_and_record
+from tourney.tournament.plan import TournamentPlan, play_and_record
 
 LADDER_SEED = 0  # the "tournament seed" beside the key: the key alone makes the seeds secret
 
