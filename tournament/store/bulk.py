@@ -31,9 +31,7 @@ def insert_many(conn: Connection, table: Table, columns: tuple[str, ...], rows: 
         conn.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
         return
     sql, processors = _prepared(conn.dialect, table, columns)
-    if processors:
-        rows = [_converted(row, processors) for row in rows]
-    conn.exec_driver_sql(sql, list(rows))
+    conn.exec_driver_sql(sql, _converted(rows, processors) if processors else list(rows))
 
 
 def _prepared(dialect: Dialect, table: Table, columns: tuple[str, ...]) -> tuple[str, Processors]:
@@ -49,8 +47,22 @@ def _prepared(dialect: Dialect, table: Table, columns: tuple[str, ...]) -> tuple
     return found
 
 
-def _converted(row: tuple[Any, ...], processors: Processors) -> tuple[Any, ...]:
-    values = list(row)
-    for i, process in processors:
-        values[i] = process(values[i])
-    return tuple(values)
+def _converted(rows: Sequence[tuple[Any, ...]], processors: Processors) -> list[tuple[Any, ...]]:
+    """`rows` with each value of a column that has a conversion converted. A value the row before held too
+    (the same object: a batch's finish time is in every match row) is converted once."""
+    last: dict[int, tuple[Any, Any]] = {i: (_UNSEEN, None) for i, _ in processors}
+    out = []
+    for row in rows:
+        values = list(row)
+        for i, process in processors:
+            value = values[i]
+            seen, converted = last[i]
+            if value is not seen:
+                converted = process(value)
+                last[i] = (value, converted)
+            values[i] = converted
+        out.append(tuple(values))
+    return out
+
+
+_UNSEEN = object()
