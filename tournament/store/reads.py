@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Row
 from sqlalchemy import select as select_columns  # any number of plain columns (sqlmodel's select takes four)
@@ -77,7 +77,8 @@ def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[Stand
     faults: dict[str, int] = {}
     for rows in match_seats(conn, tournament_id):
         # Unpacked once (the _SEAT_COLUMNS in order): reading a Row's fields by name is a Python call each.
-        seats = [(alias, tier, points, faults_json) for _, _, _, _, alias, tier, points, faults_json in rows]
+        seats = [(alias, tier, points, faults_json)
+                 for _, _, _, _, alias, tier, points, faults_json in cast("list[tuple[Any, ...]]", rows)]
         tiers: dict[int, int] = {}
         for _, tier, _, _ in seats:
             tiers[tier] = tiers.get(tier, 0) + 1
