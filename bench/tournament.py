@@ -182,17 +182,17 @@ class RayTurn:
     ray_wall_short: float
 
     def cpu_over(self) -> float:
-        return 100 * (self.ray_cpu / self.in_cpu - 1)
+        return _percent_over(self.ray_cpu, self.in_cpu)
 
     def wall_over(self) -> float:
-        return 100 * (self.ray_wall / self.in_wall - 1)
+        return _percent_over(self.ray_wall, self.in_wall)
 
     def marginal_cpu_over(self) -> float:
         """Ray's CPU per extra match over in-process's, in percent."""
-        return 100 * ((self.ray_cpu - self.ray_cpu_short) / (self.in_cpu - self.in_cpu_short) - 1)
+        return _percent_over(self.ray_cpu - self.ray_cpu_short, self.in_cpu - self.in_cpu_short)
 
     def marginal_wall_over(self) -> float:
-        return 100 * ((self.ray_wall - self.ray_wall_short) / (self.in_wall - self.in_wall_short) - 1)
+        return _percent_over(self.ray_wall - self.ray_wall_short, self.in_wall - self.in_wall_short)
 
     def fixed_cpu(self, n: int, small: int) -> float:
         """Ray's CPU seconds per run beyond its marginal cost times the matches, less in-process's own."""
@@ -202,6 +202,11 @@ class RayTurn:
     def fixed_wall(self, n: int, small: int) -> float:
         return _intercept(self.ray_wall, self.ray_wall_short, n, small) - _intercept(self.in_wall, self.in_wall_short,
                                                                                       n, small)
+
+
+def _percent_over(ray_side: float, in_process: float) -> float:
+    """How much more `ray_side` is than `in_process`, in percent (nan when a tiny run measured no difference)."""
+    return 100 * (ray_side / in_process - 1) if in_process > 0 else float("nan")
 
 
 def _intercept(long: float, short: float, n: int, small: int) -> float:
