@@ -5,8 +5,10 @@
 
 (a) matches/s with 1 and 2 Ray workers, taking turns on one warm 2-CPU Ray, and the scaling
     (2-worker rate / 2x 1-worker rate, the same matches) beside the load average and plain Ray's scaling;
-(b) Ray overhead per match: 1 Ray worker against the same matches played in-process in the same turn, in CPU
-    seconds (this process in-process; this process and all of Ray's for Ray) and wall seconds;
+(b) Ray overhead: 1 Ray worker against the same matches played in-process in the same turn, in CPU seconds
+    (this process in-process; this process and all of Ray's for Ray) and wall seconds, at two run sizes, split
+    into the marginal cost per match (the slope between the sizes) and the fixed cost per run (the rest);
+    beside them the once-per-cluster costs a warm run does not pay: ray.init, each worker's start and imports;
 (c) Swiss pairing time for one round at 100, 1,000 and 10,000 players: our FIDE Dutch pairer and py4swiss
     (capped at 2 minutes), on the same history, wall and CPU seconds (goals: under 1 s at 1,000 and 10 s at
     10,000), and our round judged against py4swiss's by the Dutch criteria; then our slowest round of a
@@ -35,6 +37,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -56,6 +59,9 @@ from tourney.tournament.store.database import open_store  # noqa: E402
 from tourney.tournament.store.records import Played  # noqa: E402
 from tourney.tournament.store.tables import Achievement, Match, MatchSeat  # noqa: E402
 from tourney.tournament.store.writes import (  # noqa: E402
+    ACHIEVEMENT_COLUMNS,
+    MATCH_COLUMNS,
+    SEAT_COLUMNS,
     MatchRows,
     create_tournament,
     entrant_ids,
@@ -92,10 +98,12 @@ def bench_ray(game: str, matches: int, repeats: int, lineup: str = "random,greed
     task in flight and `workers=2` two per worker (Ray caps what runs): the extra queued task is
     worth under 1% at ~0.5 s chunks, in the 2-worker column's favour.
 
-    (b) compares each turn's 1-worker run with an in-process run of the same matches in the same
+    (b) compares each turn's 1-worker runs with in-process runs of the same matches in the same
     turn, in CPU seconds (what the shared machine's load disturbs least): this process alone
     in-process, against this process plus every process Ray started (raylet, GCS, workers, agents)
-    for Ray; wall seconds beside them.
+    for Ray; wall seconds beside them. Each side plays `matches` and a quarter of them: the slope
+    between the two is the marginal cost of a match, what is left of the longer run the fixed cost
+    of a run (first chunks one match each, the last chunk's wait, the plan's upload).
     """
     import ray
 
@@ -103,23 +111,31 @@ def bench_ray(game: str, matches: int, repeats: int, lineup: str = "random,greed
 
     get_game(game)
     plan = plan_for(game, matches, lineup)
+    small = max(1, matches // 4)
+    short = plan_for(game, small, lineup)
+    cpu, wall = tree_cpu_s(), time.perf_counter()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    init_cpu, init_wall = tree_cpu_s() - cpu, time.perf_counter() - wall
+    cpu, wall = tree_cpu_s(), time.perf_counter()
+    rate(RayExecutor(workers=2), plan_for(game, 2, lineup))  # each worker process started, imported, first match
+    first_cpu, first_wall = tree_cpu_s() - cpu, time.perf_counter() - wall
     for workers in (2, 1):
-        rate(RayExecutor(workers=workers), plan_for(game, 50))  # warm: both worker processes started and imported
+        rate(RayExecutor(workers=workers), plan_for(game, 50))  # warm
     rate(LocalExecutor(), plan_for(game, 50))
+    cpu = tree_cpu_s()
+    time.sleep(IDLE_S)
+    idle = (tree_cpu_s() - cpu) / IDLE_S
     print(f"\n(a) {matches} {game} matches ({lineup}), 1 and 2 workers in turn on one warm 2-CPU Ray")
     print(f"{'turn':>4}{'load 1m':>9}{'1 worker m/s':>14}{'2 workers m/s':>15}{'scaling':>9}{'plain Ray':>11}")
     scalings: list[float] = []
-    turns: list[tuple[float, float, float, float, float]] = []  # load, in-process CPU and wall, Ray CPU and wall
+    turns: list[RayTurn] = []
     for turn in range(1, repeats + 1):
         load = os.getloadavg()[0]
-        cpu = time.process_time()
-        _, in_s = rate(LocalExecutor(), plan)
-        in_cpu = time.process_time() - cpu
-        tree = tree_cpu_s()
-        one_rate, took = rate(RayExecutor(workers=1), plan)
-        turns.append((load, in_cpu, in_s, tree_cpu_s() - tree, took))
+        long_side = cpu_and_wall(plan), ray_cpu_and_wall(RayExecutor(workers=1), plan)
         two_rate, _ = rate(RayExecutor(workers=2), plan)
+        short_side = cpu_and_wall(short), ray_cpu_and_wall(RayExecutor(workers=1), short)
+        turns.append(RayTurn(load, *long_side[0], *long_side[1], *short_side[0], *short_side[1]))
+        one_rate = matches / turns[-1].ray_wall
         reference = ray_reference_scaling(ray, per_task_s=0.3)
         scalings.append(two_rate / (2 * one_rate))
         print(f"{turn:>4}{load:>9.2f}{one_rate:>14.1f}{two_rate:>15.1f}{scalings[-1]:>9.2f}{reference:>11.2f}",
@@ -127,16 +143,89 @@ def bench_ray(game: str, matches: int, repeats: int, lineup: str = "random,greed
     ray.shutdown()
     print(f"scaling, median of {repeats}: {statistics.median(scalings):.2f} of linear (goal >= 0.9); "
           "'plain Ray' is what the cores allowed in that turn (1.0 on an idle machine)")
-    print(f"\n(b) Ray overhead per match, 1 worker vs in-process, the same {matches} matches in each turn "
-          f"({1000 * statistics.median(t[1] for t in turns) / matches:.2f} ms of CPU each in-process)")
+    print(f"\n(b) Ray overhead, 1 worker vs in-process, the same matches in each turn: {matches} and {small} "
+          f"({1000 * statistics.median(t.in_cpu for t in turns) / matches:.2f} ms of CPU a match in-process)")
     print(f"{'turn':>4}{'load 1m':>9}{'in-process CPU s':>18}{'Ray CPU s':>11}{'CPU':>8}{'in-process s':>14}"
-          f"{'Ray s':>8}{'wall':>8}")
-    for turn, (load, in_cpu, in_s, ray_cpu, ray_s) in enumerate(turns, 1):
-        print(f"{turn:>4}{load:>9.2f}{in_cpu:>18.2f}{ray_cpu:>11.2f}{100 * (ray_cpu / in_cpu - 1):>+7.1f}%"
-              f"{in_s:>14.2f}{ray_s:>8.2f}{100 * (ray_s / in_s - 1):>+7.1f}%")
-    cpu_over = statistics.median(100 * (t[3] / t[1] - 1) for t in turns)
-    wall_over = statistics.median(100 * (t[4] / t[2] - 1) for t in turns)
-    print(f"median: Ray {cpu_over:+.1f}% CPU, {wall_over:+.1f}% wall per match over in-process (goal <= 5%)")
+          f"{'Ray s':>8}{'wall':>8}{'marginal CPU':>14}{'wall':>8}{'fixed Ray CPU s':>17}{'wall s':>8}")
+    for turn, t in enumerate(turns, 1):
+        print(f"{turn:>4}{t.load:>9.2f}{t.in_cpu:>18.2f}{t.ray_cpu:>11.2f}{t.cpu_over():>+7.1f}%{t.in_wall:>14.2f}"
+              f"{t.ray_wall:>8.2f}{t.wall_over():>+7.1f}%{t.marginal_cpu_over():>+13.1f}%"
+              f"{t.marginal_wall_over():>+7.1f}%{t.fixed_cpu(matches, small):>17.2f}"
+              f"{t.fixed_wall(matches, small):>8.2f}")
+    med = statistics.median
+    print(f"median over the whole {matches}-match run: Ray {med(t.cpu_over() for t in turns):+.1f}% CPU, "
+          f"{med(t.wall_over() for t in turns):+.1f}% wall over in-process (goal <= 5%)")
+    print(f"median per extra match (marginal): Ray {med(t.marginal_cpu_over() for t in turns):+.1f}% "
+          f"CPU, {med(t.marginal_wall_over() for t in turns):+.1f}% wall; fixed per warm run: "
+          f"{med(t.fixed_cpu(matches, small) for t in turns):.2f} s CPU, "
+          f"{med(t.fixed_wall(matches, small) for t in turns):.2f} s wall")
+    print(f"once per cluster (not in the runs above): ray.init {init_cpu:.2f} s CPU, {init_wall:.2f} s wall; both "
+          f"workers' start, imports and first match {first_cpu:.2f} s CPU, {first_wall:.2f} s wall; an idle Ray "
+          f"uses {idle:.3f} CPU s per second (in every Ray row above, as part of the marginal cost)")
+
+
+IDLE_S = 3.0  # how long the idle Ray's own CPU use is sampled
+
+
+@dataclass(frozen=True)
+class RayTurn:
+    """One turn of (b): in-process and 1-worker Ray, CPU and wall seconds, over the long and the short run."""
+
+    load: float
+    in_cpu: float
+    in_wall: float
+    ray_cpu: float
+    ray_wall: float
+    in_cpu_short: float
+    in_wall_short: float
+    ray_cpu_short: float
+    ray_wall_short: float
+
+    def cpu_over(self) -> float:
+        return _percent_over(self.ray_cpu, self.in_cpu)
+
+    def wall_over(self) -> float:
+        return _percent_over(self.ray_wall, self.in_wall)
+
+    def marginal_cpu_over(self) -> float:
+        """Ray's CPU per extra match over in-process's, in percent."""
+        return _percent_over(self.ray_cpu - self.ray_cpu_short, self.in_cpu - self.in_cpu_short)
+
+    def marginal_wall_over(self) -> float:
+        return _percent_over(self.ray_wall - self.ray_wall_short, self.in_wall - self.in_wall_short)
+
+    def fixed_cpu(self, n: int, small: int) -> float:
+        """Ray's CPU seconds per run beyond its marginal cost times the matches, less in-process's own."""
+        return _intercept(self.ray_cpu, self.ray_cpu_short, n, small) - _intercept(self.in_cpu, self.in_cpu_short,
+                                                                                    n, small)
+
+    def fixed_wall(self, n: int, small: int) -> float:
+        return _intercept(self.ray_wall, self.ray_wall_short, n, small) - _intercept(self.in_wall, self.in_wall_short,
+                                                                                      n, small)
+
+
+def _percent_over(ray_side: float, in_process: float) -> float:
+    """How much more `ray_side` is than `in_process`, in percent (nan when a tiny run measured no difference)."""
+    return 100 * (ray_side / in_process - 1) if in_process > 0 else float("nan")
+
+
+def _intercept(long: float, short: float, n: int, small: int) -> float:
+    """The cost of a run of no matches on the line through (small, short) and (n, long)."""
+    return long - n * (long - short) / (n - small)
+
+
+def cpu_and_wall(plan: TournamentPlan) -> tuple[float, float]:
+    """This process's CPU seconds and the wall seconds of playing `plan` in-process."""
+    cpu = time.process_time()
+    _, took = rate(LocalExecutor(), plan)
+    return time.process_time() - cpu, took
+
+
+def ray_cpu_and_wall(executor: object, plan: TournamentPlan) -> tuple[float, float]:
+    """CPU seconds of this process and all of Ray's, and wall seconds, of playing `plan` on `executor`."""
+    cpu = tree_cpu_s()
+    _, took = rate(executor, plan)
+    return tree_cpu_s() - cpu, took
 
 
 def tree_cpu_s() -> float:
@@ -307,15 +396,17 @@ def synthetic_played(plan: TournamentPlan, matches: int) -> list[Played]:
 
 def raw_write(engine: Engine, batches: list[list[MatchRows]]) -> None:
     """The baseline: the same rows, one transaction per batch, three plain core executemany
-    statements (matches with their ids returned in order, then seats, then achievements)."""
+    statements of dicts (matches with their ids returned in order, then seats, then achievements)."""
     matches, seats, earned = Match.__table__, MatchSeat.__table__, Achievement.__table__  # type: ignore[attr-defined]
     for rows in batches:
         with engine.begin() as conn:
             ids = conn.execute(matches.insert().returning(matches.c.id, sort_by_parameter_order=True),
-                               [r.match for r in rows]).scalars().all()
-            placed = [{**s, "match_id": i} for r, i in zip(rows, ids, strict=True) for s in r.seats]
+                               [dict(zip(MATCH_COLUMNS, r.match, strict=True)) for r in rows]).scalars().all()
+            placed = [dict(zip(SEAT_COLUMNS, (i, *s), strict=True)) for r, i in zip(rows, ids, strict=True)
+                      for s in r.seats]
             conn.execute(seats.insert(), placed)
-            achieved = [{**e, "match_id": i} for r, i in zip(rows, ids, strict=True) for e in r.achievements]
+            achieved = [dict(zip(ACHIEVEMENT_COLUMNS, (i, *e), strict=True)) for r, i in zip(rows, ids, strict=True)
+                        for e in r.achievements]
             if achieved:
                 conn.execute(earned.insert(), achieved)
 
@@ -455,13 +546,15 @@ def bench_cli_loop(game: str, matches: int, repeats: int) -> None:
     The CLI's steady cost per match is the difference of two runs, `matches` and a tenth of it, divided
     by the difference in matches: start-up (imports, opening the store) and the finish cancel out.
     The in-process reference plays the same seeds (the same tournament seed and key) with
-    `play_and_record`, nothing stored. The three measurements take turns, `repeats` times; medians.
+    `play_and_record`, nothing stored. The three measurements take turns, `repeats` times; medians,
+    and the best of each (the least CPU: what a shared machine's load disturbed least; the
+    steady cost from the best long and best short run).
     """
     small = max(1, matches // 10)
     plan = TournamentPlan(game=game, entrants=[Entrant("random", "random"), Entrant("r2", "random")], seed=1,
                           games_per_pair=matches, seed_key="bench-tournament")
     schedule = plan.schedule()
-    direct, steady, whole = [], [], []
+    direct, steady, whole, bigs, smalls = [], [], [], [], []
     print(f"\n(g) `tourney run --local` against play_and_record: {matches} {game} matches ({CLI_BOTS}), "
           f"CPU seconds, {repeats} interleaved turns")
     print(f"{'turn':>4}{'load 1m':>9}{'play_and_record m/s':>21}{'CLI steady m/s':>16}{'CLI whole m/s':>15}"
@@ -473,12 +566,17 @@ def bench_cli_loop(game: str, matches: int, repeats: int) -> None:
         direct.append(matches / (time.process_time() - started))
         big_s, _ = cli_run(game, matches)
         small_s, _ = cli_run(game, small)
+        bigs.append(big_s)
+        smalls.append(small_s)
         steady.append((matches - small) / (big_s - small_s))
         whole.append(matches / big_s)
         print(f"{turn:>4}{os.getloadavg()[0]:>9.2f}{direct[-1]:>21.0f}{steady[-1]:>16.0f}{whole[-1]:>15.0f}"
               f"{steady[-1] / direct[-1]:>7.2f}", flush=True)
     ratio = statistics.median(steady) / statistics.median(direct)
     print(f"median: CLI steady / play_and_record = {ratio:.2f} (goal >= 0.9)")
+    best_steady = (matches - small) / (min(bigs) - min(smalls))
+    print(f"best of {repeats}: play_and_record {max(direct):.0f} m/s, CLI steady {best_steady:.0f} m/s, "
+          f"ratio {best_steady / max(direct):.2f}")
 
 
 def first_result_s(extra: list[str], timeout_s: float = 120.0) -> float:

@@ -28,7 +28,7 @@ from tests.server.harness import ArenaHarness
 from tourney.engine.core import available_games, get_game
 from tourney.engine.server.client import Bot
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.tournament import runner
+from tourney.tournament import plan as plan_module  # where a match is seeded (seed_of)
 from tourney.tournament.entrants import Entrant, remembers
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan, run_tournament
@@ -102,7 +102,7 @@ def test_a_remembering_remote_bot_predicts_the_hidden_hand_no_better_than_chance
 
     # The control: the same bot, had the remote seat been taken for one that forgets, would read
     # every mirrored hand.
-    monkeypatch.setattr(runner, "remembers", lambda spec: False)
+    monkeypatch.setattr(plan_module, "remembers", lambda spec: False)
     control, _ = play(harness, tmp_path, "keeper2")
     assert control == [1.0] * PAIRS
 
@@ -185,6 +185,6 @@ def test_a_remembering_remote_bot_predicts_its_dice_no_better_than_chance(
         harness: ArenaHarness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     hits, chance = dice_play(harness, tmp_path, "dicer")
     assert hits <= chance + 0.06  # two four-sided dice: a blind guess is right about 1 time in 16
-    monkeypatch.setattr(runner, "remembers", lambda spec: False)  # the control: true duplicate pairs
+    monkeypatch.setattr(plan_module, "remembers", lambda spec: False)  # the control: true duplicate pairs
     control, _ = dice_play(harness, tmp_path, "dicer2")
     assert control > chance + 0.3

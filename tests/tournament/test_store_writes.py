@@ -20,7 +20,16 @@ from tourney.tournament.store.database import open_store
 from tourney.tournament.store.reads import load_standings, stored_numbers
 from tourney.tournament.store.records import Played
 from tourney.tournament.store.tables import Achievement, Match, MatchSeat
-from tourney.tournament.store.writes import create_tournament, entrant_ids, match_rows, record_matches, save_streaks
+from tourney.tournament.store.writes import (
+    ACHIEVEMENT_COLUMNS,
+    MATCH_COLUMNS,
+    SEAT_COLUMNS,
+    create_tournament,
+    entrant_ids,
+    match_rows,
+    record_matches,
+    save_streaks,
+)
 from tourney.workers import LocalExecutor
 
 KEY = "store-writes-test-key"
@@ -43,29 +52,40 @@ def table_rows(engine: Engine, table: str, leave_out: Sequence[str] = ("finished
         return [tuple(row[i] for i in keep) for row in result]
 
 
-def test_the_writer_stores_the_rows_a_plain_executemany_of_the_converter_stores(tmp_path):
+def test_the_writer_stores_the_rows_a_plain_executemany_of_the_converter_stores(tmp_path, monkeypatch):
     plan = plan_of()
     played = played_of(plan)
     byes = [Pairing(len(played), 0, (2,), -1)]  # a bye too: its row is built by the same converter
+    when = datetime.now(UTC)
+    monkeypatch.setattr(writes, "now", lambda: when)  # both stores get the same finished_at, compared too
     ours = open_store(str(tmp_path / "writer.db"))
     tid = create_tournament(ours, plan)
     for i in range(0, len(played), 4):
         record_matches(ours, tid, plan, played[i:i + 4], byes if i == 0 else ())
     raw = open_store(str(tmp_path / "raw.db"))
     raw_tid = create_tournament(raw, plan)
-    when = datetime.now(UTC)
     with raw.begin() as con:
         ids = entrant_ids(con, raw_tid)
         for i in range(0, len(played), 4):
             rows = match_rows(raw_tid, plan, played[i:i + 4], byes if i == 0 else (), ids, when)
             for r in rows:
-                match_id = con.execute(Match.__table__.insert(), r.match).inserted_primary_key[0]  # type: ignore[attr-defined]
-                con.execute(MatchSeat.__table__.insert(), [{**s, "match_id": match_id} for s in r.seats])  # type: ignore[attr-defined]
+                match = dict(zip(MATCH_COLUMNS, r.match, strict=True))
+                match_id = con.execute(Match.__table__.insert(), match).inserted_primary_key[0]  # type: ignore[attr-defined]
+                con.execute(MatchSeat.__table__.insert(),  # type: ignore[attr-defined]
+                            [dict(zip(SEAT_COLUMNS, (match_id, *s), strict=True)) for s in r.seats])
                 if r.achievements:
                     con.execute(Achievement.__table__.insert(),  # type: ignore[attr-defined]
-                                [{**e, "match_id": match_id} for e in r.achievements])
+                                [dict(zip(ACHIEVEMENT_COLUMNS, (match_id, *e), strict=True)) for e in r.achievements])
     for table in ("match", "matchseat", "achievement", "entrant"):
-        assert table_rows(ours, table) == table_rows(raw, table), table
+        assert table_rows(ours, table, leave_out=()) == table_rows(raw, table, leave_out=()), table
+    # The same values stored the same way: SQLite keeps an int and a float that compare equal apart.
+    kinds = ("select typeof(m.finished_at), typeof(m.duration_s), typeof(m.seed), typeof(s.points), typeof(s.score), "
+             "typeof(s.think_s), typeof(s.entrant_id) from matchseat s join match m on m.id = s.match_id order by s.id")
+    with ours.connect() as a, raw.connect() as b:
+        assert a.execute(text(kinds)).all() == b.execute(text(kinds)).all()
+    with ours.connect() as con:
+        assert {row[0] for row in con.execute(text("select finished_at from match"))} == {when.replace(tzinfo=None)
+                                                                                            .isoformat(" ")}
     assert len(table_rows(ours, "match")) == len(played) + 1
     assert table_rows(ours, "achievement"), "Tiny Ninjas matches earn achievements: the test would see none"
     # Each seat row points at its own match: the batch's ids, read back by number, are matched right.
@@ -136,7 +156,8 @@ def test_a_failure_in_the_middle_of_a_batch_loses_nothing_finished_and_resume_co
     def dies_in_the_third_batch(con: Any, rows: Sequence[writes.MatchRows]) -> None:
         calls.append(len(rows))
         if len(calls) == 3:
-            con.execute(Match.__table__.insert(), [r.match for r in rows])  # type: ignore[attr-defined]
+            con.execute(Match.__table__.insert(),  # type: ignore[attr-defined]
+                        [dict(zip(writes.MATCH_COLUMNS, r.match, strict=True)) for r in rows])
             raise RuntimeError("the driver died with the batch half written")
         real(con, rows)
 

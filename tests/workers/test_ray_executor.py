@@ -101,7 +101,12 @@ def test_chunks_are_sized_from_observed_match_times():
     assert timing.size(100_000, 2) == 1000
     timing.matches, timing.seconds = 1000, 0.01  # 10 us a match: capped
     assert timing.size(100_000, 2) == MAX_CHUNK
-    assert timing.size(16, 2) == 2  # the tail is split so both workers finish together
+    assert timing.size(16, 2) == MAX_CHUNK  # 160 us of play left: one task, splitting would cost more
+    timing.matches, timing.seconds = 1000, 0.5
+    assert timing.size(1000, 2) == 200  # the tail is split so both workers finish together...
+    assert timing.size(16, 2) == 200  # ...but into no less than 0.1 s of play a task (the queue holds 16)
+    timing.matches, timing.seconds = 10, 1.0
+    assert timing.size(16, 2) == 2  # long matches: balanced to the end
 
 
 def test_one_worker_plays_one_match_at_a_time_on_a_bigger_cluster(ray_session):

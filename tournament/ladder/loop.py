@@ -23,14 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from openskill.models import PlackettLuce
-
 from tourney.engine.core import ConfigError, get_game
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.ladder.lease import LadderLease
 from tourney.tournament.ladder.metrics import observe_ladder
 from tourney.tournament.ladder.plan import LadderPairing, LadderPlan
 from tourney.tournament.ladder.scheduler import Scheduler
+from tourney.tournament.rating.plackett_luce import SIGMA, rate_match
 from tourney.tournament.store.database import url_of
 from tourney.tournament.store.ladder_rows import (
     LadderEntry,
@@ -137,7 +136,7 @@ def _run(engine: Any, ladder_id: int, plan: LadderPlan, executor: Executor, matc
          lease: LadderLease) -> LadderReport:
     """The loop of run_ladder, holding the ladder's lease."""
     game, players = plan.game, plan.players
-    state = LadderState(Scheduler(players, sigma0=_model().sigma))
+    state = LadderState(Scheduler(players, sigma0=SIGMA))
     pending = scheduled(engine, ladder_id)
     busy = {alias for m in pending for alias in m.aliases}
     _join(state, entries(engine, ladder_id), busy)
@@ -150,7 +149,6 @@ def _run(engine: Any, ladder_id: int, plan: LadderPlan, executor: Executor, matc
     started = time.monotonic()
     deadline = started + seconds if seconds is not None else None
     flow = Flow(started, outstanding=len(pending))
-    model = _model()
 
     def pairing(m: ScheduledMatch) -> LadderPairing:
         return LadderPairing(m.number, tuple(Entrant(a, state.specs[a]) for a in m.aliases))
@@ -182,7 +180,7 @@ def _run(engine: Any, ladder_id: int, plan: LadderPlan, executor: Executor, matc
         first = [pairing(m) for m in pending]
         pending = []
         for chunk in executor.run(plan, first, more):
-            outcomes = [_rate(state, model, p, record, took) for p, record, took in chunk]
+            outcomes = [_rate(state, p, record, took) for p, record, took in chunk]
             touched = {s["alias"] for o in outcomes for s in o.seats}
             store_results(engine, ladder_id, outcomes, [_row(state, a) for a in sorted(touched)])
             flow.outstanding -= len(chunk)
@@ -224,10 +222,6 @@ class Flow:
         return sum(c for _t, c in self.window) / span
 
 
-def _model() -> PlackettLuce:
-    return PlackettLuce()
-
-
 def _join(state: LadderState, found: list[LadderEntry], busy: set[str]) -> None:
     """Bots stored since the last look join the scheduler (busy ones: in a match left scheduled)."""
     for entry in found:
@@ -260,16 +254,14 @@ def _schedule(state: LadderState, plan: LadderPlan, size: int) -> list[Scheduled
     return chosen
 
 
-def _rate(state: LadderState, model: PlackettLuce, pairing: LadderPairing, record: StoredMatch,
+def _rate(state: LadderState, pairing: LadderPairing, record: StoredMatch,
           took: float) -> MatchOutcome:
     """Rate one finished match against the ratings now (arrival order) and free its bots."""
     bots = state.scheduler.bots
     aliases = [e.alias for e in pairing.seats]
-    teams = [[model.rating(mu=bots[a].mu, sigma=bots[a].sigma)] for a in aliases]
-    rated = model.rate(teams, ranks=[float(s.tier) for s in record.seats])
+    rated = rate_match([(bots[a].mu, bots[a].sigma) for a in aliases], [float(s.tier) for s in record.seats])
     seats = []
-    for alias, seat, team in zip(aliases, record.seats, rated, strict=True):
-        mu, sigma = float(team[0].mu), float(team[0].sigma)
+    for alias, seat, (mu, sigma) in zip(aliases, record.seats, rated, strict=True):
         state.scheduler.finished(alias, mu, sigma)
         if seat.tier == 0 and seat.tier_size == 1:
             state.wins[alias] += 1

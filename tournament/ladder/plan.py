@@ -1,6 +1,6 @@
 """Playing one ladder match: what a Ray worker is handed (a plan and a chunk of pairings).
 
-A ladder match is played exactly like a tournament's (tournament.runner.play_and_record): the
+A ladder match is played exactly like a tournament's (tournament.plan.play_and_record): the
 same bot specs (built-in, `cmd:`, and whatever else `tourney run` accepts), the same seeding of
 the bots, the same stored record. Its seed is a keyed hash of the match number under the
 ladder's secret key, so a match is a pure function of (game, config, number, seats): a match
@@ -15,7 +15,7 @@ from typing import Any
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.formats.seeding import keyed_match_seed
-from tourney.tournament.runner import TournamentPlan, play_and_record
+from tourney.tournament.plan import TournamentPlan, play_and_record
 
 LADDER_SEED = 0  # the "tournament seed" beside the key: the key alone makes the seeds secret
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
-
+from tourney.tournament.rating.plackett_luce import MU, SIGMA, rate_match
 from tourney.tournament.rating.standings import StandingSeat, likelihood_of_superiority
 
 __all__ = ["Skill", "initial_skill", "likelihood_of_superiority", "openskill_ratings"]
@@ -32,8 +31,7 @@ class Skill:
 
 def initial_skill(alias: str) -> Skill:
     """The rating every newcomer starts from (the model's prior)."""
-    rating = PlackettLuce().rating(name=alias)
-    return Skill(alias, float(rating.mu), float(rating.sigma))
+    return Skill(alias, MU, SIGMA)
 
 
 def openskill_ratings(aliases: Sequence[str], matches: Iterable[Sequence[StandingSeat]],
@@ -41,19 +39,16 @@ def openskill_ratings(aliases: Sequence[str], matches: Iterable[Sequence[Standin
     """Rate every entrant from matches given in schedule order; byes (one seat) are skipped.
 
     Everyone starts from the model's prior, or from `start` (a league's ratings carried over
-    from earlier rounds) for the aliases it holds.
+    from earlier rounds) for the aliases it holds. The arithmetic is openskill's PlackettLuce,
+    on plain floats (tournament.rating.plackett_luce).
     """
-    model = PlackettLuce()
     carried = start or {}
-    current = {a: model.rating(mu=carried[a].mu, sigma=carried[a].sigma, name=a) if a in carried
-               else model.rating(name=a) for a in aliases}
+    current = {a: (carried[a].mu, carried[a].sigma) if a in carried else (MU, SIGMA) for a in aliases}
+    prior = (MU, SIGMA)
     for match in matches:
         if len(match) < 2:
             continue
-        for r in match:
-            current.setdefault(r.alias, model.rating(name=r.alias))
-        teams = [[current[r.alias]] for r in match]
-        rated = model.rate(teams, ranks=[float(r.tier) for r in match])
-        for r, team in zip(match, rated, strict=True):
-            current[r.alias] = team[0]
-    return {a: Skill(a, float(r.mu), float(r.sigma)) for a, r in current.items()}
+        rated = rate_match([current.get(r.alias, prior) for r in match], [float(r.tier) for r in match])
+        for r, skill in zip(match, rated, strict=True):
+            current[r.alias] = skill
+    return {a: Skill(a, mu, sigma) for a, (mu, sigma) in current.items()}

@@ -8,10 +8,11 @@ which makes a resumed or parallel tournament rate exactly like a sequential one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Any
+from operator import itemgetter
+from typing import Any, cast
 
 from sqlalchemy import Row
 from sqlalchemy import select as select_columns  # any number of plain columns (sqlmodel's select takes four)
@@ -49,7 +50,7 @@ def match_seats(conn: Connection, tournament_id: int) -> Iterator[list[Row[Any]]
              .where(col(Match.tournament_id) == tournament_id)
              .order_by(col(Match.number), col(MatchSeat.seat)))
     rows: Iterator[Row[Any]] = iter(conn.execution_options(yield_per=STREAM_ROWS).execute(query))
-    for _, seats in groupby(rows, key=lambda row: row.number):
+    for _, seats in groupby(rows, key=itemgetter(0)):  # the number (a Row's name lookup costs ~10x more)
         yield list(seats)
 
 
@@ -74,17 +75,20 @@ def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[Stand
     """
     shared: dict[tuple[Any, ...], StandingSeat] = {}
     faults: dict[str, int] = {}
-    for seats in match_seats(conn, tournament_id):
+    for rows in match_seats(conn, tournament_id):
+        # Unpacked once (the _SEAT_COLUMNS in order): reading a Row's fields by name is a Python call each.
+        seats = [(alias, tier, points, faults_json)
+                 for _, _, _, _, alias, tier, points, faults_json in cast("list[tuple[Any, ...]]", rows)]
         tiers: dict[int, int] = {}
-        for st in seats:
-            tiers[st.tier] = tiers.get(st.tier, 0) + 1
-        bye = seats[0].termination == BYE
+        for _, tier, _, _ in seats:
+            tiers[tier] = tiers.get(tier, 0) + 1
+        bye = rows[0].termination == BYE
         match = []
-        for st in seats:
-            count = faults.get(st.faults_json)
+        for alias, tier, points, faults_json in seats:
+            count = faults.get(faults_json)
             if count is None:
-                count = faults[st.faults_json] = sum(int(v) for v in loads(st.faults_json).values())
-            key = (st.alias, st.tier, tiers[st.tier], st.points, count, bye)
+                count = faults[faults_json] = sum(int(v) for v in loads(faults_json).values())
+            key = (alias, tier, tiers[tier], points, count, bye)
             result = shared.get(key)
             if result is None:
                 result = shared[key] = StandingSeat(*key)
@@ -98,17 +102,32 @@ def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -
     A finished tournament's OpenSkill ratings are the final ones stored with it (computed here when
     it finished, from the same matches), so showing it again does not rate every match again.
     """
-    def read() -> list[Standing]:
+    def read() -> tuple[MatchLog, dict[str, tuple[float, float]] | None]:
         with engine.connect() as conn:
-            log = MatchLog(standings_input(conn, tournament_id))  # one read, a few bytes per match
-            skills = _final_skills(conn, tournament_id, aliases)
-        standings = compute_standings(aliases, log)
-        if skills is None:
-            skills = {a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(aliases, log).items()}
-        for s in standings:
-            s.mu, s.sigma = skills[s.alias]
-        return standings
+            return MatchLog(standings_input(conn, tournament_id)), _final_skills(conn, tournament_id, aliases)
+    log, skills = guard(read)
+    return standings_of(aliases, log, skills)
+
+
+def load_match_log(engine: Engine, tournament_id: int) -> MatchLog:
+    """Every stored match of a tournament as the standings, ratings and streaks read them: one read, a few bytes a
+    match, in schedule order."""
+    def read() -> MatchLog:
+        with engine.connect() as conn:
+            return MatchLog(standings_input(conn, tournament_id))
     return guard(read)
+
+
+def standings_of(aliases: Sequence[str], log: MatchLog,
+                 skills: dict[str, tuple[float, float]] | None = None) -> list[Standing]:
+    """The standings of the matches in `log`, with OpenSkill ratings: `skills` if given (a finished
+    tournament's stored ones), else rated from the log."""
+    standings = compute_standings(aliases, log)
+    if skills is None:
+        skills = {a: (sk.mu, sk.sigma) for a, sk in openskill_ratings(aliases, log).items()}
+    for s in standings:
+        s.mu, s.sigma = skills[s.alias]
+    return standings
 
 
 def _final_skills(conn: Connection, tournament_id: int,
@@ -122,13 +141,13 @@ def _final_skills(conn: Connection, tournament_id: int,
     return stored if set(aliases) <= set(stored) else None
 
 
-def streak_results(conn: Connection, tournament_id: int) -> Iterator[list[tuple[str, int, int]]]:
-    """Each played match (byes left out) as (alias, tier, tier size) per seat, in schedule order."""
-    for seats in match_seats(conn, tournament_id):
-        if seats[0].termination == BYE:
+def streak_results(matches: Iterable[Sequence[StandingSeat]]) -> Iterator[list[tuple[str, int, int]]]:
+    """Each played match (byes left out) as (alias, tier, tier size) per seat, in the order given (schedule order
+    for a MatchLog)."""
+    for seats in matches:
+        if seats[0].bye:
             continue
-        tiers = [st.tier for st in seats]
-        yield [(st.alias, st.tier, tiers.count(st.tier)) for st in seats]
+        yield [(st.alias, st.tier, st.tier_size) for st in seats]
 
 
 def load_history(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[PlayedGame]:

@@ -2,9 +2,9 @@
 
 A batch (the chunk an executor hands back) is one transaction, written as soon as it arrives,
 so a driver that dies loses nothing that finished and a resumed tournament skips what is
-stored. The rows of a batch are built by one converter (`match_rows`) and inserted with core
-executemany statements: one for the matches (their ids are then read back by number), one for
-all their seats, one for their achievements; no ORM unit of work. A tournament's entrant ids never
+stored. The rows of a batch are built by one converter (`match_rows`) as plain tuples and inserted
+with one executemany each (tournament.store.bulk): the matches (their ids are then read back by
+number), all their seats, all their achievements; no ORM unit of work. A tournament's entrant ids never
 change once it is created, so they are read once per store and tournament, not per batch.
 """
 
@@ -26,10 +26,11 @@ from tourney.engine.core import MatchResult, SeatResult
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.formats.seeding import new_seed_key
 from tourney.tournament.rating.achievements import streak_achievements
-from tourney.tournament.rating.standings import Standing
+from tourney.tournament.rating.standings import MatchLog, Standing
+from tourney.tournament.store.bulk import insert_many
 from tourney.tournament.store.codec import dumps, loads
-from tourney.tournament.store.reads import streak_results
-from tourney.tournament.store.records import Played, StoredMatch, bye_match
+from tourney.tournament.store.reads import load_match_log, streak_results
+from tourney.tournament.store.records import Played, bye_match
 from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import (
     Achievement,
@@ -98,14 +99,29 @@ def entrant_ids(conn: Connection, tournament_id: int) -> dict[str, int]:
     return ids
 
 
+# The columns of a batch's rows, in the order MatchRows holds their values (the match id, which the
+# database assigns, goes first in a seat's and an achievement's row once it is known).
+MATCH_COLUMNS = ("tournament_id", "number", "round", "game", "seed", "players", "config_json", "termination",
+                 "reason", "plies", "duration_s", "replay_json", "details_json", "finished_at")
+SEAT_COLUMNS = ("match_id", "seat", "entrant_id", "alias", "tier", "points", "score", "decisions", "think_s",
+                "faults_json")
+ACHIEVEMENT_COLUMNS = ("match_id", "tournament_id", "alias", "number", "name", "opponent")
+NO_FAULTS = dumps({})
+
+
 @dataclass
 class MatchRows:
-    """One finished match as rows: the match, its seats and its achievements, without the match id
-    (the database assigns it on insert; `insert_rows` fills it into the others)."""
+    """One finished match as rows of plain values (MATCH_COLUMNS; SEAT_COLUMNS and ACHIEVEMENT_COLUMNS without
+    their first, the match id, which the database assigns on insert and `insert_rows` puts in front)."""
 
-    match: dict[str, Any]
-    seats: list[dict[str, Any]]
-    achievements: list[dict[str, Any]]
+    match: tuple[Any, ...]
+    seats: list[tuple[Any, ...]]
+    achievements: list[tuple[Any, ...]]
+
+    @property
+    def number(self) -> int:
+        """The match's number in its tournament's schedule."""
+        return int(self.match[1])
 
 
 def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played], byes: Sequence[Pairing],
@@ -125,40 +141,29 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
         if pairing.number in seen:
             continue
         seen.add(pairing.number)
-        match = {"tournament_id": tournament_id, "number": pairing.number, "round": pairing.round, "game": plan.game,
-                 "seed": rec.seed, "players": rec.players, "config_json": config, "termination": rec.termination,
-                 "reason": rec.reason, "plies": rec.plies, "duration_s": duration_s, "replay_json": rec.replay,
-                 "details_json": rec.details_json, "finished_at": finished_at}
-        out.append(_with_seats(tournament_id, match, rec, entrants))
+        match = (tournament_id, pairing.number, pairing.round, plan.game, rec.seed, rec.players, config,
+                 rec.termination, rec.reason, rec.plies, duration_s, rec.replay, rec.details_json, finished_at)
+        # A solo match stores its entrants' seats only: the game's own AI holds the ones after them.
+        seats = [_seat_row(i, alias, sr, entrants.get(alias))
+                 for i, (alias, sr) in enumerate(zip(rec.aliases, rec.seats, strict=False))]
+        earned = [(tournament_id, alias, number, name, None) for alias, number, name in rec.achievements]
+        out.append(MatchRows(match, seats, earned))
     return out
 
 
-def _with_seats(tournament_id: int, match: dict[str, Any], rec: StoredMatch, entrants: dict[str, int]) -> MatchRows:
-    # A solo match stores its entrants' seats only: the game's own AI holds the ones after them.
-    seat_rows = [_seat_row(i, alias, sr, entrants.get(alias))
-                 for i, (alias, sr) in enumerate(zip(rec.aliases, rec.seats, strict=False))]
-    achievements = [{"tournament_id": tournament_id, "alias": alias, "number": number, "name": name,
-                     "opponent": None} for alias, number, name in rec.achievements]
-    return MatchRows(match, seat_rows, achievements)
+def _seat_row(seat: int, alias: str, sr: SeatResult, entrant_id: int | None) -> tuple[Any, ...]:
+    """A MatchSeat row's values (SEAT_COLUMNS but the match id) for seat number `seat`, held by `alias`."""
+    return (seat, entrant_id, alias, sr.tier, sr.points, sr.score, sr.decisions, sr.think_s,
+            dumps(sr.faults) if sr.faults else NO_FAULTS)
 
 
-def _seat_row(seat: int, alias: str, sr: SeatResult, entrant_id: int | None) -> dict[str, Any]:
-    """A MatchSeat row's columns (all but the match id) for seat number `seat`, held by `alias`."""
-    return {"seat": seat, "entrant_id": entrant_id, "alias": alias, "tier": sr.tier, "points": sr.points,
-            "score": sr.score, "decisions": sr.decisions, "think_s": sr.think_s, "faults_json": dumps(sr.faults)}
-
-
-# Built once: the statements of every batch (on the tables, not the ORM classes: no ORM work per batch).
 _MATCHES: Table = Match.__table__  # type: ignore[attr-defined]
-_INSERT_MATCHES = insert(_MATCHES)
 # A batch's match ids, read back by their (tournament, number) key, which is unique. Not RETURNING
 # in parameter order: SQLite cannot promise that order for a multi-row insert, so SQLAlchemy sent
 # it one row per statement, a fifth of the cost of writing a short match (issue 32).
 _MATCH_IDS = (select(_MATCHES.c.number, _MATCHES.c.id)
               .where(_MATCHES.c.tournament_id == bindparam("tournament_id"))
               .where(_MATCHES.c.number.between(bindparam("low"), bindparam("high"))))
-_INSERT_SEATS = insert(MatchSeat.__table__)  # type: ignore[attr-defined]
-_INSERT_ACHIEVEMENTS = insert(Achievement.__table__)  # type: ignore[attr-defined]
 
 
 def insert_rows(conn: Connection, rows: Sequence[MatchRows]) -> None:
@@ -166,22 +171,18 @@ def insert_rows(conn: Connection, rows: Sequence[MatchRows]) -> None:
     new matches' ids."""
     if not rows:
         return
-    conn.execute(_INSERT_MATCHES, [r.match for r in rows])
-    numbers = [r.match["number"] for r in rows]
-    key = {"tournament_id": rows[0].match["tournament_id"], "low": min(numbers), "high": max(numbers)}
+    insert_many(conn, _MATCHES, MATCH_COLUMNS, [r.match for r in rows])
+    numbers = [r.number for r in rows]
+    key = {"tournament_id": rows[0].match[0], "low": min(numbers), "high": max(numbers)}
     found = {number: match_id for number, match_id in conn.execute(_MATCH_IDS, key)}
-    seats, earned = [], []
+    seats: list[tuple[Any, ...]] = []
+    earned: list[tuple[Any, ...]] = []
     for r, number in zip(rows, numbers, strict=True):
         match_id = found[number]
-        for seat in r.seats:
-            seat["match_id"] = match_id
-        for e in r.achievements:
-            e["match_id"] = match_id
-        seats += r.seats
-        earned += r.achievements
-    conn.execute(_INSERT_SEATS, seats)
-    if earned:
-        conn.execute(_INSERT_ACHIEVEMENTS, earned)
+        seats += [(match_id, *seat) for seat in r.seats]
+        earned += [(match_id, *e) for e in r.achievements]
+    insert_many(conn, MatchSeat.__table__, SEAT_COLUMNS, seats)  # type: ignore[attr-defined]
+    insert_many(conn, Achievement.__table__, ACHIEVEMENT_COLUMNS, earned)  # type: ignore[attr-defined]
 
 
 def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, played: Sequence[Played],
@@ -207,10 +208,10 @@ def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, pla
         except IntegrityError:
             pass  # some of these numbers are stored already
         with engine.begin() as conn:
-            numbers = [r.match["number"] for r in rows]
+            numbers = [r.number for r in rows]
             stored = set(conn.execute(select(Match.number).where(Match.tournament_id == tournament_id)
                                       .where(Match.number.in_(numbers))).scalars())  # type: ignore[attr-defined]
-            insert_rows(conn, [r for r in rows if r.match["number"] not in stored])
+            insert_rows(conn, [r for r in rows if r.number not in stored])
     guard(write)
 
 
@@ -264,12 +265,12 @@ def save_setting(engine: Engine, tournament_id: int, key: str, value: Any) -> No
     guard(write)
 
 
-def save_streaks(engine: Engine, tournament_id: int, rules: Sequence[tuple[int, int, str]]) -> None:
-    """Recount the streak achievements from the stored results (idempotent, so resumes agree)."""
-    def count() -> list[Any]:
-        with engine.connect() as conn:
-            return streak_achievements(streak_results(conn, tournament_id), rules)
-    earned = guard(count)
+def save_streaks(engine: Engine, tournament_id: int, rules: Sequence[tuple[int, int, str]],
+                 log: MatchLog | None = None) -> None:
+    """Recount the streak achievements from the stored results (idempotent, so resumes agree); `log`: those
+    results already read (load_match_log), so the end of a run reads the store once."""
+    results = log if log is not None or not rules else load_match_log(engine, tournament_id)  # no rules: no read
+    earned = streak_achievements(streak_results(results or []), rules)
 
     def write() -> None:
         with engine.begin() as conn:
@@ -301,6 +302,7 @@ def record_arena_match(engine: Engine, match_id: str, names: Sequence[str], resu
             session.flush()
             assert row.id is not None
             for seat, (alias, sr) in enumerate(zip(names, result.seats, strict=True)):  # no tournament: no entrant
-                session.add(MatchSeat(match_id=row.id, **_seat_row(seat, alias, sr, None)))
+                values = (row.id, *_seat_row(seat, alias, sr, None))
+                session.add(MatchSeat(**dict(zip(SEAT_COLUMNS, values, strict=True))))
             session.commit()
     guard(write)
