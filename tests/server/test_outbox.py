@@ -1,4 +1,5 @@
-"""The outbox writes a stream's messages itself: in order, one write in flight, the next as soon as
+"""The outbox writes a stream's messages itself: in order, one write in flight, a message put while
+the stream is idle at the loop's next turn together with the other streams', the next as soon as
 the last is done, and it stops cleanly when a write fails or the stream is over."""
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def test_writes_in_order_one_at_a_time() -> None:
         assert stream.started == [b"early"]  # started at once, no task to wake
         box.put(b"a")
         box.put(b"b")
+        await _turns()
         assert stream.started == [b"early"]  # one write in flight at a time
         stream.waits[0].set_result(None)
         await _turns()
@@ -63,7 +65,22 @@ def test_writes_in_order_one_at_a_time() -> None:
         assert stream.done == [b"early", b"a", b"b"]
         assert not box.finished.done()
         box.put(None)  # the session closed: the outbox is finished once everything before it is written
+        await _turns()
         assert box.finished.done()
+
+    asyncio.run(run())
+
+
+@pytest.mark.timeout(20)
+def test_streams_idle_at_once_start_their_writes_together() -> None:
+    async def run() -> None:
+        first, one = _opened()
+        second, other = _opened()
+        one.put(b"1")
+        other.put(b"2")
+        assert first.started == [] and second.started == []  # not in the middle of the caller's work
+        await asyncio.sleep(0)  # the loop's next turn starts both, back to back
+        assert first.started == [b"1"] and second.started == [b"2"]
 
     asyncio.run(run())
 
@@ -74,6 +91,7 @@ def test_a_failed_write_finishes_the_outbox() -> None:
         stream, box = _opened()
         box.put(b"a")
         box.put(b"b")
+        await _turns()
         stream.waits[0].set_exception(ConnectionError("the bot hung up"))
         await _turns()
         assert box.finished.done() and stream.done == []
@@ -90,6 +108,7 @@ def test_stop_abandons_the_write_in_flight() -> None:
         stream, box = _opened()
         box.put(b"stuck")  # a bot that does not read: this write never completes
         box.put(b"next")
+        await _turns()
         box.stop()
         assert stream.waits[0].cancelled() and box.finished.done()
         await _turns()
@@ -103,7 +122,9 @@ def test_overflow_drops_what_waits_and_finishes() -> None:
     async def run() -> None:
         overflowed: list[bool] = []
         stream, box = _opened(max_messages=2, on_overflow=lambda: overflowed.append(True))
-        for i in range(4):  # the first is in flight, two wait, the fourth is past the cap
+        box.put(b"\x00")
+        await _turns()  # in flight
+        for i in range(1, 4):  # two wait, the third is past the cap
             box.put(bytes([i]))
         assert overflowed == [True] and box.overflowed
         stream.waits[0].set_result(None)
