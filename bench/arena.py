@@ -115,6 +115,7 @@ class Relay(Game):
 register(Relay())
 
 RAW_METHOD = "/bench.Raw/PingPong"
+RAW_UNARY = "/bench.Raw/Once"
 REAL_GAMES = ("tiny-ninjas", "maitre-ninja", "ninja-versus-ninja", "ninja-arena")
 
 
@@ -128,9 +129,13 @@ async def _serve_raw(size: int) -> None:
         async for _ in requests:
             yield payload
 
+    async def once(request: bytes, context: Any) -> bytes:
+        return b"x" * min(int(request or b"0"), 1 << 20)  # a unary answer of the size asked for
+
     server = grpc.aio.server()
     handler = grpc.method_handlers_generic_handler("bench.Raw", {
         "PingPong": grpc.stream_stream_rpc_method_handler(ping_pong),
+        "Once": grpc.unary_unary_rpc_method_handler(once),
     })
     server.add_generic_rpc_handlers((handler,))
     port = server.add_insecure_port("127.0.0.1:0")
@@ -188,6 +193,21 @@ def raw_round_trips(address: str, streams: int, per_stream: int, reply_size: int
             return streams * per_stream / (time.perf_counter() - started)
 
     return asyncio.run(run())
+
+
+def raw_unary_calls(address: str, concurrent: int, per_task: int, answer_size: int) -> None:
+    """`concurrent` tasks making `per_task` unary calls each, answered with `answer_size` bytes (one event loop)."""
+    async def run() -> None:
+        async with grpc.aio.insecure_channel(address) as channel:
+            call = channel.unary_unary(RAW_UNARY)
+
+            async def one() -> None:
+                for _ in range(per_task):
+                    await call(str(answer_size).encode())
+
+            await asyncio.gather(*(one() for _ in range(concurrent)))
+
+    asyncio.run(run())
 
 
 def arena_decisions(address: str, streams: int, per_stream: int, inline: bool) -> tuple[float, float]:
@@ -439,16 +459,26 @@ def count_arena(game: str, decisions: int) -> None:
     tally: dict[str, list[int]] = {}
     with _served("--serve-arena") as (arena, arena_address):
         game_decisions_aio(arena_address, game, 8, 100)  # warm-up: imports, first matches
-        before = _threads(arena.pid)
+        before, client = _threads(arena.pid), time.process_time()
         _, size, done = game_decisions_aio(arena_address, game, 8, max(1, decisions // 8), tally=tally)
-        arena_threads = _thread_deltas(before, _threads(arena.pid))
+        arena_threads, arena_client = _thread_deltas(before, _threads(arena.pid)), time.process_time() - client
+    matches = tally.get("organiser -> arena RunMatch", [0, 0])[0]
+    record_size = tally.get("arena -> organiser MatchRecord", [0, 0])[1] // max(1, matches)
     with _served("--serve-raw", str(int(size))) as (raw, raw_address):
         raw_round_trips(raw_address, 8, 100, 12)
-        before = _threads(raw.pid)
+        before, client = _threads(raw.pid), time.process_time()
         per = max(1, decisions // 8)
         raw_round_trips(raw_address, 8, per, 12)
-        raw_threads = _thread_deltas(before, _threads(raw.pid))
+        raw_threads, raw_client = _thread_deltas(before, _threads(raw.pid)), time.process_time() - client
+        calls = 8 * max(1, matches // 8)
+        unary_cpu = _cpu_s(raw.pid)
+        raw_unary_calls(raw_address, 8, calls // 8, record_size)
+        unary_cpu = _cpu_s(raw.pid) - unary_cpu
     print(f"{game}: {done} decisions, 8 streams; per decision (the raw server: per round trip of {size:.0f} bytes)")
+    print(f"client (this process) CPU: {1e6 * arena_client / done:.1f} µs a decision, raw ping-pong "
+          f"{1e6 * raw_client / (8 * per):.1f} µs a round trip")
+    print(f"a match every {done / max(1, matches):.1f} decisions; a bare grpc.aio unary call answered with "
+          f"{record_size} bytes (a RunMatch's record) costs the raw server {1e6 * unary_cpu / calls:.0f} µs of CPU")
     print(f"{'messages':>36} {'per decision':>13} {'bytes each':>11}")
     for key, (n, total) in sorted(tally.items()):
         print(f"{key:>36} {n / done:>13.3f} {total / max(1, n):>11.0f}")
