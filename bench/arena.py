@@ -2,6 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python bench/arena.py [--decisions 3000] [--rounds 3] [--game tiny-ninjas ...]
     PYTHONPATH=. .venv/bin/python bench/arena.py --profile tiny-ninjas   # where the arena's time goes
+    PYTHONPATH=. .venv/bin/python bench/arena.py --count tiny-ninjas     # messages, bytes, threads per decision
 
 Both servers run in their own process (grpc.aio, default event loop), the clients in this one.
 The arena plays a trivial registered game ("relay": two seats alternate, three legal
@@ -114,6 +115,7 @@ class Relay(Game):
 register(Relay())
 
 RAW_METHOD = "/bench.Raw/PingPong"
+RAW_UNARY = "/bench.Raw/Once"
 REAL_GAMES = ("tiny-ninjas", "maitre-ninja", "ninja-versus-ninja", "ninja-arena")
 
 
@@ -127,9 +129,13 @@ async def _serve_raw(size: int) -> None:
         async for _ in requests:
             yield payload
 
+    async def once(request: bytes, context: Any) -> bytes:
+        return b"x" * min(int(request or b"0"), 1 << 20)  # a unary answer of the size asked for
+
     server = grpc.aio.server()
     handler = grpc.method_handlers_generic_handler("bench.Raw", {
         "PingPong": grpc.stream_stream_rpc_method_handler(ping_pong),
+        "Once": grpc.unary_unary_rpc_method_handler(once),
     })
     server.add_generic_rpc_handlers((handler,))
     port = server.add_insecure_port("127.0.0.1:0")
@@ -189,6 +195,21 @@ def raw_round_trips(address: str, streams: int, per_stream: int, reply_size: int
     return asyncio.run(run())
 
 
+def raw_unary_calls(address: str, concurrent: int, per_task: int, answer_size: int) -> None:
+    """`concurrent` tasks making `per_task` unary calls each, answered with `answer_size` bytes (one event loop)."""
+    async def run() -> None:
+        async with grpc.aio.insecure_channel(address) as channel:
+            call = channel.unary_unary(RAW_UNARY)
+
+            async def one() -> None:
+                for _ in range(per_task):
+                    await call(str(answer_size).encode())
+
+            await asyncio.gather(*(one() for _ in range(concurrent)))
+
+    asyncio.run(run())
+
+
 def arena_decisions(address: str, streams: int, per_stream: int, inline: bool) -> tuple[float, float]:
     """Decisions per second with `streams` bots, each playing one match against itself."""
     from tourney.engine.server.client import BotClient, RandomBot
@@ -245,13 +266,14 @@ def arena_decisions_aio(address: str, streams: int, per_stream: int) -> float:
 
 
 def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
-                       config_json: str = "") -> tuple[float, float, int]:
+                       config_json: str = "", tally: dict[str, list[int]] | None = None) -> tuple[float, float, int]:
     """Decisions per second, the mean ActionRequest size, and the decisions made, playing `game`
     match after match (the last match of a stream plays on past per_stream to its end).
 
     Each of `streams` aio bots plays both seats of one match at a time (always the first legal
     action) until it has answered per_stream requests, so the cost of starting, ending and
-    recording matches is included.
+    recording matches is included. With `tally`, every message each way is counted in it by
+    direction and kind: [messages, bytes].
     """
     from tourney.engine.server.generated import arena_pb2 as pb
 
@@ -264,6 +286,8 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
         while (got := await call.read()) is not grpc.aio.EOF:
             size, message = got
             kind = message.WhichOneof("kind")
+            if tally is not None:
+                _tally(tally, f"arena -> bot {kind}", size)
             if kind == "welcome":
                 welcomed.set()
             elif kind == "action_request":
@@ -271,8 +295,11 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
                 answered[0] += 1
                 if len(sizes) < 2000:
                     sizes.append(size)
-                await call.write(pb.BotMessage(reply=pb.ActionReply(
-                    match_id=request.match_id, request_id=request.request_id, action_index=0)))
+                reply = pb.BotMessage(reply=pb.ActionReply(
+                    match_id=request.match_id, request_id=request.request_id, action_index=0))
+                if tally is not None:
+                    _tally(tally, "bot -> arena reply", reply.ByteSize())
+                await call.write(reply)
 
     async def run() -> tuple[float, int]:
         # The bots share one connection, as the raw ping-pong's streams do; the organiser's RunMatch
@@ -294,8 +321,12 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
                 seed = i * 100_000
                 while answered[i][0] < per_stream:
                     seed += 1
-                    record = await run_match(pb.RunMatchRequest(game=game, seats=[f"remote:{game}-{i}"] * 2, seed=seed,
-                                                                config_json=config_json))
+                    ask = pb.RunMatchRequest(game=game, seats=[f"remote:{game}-{i}"] * 2, seed=seed,
+                                             config_json=config_json)
+                    record = await run_match(ask)
+                    if tally is not None:
+                        _tally(tally, "organiser -> arena RunMatch", ask.ByteSize())
+                        _tally(tally, "arena -> organiser MatchRecord", record.ByteSize())
                     assert record.termination in ("normal", "adjudication"), record.reason
 
             started = time.perf_counter()
@@ -320,7 +351,13 @@ def main() -> None:
     parser.add_argument("--profile", metavar="GAME", default=None,
                         help="instead, profile the arena's process (cProfile) while 8 bots play GAME match after "
                              "match, and print where its time goes")
+    parser.add_argument("--count", metavar="GAME", default=None,
+                        help="instead, count per decision what the arena does while 8 bots play GAME match after "
+                             "match: messages and bytes each way, and each of its threads' CPU and context switches")
     args = parser.parse_args()
+    if args.count is not None:
+        count_arena(args.count, 8 * args.decisions // 4)
+        return
     if args.profile is not None:
         profile_arena(args.profile, 8 * args.decisions // 4)
         return
@@ -404,7 +441,80 @@ def profile_arena(game: str, decisions: int, shown: int = 30) -> None:
             proc.wait(30)
         print(f"{game}: {done} decisions at {rate:.0f}/s while profiled; the arena's functions by own time "
               f"(ncalls / {done} = calls per decision)")
-        pstats.Stats(stats).sort_stats("tottime").print_stats(shown)
+        profile = pstats.Stats(stats)
+        profile.sort_stats("tottime").print_stats(shown)
+        # The event loop's own work per decision: each loop turn, future and task is Python code to run.
+        loop_work = {"_run_once": "loop turns", "create_future": "futures created", "create_task": "tasks created",
+                     "call_soon": "callbacks scheduled", "<method 'run' of '_contextvars.Context' objects>":
+                     "callbacks run"}
+        counted = {loop_work[name]: calls for (_, _, name), (_, calls, *_rest) in profile.stats.items()  # type: ignore[attr-defined]
+                   if name in loop_work}
+        print("per decision: " + ", ".join(f"{what} {counted.get(what, 0) / done:.2f}" for what in loop_work.values()))
+
+
+def count_arena(game: str, decisions: int) -> None:
+    """Per decision of `game` (8 aio bots, match after match): the messages and bytes each way, and the
+    CPU and context switches of each thread of the arena's process (from /proc), beside the raw server's
+    per round trip with the same payload. Unprofiled, so the CPU is what the arena really spends."""
+    tally: dict[str, list[int]] = {}
+    with _served("--serve-arena") as (arena, arena_address):
+        game_decisions_aio(arena_address, game, 8, 100)  # warm-up: imports, first matches
+        before, client = _threads(arena.pid), time.process_time()
+        _, size, done = game_decisions_aio(arena_address, game, 8, max(1, decisions // 8), tally=tally)
+        arena_threads, arena_client = _thread_deltas(before, _threads(arena.pid)), time.process_time() - client
+    matches = tally.get("organiser -> arena RunMatch", [0, 0])[0]
+    record_size = tally.get("arena -> organiser MatchRecord", [0, 0])[1] // max(1, matches)
+    with _served("--serve-raw", str(int(size))) as (raw, raw_address):
+        raw_round_trips(raw_address, 8, 100, 12)
+        before, client = _threads(raw.pid), time.process_time()
+        per = max(1, decisions // 8)
+        raw_round_trips(raw_address, 8, per, 12)
+        raw_threads, raw_client = _thread_deltas(before, _threads(raw.pid)), time.process_time() - client
+        calls = 8 * max(1, matches // 8)
+        unary_cpu = _cpu_s(raw.pid)
+        raw_unary_calls(raw_address, 8, calls // 8, record_size)
+        unary_cpu = _cpu_s(raw.pid) - unary_cpu
+    print(f"{game}: {done} decisions, 8 streams; per decision (the raw server: per round trip of {size:.0f} bytes)")
+    print(f"client (this process) CPU: {1e6 * arena_client / done:.1f} µs a decision, raw ping-pong "
+          f"{1e6 * raw_client / (8 * per):.1f} µs a round trip")
+    print(f"a match every {done / max(1, matches):.1f} decisions; a bare grpc.aio unary call answered with "
+          f"{record_size} bytes (a RunMatch's record) costs the raw server {1e6 * unary_cpu / calls:.0f} µs of CPU")
+    print(f"{'messages':>36} {'per decision':>13} {'bytes each':>11}")
+    for key, (n, total) in sorted(tally.items()):
+        print(f"{key:>36} {n / done:>13.3f} {total / max(1, n):>11.0f}")
+    for name, threads, count in (("arena", arena_threads, done), ("raw server", raw_threads, 8 * per)):
+        print(f"{name} threads: {'CPU µs':>8} {'voluntary':>10} {'preempted':>10} (context switches)")
+        for thread, (cpu_s, voluntary, preempted) in sorted(threads.items(), key=lambda kv: -kv[1][0]):
+            if cpu_s or voluntary or preempted:
+                print(f"{thread:>20} {1e6 * cpu_s / count:>8.1f} {voluntary / count:>10.2f} {preempted / count:>10.2f}")
+
+
+def _threads(pid: int) -> dict[str, tuple[float, int, int]]:
+    """Each thread of process `pid` ("name/tid"): CPU seconds so far, voluntary and involuntary context switches."""
+    out = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            status = dict(line.split(":", 1) for line in (task / "status").read_text().splitlines() if ":" in line)
+            name = f"{(task / 'comm').read_text().strip()}/{task.name}"
+            out[name] = ((int(fields[11]) + int(fields[12])) / tick, int(status["voluntary_ctxt_switches"]),
+                         int(status["nonvoluntary_ctxt_switches"]))
+    return out
+
+
+def _thread_deltas(before: Mapping[str, tuple[float, int, int]],
+                   after: Mapping[str, tuple[float, int, int]]) -> dict[str, tuple[float, int, int]]:
+    """What each thread used between two `_threads` readings (a thread born meanwhile counts from zero)."""
+    zero = (0.0, 0, 0)
+    return {name: (now[0] - before.get(name, zero)[0], now[1] - before.get(name, zero)[1],
+                   now[2] - before.get(name, zero)[2]) for name, now in after.items()}
+
+
+def _tally(tally: dict[str, list[int]], key: str, size: int) -> None:
+    entry = tally.setdefault(key, [0, 0])
+    entry[0] += 1
+    entry[1] += size
 
 
 def _serve_arena_profiled(stats: str) -> None:

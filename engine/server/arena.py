@@ -217,7 +217,14 @@ class Arena:
 
         live = LiveMatch(match_id, seat_names=list(names))
         self._live[match_id] = live
-        live.publish(live.event(0, dumps(first.public_view())))
+        # With a connected bot the referee runs on this loop (see match_loop), and so does a
+        # real-time match (see realtime); a match of built-in bots only runs in a pool thread
+        # and hands its events over.
+        on_loop = realtime or bool(claimed)
+        if on_loop:  # nothing moves before the loop's next step: rendered only if watched by then
+            live.advance(0, lambda: dumps(first.public_view()))
+        else:
+            live.publish(live.event(0, dumps(first.public_view())))
         config_json = dumps(dict(config or {}))
         for seat, session in claimed:
             # No seed while the match runs: it decides every hidden card and future roll, so a bot
@@ -226,11 +233,6 @@ class Arena:
                 match_id=match_id, game=game_id, seat=seat, players=n, seat_names=names, seed=0,
                 config_json=config_json, move_ms=move_ms, realtime=realtime,
             )))
-        # With a connected bot the referee runs on this loop (see match_loop), and so does a
-        # real-time match (see realtime); a match of built-in bots only runs in a pool thread
-        # and hands its events over.
-        on_loop = realtime or bool(claimed)
-
         steps = [0]
 
         def on_step(state: State, _joint: list[tuple[int, Action]]) -> None:

@@ -192,37 +192,63 @@ def observe_result(result: MatchResult, seconds: float) -> None:
 
 
 class MatchMetrics:
-    """Live metrics of matches played in this process (the arena's referee threads)."""
+    """Live metrics of matches played in this process (the arena's referee threads).
 
-    def started(self, game_id: str) -> None:
-        ACTIVE.labels(game_label(game_id)).inc()
+    The label children of each registered game are looked up once: `decision` runs on every
+    decision, `started` and `finished` on every match (a short match is a few decisions).
+    """
 
     def __init__(self) -> None:
-        # Label values per game id, looked up once: the callback runs on every decision.
-        self._labels: dict[str, str] = {}
+        self._series: dict[str, _GameSeries] = {}  # registered game ids only, so it stays bounded
+
+    def _of(self, game_id: str) -> _GameSeries:
+        series = self._series.get(game_id)
+        if series is None:
+            series = _GameSeries(game_label(game_id))
+            if series.game != OTHER:
+                self._series[game_id] = series
+        return series
+
+    def started(self, game_id: str) -> None:
+        self._of(game_id).active.inc()
 
     def decision(self, game_id: str, decision: Decision) -> None:
         """The referee's on_decision callback: one timed answer of one seat."""
-        game = self._labels.get(game_id)
-        if game is None:
-            game = game_label(game_id)
-            if game != OTHER:  # only registered games are kept, so the cache stays bounded
-                self._labels[game_id] = game
+        game = self._of(game_id).game
         DECISIONS.observe(game, decision.ms / 1000.0)
         if decision.fault is not None:
             FAULTS.labels(game, fault_label(decision.fault)).inc()
 
     def finished(self, game_id: str, result: MatchResult | None, seconds: float, live: bool = True) -> None:
         """The match is over (result None: it was aborted). Without live decisions, count them from the replay."""
-        ACTIVE.labels(game_label(game_id)).dec()
-        if result is None:
-            observe_match(game_id, Termination.ABORTED, seconds)
-        else:
-            observe_match(game_id, result.termination, seconds, None if live else result.replay.steps)
+        series = self._of(game_id)
+        series.active.dec()
+        series.ended(Termination.ABORTED if result is None else result.termination).inc()
+        series.seconds.observe(max(0.0, seconds))
+        if result is not None and not live:
+            observe_decisions(series.game, (d for step in result.replay.steps for d in step))
 
     def connected_bots(self, count: Callable[[], float]) -> None:
         """Read the number of connected bots from `count` at every scrape."""
         CONNECTED.set_function(count)
+
+
+class _GameSeries:
+    """One game's match series (`game` is its label value), bound once."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.active = ACTIVE.labels(game)
+        self.seconds = MATCH_SECONDS.labels(game)
+        self._ended: dict[str, Any] = {}  # termination label -> counter child (bounded by TERMINATIONS)
+
+    def ended(self, termination: str) -> Any:
+        """The tourney_matches_total child of this game and `termination`."""
+        label = termination_label(termination)
+        child = self._ended.get(label)
+        if child is None:
+            child = self._ended[label] = MATCHES.labels(self.game, label)
+        return child
 
 
 def prime() -> None:
@@ -296,12 +322,17 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
 
     `methods` are the full method names served ("/pkg.Service/Method"); any other name (a
     client calling something that does not exist) is counted as service and method "unknown".
+    Each served method's handler is wrapped once, with its label children bound once: a short
+    match is one RunMatch call, so the per-call cost counts (prometheus_client's `labels()` is a
+    locked dict lookup each time).
     """
 
     def __init__(self, methods: Iterable[str] = ()) -> None:
         self.methods = frozenset(methods)
         for method in sorted(self.methods):
             prime_grpc(method)
+        # method -> (the servicer's handler, its counted wrapper); at most one entry per served method
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     def _names(self, method: str) -> tuple[str, str]:
         if method in self.methods or not self.methods:
@@ -315,22 +346,40 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         handler = await continuation(details)
-        service, method = self._names(details.method)
         if handler is None:
             GRPC_STARTED.labels("unary", "unknown", "unknown").inc()
             GRPC_HANDLED.labels("unary", "unknown", "unknown", "UNIMPLEMENTED").inc()
             return handler
+        method = details.method
+        known = self._wrapped.get(method)
+        if known is not None and known[0] is handler:
+            return known[1]
+        wrapped = self._wrap(handler, *self._names(method))
+        if method in self.methods:  # a bounded set: a client's made-up names are never kept
+            self._wrapped[method] = (handler, wrapped)
+        return wrapped
+
+    @staticmethod
+    def _wrap(handler: grpc.RpcMethodHandler, service: str, method: str) -> grpc.RpcMethodHandler:
+        """`handler` counted and timed under (its type, service, method)."""
         kind = _type_of(handler)
         labels = (kind, service, method)
+        started_total = GRPC_STARTED.labels(*labels)
+        seconds = GRPC_SECONDS.labels(*labels)
+        handled: dict[str, Any] = {}  # status code name -> its counter child (bounded by the codes)
         behaviour = (handler.stream_stream or handler.stream_unary or handler.unary_stream or handler.unary_unary)
 
         def done(context: Any, started: float, error: BaseException | None) -> None:
-            GRPC_HANDLED.labels(*labels, _code_of(context, error)).inc()
-            GRPC_SECONDS.labels(*labels).observe(time.perf_counter() - started)
+            code = _code_of(context, error)
+            child = handled.get(code)
+            if child is None:
+                child = handled[code] = GRPC_HANDLED.labels(*labels, code)
+            child.inc()
+            seconds.observe(time.perf_counter() - started)
 
         if inspect.isasyncgenfunction(behaviour):
             async def streaming(request: Any, context: Any) -> AsyncIterator[Any]:
-                GRPC_STARTED.labels(*labels).inc()
+                started_total.inc()
                 started = time.perf_counter()
                 error: BaseException | None = None
                 try:
@@ -344,7 +393,7 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             wrapped: Callable[..., Any] = streaming
         else:
             async def unary(request: Any, context: Any) -> Any:
-                GRPC_STARTED.labels(*labels).inc()
+                started_total.inc()
                 started = time.perf_counter()
                 error: BaseException | None = None
                 try:

@@ -256,28 +256,22 @@ class ArenaServicer:
                 max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,
             )).SerializeToString())
             reader = asyncio.ensure_future(self._read(session, context))
-            writer = asyncio.ensure_future(self._write(session, context))
-            # A write stuck on a bot that does not read fails once the stream is cut: nothing to report.
-            writer.add_done_callback(lambda task: task.cancelled() or task.exception())
+            # The outbox writes from here on (see Outbox); it finishes when the session closes or a write
+            # fails. A write stuck on a bot that does not read fails once the stream is cut: nothing to report.
+            session.outbound.start(context.write)
             try:
-                # The writer waits on the bot (flow control) when it stops reading; `cut` fires when
-                # its queue overflows, and the stream is ended without waiting for the writer.
-                await asyncio.wait((writer, session.cut), return_when=asyncio.FIRST_COMPLETED)
+                # The outbox waits on the bot (flow control) when it stops reading; `cut` fires when
+                # its queue overflows, and the stream is ended without waiting for the write.
+                await asyncio.wait((session.outbound.finished, session.cut), return_when=asyncio.FIRST_COMPLETED)
                 if session.cut.done():
                     code, reason = session.cut.result()
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{code}: {reason}")
             finally:
                 reader.cancel()
-                writer.cancel()
+                session.outbound.stop()
         finally:
             if session is not None:
                 self.arena.remove_session(session)
-
-    @staticmethod
-    async def _write(session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        """Write the session's queued messages until it closes."""
-        while (message := await session.outbound.get()) is not None:
-            await context.write(message)
 
     async def _read(self, session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         """Route the bot's messages until its side of the stream ends, then close the session."""
