@@ -2,11 +2,16 @@
 
 A die is turned into a bitmask of the symbols it can fill (its face; every symbol for a
 SPIRAL; under Blade Dance also every non-SPIRAL face shown on another of the player's
-dice). Matching is then a tiny bipartite search, cached on (masks, requirement).
+dice). Outside Blade Dance each die fills one symbol or, a SPIRAL, any: then a choice of dice
+fills a requirement exactly when its non-SPIRAL faces are a sub-multiset of it, and the canonical
+choice (fewest SPIRALs, then lowest indices) is found in one pass over the five dice
+(`lowest_fill`). Blade Dance's many-symbol dice need a small bipartite search, cached on
+(masks, requirement).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
@@ -14,6 +19,13 @@ from tourney.engine.games.ninja_arena.data import BLANK, W
 
 WILD = 0b1111110 | (1 << 7)  # fills K..L; bit 7 marks "this is a SPIRAL" for canonical choices
 _SYMBOL_BITS = 0b1111110
+# A mask as the face it stands for: BLANK for 0, the symbol for one bit, W for WILD, -1 for a
+# Blade Dance die that fills several symbols.
+_MASK_FACE = [-1] * 256
+_MASK_FACE[0] = BLANK
+_MASK_FACE[WILD] = W
+for _s in range(1, W):
+    _MASK_FACE[1 << _s] = _s
 
 
 def die_masks(faces: tuple[int, ...] | list[int], blade: bool) -> tuple[int, ...]:
@@ -37,6 +49,46 @@ def die_masks(faces: tuple[int, ...] | list[int], blade: bool) -> tuple[int, ...
     return tuple(masks)
 
 
+def lowest_fill(faces: Sequence[int], base: int, req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
+    """The canonical `size` dice (indices 0..4 of faces[base:base+5], no Blade Dance) whose faces
+    fill `size` slots of req (size <= len(req)), or None: fewest SPIRALs, then lowest indices.
+
+    With the SPIRAL count fixed at w, the choices that fit are the bases of a matroid (w of the
+    SPIRALs, and size - w other dice taking each symbol at most as often as req has it), so
+    taking each die in index order whenever it still fits gives the lowest one."""
+    if size > len(req):
+        return None
+    spirals = 0
+    for i in range(5):
+        if faces[base + i] == W:
+            spirals += 1
+    for w in range(min(spirals, size) + 1):
+        room = [0, 0, 0, 0, 0, 0, 0, 0]
+        for s in req:
+            room[s] += 1
+        plain, wild = size - w, w
+        chosen: list[int] = []
+        for i in range(5):
+            f = faces[base + i]
+            if f == W:
+                if wild:
+                    wild -= 1
+                    chosen.append(i)
+            elif f != BLANK and plain and room[f]:
+                room[f] -= 1
+                plain -= 1
+                chosen.append(i)
+        if not plain and not wild:
+            return tuple(chosen)
+    return None
+
+
+def _plain_faces(masks: Sequence[int]) -> list[int] | None:
+    """The faces behind masks that each fill one symbol (or are SPIRALs); None under Blade Dance."""
+    faces = [_MASK_FACE[m] for m in masks]
+    return None if -1 in faces else faces
+
+
 @lru_cache(maxsize=1 << 18)
 def fits(masks: tuple[int, ...], req: tuple[int, ...]) -> bool:
     """True if the dice (masks) can be assigned one-to-one to slots of req, every die used.
@@ -46,6 +98,19 @@ def fits(masks: tuple[int, ...], req: tuple[int, ...]) -> bool:
     """
     if len(masks) > len(req):
         return False
+    faces = _plain_faces(masks)
+    if faces is not None:
+        room = [0, 0, 0, 0, 0, 0, 0, 0]
+        for s in req:
+            room[s] += 1
+        for f in faces:
+            if f == BLANK:
+                return False
+            if f != W:
+                room[f] -= 1
+                if room[f] < 0:
+                    return False
+        return True
     return _assign(masks, 0, req, 0)
 
 
@@ -64,9 +129,17 @@ def _assign(masks: tuple[int, ...], i: int, req: tuple[int, ...], used: int) -> 
     return False
 
 
-@lru_cache(maxsize=1 << 18)
 def canonical(masks5: tuple[int, ...], req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
     """The canonical `size` dice (indices) filling req: fewest SPIRALs, then lowest indices."""
+    faces = _plain_faces(masks5)
+    if faces is not None and len(faces) == 5:
+        return lowest_fill(faces, 0, req, size)
+    return _searched(masks5, req, size)
+
+
+@lru_cache(maxsize=1 << 18)
+def _searched(masks5: tuple[int, ...], req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
+    """`canonical` by trying every choice of dice in index order (any masks, Blade Dance's too)."""
     live = [i for i, m in enumerate(masks5) if m]
     if len(live) < size:
         return None

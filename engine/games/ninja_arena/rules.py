@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tourney.engine.core import Action
 from tourney.engine.games.ninja_arena import data as D
-from tourney.engine.games.ninja_arena.actions import HIT, ROLLS, WAIT, Activate, Hit, Roll, Wait
-from tourney.engine.games.ninja_arena.matching import canonical, chosen_fit, die_masks, fits
+from tourney.engine.games.ninja_arena.actions import HIT, ROLL_SUBSETS, ROLLS, WAIT, Activate, Hit, Roll, Wait
+from tourney.engine.games.ninja_arena.matching import canonical, chosen_fit, die_masks, fits, lowest_fill
 
 if TYPE_CHECKING:
     from tourney.engine.games.ninja_arena.state import ArenaState
@@ -73,15 +73,6 @@ def masks(st: ArenaState, p: int) -> tuple[int, ...]:
 _cached_masks = lru_cache(maxsize=1 << 15)(die_masks)
 
 
-def techniques(st: ArenaState, p: int) -> list[tuple[str, D.Technique, int]]:
-    """(action key, technique, owner character) available to p: TOP's T1/T2/T3, Duel B1."""
-    top = D.CHARACTERS[st.top[p]]
-    out = [(t.key, t, st.top[p]) for t in top.techniques]
-    if st.bottom[p] >= 0:
-        out.append(("B1", D.CHARACTERS[st.bottom[p]].techniques[0], st.bottom[p]))
-    return out
-
-
 def akamaru(st: ArenaState, p: int, owner: int) -> bool:
     """Kiba's Power: his own T1/T2 may leave one requirement slot empty."""
     return owner == D.KIBA and st.power[p] and st.top[p] == D.KIBA
@@ -91,13 +82,18 @@ def claim_kind(st: ArenaState, p: int) -> int:
     """What a HIT by p would be now: CLAIM_POWER, CLAIM_RECOVERY or 0 (a bare hit)."""
     if st.eliminated[p]:
         return 0
-    m = masks(st, p)
+    ch = D.CHARACTERS[st.top[p]]
+    blade = st.power[p] and st.top[p] == D.TEMARI  # Blade Dance: many-symbol masks, searched
     if not st.ko[p]:
-        return CLAIM_POWER if fits(m, D.CHARACTERS[st.top[p]].power) else 0
+        # The Power takes all five dice: with five symbols, that is the canonical five.
+        if blade or len(ch.power) != 5:
+            return CLAIM_POWER if fits(masks(st, p), ch.power) else 0
+        return CLAIM_POWER if lowest_fill(st.dice, 5 * p, ch.power, 5) is not None else 0
     if st.duel:
         return 0
-    rec = D.CHARACTERS[st.top[p]].recovery
-    return CLAIM_RECOVERY if canonical(m, rec, len(rec)) is not None else 0
+    size = len(ch.recovery)
+    found = canonical(masks(st, p), ch.recovery, size) if blade else lowest_fill(st.dice, 5 * p, ch.recovery, size)
+    return 0 if found is None else CLAIM_RECOVERY
 
 
 # --- damage (§3.3) and wounds (§3.4, §3.5) -------------------------------------------------
@@ -263,7 +259,7 @@ def technique_amount(st: ArenaState, p: int, a: Activate) -> tuple[D.Technique, 
     if not _dice_ok(a.dice):
         return None
     m = masks(st, p)
-    for key, tech, owner in techniques(st, p):
+    for key, tech, owner, _ in techniques(st, p):
         if key != a.technique:
             continue
         aka = akamaru(st, p, owner)
@@ -656,60 +652,112 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
 
 # --- legal actions (§5.1, kept small) ------------------------------------------------------
 
+_WAIT_HIT: tuple[Action, ...] = (WAIT, HIT)
+_WAIT_HIT_ROLLS: tuple[Action, ...] = (WAIT, HIT, *ROLLS)
 
-_LEGAL_CACHE: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
+def _offered(top: int, bottom: int) -> tuple[tuple[str, D.Technique, int, int], ...]:
+    """(action key, technique, owner character, a small code naming the key and the technique)
+    of a seat playing top (and, in a Duel, bottom)."""
+    out = [(t.key, t, top, 4 * (3 * top + i) + i) for i, t in enumerate(D.CHARACTERS[top].techniques)]
+    if bottom >= 0:
+        out.append(("B1", D.CHARACTERS[bottom].techniques[0], bottom, 4 * 3 * bottom + 3))
+    return tuple(out)
+
+
+# What each board (and Duel pair of boards) offers, by [top][bottom + 1]: legal_actions, validation
+# and the bots ask for it several times a tick.
+_OFFERED = [[_offered(top, bottom) for bottom in range(-1, len(D.CHARACTERS))] for top in range(len(D.CHARACTERS))]
+
+# Each seat's conscious opponents from its left, by [table size][seat][bit set of those seats].
+_OPPONENTS = {
+    n: [[tuple(q for q in around if mask >> q & 1) for mask in range(1 << n)] for around in _AROUND[n]]
+    for n in _AROUND
+}
+
+
+def techniques(st: ArenaState, p: int) -> tuple[tuple[str, D.Technique, int, int], ...]:
+    """(action key, technique, owner character, code) available to p: TOP's T1/T2/T3, Duel B1."""
+    return _OFFERED[st.top[p]][st.bottom[p] + 1]
 
 
 def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     """WAIT, HIT, the ROLL subsets, then each satisfiable technique with one canonical dice
     choice per distinct effect and each valid target / allocation.
 
-    The list depends only on a few facts about the seat and its opponents, so it is cached
-    on them (random playouts meet the same situations again and again)."""
-    b = 5 * p
-    opps = tuple(opponents(st, p))
-    key = (
-        st.top[p], st.bottom[p], tuple(st.dice[b : b + 5]), st.power[p], st.ko[p], st.t <= st.stitched[p],
-        opps, bonus_now(st, p) > 0, min(2, st.shield[p]), st.duel,
-    )
-    got = _LEGAL_CACHE.get(key)
+    The ROLL part and each technique's activations are shared tuples, the latter cached on a small
+    int (the technique, its variant, the dice, the opponents, the bonus and the Sand Shield): only
+    the canonical dice are worked out per call, in one pass over the five dice."""
+    eliminated, ko = st.eliminated, st.ko
+    seen = 0
+    for q in range(st.n):
+        if q != p and not eliminated[q] and not ko[q]:
+            seen |= 1 << q
+    opps = _OPPONENTS[st.n][p][seen]
+    if st.t <= st.stitched[p]:
+        head = _WAIT_HIT
+    elif st.power[p] and st.top[p] == D.SHIKAMARU and not ko[p]:
+        head = _stream_rolls(opps)
+    else:
+        head = _WAIT_HIT_ROLLS
+    if ko[p] or not opps:
+        return head
+    blade = st.power[p] and st.top[p] == D.TEMARI
+    m = masks(st, p) if blade else ()
+    lft, rgt = opps[0], opps[-1]
+    has_bonus = bonus_now(st, p) > 0
+    shield = min(2, st.shield[p])
+    out: list[Action] | None = None
+    for key, tech, owner, code in techniques(st, p):
+        aka = akamaru(st, p, owner)
+        shields = shield if owner == D.GAARA and key == "T2" else 0
+        for v, (req, n) in enumerate(tech.variants):
+            dice = _canonical_dice(st, p, blade, m, req, len(req) - 1) if aka else None
+            if dice is None:
+                dice = _canonical_dice(st, p, blade, m, req, len(req))
+            if dice is None:
+                continue
+            ask = (((((code * 4 + v) * 32 + _DICE_BITS[dice]) * 64 + seen) * 8 + p) * 8 + st.n) * 8 + (
+                has_bonus * 3 + shields)
+            got = _ACTIVATIONS.get(ask)
+            if got is None:
+                got = _ACTIVATIONS[ask] = _technique_actions(key, tech, n, dice, opps, lft, rgt, has_bonus, shields)
+            if out is None:
+                out = list(head)
+            out.extend(got)
+    return head if out is None else tuple(out)
+
+
+# The activations of one technique, variant and dice choice for one seat's opponents: a few
+# thousand keys, each met again and again.
+_ACTIVATIONS: dict[int, tuple[Activate, ...]] = {}
+_DICE_BITS = {dice: sum(1 << i for i in dice) for dice in ROLL_SUBSETS}
+
+
+def _canonical_dice(st: ArenaState, p: int, blade: bool, m: tuple[int, ...], req: tuple[int, ...],
+                    size: int) -> tuple[int, ...] | None:
+    """The canonical dice filling `size` slots of req: straight from the faces, or (Blade Dance)
+    from the masks."""
+    return canonical(m, req, size) if blade else lowest_fill(st.dice, 5 * p, req, size)
+
+
+_STREAM_HEADS: dict[tuple[int, ...], tuple[Action, ...]] = {}
+
+
+def _stream_rolls(opps: tuple[int, ...]) -> tuple[Action, ...]:
+    """WAIT, HIT, the ROLLs, then the rolls with the black die aimed by Stream His Chakra at each
+    opponent but the default (left) one."""
+    got = _STREAM_HEADS.get(opps)
     if got is None:
-        if len(_LEGAL_CACHE) > 200_000:
-            _LEGAL_CACHE.clear()
-        got = _LEGAL_CACHE[key] = tuple(_legal_actions(st, p, opps))
+        out: list[Action] = list(_WAIT_HIT_ROLLS)
+        lft = opps[0] if opps else -1
+        for r in ROLLS:
+            if 0 in r.dice:
+                out.extend(Roll(r.dice, q) for q in opps if q != lft)
+        got = _STREAM_HEADS[opps] = tuple(out)
     return got
 
 
-def _legal_actions(st: ArenaState, p: int, opps: tuple[int, ...]) -> list[Action]:
-    out: list[Action] = [WAIT, HIT]
-    if st.t > st.stitched[p]:
-        out.extend(ROLLS)
-        if st.power[p] and st.top[p] == D.SHIKAMARU and not st.ko[p]:
-            lft = left_of(st, p)
-            for r in ROLLS:
-                if 0 in r.dice:
-                    out.extend(Roll(r.dice, q) for q in opps if q != lft)
-    if st.ko[p]:
-        return out
-    m = masks(st, p)
-    if not opps:
-        return out
-    lft, rgt = opps[0], opps[-1]
-    has_bonus = bonus_now(st, p) > 0
-    for key, tech, owner in techniques(st, p):
-        aka = akamaru(st, p, owner)
-        for req, n in tech.variants:
-            dice = canonical(m, req, len(req) - 1) if aka else None
-            if dice is None:
-                dice = canonical(m, req, len(req))
-            if dice is None:
-                continue
-            shields = min(2, st.shield[p]) if owner == D.GAARA and key == "T2" else 0
-            out.extend(_technique_actions(key, tech, n, dice, opps, lft, rgt, has_bonus, shields))
-    return out
-
-
-@lru_cache(maxsize=1 << 16)
 def _technique_actions(
     key: str, tech: D.Technique, n: int, dice: tuple[int, ...], opps: tuple[int, ...],
     lft: int, rgt: int, has_bonus: bool, shields: int,
