@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from tourney.engine.core import Action
 from tourney.engine.games.ninja_arena import data as D
@@ -325,16 +325,21 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
     stream = st.dice_streams[p]
     spiral = False
     chance = st.chance
+    dice = st.dice
     for i in a.dice if a.dice in _SUBSETS else sorted(a.dice):  # subsets are already ascending
-        face = D.DIE_FACES[i][chance.roll(stream, 6) - 1]
-        st.dice[base + i] = face
+        face = DIE_FACES[i][chance.roll(stream, 6) - 1]
+        dice[base + i] = face
         spiral = spiral or face == D.W
-    st.events.append(("roll", p, tuple(st.dice[base : base + 5])))
+    st.events.append(("roll", p, (dice[base], dice[base + 1], dice[base + 2], dice[base + 3], dice[base + 4])))
     if spiral and st.power[p] and st.top[p] == D.SHIKAMARU and conscious(st, p):
         tgt = a.stream_target if a.stream_target >= 0 else left_of(st, p)
         if tgt >= 0 and conscious(st, tgt):
             st.events.append(("stream", p, tgt))
             deliver(st, p, tgt, D.STREAM_TOKENS, ATTACK)
+
+
+# Each die's faces by the number rolled (a Final copy: the compiled rules index it directly).
+DIE_FACES: Final[tuple[tuple[int, ...], ...]] = D.DIE_FACES
 
 
 def sides(st: ArenaState, p: int, n: int) -> dict[int, int]:
@@ -547,16 +552,21 @@ def end_check(st: ArenaState, start_conscious: list[int]) -> bool:
     """End the game once at most one player is conscious."""
     if st.over:
         return True
+    eliminated, ko = st.eliminated, st.ko
+    awake = 0
+    for p in range(st.n):
+        if not eliminated[p] and not ko[p]:
+            awake += 1
+    if awake > 1:
+        return False
     alive = [p for p in range(st.n) if conscious(st, p)]
-    if len(alive) <= 1:
-        st.over = True
-        st.reason = "elimination"
-        for p in range(st.n):
-            if p not in alive:
-                st.power[p] = False  # a Power flip deferred to pause step 3 that never came
-        st.events.append(("game_over", tuple(alive)))
-        return True
-    return False
+    st.over = True
+    st.reason = "elimination"
+    for p in range(st.n):
+        if p not in alive:
+            st.power[p] = False  # a Power flip deferred to pause step 3 that never came
+    st.events.append(("game_over", tuple(alive)))
+    return True
 
 
 def cap_end(st: ArenaState) -> None:
@@ -598,21 +608,24 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
     """Resolve tick st.t with one submission per live seat (missing = WAIT), then advance t."""
     st.events = []
     n = st.n
-    live = [p for p in range(n) if not st.eliminated[p]]
-    start_conscious = [p for p in live if not st.ko[p]]
-    was_ko = {p for p in live if st.ko[p]}
-    # A. validate and classify
-    acts: dict[int, Action] = {}
-    bad: set[int] = set()
-    claims: dict[int, int] = {}
+    eliminated, ko = st.eliminated, st.ko
+    live = [p for p in range(n) if not eliminated[p]]
+    start_conscious = [p for p in live if not ko[p]]
+    was_ko = {p for p in live if ko[p]}
+    # A. validate and classify: each live seat's action (a Mistake becomes WAIT) and its HIT claim
+    acts: list[Action] = [WAIT] * n
+    bad: list[int] = []
+    claims = [-1] * n  # -1: no HIT; else what the HIT claims (0: nothing)
+    hit = False
     for p in live:
         a = actions.get(p, WAIT)
         if not valid(st, p, a):
-            bad.add(p)
-            a = WAIT
+            bad.append(p)
         elif isinstance(a, Hit):
             claims[p] = claim_kind(st, p)
-        acts[p] = a
+            hit = True
+        else:
+            acts[p] = a
     # B. the priority order of this tick
     pi = st.chance.shuffled("tiebreak", live)
     # C. Mistakes
@@ -631,13 +644,13 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
         elif isinstance(a, Activate):
             do_activate(st, p, a)
     # E. the Uzumaki
-    hitters = [p for p in pi if p in claims]
-    if hitters:
+    if hit:
+        hitters = [p for p in pi if claims[p] >= 0]
         trigger = next((p for p in hitters if claims[p]), -1)
         if trigger < 0:
             mistaken_hits(st, hitters, was_ko)
         else:
-            rest = [p for p in range(n) if not st.eliminated[p] and p not in claims]
+            rest = [p for p in range(n) if not eliminated[p] and claims[p] < 0]
             rho = st.chance.shuffled("tiebreak", rest) if rest else []
             order = [trigger] + [p for p in hitters if p != trigger] + rho
             if claims[trigger] == CLAIM_POWER:

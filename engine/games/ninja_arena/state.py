@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from tourney.engine.core import Action, Chance, Game, Observation, Outcome, State, json_ready
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena import rules
 from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Switch
+
+# The dice stream of each seat (§5.7), by table size.
+_DICE_STREAMS: Final = {n: tuple(f"dice/{p}" for p in range(n)) for n in range(1, D.MAX_PLAYERS_GENIN + 1)}
 
 
 class ArenaState(State):
@@ -49,8 +52,12 @@ class ArenaState(State):
         self.over = False
         self.reason = ""
         self.events: list[tuple[Any, ...]] = []
-        self.dice_streams = [f"dice/{p}" for p in range(n)]
-        self._legal_cache: dict[int, Sequence[Action]] = {}
+        self.dice_streams = _DICE_STREAMS[n]
+        # Each seat's legal list, kept while `_legal_at[seat]` equals `_moves` (bumped by every
+        # change the rules make): a view and a bot ask for the same list again within a decision.
+        self._moves = 0
+        self._legal_at = [-1] * n
+        self._legal: list[Sequence[Action]] = [()] * n
 
     # --- the State interface -------------------------------------------------------------
 
@@ -70,16 +77,21 @@ class ArenaState(State):
             return [KEEP, SWITCH] if seat == self.pending_switch else []
         if self.eliminated[seat]:
             return []
-        got = self._legal_cache.get(seat)
-        if got is None:
-            got = self._legal_cache[seat] = rules.legal_actions(self, seat)
+        if self._legal_at[seat] == self._moves:
+            return self._legal[seat]
+        got = self._legal[seat] = rules.legal_actions(self, seat)
+        self._legal_at[seat] = self._moves
         return got
+
+    def forget_legal(self) -> None:
+        """Drop the remembered legal lists (the real-time driver changes the state between ticks)."""
+        self._moves += 1
 
     def apply(self, actions: Mapping[int, Action]) -> None:
         """Resolve one tick (illegal or malformed actions are Mistakes), or the Duel decision."""
         if self.over:
             return
-        self._legal_cache = {}
+        self._moves += 1
         if self.pending_switch >= 0:
             p = self.pending_switch
             self.pending_switch = -1
