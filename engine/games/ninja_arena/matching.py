@@ -14,14 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from tourney.engine.games.ninja_arena.data import BLANK, W
 
-WILD = 0b1111110 | (1 << 7)  # fills K..L; bit 7 marks "this is a SPIRAL" for canonical choices
-_SYMBOL_BITS = 0b1111110
+WILD: Final = 0b1111110 | (1 << 7)  # fills K..L; bit 7 marks "this is a SPIRAL" for canonical choices
+_SYMBOL_BITS: Final = 0b1111110
 # A mask as the face it stands for: BLANK for 0, the symbol for one bit, W for WILD, -1 for a
 # Blade Dance die that fills several symbols.
-_MASK_FACE = [-1] * 256
+_MASK_FACE: Final = [-1] * 256
 _MASK_FACE[0] = BLANK
 _MASK_FACE[WILD] = W
 for _s in range(1, W):
@@ -49,38 +50,53 @@ def die_masks(faces: tuple[int, ...] | list[int], blade: bool) -> tuple[int, ...
     return tuple(masks)
 
 
-def lowest_fill(faces: Sequence[int], base: int, req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
-    """The canonical `size` dice (indices 0..4 of faces[base:base+5], no Blade Dance) whose faces
-    fill `size` slots of req (size <= len(req)), or None: fewest SPIRALs, then lowest indices.
+def room_of(req: tuple[int, ...]) -> int:
+    """How many slots of each symbol req has, packed three bits a symbol (for `fill_bits`)."""
+    room = 0
+    for s in req:
+        room += 1 << 3 * s
+    return room
+
+
+def fill_bits(faces: Sequence[int], base: int, room: int, size: int) -> int:
+    """The canonical `size` dice of faces[base:base+5] (no Blade Dance) filling `size` slots of the
+    requirement whose `room_of` is `room` (size at most its length), as a bit set of die indices;
+    0 when none do. Fewest SPIRALs, then lowest indices.
 
     With the SPIRAL count fixed at w, the choices that fit are the bases of a matroid (w of the
-    SPIRALs, and size - w other dice taking each symbol at most as often as req has it), so
-    taking each die in index order whenever it still fits gives the lowest one."""
-    if size > len(req):
-        return None
+    SPIRALs, and size - w other dice taking each symbol at most as often as the requirement has
+    it), so taking each die in index order whenever it still fits gives the lowest one."""
     spirals = 0
     for i in range(5):
         if faces[base + i] == W:
             spirals += 1
     for w in range(min(spirals, size) + 1):
-        room = [0, 0, 0, 0, 0, 0, 0, 0]
-        for s in req:
-            room[s] += 1
-        plain, wild = size - w, w
-        chosen: list[int] = []
+        left, plain, wild, chosen = room, size - w, w, 0
         for i in range(5):
             f = faces[base + i]
             if f == W:
                 if wild:
                     wild -= 1
-                    chosen.append(i)
-            elif f != BLANK and plain and room[f]:
-                room[f] -= 1
+                    chosen |= 1 << i
+            elif f != BLANK and plain and left >> 3 * f & 7:
+                left -= 1 << 3 * f
                 plain -= 1
-                chosen.append(i)
+                chosen |= 1 << i
         if not plain and not wild:
-            return tuple(chosen)
-    return None
+            return chosen
+    return 0
+
+
+# A bit set of dice as the ascending tuple of their indices.
+DICE_OF_BITS: Final = tuple(tuple(i for i in range(5) if bits >> i & 1) for bits in range(32))
+
+
+def lowest_fill(faces: Sequence[int], base: int, req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
+    """`fill_bits` as a tuple of die indices (None when no dice fill req)."""
+    if size > len(req):
+        return None
+    bits = fill_bits(faces, base, room_of(req), size)
+    return DICE_OF_BITS[bits] if bits else None
 
 
 def _plain_faces(masks: Sequence[int]) -> list[int] | None:

@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Final
 from tourney.engine.core import Action
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena.actions import HIT, ROLL_SUBSETS, ROLLS, WAIT, Activate, Hit, Roll, Wait
-from tourney.engine.games.ninja_arena.matching import canonical, chosen_fit, die_masks, fits, lowest_fill
+from tourney.engine.games.ninja_arena.matching import (
+    DICE_OF_BITS,
+    canonical,
+    chosen_fit,
+    die_masks,
+    fill_bits,
+    fits,
+    lowest_fill,
+    room_of,
+)
 
 if TYPE_CHECKING:
     from tourney.engine.games.ninja_arena.state import ArenaState
@@ -33,7 +42,7 @@ def conscious(st: ArenaState, p: int) -> bool:
 
 # For each table size and seat: the other seats in order, starting from its left. Built once:
 # opponents() runs several times per seat per tick.
-_AROUND = {n: tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(2, 7)}
+_AROUND: Final = {n: tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(2, 7)}
 
 
 def opponents(st: ArenaState, p: int) -> list[int]:
@@ -70,7 +79,7 @@ def masks(st: ArenaState, p: int) -> tuple[int, ...]:
 
 # Bots and search ask for a seat's masks several times a tick (claims, techniques, goals) and
 # there are only 7**5 faces x 2: remembering them is a fifth of a tactician play-out's time.
-_cached_masks = lru_cache(maxsize=1 << 15)(die_masks)
+_cached_masks: Final = lru_cache(maxsize=1 << 15)(die_masks)
 
 
 def akamaru(st: ArenaState, p: int, owner: int) -> bool:
@@ -232,7 +241,7 @@ def valid(st: ArenaState, p: int, a: Action) -> bool:
     return False
 
 
-_SUBSETS = frozenset(tuple(i for i in range(5) if m >> i & 1) for m in range(1, 32))
+_SUBSETS: Final = frozenset(tuple(i for i in range(5) if m >> i & 1) for m in range(1, 32))
 
 
 def _dice_ok(dice: tuple[int, ...]) -> bool:
@@ -665,8 +674,8 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
 
 # --- legal actions (§5.1, kept small) ------------------------------------------------------
 
-_WAIT_HIT: tuple[Action, ...] = (WAIT, HIT)
-_WAIT_HIT_ROLLS: tuple[Action, ...] = (WAIT, HIT, *ROLLS)
+_WAIT_HIT: Final[tuple[Action, ...]] = (WAIT, HIT)
+_WAIT_HIT_ROLLS: Final[tuple[Action, ...]] = (WAIT, HIT, *ROLLS)
 
 
 def _offered(top: int, bottom: int) -> tuple[tuple[str, D.Technique, int, int], ...]:
@@ -680,10 +689,14 @@ def _offered(top: int, bottom: int) -> tuple[tuple[str, D.Technique, int, int], 
 
 # What each board (and Duel pair of boards) offers, by [top][bottom + 1]: legal_actions, validation
 # and the bots ask for it several times a tick.
-_OFFERED = [[_offered(top, bottom) for bottom in range(-1, len(D.CHARACTERS))] for top in range(len(D.CHARACTERS))]
+_OFFERED: Final = [[_offered(top, bottom) for bottom in range(-1, len(D.CHARACTERS))]
+                   for top in range(len(D.CHARACTERS))]
+# Beside each offer, each variant's requirement as (room_of, length) for matching.fill_bits.
+_ROOMS: Final = [[tuple(tuple((room_of(req), len(req)) for req, _ in tech.variants) for _, tech, _, _ in offer)
+                  for offer in row] for row in _OFFERED]
 
 # Each seat's conscious opponents from its left, by [table size][seat][bit set of those seats].
-_OPPONENTS = {
+_OPPONENTS: Final = {
     n: [[tuple(q for q in around if mask >> q & 1) for mask in range(1 << n)] for around in _AROUND[n]]
     for n in _AROUND
 }
@@ -720,21 +733,34 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     lft, rgt = opps[0], opps[-1]
     has_bonus = bonus_now(st, p) > 0
     shield = min(2, st.shield[p])
+    offer = _OFFERED[st.top[p]][st.bottom[p] + 1]
+    rooms = _ROOMS[st.top[p]][st.bottom[p] + 1]
+    dice, base = st.dice, 5 * p
     out: list[Action] | None = None
-    for key, tech, owner, code in techniques(st, p):
+    for k in range(len(offer)):
+        key, tech, owner, code = offer[k]
         aka = akamaru(st, p, owner)
         shields = shield if owner == D.GAARA and key == "T2" else 0
-        for v, (req, n) in enumerate(tech.variants):
-            dice = _canonical_dice(st, p, blade, m, req, len(req) - 1) if aka else None
-            if dice is None:
-                dice = _canonical_dice(st, p, blade, m, req, len(req))
-            if dice is None:
+        variants = rooms[k]
+        for v in range(len(variants)):
+            room, size = variants[v]
+            if blade:
+                req = tech.variants[v][0]
+                found = canonical(m, req, size - 1) if aka else None
+                if found is None:
+                    found = canonical(m, req, size)
+                bits = 0 if found is None else _DICE_BITS[found]
+            else:
+                bits = fill_bits(dice, base, room, size - 1) if aka else 0
+                if not bits:
+                    bits = fill_bits(dice, base, room, size)
+            if not bits:
                 continue
-            ask = (((((code * 4 + v) * 32 + _DICE_BITS[dice]) * 64 + seen) * 8 + p) * 8 + st.n) * 8 + (
-                has_bonus * 3 + shields)
+            ask = (((((code * 4 + v) * 32 + bits) * 64 + seen) * 8 + p) * 8 + st.n) * 8 + (has_bonus * 3 + shields)
             got = _ACTIVATIONS.get(ask)
             if got is None:
-                got = _ACTIVATIONS[ask] = _technique_actions(key, tech, n, dice, opps, lft, rgt, has_bonus, shields)
+                got = _ACTIVATIONS[ask] = _technique_actions(
+                    key, tech, tech.variants[v][1], DICE_OF_BITS[bits], opps, lft, rgt, has_bonus, shields)
             if out is None:
                 out = list(head)
             out.extend(got)
@@ -743,18 +769,11 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
 
 # The activations of one technique, variant and dice choice for one seat's opponents: a few
 # thousand keys, each met again and again.
-_ACTIVATIONS: dict[int, tuple[Activate, ...]] = {}
-_DICE_BITS = {dice: sum(1 << i for i in dice) for dice in ROLL_SUBSETS}
+_ACTIVATIONS: Final[dict[int, tuple[Activate, ...]]] = {}
+_DICE_BITS: Final = {dice: sum(1 << i for i in dice) for dice in ROLL_SUBSETS}
 
 
-def _canonical_dice(st: ArenaState, p: int, blade: bool, m: tuple[int, ...], req: tuple[int, ...],
-                    size: int) -> tuple[int, ...] | None:
-    """The canonical dice filling `size` slots of req: straight from the faces, or (Blade Dance)
-    from the masks."""
-    return canonical(m, req, size) if blade else lowest_fill(st.dice, 5 * p, req, size)
-
-
-_STREAM_HEADS: dict[tuple[int, ...], tuple[Action, ...]] = {}
+_STREAM_HEADS: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
 
 
 def _stream_rolls(opps: tuple[int, ...]) -> tuple[Action, ...]:
@@ -803,7 +822,7 @@ def _technique_actions(
     return tuple(out)
 
 
-_SPLITS: dict[tuple[int, tuple[int, ...], int], list[tuple[tuple[int, int], ...]]] = {}
+_SPLITS: Final[dict[tuple[int, tuple[int, ...], int], list[tuple[tuple[int, int], ...]]]] = {}
 
 
 def splits(n: int, seats: tuple[int, ...], minimum: int) -> list[tuple[tuple[int, int], ...]]:
