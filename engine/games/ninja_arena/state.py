@@ -15,6 +15,27 @@ from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Activate, Swi
 _DICE_STREAMS: Final = {n: tuple(f"dice/{p}" for p in range(n)) for n in range(1, D.MAX_PLAYERS_GENIN + 1)}
 
 
+NAMES: Final = tuple(c.name for c in D.CHARACTERS)
+_LETTERS: Final = tuple(D.SYMBOL_LETTER[s] for s in range(D.W + 1))
+_DICE_TEXT: Final[dict[int, str]] = {}
+
+
+def dice_text(dice: list[int], base: int) -> str:
+    """Five dice as letters ('.' for BLANK), as `data.letters` writes them; remembered per faces."""
+    key = (((dice[base] * 8 + dice[base + 1]) * 8 + dice[base + 2]) * 8 + dice[base + 3]) * 8 + dice[base + 4]
+    got = _DICE_TEXT.get(key)
+    if got is None:
+        got = _DICE_TEXT[key] = "".join(_LETTERS[d] for d in dice[base : base + 5])
+    return got
+
+
+def _as_json(value: Any) -> Any:
+    """`json_ready(value)`, with the events' tuples of ints and strings turned into lists here."""
+    if isinstance(value, tuple):
+        return [_as_json(v) for v in value]
+    return value if isinstance(value, int | str) else json_ready(value)
+
+
 class ArenaState(State):
     """A Ninja Arena match in tick mode. Everything is public (§2)."""
 
@@ -125,8 +146,8 @@ class ArenaState(State):
         for p in range(self.n):
             players.append({
                 "seat": p,
-                "character": D.CHARACTERS[self.top[p]].name,
-                "bottom": D.CHARACTERS[self.bottom[p]].name if self.bottom[p] >= 0 else None,
+                "character": NAMES[self.top[p]],
+                "bottom": NAMES[self.bottom[p]] if self.bottom[p] >= 0 else None,
                 "side": "KO" if self.ko[p] else "FRONT",
                 "cube": self.cube[p],
                 "cube_bottom": self.cube_b[p] if self.duel else None,
@@ -134,7 +155,7 @@ class ArenaState(State):
                 "eliminated": self.eliminated[p],
                 "pool": self.pool[p],
                 "power_active": self.power[p],
-                "dice": D.letters(self.dice[5 * p : 5 * p + 5]),
+                "dice": dice_text(self.dice, 5 * p),
                 "stitched_until": self.stitched[p],
                 "byakugan_left": self.byakugan[p],
                 "fan": self.fan[p],
@@ -150,7 +171,7 @@ class ArenaState(State):
             "shadow_token": "on_uzumaki" if self.shadow_on else "with_shikamaru",
             "pending_switch": self.pending_switch,
             "players": players,
-            "last_events": json_ready(self.events),
+            "last_events": [_as_json(e) for e in self.events],
             "over": self.over,
         }
 

@@ -56,33 +56,38 @@ _KO: Final = _BOTTOM + len(NAMES)
 _DICE: Final = _KO + 12
 NAME_INDEX: Final = {name: i for i, name in enumerate(NAMES)}
 LETTER_FACE: Final = {letter: i + 1 for i, letter in enumerate(LETTERS)}
-# The numbers after the KO flag and what each is divided by (cube, cube_bottom, recovered,
-# eliminated, pool, power, stitched, Byakugan, fan, Gate, Sand Shield); 0 marks a flag.
-_TOPS: Final = (D.K_SPACES + 1, D.K_SPACES + 1, 0, 0, 20, 0, 0, D.BYAKUGAN_CHARGES, D.FAN_TOKENS, D.GATE_TOKENS, 6)
-
-
 def _scaled(value: float, top: float) -> float:
     return min(1.0, max(0.0, value / top))
 
 
-def _seat(out: list[float], at: int, top: int, bottom: int, ko: bool, numbers: Sequence[float],
-          faces: Sequence[int]) -> None:
-    """One seat's block at `at`: characters by index (-1: none), the KO flag, the numbers of _TOPS
-    (flags as 0/1) and the five faces (symbols; BLANK or anything unknown sets nothing)."""
+def _seat(out: list[float], at: int, top: int, bottom: int, ko: bool, cube: float, cube_bottom: float,
+          recovered: bool, eliminated: bool, pool: float, power: bool, stitched: bool, byakugan: float,
+          fan: float, gate: float, shield: float, faces: list[int]) -> None:
+    """One seat's block at `at`: characters by index (-1: none), flags, numbers (scaled here) and the
+    five faces (symbols; BLANK or anything unknown sets nothing)."""
     out[at] = 1.0
     if top >= 0:
         out[at + _TOP + top] = 1.0
     if bottom >= 0:
         out[at + _BOTTOM + bottom] = 1.0
-    out[at + _KO] = 1.0 if ko else 0.0
-    for k in range(len(_TOPS)):
-        scale = _TOPS[k]
-        value = numbers[k]
-        out[at + _KO + 1 + k] = _scaled(value, scale) if scale else (1.0 if value else 0.0)
+    at += _KO
+    out[at] = 1.0 if ko else 0.0
+    out[at + 1] = _scaled(cube, D.K_SPACES + 1)
+    out[at + 2] = _scaled(cube_bottom, D.K_SPACES + 1)
+    out[at + 3] = 1.0 if recovered else 0.0
+    out[at + 4] = 1.0 if eliminated else 0.0
+    out[at + 5] = _scaled(pool, 20)
+    out[at + 6] = 1.0 if power else 0.0
+    out[at + 7] = 1.0 if stitched else 0.0
+    out[at + 8] = _scaled(byakugan, D.BYAKUGAN_CHARGES)
+    out[at + 9] = _scaled(fan, D.FAN_TOKENS)
+    out[at + 10] = _scaled(gate, D.GATE_TOKENS)
+    out[at + 11] = _scaled(shield, 6)
+    at += 12
     for i in range(D.DICE_PER_PLAYER):
         face = faces[i]
         if 1 <= face <= len(LETTERS):
-            out[at + _DICE + len(LETTERS) * i + face - 1] = 1.0
+            out[at + len(LETTERS) * i + face - 1] = 1.0
 
 
 def _summary(out: list[float], keys: Sequence[str], claim: bool, blocked: bool, masks: Sequence[int]) -> None:
@@ -128,13 +133,13 @@ class NinjaArenaEncoding(Encoding):
             p = players[(me + k) % n]
             if not p:
                 continue
-            numbers = [_number(p.get("cube")), _number(p.get("cube_bottom")), _number(bool(p.get("recovered"))),
-                       _number(bool(p.get("eliminated"))), _number(p.get("pool")), _number(bool(p.get("power_active"))),
-                       _number(p.get("stitched_until", 0) >= tick), _number(p.get("byakugan_left")),
-                       _number(p.get("fan")), _number(p.get("gate_tokens")), _number(p.get("sand_shield"))]
             faces = [LETTER_FACE.get(letter, 0) for letter in str(p.get("dice", "")).ljust(D.DICE_PER_PLAYER)]
             _seat(out, _SEATS + PER_SEAT * k, NAME_INDEX.get(p.get("character"), -1),
-                  NAME_INDEX.get(p.get("bottom"), -1), p.get("side") == "KO", numbers, faces)
+                  NAME_INDEX.get(p.get("bottom"), -1), p.get("side") == "KO", _number(p.get("cube")),
+                  _number(p.get("cube_bottom")), bool(p.get("recovered")), bool(p.get("eliminated")),
+                  _number(p.get("pool")), bool(p.get("power_active")), p.get("stitched_until", 0) >= tick,
+                  _number(p.get("byakugan_left")), _number(p.get("fan")), _number(p.get("gate_tokens")),
+                  _number(p.get("sand_shield")), faces)
         summary = view.get("summary") or {}
         _summary(out, summary.get("satisfiable", ()), bool(summary.get("hit_is_claim")),
                  bool(summary.get("roll_blocked")), list(summary.get("dice_masks", ())))
@@ -154,11 +159,10 @@ class NinjaArenaEncoding(Encoding):
         n = st.n
         for k in range(min(n, D.MAX_PLAYERS_GENIN)):
             p = (seat + k) % n
-            numbers = [float(st.cube[p]), float(st.cube_b[p]) if st.duel else 0.0, 1.0 if st.recovered[p] else 0.0,
-                       1.0 if st.eliminated[p] else 0.0, float(st.pool[p]), 1.0 if st.power[p] else 0.0,
-                       1.0 if st.stitched[p] >= st.t else 0.0, float(st.byakugan[p]), float(st.fan[p]),
-                       float(st.gate[p]), float(st.shield[p])]
-            _seat(out, _SEATS + PER_SEAT * k, st.top[p], st.bottom[p], st.ko[p], numbers, st.dice[5 * p : 5 * p + 5])
+            _seat(out, _SEATS + PER_SEAT * k, st.top[p], st.bottom[p], st.ko[p], st.cube[p],
+                  st.cube_b[p] if st.duel else 0.0, st.recovered[p], st.eliminated[p], st.pool[p], st.power[p],
+                  st.stitched[p] >= st.t, st.byakugan[p], st.fan[p], st.gate[p], st.shield[p],
+                  st.dice[5 * p : 5 * p + 5])
         if not st.over and not st.eliminated[seat]:
             _summary(out, summary_keys(st, seat), bool(claim_kind(st, seat)), st.t <= st.stitched[seat],
                      masks(st, seat))
