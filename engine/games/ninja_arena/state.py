@@ -33,7 +33,7 @@ def _as_json(value: Any) -> Any:
     """`json_ready(value)`, with the events' tuples of ints and strings turned into lists here."""
     if isinstance(value, tuple):
         return [_as_json(v) for v in value]
-    return value if isinstance(value, int | str) else json_ready(value)
+    return value if isinstance(value, (int, str)) else json_ready(value)  # a tuple: no union object per call
 
 
 class ArenaState(State):

@@ -104,9 +104,24 @@ def _summary(out: list[float], keys: Sequence[str], claim: bool, blocked: bool, 
                 out[_MASKS + 8 * i + bit] = 1.0
 
 
+_TEXT_FACES: Final[dict[str, list[int]]] = {}
+
+
+def _faces(dice: Any) -> list[int]:
+    """A view's dice letters as five faces (unknown letters and missing dice: 0), remembered for
+    five-letter texts (8**5 of them at most: as many as the dice can show)."""
+    text = str(dice)
+    got = _TEXT_FACES.get(text)
+    if got is None:
+        got = [LETTER_FACE.get(letter, 0) for letter in text.ljust(D.DICE_PER_PLAYER)][: D.DICE_PER_PLAYER]
+        if len(text) == D.DICE_PER_PLAYER and len(_TEXT_FACES) < 8**5:
+            _TEXT_FACES[text] = got
+    return got
+
+
 def _number(value: Any) -> float:
     """A view's number as the tensor reads it: ints and floats as they are, anything else 0."""
-    return float(value) if isinstance(value, int | float) else 0.0
+    return float(value) if isinstance(value, (int, float)) else 0.0  # a tuple: `int | float` builds a union per call
 
 
 class NinjaArenaEncoding(Encoding):
@@ -130,17 +145,17 @@ class NinjaArenaEncoding(Encoding):
         players = view["players"]
         n = len(players)
         for k in range(min(n, D.MAX_PLAYERS_GENIN)):
-            p = players[(me + k) % n]
+            p: dict[str, Any] = players[(me + k) % n]  # typed: the compiled build calls dict.get directly
             if not p:
                 continue
-            faces = [LETTER_FACE.get(letter, 0) for letter in str(p.get("dice", "")).ljust(D.DICE_PER_PLAYER)]
-            _seat(out, _SEATS + PER_SEAT * k, NAME_INDEX.get(p.get("character"), -1),
-                  NAME_INDEX.get(p.get("bottom"), -1), p.get("side") == "KO", _number(p.get("cube")),
+            faces = _faces(p.get("dice", ""))
+            _seat(out, _SEATS + PER_SEAT * k, NAME_INDEX.get(p.get("character", ""), -1),
+                  NAME_INDEX.get(p.get("bottom", ""), -1), p.get("side") == "KO", _number(p.get("cube")),
                   _number(p.get("cube_bottom")), bool(p.get("recovered")), bool(p.get("eliminated")),
                   _number(p.get("pool")), bool(p.get("power_active")), p.get("stitched_until", 0) >= tick,
                   _number(p.get("byakugan_left")), _number(p.get("fan")), _number(p.get("gate_tokens")),
                   _number(p.get("sand_shield")), faces)
-        summary = view.get("summary") or {}
+        summary: dict[str, Any] = view.get("summary") or {}
         _summary(out, summary.get("satisfiable", ()), bool(summary.get("hit_is_claim")),
                  bool(summary.get("roll_blocked")), list(summary.get("dice_masks", ())))
         return out
