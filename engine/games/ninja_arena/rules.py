@@ -722,11 +722,11 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
             seen |= 1 << q
     opps = _OPPONENTS[st.n][p][seen]
     if st.t <= st.stitched[p]:
-        head = _WAIT_HIT
+        head, kind = _WAIT_HIT, 0
     elif st.power[p] and st.top[p] == D.SHIKAMARU and not ko[p]:
-        head = _stream_rolls(opps)
+        head, kind = _stream_rolls(opps), 1  # which stream rolls: the opponents, in every ask below
     else:
-        head = _WAIT_HIT_ROLLS
+        head, kind = _WAIT_HIT_ROLLS, 2
     if ko[p] or not opps:
         return head
     blade = st.power[p] and st.top[p] == D.TEMARI
@@ -767,25 +767,36 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
                 asks.append(ask)
     if asks is None:
         return head
-    return _joined(head, asks)
+    return _joined(head, kind, asks)
 
 
-# Whole legal lists with activations, by their head and their activations' keys: one lookup instead
-# of copying ~35 shared actions into a new tuple on every call.
-_JOINED: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
+# Whole legal lists with activations, by their head and their activations' keys: one lookup
+# instead of copying ~35 shared actions into a new tuple on every call. One key (the common case)
+# packs into an int with its head's kind; several make a tuple.
+_JOINED: Final[dict[int, tuple[Action, ...]]] = {}
+_JOINED_MANY: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
 
 
-def _joined(head: tuple[Action, ...], asks: list[int]) -> tuple[Action, ...]:
-    """head followed by the activations of each key in asks (remembered; forgotten past a bound)."""
-    key = (id(head), *asks)  # heads are module constants or kept in _STREAM_HEADS forever
-    got = _JOINED.get(key)
+def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Action, ...]:
+    """head (of `kind`) followed by the activations of each key in asks, remembered (and forgotten
+    past a bound)."""
+    if len(asks) == 1:
+        key = asks[0] * 4 + kind
+        got = _JOINED.get(key)
+        if got is None:
+            if len(_JOINED) >= 200_000:
+                _JOINED.clear()
+            got = _JOINED[key] = head + _ACTIVATIONS[asks[0]]
+        return got
+    many = (kind, *asks)
+    got = _JOINED_MANY.get(many)
     if got is None:
-        if len(_JOINED) >= 200_000:
-            _JOINED.clear()
+        if len(_JOINED_MANY) >= 200_000:
+            _JOINED_MANY.clear()
         out = list(head)
         for ask in asks:
             out.extend(_ACTIVATIONS[ask])
-        got = _JOINED[key] = tuple(out)
+        got = _JOINED_MANY[many] = tuple(out)
     return got
 
 
