@@ -737,6 +737,8 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     offer = _OFFERED[st.top[p]][st.bottom[p] + 1]
     rooms = _ROOMS[st.top[p]][st.bottom[p] + 1]
     dice, base = st.dice, 5 * p
+    if len(_ACTIVATIONS) >= 100_000:  # a bound on memory; emptied only here, so every ask below stays
+        _ACTIVATIONS.clear()
     asks: list[int] | None = None
     for k in range(len(offer)):
         key, tech, owner, code = offer[k]
@@ -801,7 +803,7 @@ def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Actio
 
 
 # The activations of one technique, variant and dice choice for one seat's opponents: a few
-# thousand keys, each met again and again.
+# thousand keys in a long run of random play, each met again and again.
 _ACTIVATIONS: Final[dict[int, tuple[Activate, ...]]] = {}
 _DICE_BITS: Final = {dice: sum(1 << i for i in dice) for dice in ROLL_SUBSETS}
 

@@ -13,8 +13,7 @@ from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Activate, Swi
 
 # The dice stream of each seat (§5.7), by table size.
 _DICE_STREAMS: Final = {n: tuple(f"dice/{p}" for p in range(n)) for n in range(1, D.MAX_PLAYERS_GENIN + 1)}
-
-
+# What a view writes for a character and for a face, by index.
 NAMES: Final = tuple(c.name for c in D.CHARACTERS)
 _LETTERS: Final = tuple(D.SYMBOL_LETTER[s] for s in range(D.W + 1))
 _DICE_TEXT: Final[dict[int, str]] = {}
