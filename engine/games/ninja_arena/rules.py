@@ -29,6 +29,13 @@ if TYPE_CHECKING:
     from tourney.engine.games.ninja_arena.state import ArenaState
 
 ATTACK, PENALTY, SHADOW, SELF, FAN_RETURN = "attack", "penalty", "shadow", "self", "fan_return"
+# The action classes and WAIT under Final names for the per-tick code: the compiled build reads a
+# Final name from a C static, an imported one from the module's dict on every use.
+_ROLL: Final = Roll
+_ACTIVATE: Final = Activate
+_HIT: Final = Hit
+_WAIT_OR_HIT: Final = (Wait, Hit)
+_WAIT: Final = WAIT
 CLAIM_POWER, CLAIM_RECOVERY = 1, 2
 
 
@@ -232,11 +239,11 @@ def gain_power(st: ArenaState, p: int) -> None:
 
 def valid(st: ArenaState, p: int, a: Action) -> bool:
     """Is `a` a legal submission for p against the current state? (Anything else is a Mistake.)"""
-    if isinstance(a, Roll):  # the commonest by far: 31 of a legal list's ~35 actions
+    if isinstance(a, _ROLL):  # the commonest by far: 31 of a legal list's ~35 actions
         return _valid_roll(st, p, a)
-    if isinstance(a, (Wait, Hit)):  # a tuple: `Wait | Hit` would build a union object per call
+    if isinstance(a, _WAIT_OR_HIT):  # a tuple: `Wait | Hit` would build a union object per call
         return True
-    if isinstance(a, Activate):
+    if isinstance(a, _ACTIVATE):
         return _valid_activate(st, p, a)
     return False
 
@@ -622,16 +629,16 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
     start_conscious = [p for p in live if not ko[p]]
     was_ko = {p for p in live if ko[p]}
     # A. validate and classify: each live seat's action (a Mistake becomes WAIT) and its HIT claim
-    acts: list[Action] = [WAIT] * n
+    acts: list[Action] = [_WAIT] * n
     bad: list[int] = []
     claims = [-1] * n  # -1: no HIT; else what the HIT claims (0: nothing)
     hit = False
     chosen: dict[int, Action] = actions if isinstance(actions, dict) else dict(actions)  # dict.get is direct
     for p in live:
-        a = chosen.get(p, WAIT)
+        a = chosen.get(p, _WAIT)
         if not valid(st, p, a):
             bad.append(p)
-        elif isinstance(a, Hit):
+        elif isinstance(a, _HIT):
             claims[p] = claim_kind(st, p)
             hit = True
         else:
@@ -649,9 +656,9 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
     # D. rolls and techniques
     for p in pi:
         a = acts[p]
-        if isinstance(a, Roll):
+        if isinstance(a, _ROLL):
             do_roll(st, p, a)
-        elif isinstance(a, Activate):
+        elif isinstance(a, _ACTIVATE):
             do_activate(st, p, a)
     # E. the Uzumaki
     if hit:
