@@ -38,40 +38,51 @@ def _as_json(value: Any) -> Any:
 class ArenaState(State):
     """A Ninja Arena match in tick mode. Everything is public (§2)."""
 
-    def __init__(self, game: Game, chance: Chance, characters: Sequence[int], duel: bool, tick_cap: int) -> None:
+    def __init__(self, game: Game, chance: Chance, characters: Sequence[int], duel: bool, tick_cap: int,
+                 twin_of: ArenaState | None = None) -> None:
+        """A new match with `characters` seated (two a seat in a Duel: TOP, BOTTOM), or, given
+        `twin_of`, a copy of that state's fields (`clone`: each list made once, not made and then
+        replaced)."""
+        src = twin_of
         self.game = game
         self.chance = chance
         self.duel = duel
-        n = len(characters) // 2 if duel else len(characters)
-        self.n = self.num_players = n
-        if duel:
+        n: int = src.n if src is not None else len(characters) // 2 if duel else len(characters)
+        self.n: int = n
+        self.num_players = n
+        self.top: list[int]
+        self.bottom: list[int]
+        if src is not None:
+            self.top, self.bottom = list(src.top), list(src.bottom)
+        elif duel:
             self.top = [characters[2 * p] for p in range(n)]
             self.bottom = [characters[2 * p + 1] for p in range(n)]
         else:
             self.top = list(characters)
             self.bottom = [-1] * n
-        self.ko = [False] * n
-        self.cube = [0] * n
-        self.cube_b = [0] * n
-        self.recovered = [False] * n
-        self.eliminated = [False] * n
-        self.pool = [0] * n
-        self.power = [False] * n
-        self.dice = [D.BLANK] * (5 * n)
-        self.stitched = [0] * n
-        self.byakugan = [0] * n
-        self.fan = [0] * n
-        self.gate = [0] * n
-        self.shield = [0] * n
-        self.out_time = [0] * n
-        self.t = 1
+        self.ko: list[bool] = list(src.ko) if src is not None else [False] * n
+        self.cube: list[int] = list(src.cube) if src is not None else [0] * n
+        self.cube_b: list[int] = list(src.cube_b) if src is not None else [0] * n
+        self.recovered: list[bool] = list(src.recovered) if src is not None else [False] * n
+        self.eliminated: list[bool] = list(src.eliminated) if src is not None else [False] * n
+        self.pool: list[int] = list(src.pool) if src is not None else [0] * n
+        self.power: list[bool] = list(src.power) if src is not None else [False] * n
+        self.dice: list[int] = list(src.dice) if src is not None else [D.BLANK] * (5 * n)
+        self.stitched: list[int] = list(src.stitched) if src is not None else [0] * n
+        self.byakugan: list[int] = list(src.byakugan) if src is not None else [0] * n
+        self.fan: list[int] = list(src.fan) if src is not None else [0] * n
+        self.gate: list[int] = list(src.gate) if src is not None else [0] * n
+        self.shield: list[int] = list(src.shield) if src is not None else [0] * n
+        self.out_time: list[int] = list(src.out_time) if src is not None else [0] * n
+        self.t: int = src.t if src is not None else 1
         self.tick_cap = tick_cap
-        self.stitch_span = D.STITCH_TICKS  # the real-time driver counts milliseconds instead
-        self.shadow_on = False
-        self.pending_switch = -1
-        self.over = False
-        self.reason = ""
-        self.events: list[tuple[Any, ...]] = []
+        # The real-time driver counts milliseconds instead.
+        self.stitch_span: int = src.stitch_span if src is not None else D.STITCH_TICKS
+        self.shadow_on: bool = src.shadow_on if src is not None else False
+        self.pending_switch: int = src.pending_switch if src is not None else -1
+        self.over: bool = src.over if src is not None else False
+        self.reason: str = src.reason if src is not None else ""
+        self.events: list[tuple[Any, ...]] = list(src.events) if src is not None else []
         self.dice_streams = _DICE_STREAMS[n]
         # Each seat's legal list, kept while `_legal_at[seat]` equals `_moves` (bumped by every
         # change the rules make): a view and a bot ask for the same list again within a decision.
@@ -189,20 +200,9 @@ class ArenaState(State):
         )
 
     def clone(self) -> ArenaState:
-        """An independent copy, chance streams included (field by field: the compiled class has no
-        __dict__, and its __new__ runs __init__, which sets the fixed facts)."""
-        seated = [c for p in range(self.n) for c in (self.top[p], self.bottom[p])] if self.duel else self.top
-        twin = ArenaState(self.game, self.chance.clone(), seated, self.duel, self.tick_cap)
-        twin.top, twin.bottom, twin.ko = list(self.top), list(self.bottom), list(self.ko)
-        twin.cube, twin.cube_b, twin.recovered = list(self.cube), list(self.cube_b), list(self.recovered)
-        twin.eliminated, twin.pool, twin.power = list(self.eliminated), list(self.pool), list(self.power)
-        twin.dice, twin.stitched, twin.byakugan = list(self.dice), list(self.stitched), list(self.byakugan)
-        twin.fan, twin.gate, twin.shield = list(self.fan), list(self.gate), list(self.shield)
-        twin.out_time = list(self.out_time)
-        twin.t, twin.stitch_span, twin.shadow_on = self.t, self.stitch_span, self.shadow_on
-        twin.pending_switch, twin.over, twin.reason = self.pending_switch, self.over, self.reason
-        twin.events = list(self.events)
-        return twin
+        """An independent copy, chance streams included (through `__init__`'s twin_of: the compiled
+        class has no __dict__, and its __new__ runs __init__)."""
+        return ArenaState(self.game, self.chance.clone(), (), self.duel, self.tick_cap, twin_of=self)
 
     def determinize(self, seat: int, rng: random.Random) -> ArenaState:
         """Perfect information: a clone whose future dice and shuffles are drawn afresh."""
