@@ -29,6 +29,10 @@ for _s in range(1, W):
     _MASK_FACE[1 << _s] = _s
 
 
+# Each face's mask outside Blade Dance, by face: what `die_masks` gives a die on its own.
+FACE_MASK: Final = tuple(0 if f == BLANK else WILD if f == W else 1 << f for f in range(W + 1))
+
+
 def die_masks(faces: tuple[int, ...] | list[int], blade: bool) -> tuple[int, ...]:
     """For each die, the bitmask of symbols it can fill (0 for a BLANK die)."""
     masks = []

@@ -16,6 +16,7 @@ from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena.actions import HIT, ROLL_SUBSETS, ROLLS, WAIT, Activate, Hit, Roll, Wait
 from tourney.engine.games.ninja_arena.matching import (
     DICE_OF_BITS,
+    FACE_MASK,
     canonical,
     chosen_fit,
     die_masks,
@@ -81,7 +82,10 @@ def right_of(st: ArenaState, p: int) -> int:
 def masks(st: ArenaState, p: int) -> tuple[int, ...]:
     """Fill masks of p's five dice (Blade Dance included)."""
     b = 5 * p
-    return _cached_masks(tuple(st.dice[b : b + 5]), st.power[p] and st.top[p] == D.TEMARI)
+    if st.power[p] and st.top[p] == D.TEMARI:  # Blade Dance: each die's mask depends on the others
+        return _cached_masks(tuple(st.dice[b : b + 5]), True)
+    d = st.dice
+    return (FACE_MASK[d[b]], FACE_MASK[d[b + 1]], FACE_MASK[d[b + 2]], FACE_MASK[d[b + 3]], FACE_MASK[d[b + 4]])
 
 
 # Bots and search ask for a seat's masks several times a tick (claims, techniques, goals) and

@@ -35,6 +35,17 @@ def _as_json(value: Any) -> Any:
     return value if isinstance(value, (int, str)) else json_ready(value)  # a tuple: no union object per call
 
 
+def _event_json(event: tuple[Any, ...]) -> list[Any]:
+    """One event as `json_ready` makes it: its ints and strings as they are, a tuple inside (dice,
+    an order of seats) as a list."""
+    out = list(event)
+    for i in range(len(out)):
+        x = out[i]
+        if not isinstance(x, (int, str)):  # a tuple of types: no union object per call
+            out[i] = _as_json(x)
+    return out
+
+
 class ArenaState(State):
     """A Ninja Arena match in tick mode. Everything is public (§2)."""
 
@@ -181,7 +192,7 @@ class ArenaState(State):
             "shadow_token": "on_uzumaki" if self.shadow_on else "with_shikamaru",
             "pending_switch": self.pending_switch,
             "players": players,
-            "last_events": [_as_json(e) for e in self.events],
+            "last_events": [_event_json(e) for e in self.events],
             "over": self.over,
         }
 
