@@ -77,7 +77,7 @@ def _goals(st: ArenaState, p: int, with_power: bool) -> list[tuple[tuple[int, ..
     if st.ko[p]:
         return [(D.CHARACTERS[st.top[p]].recovery, 10.0)]
     out: list[tuple[tuple[int, ...], float]] = []
-    for _, tech, _ in rules.techniques(st, p):
+    for _, tech, _, _ in rules.techniques(st, p):
         for req, n in tech.variants:
             out.append((req, float(n)))
     if with_power:

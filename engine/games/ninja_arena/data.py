@@ -8,41 +8,49 @@ damage numbers are from the rulebook (§10).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 # --- dice symbols (§9.1) -------------------------------------------------------------------
-BLANK = 0
-K, S, R, H, F, L, W = 1, 2, 3, 4, 5, 6, 7  # kunai shuriken scroll seal fist leaf spiral(wildcard)
-SYMBOL_LETTER = {BLANK: ".", K: "K", S: "S", R: "R", H: "H", F: "F", L: "L", W: "W"}
-LETTER_SYMBOL = {v: k for k, v in SYMBOL_LETTER.items() if k != BLANK}
+# Final: the compiled rules read these as constants, not as module attributes.
+BLANK: Final = 0
+K: Final = 1  # kunai
+S: Final = 2  # shuriken
+R: Final = 3  # scroll
+H: Final = 4  # seal
+F: Final = 5  # fist
+L: Final = 6  # leaf
+W: Final = 7  # spiral (wildcard)
+SYMBOL_LETTER: Final = {BLANK: ".", K: "K", S: "S", R: "R", H: "H", F: "F", L: "L", W: "W"}
+LETTER_SYMBOL: Final = {v: k for k, v in SYMBOL_LETTER.items() if k != BLANK}
 
 # Face number (1..6, the numbering injected dice use) -> symbol.
-COLOURED_FACES = (K, S, R, H, F, L)
-BLACK_FACES = (W, K, S, R, H, F)
-DICE_PER_PLAYER = 5  # index 0 is the black & white die, 1..4 the coloured dice
-DIE_FACES = (BLACK_FACES, COLOURED_FACES, COLOURED_FACES, COLOURED_FACES, COLOURED_FACES)
+COLOURED_FACES: Final = (K, S, R, H, F, L)
+BLACK_FACES: Final = (W, K, S, R, H, F)
+DICE_PER_PLAYER: Final = 5  # index 0 is the black & white die, 1..4 the coloured dice
+DIE_FACES: Final = (BLACK_FACES, COLOURED_FACES, COLOURED_FACES, COLOURED_FACES, COLOURED_FACES)
 
 # --- table constants ---------------------------------------------------------------------
-K_SPACES = 4  # every wound track has 4 spaces before the KO space (§3.4)
-MAX_PLAYERS_CORE = 4
-MAX_PLAYERS_GENIN = 6
-DEFAULT_TICK_CAP = 3000
-STITCH_TICKS = 3  # Shadow Stitching: no ROLL for 3 ticks (§5.5)
-SHADOW_TOKENS = 3  # the Shadow token's load (§4.2 step 0)
-LAST_HITTER_TOKENS = 2  # §4.2 step 1
-SAKURA_THRESHOLD = 10  # Chakra Control (§10)
-GATE_TOKENS = 7  # Gate of Opening (§10)
-BYAKUGAN_CHARGES = 2
-FAN_TOKENS = 3
-STREAM_TOKENS = 3  # Stream His Chakra
+K_SPACES: Final = 4  # every wound track has 4 spaces before the KO space (§3.4)
+MAX_PLAYERS_CORE: Final = 4
+MAX_PLAYERS_GENIN: Final = 6
+DEFAULT_TICK_CAP: Final = 3000
+STITCH_TICKS: Final = 3  # Shadow Stitching: no ROLL for 3 ticks (§5.5)
+SHADOW_TOKENS: Final = 3  # the Shadow token's load (§4.2 step 0)
+LAST_HITTER_TOKENS: Final = 2  # §4.2 step 1
+SAKURA_THRESHOLD: Final = 10  # Chakra Control (§10)
+GATE_TOKENS: Final = 7  # Gate of Opening (§10)
+BYAKUGAN_CHARGES: Final = 2
+FAN_TOKENS: Final = 3
+STREAM_TOKENS: Final = 3  # Stream His Chakra
 
 
 # --- targeting shapes (§10.1) --------------------------------------------------------------
-ONE = "one"  # `target`: any conscious opponent gets n
-NEIGHBOUR = "neighbour"  # `target`: the left or right neighbour gets n
-SIDES = "sides"  # n to each side (both halves to one player when the neighbours coincide)
-SPLIT = "split"  # `allocation`: n shared among conscious opponents, each listed share >= min
-ALL = "all"  # every conscious opponent gets n
-FOURS = "fours"  # Kiba's All-Fours: `target` (a neighbour) gets 2, the other side 1; alone: 3
+ONE: Final = "one"  # `target`: any conscious opponent gets n
+NEIGHBOUR: Final = "neighbour"  # `target`: the left or right neighbour gets n
+SIDES: Final = "sides"  # n to each side (both halves to one player when the neighbours coincide)
+SPLIT: Final = "split"  # `allocation`: n shared among conscious opponents, each listed share >= min
+ALL: Final = "all"  # every conscious opponent gets n
+FOURS: Final = "fours"  # Kiba's All-Fours: `target` (a neighbour) gets 2, the other side 1; alone: 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +83,7 @@ def _t(key: str, name: str, shape: str, req: tuple[int, ...], n: int, split_min:
 
 
 # §9.2 and §10.2. Effects beyond the shape (Rasengan, self-damage, stitches, ...) are rules.
-CHARACTERS: tuple[Character, ...] = (
+CHARACTERS: Final[tuple[Character, ...]] = (
     Character("Naruto", (6, 6, 6, 5),
               (_t("T1", "Shadow Clone Jutsu", NEIGHBOUR, (H, H), 3),
                _t("T2", "Rasengan", ONE, (H, R, L), 2)),
@@ -119,13 +127,22 @@ CHARACTERS: tuple[Character, ...] = (
               "Sand Shield", (R, R, S, S, H), (R, R, S, H), True),
 )
 
-CHARACTER_INDEX = {c.name: i for i, c in enumerate(CHARACTERS)}
-NARUTO, SAKURA, SASUKE, SHIKAMARU, ROCK_LEE, TENTEN, HINATA, KIBA, TEMARI, GAARA = range(10)
-CORE_ROSTER = (NARUTO, SAKURA, SASUKE, SHIKAMARU)
-GENIN_ROSTER = tuple(range(len(CHARACTERS)))
+CHARACTER_INDEX: Final = {c.name: i for i, c in enumerate(CHARACTERS)}
+NARUTO: Final = 0
+SAKURA: Final = 1
+SASUKE: Final = 2
+SHIKAMARU: Final = 3
+ROCK_LEE: Final = 4
+TENTEN: Final = 5
+HINATA: Final = 6
+KIBA: Final = 7
+TEMARI: Final = 8
+GAARA: Final = 9
+CORE_ROSTER: Final = (NARUTO, SAKURA, SASUKE, SHIKAMARU)
+GENIN_ROSTER: Final = tuple(range(len(CHARACTERS)))
 
 # Attack bonus of an active Power (§10.1): character -> tokens added once per T1/T2/T3/B1.
-ATTACK_BONUS = {NARUTO: 1, SASUKE: 2, ROCK_LEE: 1}
+ATTACK_BONUS: Final = {NARUTO: 1, SASUKE: 2, ROCK_LEE: 1}
 
 
 def letters(symbols: tuple[int, ...] | list[int]) -> str:

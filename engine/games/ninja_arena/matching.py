@@ -2,18 +2,35 @@
 
 A die is turned into a bitmask of the symbols it can fill (its face; every symbol for a
 SPIRAL; under Blade Dance also every non-SPIRAL face shown on another of the player's
-dice). Matching is then a tiny bipartite search, cached on (masks, requirement).
+dice). Outside Blade Dance each die fills one symbol or, a SPIRAL, any: then a choice of dice
+fills a requirement exactly when its non-SPIRAL faces are a sub-multiset of it, and the canonical
+choice (fewest SPIRALs, then lowest indices) is found in one pass over the five dice
+(`lowest_fill`). Blade Dance's many-symbol dice need a small bipartite search, cached on
+(masks, requirement).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from tourney.engine.games.ninja_arena.data import BLANK, W
 
-WILD = 0b1111110 | (1 << 7)  # fills K..L; bit 7 marks "this is a SPIRAL" for canonical choices
-_SYMBOL_BITS = 0b1111110
+WILD: Final = 0b1111110 | (1 << 7)  # fills K..L; bit 7 marks "this is a SPIRAL" for canonical choices
+_SYMBOL_BITS: Final = 0b1111110
+# A mask as the face it stands for: BLANK for 0, the symbol for one bit, W for WILD, -1 for a
+# Blade Dance die that fills several symbols.
+_MASK_FACE: Final = [-1] * 256
+_MASK_FACE[0] = BLANK
+_MASK_FACE[WILD] = W
+for _s in range(1, W):
+    _MASK_FACE[1 << _s] = _s
+
+
+# Each face's mask outside Blade Dance, by face: what `die_masks` gives a die on its own.
+FACE_MASK: Final = tuple(0 if f == BLANK else WILD if f == W else 1 << f for f in range(W + 1))
 
 
 def die_masks(faces: tuple[int, ...] | list[int], blade: bool) -> tuple[int, ...]:
@@ -37,6 +54,61 @@ def die_masks(faces: tuple[int, ...] | list[int], blade: bool) -> tuple[int, ...
     return tuple(masks)
 
 
+def room_of(req: tuple[int, ...]) -> int:
+    """How many slots of each symbol req has, packed three bits a symbol (for `fill_bits`)."""
+    room = 0
+    for s in req:
+        room += 1 << 3 * s
+    return room
+
+
+def fill_bits(faces: Sequence[int], base: int, room: int, size: int) -> int:
+    """The canonical `size` dice of faces[base:base+5] (no Blade Dance) filling `size` slots of the
+    requirement whose `room_of` is `room` (size at most its length), as a bit set of die indices;
+    0 when none do. Fewest SPIRALs, then lowest indices.
+
+    With the SPIRAL count fixed at w, the choices that fit are the bases of a matroid (w of the
+    SPIRALs, and size - w other dice taking each symbol at most as often as the requirement has
+    it), so taking each die in index order whenever it still fits gives the lowest one."""
+    spirals = 0
+    for i in range(5):
+        if faces[base + i] == W:
+            spirals += 1
+    for w in range(min(spirals, size) + 1):
+        left, plain, wild, chosen = room, size - w, w, 0
+        for i in range(5):
+            f = faces[base + i]
+            if f == W:
+                if wild:
+                    wild -= 1
+                    chosen |= 1 << i
+            elif f != BLANK and plain and left >> 3 * f & 7:
+                left -= 1 << 3 * f
+                plain -= 1
+                chosen |= 1 << i
+        if not plain and not wild:
+            return chosen
+    return 0
+
+
+# A bit set of dice as the ascending tuple of their indices.
+DICE_OF_BITS: Final = tuple(tuple(i for i in range(5) if bits >> i & 1) for bits in range(32))
+
+
+def lowest_fill(faces: Sequence[int], base: int, req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
+    """`fill_bits` as a tuple of die indices (None when no dice fill req)."""
+    if size > len(req):
+        return None
+    bits = fill_bits(faces, base, room_of(req), size)
+    return DICE_OF_BITS[bits] if bits else None
+
+
+def _plain_faces(masks: Sequence[int]) -> list[int] | None:
+    """The faces behind masks that each fill one symbol (or are SPIRALs); None under Blade Dance."""
+    faces = [_MASK_FACE[m] for m in masks]
+    return None if -1 in faces else faces
+
+
 @lru_cache(maxsize=1 << 18)
 def fits(masks: tuple[int, ...], req: tuple[int, ...]) -> bool:
     """True if the dice (masks) can be assigned one-to-one to slots of req, every die used.
@@ -46,6 +118,19 @@ def fits(masks: tuple[int, ...], req: tuple[int, ...]) -> bool:
     """
     if len(masks) > len(req):
         return False
+    faces = _plain_faces(masks)
+    if faces is not None:
+        room = [0, 0, 0, 0, 0, 0, 0, 0]
+        for s in req:
+            room[s] += 1
+        for f in faces:
+            if f == BLANK:
+                return False
+            if f != W:
+                room[f] -= 1
+                if room[f] < 0:
+                    return False
+        return True
     return _assign(masks, 0, req, 0)
 
 
@@ -64,9 +149,17 @@ def _assign(masks: tuple[int, ...], i: int, req: tuple[int, ...], used: int) -> 
     return False
 
 
-@lru_cache(maxsize=1 << 18)
 def canonical(masks5: tuple[int, ...], req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
     """The canonical `size` dice (indices) filling req: fewest SPIRALs, then lowest indices."""
+    faces = _plain_faces(masks5)
+    if faces is not None and len(faces) == 5:
+        return lowest_fill(faces, 0, req, size)
+    return _searched(masks5, req, size)
+
+
+@lru_cache(maxsize=1 << 18)
+def _searched(masks5: tuple[int, ...], req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
+    """`canonical` by trying every choice of dice in index order (any masks, Blade Dance's too)."""
     live = [i for i, m in enumerate(masks5) if m]
     if len(live) < size:
         return None

@@ -194,12 +194,12 @@ class RealtimeDriver:
     def _set_time(self, ms: int) -> None:
         self.state.t = ms + 1
         self.state.events = []
-        self.state._legal_cache = {}
+        self.state.forget_legal()
 
     def _collect(self, ms: int) -> None:
         self.events.extend((ms, e) for e in self.state.events)
         self.state.events = []
-        self.state._legal_cache = {}
+        self.state.forget_legal()
 
     def _conscious(self) -> list[int]:
         return [p for p in range(self.state.n) if rules.conscious(self.state, p)]

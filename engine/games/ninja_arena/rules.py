@@ -9,17 +9,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Final
 
 from tourney.engine.core import Action
 from tourney.engine.games.ninja_arena import data as D
-from tourney.engine.games.ninja_arena.actions import HIT, ROLLS, WAIT, Activate, Hit, Roll, Wait
-from tourney.engine.games.ninja_arena.matching import canonical, chosen_fit, die_masks, fits
+from tourney.engine.games.ninja_arena.actions import HIT, ROLL_SUBSETS, ROLLS, WAIT, Activate, Hit, Roll, Wait
+from tourney.engine.games.ninja_arena.matching import (
+    DICE_OF_BITS,
+    FACE_MASK,
+    canonical,
+    chosen_fit,
+    die_masks,
+    fill_bits,
+    fits,
+    lowest_fill,
+    room_of,
+)
 
 if TYPE_CHECKING:
     from tourney.engine.games.ninja_arena.state import ArenaState
 
 ATTACK, PENALTY, SHADOW, SELF, FAN_RETURN = "attack", "penalty", "shadow", "self", "fan_return"
+# The action classes and WAIT under Final names for the per-tick code: the compiled build reads a
+# Final name from a C static, an imported one from the module's dict on every use.
+_ROLL: Final = Roll
+_ACTIVATE: Final = Activate
+_HIT: Final = Hit
+_WAIT_OR_HIT: Final = (Wait, Hit)
+_WAIT: Final = WAIT
 CLAIM_POWER, CLAIM_RECOVERY = 1, 2
 
 
@@ -33,7 +50,7 @@ def conscious(st: ArenaState, p: int) -> bool:
 
 # For each table size and seat: the other seats in order, starting from its left. Built once:
 # opponents() runs several times per seat per tick.
-_AROUND = {n: tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(2, 7)}
+_AROUND: Final = {n: tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(2, 7)}
 
 
 def opponents(st: ArenaState, p: int) -> list[int]:
@@ -65,21 +82,15 @@ def right_of(st: ArenaState, p: int) -> int:
 def masks(st: ArenaState, p: int) -> tuple[int, ...]:
     """Fill masks of p's five dice (Blade Dance included)."""
     b = 5 * p
-    return _cached_masks(tuple(st.dice[b : b + 5]), st.power[p] and st.top[p] == D.TEMARI)
+    if st.power[p] and st.top[p] == D.TEMARI:  # Blade Dance: each die's mask depends on the others
+        return _cached_masks(tuple(st.dice[b : b + 5]), True)
+    d = st.dice
+    return (FACE_MASK[d[b]], FACE_MASK[d[b + 1]], FACE_MASK[d[b + 2]], FACE_MASK[d[b + 3]], FACE_MASK[d[b + 4]])
 
 
 # Bots and search ask for a seat's masks several times a tick (claims, techniques, goals) and
 # there are only 7**5 faces x 2: remembering them is a fifth of a tactician play-out's time.
-_cached_masks = lru_cache(maxsize=1 << 15)(die_masks)
-
-
-def techniques(st: ArenaState, p: int) -> list[tuple[str, D.Technique, int]]:
-    """(action key, technique, owner character) available to p: TOP's T1/T2/T3, Duel B1."""
-    top = D.CHARACTERS[st.top[p]]
-    out = [(t.key, t, st.top[p]) for t in top.techniques]
-    if st.bottom[p] >= 0:
-        out.append(("B1", D.CHARACTERS[st.bottom[p]].techniques[0], st.bottom[p]))
-    return out
+_cached_masks: Final = lru_cache(maxsize=1 << 15)(die_masks)
 
 
 def akamaru(st: ArenaState, p: int, owner: int) -> bool:
@@ -91,13 +102,18 @@ def claim_kind(st: ArenaState, p: int) -> int:
     """What a HIT by p would be now: CLAIM_POWER, CLAIM_RECOVERY or 0 (a bare hit)."""
     if st.eliminated[p]:
         return 0
-    m = masks(st, p)
+    ch = D.CHARACTERS[st.top[p]]
+    blade = st.power[p] and st.top[p] == D.TEMARI  # Blade Dance: many-symbol masks, searched
     if not st.ko[p]:
-        return CLAIM_POWER if fits(m, D.CHARACTERS[st.top[p]].power) else 0
+        # The Power takes all five dice: with five symbols, that is the canonical five.
+        if blade or len(ch.power) != 5:
+            return CLAIM_POWER if fits(masks(st, p), ch.power) else 0
+        return CLAIM_POWER if lowest_fill(st.dice, 5 * p, ch.power, 5) is not None else 0
     if st.duel:
         return 0
-    rec = D.CHARACTERS[st.top[p]].recovery
-    return CLAIM_RECOVERY if canonical(m, rec, len(rec)) is not None else 0
+    size = len(ch.recovery)
+    found = canonical(masks(st, p), ch.recovery, size) if blade else lowest_fill(st.dice, 5 * p, ch.recovery, size)
+    return 0 if found is None else CLAIM_RECOVERY
 
 
 # --- damage (§3.3) and wounds (§3.4, §3.5) -------------------------------------------------
@@ -227,16 +243,16 @@ def gain_power(st: ArenaState, p: int) -> None:
 
 def valid(st: ArenaState, p: int, a: Action) -> bool:
     """Is `a` a legal submission for p against the current state? (Anything else is a Mistake.)"""
-    if isinstance(a, Wait | Hit):
-        return True
-    if isinstance(a, Roll):
+    if isinstance(a, _ROLL):  # the commonest by far: 31 of a legal list's ~35 actions
         return _valid_roll(st, p, a)
-    if isinstance(a, Activate):
+    if isinstance(a, _WAIT_OR_HIT):  # a tuple: `Wait | Hit` would build a union object per call
+        return True
+    if isinstance(a, _ACTIVATE):
         return _valid_activate(st, p, a)
     return False
 
 
-_SUBSETS = frozenset(tuple(i for i in range(5) if m >> i & 1) for m in range(1, 32))
+_SUBSETS: Final = frozenset(tuple(i for i in range(5) if m >> i & 1) for m in range(1, 32))
 
 
 def _dice_ok(dice: tuple[int, ...]) -> bool:
@@ -263,7 +279,7 @@ def technique_amount(st: ArenaState, p: int, a: Activate) -> tuple[D.Technique, 
     if not _dice_ok(a.dice):
         return None
     m = masks(st, p)
-    for key, tech, owner in techniques(st, p):
+    for key, tech, owner, _ in techniques(st, p):
         if key != a.technique:
             continue
         aka = akamaru(st, p, owner)
@@ -329,16 +345,21 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
     stream = st.dice_streams[p]
     spiral = False
     chance = st.chance
+    dice = st.dice
     for i in a.dice if a.dice in _SUBSETS else sorted(a.dice):  # subsets are already ascending
-        face = D.DIE_FACES[i][chance.roll(stream, 6) - 1]
-        st.dice[base + i] = face
+        face = DIE_FACES[i][chance.roll(stream, 6) - 1]
+        dice[base + i] = face
         spiral = spiral or face == D.W
-    st.events.append(("roll", p, tuple(st.dice[base : base + 5])))
+    st.events.append(("roll", p, (dice[base], dice[base + 1], dice[base + 2], dice[base + 3], dice[base + 4])))
     if spiral and st.power[p] and st.top[p] == D.SHIKAMARU and conscious(st, p):
         tgt = a.stream_target if a.stream_target >= 0 else left_of(st, p)
         if tgt >= 0 and conscious(st, tgt):
             st.events.append(("stream", p, tgt))
             deliver(st, p, tgt, D.STREAM_TOKENS, ATTACK)
+
+
+# Each die's faces by the number rolled (a Final copy: the compiled rules index it directly).
+DIE_FACES: Final[tuple[tuple[int, ...], ...]] = D.DIE_FACES
 
 
 def sides(st: ArenaState, p: int, n: int) -> dict[int, int]:
@@ -551,16 +572,21 @@ def end_check(st: ArenaState, start_conscious: list[int]) -> bool:
     """End the game once at most one player is conscious."""
     if st.over:
         return True
+    eliminated, ko = st.eliminated, st.ko
+    awake = 0
+    for p in range(st.n):
+        if not eliminated[p] and not ko[p]:
+            awake += 1
+    if awake > 1:
+        return False
     alive = [p for p in range(st.n) if conscious(st, p)]
-    if len(alive) <= 1:
-        st.over = True
-        st.reason = "elimination"
-        for p in range(st.n):
-            if p not in alive:
-                st.power[p] = False  # a Power flip deferred to pause step 3 that never came
-        st.events.append(("game_over", tuple(alive)))
-        return True
-    return False
+    st.over = True
+    st.reason = "elimination"
+    for p in range(st.n):
+        if p not in alive:
+            st.power[p] = False  # a Power flip deferred to pause step 3 that never came
+    st.events.append(("game_over", tuple(alive)))
+    return True
 
 
 def cap_end(st: ArenaState) -> None:
@@ -602,21 +628,25 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
     """Resolve tick st.t with one submission per live seat (missing = WAIT), then advance t."""
     st.events = []
     n = st.n
-    live = [p for p in range(n) if not st.eliminated[p]]
-    start_conscious = [p for p in live if not st.ko[p]]
-    was_ko = {p for p in live if st.ko[p]}
-    # A. validate and classify
-    acts: dict[int, Action] = {}
-    bad: set[int] = set()
-    claims: dict[int, int] = {}
+    eliminated, ko = st.eliminated, st.ko
+    live = [p for p in range(n) if not eliminated[p]]
+    start_conscious = [p for p in live if not ko[p]]
+    was_ko = {p for p in live if ko[p]}
+    # A. validate and classify: each live seat's action (a Mistake becomes WAIT) and its HIT claim
+    acts: list[Action] = [_WAIT] * n
+    bad: list[int] = []
+    claims = [-1] * n  # -1: no HIT; else what the HIT claims (0: nothing)
+    hit = False
+    chosen: dict[int, Action] = actions if isinstance(actions, dict) else dict(actions)  # dict.get is direct
     for p in live:
-        a = actions.get(p, WAIT)
+        a = chosen.get(p, _WAIT)
         if not valid(st, p, a):
-            bad.add(p)
-            a = WAIT
-        elif isinstance(a, Hit):
+            bad.append(p)
+        elif isinstance(a, _HIT):
             claims[p] = claim_kind(st, p)
-        acts[p] = a
+            hit = True
+        else:
+            acts[p] = a
     # B. the priority order of this tick
     pi = st.chance.shuffled("tiebreak", live)
     # C. Mistakes
@@ -630,18 +660,18 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
     # D. rolls and techniques
     for p in pi:
         a = acts[p]
-        if isinstance(a, Roll):
+        if isinstance(a, _ROLL):
             do_roll(st, p, a)
-        elif isinstance(a, Activate):
+        elif isinstance(a, _ACTIVATE):
             do_activate(st, p, a)
     # E. the Uzumaki
-    hitters = [p for p in pi if p in claims]
-    if hitters:
+    if hit:
+        hitters = [p for p in pi if claims[p] >= 0]
         trigger = next((p for p in hitters if claims[p]), -1)
         if trigger < 0:
             mistaken_hits(st, hitters, was_ko)
         else:
-            rest = [p for p in range(n) if not st.eliminated[p] and p not in claims]
+            rest = [p for p in range(n) if not eliminated[p] and claims[p] < 0]
             rho = st.chance.shuffled("tiebreak", rest) if rest else []
             order = [trigger] + [p for p in hitters if p != trigger] + rho
             if claims[trigger] == CLAIM_POWER:
@@ -656,60 +686,156 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
 
 # --- legal actions (§5.1, kept small) ------------------------------------------------------
 
+_WAIT_HIT: Final[tuple[Action, ...]] = (WAIT, HIT)
+_WAIT_HIT_ROLLS: Final[tuple[Action, ...]] = (WAIT, HIT, *ROLLS)
 
-_LEGAL_CACHE: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
+def _offered(top: int, bottom: int) -> tuple[tuple[str, D.Technique, int, int], ...]:
+    """(action key, technique, owner character, a small code naming the key and the technique)
+    of a seat playing top (and, in a Duel, bottom)."""
+    out = [(t.key, t, top, 4 * (3 * top + i) + i) for i, t in enumerate(D.CHARACTERS[top].techniques)]
+    if bottom >= 0:
+        out.append(("B1", D.CHARACTERS[bottom].techniques[0], bottom, 4 * 3 * bottom + 3))
+    return tuple(out)
+
+
+# What each board (and Duel pair of boards) offers, by [top][bottom + 1]: legal_actions, validation
+# and the bots ask for it several times a tick.
+_OFFERED: Final = [[_offered(top, bottom) for bottom in range(-1, len(D.CHARACTERS))]
+                   for top in range(len(D.CHARACTERS))]
+# Beside each offer, each variant's requirement as (room_of, length) for matching.fill_bits.
+_ROOMS: Final = [[tuple(tuple((room_of(req), len(req)) for req, _ in tech.variants) for _, tech, _, _ in offer)
+                  for offer in row] for row in _OFFERED]
+
+# Each seat's conscious opponents from its left, by [table size][seat][bit set of those seats].
+_OPPONENTS: Final = {
+    n: [[tuple(q for q in around if mask >> q & 1) for mask in range(1 << n)] for around in _AROUND[n]]
+    for n in _AROUND
+}
+
+
+def techniques(st: ArenaState, p: int) -> tuple[tuple[str, D.Technique, int, int], ...]:
+    """(action key, technique, owner character, code) available to p: TOP's T1/T2/T3, Duel B1."""
+    return _OFFERED[st.top[p]][st.bottom[p] + 1]
 
 
 def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     """WAIT, HIT, the ROLL subsets, then each satisfiable technique with one canonical dice
     choice per distinct effect and each valid target / allocation.
 
-    The list depends only on a few facts about the seat and its opponents, so it is cached
-    on them (random playouts meet the same situations again and again)."""
-    b = 5 * p
-    opps = tuple(opponents(st, p))
-    key = (
-        st.top[p], st.bottom[p], tuple(st.dice[b : b + 5]), st.power[p], st.ko[p], st.t <= st.stitched[p],
-        opps, bonus_now(st, p) > 0, min(2, st.shield[p]), st.duel,
-    )
-    got = _LEGAL_CACHE.get(key)
+    The ROLL part and each technique's activations are shared tuples, the latter cached on a small
+    int (the technique, its variant, the dice, the opponents, the bonus and the Sand Shield): only
+    the canonical dice are worked out per call, in one pass over the five dice."""
+    eliminated, ko = st.eliminated, st.ko
+    seen = 0
+    for q in range(st.n):
+        if q != p and not eliminated[q] and not ko[q]:
+            seen |= 1 << q
+    opps = _OPPONENTS[st.n][p][seen]
+    if st.t <= st.stitched[p]:
+        head, kind = _WAIT_HIT, 0
+    elif st.power[p] and st.top[p] == D.SHIKAMARU and not ko[p]:
+        head, kind = _stream_rolls(opps), 1  # which stream rolls: the opponents, in every ask below
+    else:
+        head, kind = _WAIT_HIT_ROLLS, 2
+    if ko[p] or not opps:
+        return head
+    blade = st.power[p] and st.top[p] == D.TEMARI
+    m = masks(st, p) if blade else ()
+    lft, rgt = opps[0], opps[-1]
+    has_bonus = bonus_now(st, p) > 0
+    shield = min(2, st.shield[p])
+    offer = _OFFERED[st.top[p]][st.bottom[p] + 1]
+    rooms = _ROOMS[st.top[p]][st.bottom[p] + 1]
+    dice, base = st.dice, 5 * p
+    if len(_ACTIVATIONS) >= 100_000:  # a bound on memory; emptied only here, so every ask below stays
+        _ACTIVATIONS.clear()
+    asks: list[int] | None = None
+    for k in range(len(offer)):
+        key, tech, owner, code = offer[k]
+        aka = akamaru(st, p, owner)
+        shields = shield if owner == D.GAARA and key == "T2" else 0
+        variants = rooms[k]
+        for v in range(len(variants)):
+            room, size = variants[v]
+            if blade:
+                req = tech.variants[v][0]
+                found = canonical(m, req, size - 1) if aka else None
+                if found is None:
+                    found = canonical(m, req, size)
+                bits = 0 if found is None else _DICE_BITS[found]
+            else:
+                bits = fill_bits(dice, base, room, size - 1) if aka else 0
+                if not bits:
+                    bits = fill_bits(dice, base, room, size)
+            if not bits:
+                continue
+            ask = (((((code * 4 + v) * 32 + bits) * 64 + seen) * 8 + p) * 8 + st.n) * 8 + (has_bonus * 3 + shields)
+            if ask not in _ACTIVATIONS:
+                _ACTIVATIONS[ask] = _technique_actions(
+                    key, tech, tech.variants[v][1], DICE_OF_BITS[bits], opps, lft, rgt, has_bonus, shields)
+            if asks is None:
+                asks = [ask]
+            else:
+                asks.append(ask)
+    if asks is None:
+        return head
+    return _joined(head, kind, asks)
+
+
+# Whole legal lists with activations, by their head and their activations' keys: one lookup
+# instead of copying ~35 shared actions into a new tuple on every call. One key (the common case)
+# packs into an int with its head's kind; several make a tuple.
+_JOINED: Final[dict[int, tuple[Action, ...]]] = {}
+_JOINED_MANY: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
+
+
+def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Action, ...]:
+    """head (of `kind`) followed by the activations of each key in asks, remembered (and forgotten
+    past a bound)."""
+    if len(asks) == 1:
+        key = asks[0] * 4 + kind
+        got = _JOINED.get(key)
+        if got is None:
+            if len(_JOINED) >= 200_000:
+                _JOINED.clear()
+            got = _JOINED[key] = head + _ACTIVATIONS[asks[0]]
+        return got
+    many = (kind, *asks)
+    got = _JOINED_MANY.get(many)
     if got is None:
-        if len(_LEGAL_CACHE) > 200_000:
-            _LEGAL_CACHE.clear()
-        got = _LEGAL_CACHE[key] = tuple(_legal_actions(st, p, opps))
+        if len(_JOINED_MANY) >= 200_000:
+            _JOINED_MANY.clear()
+        out = list(head)
+        for ask in asks:
+            out.extend(_ACTIVATIONS[ask])
+        got = _JOINED_MANY[many] = tuple(out)
     return got
 
 
-def _legal_actions(st: ArenaState, p: int, opps: tuple[int, ...]) -> list[Action]:
-    out: list[Action] = [WAIT, HIT]
-    if st.t > st.stitched[p]:
-        out.extend(ROLLS)
-        if st.power[p] and st.top[p] == D.SHIKAMARU and not st.ko[p]:
-            lft = left_of(st, p)
-            for r in ROLLS:
-                if 0 in r.dice:
-                    out.extend(Roll(r.dice, q) for q in opps if q != lft)
-    if st.ko[p]:
-        return out
-    m = masks(st, p)
-    if not opps:
-        return out
-    lft, rgt = opps[0], opps[-1]
-    has_bonus = bonus_now(st, p) > 0
-    for key, tech, owner in techniques(st, p):
-        aka = akamaru(st, p, owner)
-        for req, n in tech.variants:
-            dice = canonical(m, req, len(req) - 1) if aka else None
-            if dice is None:
-                dice = canonical(m, req, len(req))
-            if dice is None:
-                continue
-            shields = min(2, st.shield[p]) if owner == D.GAARA and key == "T2" else 0
-            out.extend(_technique_actions(key, tech, n, dice, opps, lft, rgt, has_bonus, shields))
-    return out
+# The activations of one technique, variant and dice choice for one seat's opponents: a few
+# thousand keys in a long run of random play, each met again and again.
+_ACTIVATIONS: Final[dict[int, tuple[Activate, ...]]] = {}
+_DICE_BITS: Final = {dice: sum(1 << i for i in dice) for dice in ROLL_SUBSETS}
 
 
-@lru_cache(maxsize=1 << 16)
+_STREAM_HEADS: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
+
+
+def _stream_rolls(opps: tuple[int, ...]) -> tuple[Action, ...]:
+    """WAIT, HIT, the ROLLs, then the rolls with the black die aimed by Stream His Chakra at each
+    opponent but the default (left) one."""
+    got = _STREAM_HEADS.get(opps)
+    if got is None:
+        out: list[Action] = list(_WAIT_HIT_ROLLS)
+        lft = opps[0] if opps else -1
+        for r in ROLLS:
+            if 0 in r.dice:
+                out.extend(Roll(r.dice, q) for q in opps if q != lft)
+        got = _STREAM_HEADS[opps] = tuple(out)
+    return got
+
+
 def _technique_actions(
     key: str, tech: D.Technique, n: int, dice: tuple[int, ...], opps: tuple[int, ...],
     lft: int, rgt: int, has_bonus: bool, shields: int,
@@ -742,7 +868,7 @@ def _technique_actions(
     return tuple(out)
 
 
-_SPLITS: dict[tuple[int, tuple[int, ...], int], list[tuple[tuple[int, int], ...]]] = {}
+_SPLITS: Final[dict[tuple[int, tuple[int, ...], int], list[tuple[tuple[int, int], ...]]]] = {}
 
 
 def splits(n: int, seats: tuple[int, ...], minimum: int) -> list[tuple[tuple[int, int], ...]]:

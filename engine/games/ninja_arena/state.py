@@ -4,53 +4,102 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from tourney.engine.core import Action, Chance, Game, Observation, Outcome, State, json_ready
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena import rules
-from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Switch
+from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Activate, Switch
+
+# The dice stream of each seat (§5.7), by table size.
+_DICE_STREAMS: Final = {n: tuple(f"dice/{p}" for p in range(n)) for n in range(1, D.MAX_PLAYERS_GENIN + 1)}
+# What a view writes for a character and for a face, by index.
+NAMES: Final = tuple(c.name for c in D.CHARACTERS)
+_LETTERS: Final = tuple(D.SYMBOL_LETTER[s] for s in range(D.W + 1))
+_DICE_TEXT: Final[dict[int, str]] = {}
+
+
+def dice_text(dice: list[int], base: int) -> str:
+    """Five dice as letters ('.' for BLANK), as `data.letters` writes them; remembered per faces."""
+    key = (((dice[base] * 8 + dice[base + 1]) * 8 + dice[base + 2]) * 8 + dice[base + 3]) * 8 + dice[base + 4]
+    got = _DICE_TEXT.get(key)
+    if got is None:
+        got = _DICE_TEXT[key] = "".join(_LETTERS[d] for d in dice[base : base + 5])
+    return got
+
+
+def _as_json(value: Any) -> Any:
+    """`json_ready(value)`, with the events' tuples of ints and strings turned into lists here."""
+    if isinstance(value, tuple):
+        return [_as_json(v) for v in value]
+    return value if isinstance(value, (int, str)) else json_ready(value)  # a tuple: no union object per call
+
+
+def _event_json(event: tuple[Any, ...]) -> list[Any]:
+    """One event as `json_ready` makes it: its ints and strings as they are, a tuple inside (dice,
+    an order of seats) as a list."""
+    out = list(event)
+    for i in range(len(out)):
+        x = out[i]
+        if not isinstance(x, (int, str)):  # a tuple of types: no union object per call
+            out[i] = _as_json(x)
+    return out
 
 
 class ArenaState(State):
     """A Ninja Arena match in tick mode. Everything is public (§2)."""
 
-    def __init__(self, game: Game, chance: Chance, characters: Sequence[int], duel: bool, tick_cap: int) -> None:
+    def __init__(self, game: Game, chance: Chance, characters: Sequence[int], duel: bool, tick_cap: int,
+                 twin_of: ArenaState | None = None) -> None:
+        """A new match with `characters` seated (two a seat in a Duel: TOP, BOTTOM), or, given
+        `twin_of`, a copy of that state's fields (`clone`: each list made once, not made and then
+        replaced)."""
+        src = twin_of
         self.game = game
         self.chance = chance
         self.duel = duel
-        n = len(characters) // 2 if duel else len(characters)
-        self.n = self.num_players = n
-        if duel:
+        n: int = src.n if src is not None else len(characters) // 2 if duel else len(characters)
+        self.n: int = n
+        self.num_players = n
+        self.top: list[int]
+        self.bottom: list[int]
+        if src is not None:
+            self.top, self.bottom = list(src.top), list(src.bottom)
+        elif duel:
             self.top = [characters[2 * p] for p in range(n)]
             self.bottom = [characters[2 * p + 1] for p in range(n)]
         else:
             self.top = list(characters)
             self.bottom = [-1] * n
-        self.ko = [False] * n
-        self.cube = [0] * n
-        self.cube_b = [0] * n
-        self.recovered = [False] * n
-        self.eliminated = [False] * n
-        self.pool = [0] * n
-        self.power = [False] * n
-        self.dice = [D.BLANK] * (5 * n)
-        self.stitched = [0] * n
-        self.byakugan = [0] * n
-        self.fan = [0] * n
-        self.gate = [0] * n
-        self.shield = [0] * n
-        self.out_time = [0] * n
-        self.t = 1
+        self.ko: list[bool] = list(src.ko) if src is not None else [False] * n
+        self.cube: list[int] = list(src.cube) if src is not None else [0] * n
+        self.cube_b: list[int] = list(src.cube_b) if src is not None else [0] * n
+        self.recovered: list[bool] = list(src.recovered) if src is not None else [False] * n
+        self.eliminated: list[bool] = list(src.eliminated) if src is not None else [False] * n
+        self.pool: list[int] = list(src.pool) if src is not None else [0] * n
+        self.power: list[bool] = list(src.power) if src is not None else [False] * n
+        self.dice: list[int] = list(src.dice) if src is not None else [D.BLANK] * (5 * n)
+        self.stitched: list[int] = list(src.stitched) if src is not None else [0] * n
+        self.byakugan: list[int] = list(src.byakugan) if src is not None else [0] * n
+        self.fan: list[int] = list(src.fan) if src is not None else [0] * n
+        self.gate: list[int] = list(src.gate) if src is not None else [0] * n
+        self.shield: list[int] = list(src.shield) if src is not None else [0] * n
+        self.out_time: list[int] = list(src.out_time) if src is not None else [0] * n
+        self.t: int = src.t if src is not None else 1
         self.tick_cap = tick_cap
-        self.stitch_span = D.STITCH_TICKS  # the real-time driver counts milliseconds instead
-        self.shadow_on = False
-        self.pending_switch = -1
-        self.over = False
-        self.reason = ""
-        self.events: list[tuple[Any, ...]] = []
-        self.dice_streams = [f"dice/{p}" for p in range(n)]
-        self._legal_cache: dict[int, Sequence[Action]] = {}
+        # The real-time driver counts milliseconds instead.
+        self.stitch_span: int = src.stitch_span if src is not None else D.STITCH_TICKS
+        self.shadow_on: bool = src.shadow_on if src is not None else False
+        self.pending_switch: int = src.pending_switch if src is not None else -1
+        self.over: bool = src.over if src is not None else False
+        self.reason: str = src.reason if src is not None else ""
+        self.events: list[tuple[Any, ...]] = list(src.events) if src is not None else []
+        self.dice_streams = _DICE_STREAMS[n]
+        # Each seat's legal list, kept while `_legal_at[seat]` equals `_moves` (bumped by every
+        # change the rules make): a view and a bot ask for the same list again within a decision.
+        self._moves = 0
+        self._legal_at = [-1] * n
+        self._legal: list[Sequence[Action]] = [()] * n
 
     # --- the State interface -------------------------------------------------------------
 
@@ -70,16 +119,21 @@ class ArenaState(State):
             return [KEEP, SWITCH] if seat == self.pending_switch else []
         if self.eliminated[seat]:
             return []
-        got = self._legal_cache.get(seat)
-        if got is None:
-            got = self._legal_cache[seat] = rules.legal_actions(self, seat)
+        if self._legal_at[seat] == self._moves:
+            return self._legal[seat]
+        got = self._legal[seat] = rules.legal_actions(self, seat)
+        self._legal_at[seat] = self._moves
         return got
+
+    def forget_legal(self) -> None:
+        """Drop the remembered legal lists (the real-time driver changes the state between ticks)."""
+        self._moves += 1
 
     def apply(self, actions: Mapping[int, Action]) -> None:
         """Resolve one tick (illegal or malformed actions are Mistakes), or the Duel decision."""
         if self.over:
             return
-        self._legal_cache = {}
+        self._moves += 1
         if self.pending_switch >= 0:
             p = self.pending_switch
             self.pending_switch = -1
@@ -99,14 +153,11 @@ class ArenaState(State):
         view = self.public_view()
         view["seat"] = seat
         if not self.over and not self.eliminated[seat]:
-            m = rules.masks(self, seat)
             view["summary"] = {
-                "satisfiable": sorted(
-                    {a.technique for a in self.legal_actions(seat) if hasattr(a, "technique")}
-                ),
+                "satisfiable": summary_keys(self, seat),
                 "hit_is_claim": bool(rules.claim_kind(self, seat)),
                 "roll_blocked": self.t <= self.stitched[seat],
-                "dice_masks": list(m),
+                "dice_masks": list(rules.masks(self, seat)),
             }
         return view
 
@@ -116,8 +167,8 @@ class ArenaState(State):
         for p in range(self.n):
             players.append({
                 "seat": p,
-                "character": D.CHARACTERS[self.top[p]].name,
-                "bottom": D.CHARACTERS[self.bottom[p]].name if self.bottom[p] >= 0 else None,
+                "character": NAMES[self.top[p]],
+                "bottom": NAMES[self.bottom[p]] if self.bottom[p] >= 0 else None,
                 "side": "KO" if self.ko[p] else "FRONT",
                 "cube": self.cube[p],
                 "cube_bottom": self.cube_b[p] if self.duel else None,
@@ -125,7 +176,7 @@ class ArenaState(State):
                 "eliminated": self.eliminated[p],
                 "pool": self.pool[p],
                 "power_active": self.power[p],
-                "dice": D.letters(self.dice[5 * p : 5 * p + 5]),
+                "dice": dice_text(self.dice, 5 * p),
                 "stitched_until": self.stitched[p],
                 "byakugan_left": self.byakugan[p],
                 "fan": self.fan[p],
@@ -141,7 +192,7 @@ class ArenaState(State):
             "shadow_token": "on_uzumaki" if self.shadow_on else "with_shikamaru",
             "pending_switch": self.pending_switch,
             "players": players,
-            "last_events": json_ready(self.events),
+            "last_events": [_event_json(e) for e in self.events],
             "over": self.over,
         }
 
@@ -160,23 +211,26 @@ class ArenaState(State):
         )
 
     def clone(self) -> ArenaState:
-        """An independent copy, chance streams included (field by field: the compiled class has no
-        __dict__, and its __new__ runs __init__, which sets the fixed facts)."""
-        seated = [c for p in range(self.n) for c in (self.top[p], self.bottom[p])] if self.duel else self.top
-        twin = ArenaState(self.game, self.chance.clone(), seated, self.duel, self.tick_cap)
-        twin.top, twin.bottom, twin.ko = list(self.top), list(self.bottom), list(self.ko)
-        twin.cube, twin.cube_b, twin.recovered = list(self.cube), list(self.cube_b), list(self.recovered)
-        twin.eliminated, twin.pool, twin.power = list(self.eliminated), list(self.pool), list(self.power)
-        twin.dice, twin.stitched, twin.byakugan = list(self.dice), list(self.stitched), list(self.byakugan)
-        twin.fan, twin.gate, twin.shield = list(self.fan), list(self.gate), list(self.shield)
-        twin.out_time = list(self.out_time)
-        twin.t, twin.stitch_span, twin.shadow_on = self.t, self.stitch_span, self.shadow_on
-        twin.pending_switch, twin.over, twin.reason = self.pending_switch, self.over, self.reason
-        twin.events = list(self.events)
-        return twin
+        """An independent copy, chance streams included (through `__init__`'s twin_of: the compiled
+        class has no __dict__, and its __new__ runs __init__)."""
+        return ArenaState(self.game, self.chance.clone(), (), self.duel, self.tick_cap, twin_of=self)
 
     def determinize(self, seat: int, rng: random.Random) -> ArenaState:
         """Perfect information: a clone whose future dice and shuffles are drawn afresh."""
         twin = self.clone()
         twin.chance.reseed(rng.getrandbits(63))
         return twin
+
+
+def summary_keys(st: ArenaState, seat: int) -> list[str]:
+    """The techniques (keys, sorted) the seat's legal list activates: its activations close the list."""
+    legal = st.legal_actions(seat)
+    keys: list[str] = []
+    for i in range(len(legal) - 1, -1, -1):
+        a = legal[i]
+        if not isinstance(a, Activate):
+            break
+        if a.technique not in keys:
+            keys.append(a.technique)
+    keys.sort()
+    return keys

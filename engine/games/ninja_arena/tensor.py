@@ -14,12 +14,14 @@ activations of the same technique and dice (targets and splits, in the game's le
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from tourney.engine.core import Action, Observation
-from tourney.engine.core.encoding import Encoding, Features
+from tourney.engine.core import Action, Observation, State
+from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena.actions import Activate, Hit, Roll, Switch, Wait
+from tourney.engine.games.ninja_arena.rules import claim_kind, masks
+from tourney.engine.games.ninja_arena.state import ArenaState, summary_keys
 
 MODES: Final = ("standard", "tick", "duel", "realtime")
 TECHNIQUES: Final = ("T1", "T2", "T3", "B1")
@@ -42,6 +44,86 @@ def dice_mask(dice: Sequence[int]) -> int:
     return mask
 
 
+# Where each part of the tensor starts (the module docstring's order).
+_TICK: Final = len(MODES)
+_SEATS: Final = _TICK + 4
+_SUMMARY: Final = _SEATS + D.MAX_PLAYERS_GENIN * PER_SEAT
+_MASKS: Final = _SUMMARY + len(TECHNIQUES) + 2
+# Inside a seat's block: its characters, its numbers (after the KO flag), its dice.
+_TOP: Final = 1
+_BOTTOM: Final = _TOP + len(NAMES)
+_KO: Final = _BOTTOM + len(NAMES)
+_DICE: Final = _KO + 12
+NAME_INDEX: Final = {name: i for i, name in enumerate(NAMES)}
+LETTER_FACE: Final = {letter: i + 1 for i, letter in enumerate(LETTERS)}
+def _scaled(value: float, top: float) -> float:
+    return min(1.0, max(0.0, value / top))
+
+
+def _seat(out: list[float], at: int, top: int, bottom: int, ko: bool, cube: float, cube_bottom: float,
+          recovered: bool, eliminated: bool, pool: float, power: bool, stitched: bool, byakugan: float,
+          fan: float, gate: float, shield: float, faces: list[int]) -> None:
+    """One seat's block at `at`: characters by index (-1: none), flags, numbers (scaled here) and the
+    five faces (symbols; BLANK or anything unknown sets nothing)."""
+    out[at] = 1.0
+    if top >= 0:
+        out[at + _TOP + top] = 1.0
+    if bottom >= 0:
+        out[at + _BOTTOM + bottom] = 1.0
+    at += _KO
+    out[at] = 1.0 if ko else 0.0
+    out[at + 1] = _scaled(cube, D.K_SPACES + 1)
+    out[at + 2] = _scaled(cube_bottom, D.K_SPACES + 1)
+    out[at + 3] = 1.0 if recovered else 0.0
+    out[at + 4] = 1.0 if eliminated else 0.0
+    out[at + 5] = _scaled(pool, 20)
+    out[at + 6] = 1.0 if power else 0.0
+    out[at + 7] = 1.0 if stitched else 0.0
+    out[at + 8] = _scaled(byakugan, D.BYAKUGAN_CHARGES)
+    out[at + 9] = _scaled(fan, D.FAN_TOKENS)
+    out[at + 10] = _scaled(gate, D.GATE_TOKENS)
+    out[at + 11] = _scaled(shield, 6)
+    at += 12
+    for i in range(D.DICE_PER_PLAYER):
+        face = faces[i]
+        if 1 <= face <= len(LETTERS):
+            out[at + len(LETTERS) * i + face - 1] = 1.0
+
+
+def _summary(out: list[float], keys: Sequence[str], claim: bool, blocked: bool, masks: Sequence[int]) -> None:
+    """The viewer's own summary: satisfiable techniques, a claiming HIT, a blocked ROLL, dice masks."""
+    for t in range(len(TECHNIQUES)):
+        if TECHNIQUES[t] in keys:
+            out[_SUMMARY + t] = 1.0
+    out[_SUMMARY + len(TECHNIQUES)] = 1.0 if claim else 0.0
+    out[_SUMMARY + len(TECHNIQUES) + 1] = 1.0 if blocked else 0.0
+    for i in range(min(len(masks), D.DICE_PER_PLAYER)):
+        m = masks[i]
+        for bit in range(8):
+            if m >> bit & 1:
+                out[_MASKS + 8 * i + bit] = 1.0
+
+
+_TEXT_FACES: Final[dict[str, list[int]]] = {}
+
+
+def _faces(dice: Any) -> list[int]:
+    """A view's dice letters as five faces (unknown letters and missing dice: 0), remembered for
+    five-letter texts (8**5 of them at most: as many as the dice can show)."""
+    text = str(dice)
+    got = _TEXT_FACES.get(text)
+    if got is None:
+        got = [LETTER_FACE.get(letter, 0) for letter in text.ljust(D.DICE_PER_PLAYER)][: D.DICE_PER_PLAYER]
+        if len(text) == D.DICE_PER_PLAYER and len(_TEXT_FACES) < 8**5:
+            _TEXT_FACES[text] = got
+    return got
+
+
+def _number(value: Any) -> float:
+    """A view's number as the tensor reads it: ints and floats as they are, anything else 0."""
+    return float(value) if isinstance(value, (int, float)) else 0.0  # a tuple: `int | float` builds a union per call
+
+
 class NinjaArenaEncoding(Encoding):
     """See the module docstring."""
 
@@ -50,44 +132,56 @@ class NinjaArenaEncoding(Encoding):
 
     def encode(self, view: Observation) -> list[float]:
         """The table as SIZE numbers, the viewer's seat first."""
+        out = [0.0] * SIZE
         me = int(view["seat"])
+        mode = view["mode"]
+        if mode in MODES:
+            out[MODES.index(mode)] = 1.0
+        tick = view["tick"]
+        out[_TICK] = _scaled(_number(tick), view["tick_cap"])
+        out[_TICK + 1] = 1.0 if view["shadow_token"] == "on_uzumaki" else 0.0
+        out[_TICK + 2] = 1.0 if view["pending_switch"] == me else 0.0
+        out[_TICK + 3] = 1.0 if view["pending_switch"] not in (-1, me) else 0.0
         players = view["players"]
         n = len(players)
-        f = Features()
-        f.one_hot(view["mode"], MODES)
-        f.scaled(view["tick"], view["tick_cap"])
-        f.flag(view["shadow_token"] == "on_uzumaki")
-        f.flag(view["pending_switch"] == me)
-        f.flag(view["pending_switch"] not in (-1, me))
-        for k in range(D.MAX_PLAYERS_GENIN):
-            p = players[(me + k) % n] if k < n else {}
-            f.flag(p)
-            f.one_hot(p.get("character"), NAMES)
-            f.one_hot(p.get("bottom"), NAMES)
-            f.flag(p.get("side") == "KO")
-            f.scaled(p.get("cube"), D.K_SPACES + 1)
-            f.scaled(p.get("cube_bottom"), D.K_SPACES + 1)
-            f.flag(p.get("recovered"))
-            f.flag(p.get("eliminated"))
-            f.scaled(p.get("pool"), 20)
-            f.flag(p.get("power_active"))
-            f.flag(p.get("stitched_until", 0) >= view["tick"])
-            f.scaled(p.get("byakugan_left"), D.BYAKUGAN_CHARGES)
-            f.scaled(p.get("fan"), D.FAN_TOKENS)
-            f.scaled(p.get("gate_tokens"), D.GATE_TOKENS)
-            f.scaled(p.get("sand_shield"), 6)
-            faces = str(p.get("dice", "")).ljust(D.DICE_PER_PLAYER)
-            for letter in faces[: D.DICE_PER_PLAYER]:
-                f.one_hot(letter, LETTERS)
-        summary = view.get("summary") or {}
-        for t in TECHNIQUES:
-            f.flag(t in summary.get("satisfiable", ()))
-        f.flag(summary.get("hit_is_claim"))
-        f.flag(summary.get("roll_blocked"))
-        masks = list(summary.get("dice_masks", ())) + [0] * D.DICE_PER_PLAYER
-        for m in masks[: D.DICE_PER_PLAYER]:
-            f.values.extend(float(m >> bit & 1) for bit in range(8))
-        return f.done(SIZE)
+        for k in range(min(n, D.MAX_PLAYERS_GENIN)):
+            p: dict[str, Any] = players[(me + k) % n]  # typed: the compiled build calls dict.get directly
+            if not p:
+                continue
+            faces = _faces(p.get("dice", ""))
+            _seat(out, _SEATS + PER_SEAT * k, NAME_INDEX.get(p.get("character", ""), -1),
+                  NAME_INDEX.get(p.get("bottom", ""), -1), p.get("side") == "KO", _number(p.get("cube")),
+                  _number(p.get("cube_bottom")), bool(p.get("recovered")), bool(p.get("eliminated")),
+                  _number(p.get("pool")), bool(p.get("power_active")), p.get("stitched_until", 0) >= tick,
+                  _number(p.get("byakugan_left")), _number(p.get("fan")), _number(p.get("gate_tokens")),
+                  _number(p.get("sand_shield")), faces)
+        summary: dict[str, Any] = view.get("summary") or {}
+        _summary(out, summary.get("satisfiable", ()), bool(summary.get("hit_is_claim")),
+                 bool(summary.get("roll_blocked")), list(summary.get("dice_masks", ())))
+        return out
+
+    def encode_state(self, state: State, seat: int) -> list[float]:
+        """The same numbers as `encode(state.observe(seat))`, read straight from the state (the view
+        holds the whole table, so this reads nothing the seat's view does not)."""
+        assert isinstance(state, ArenaState)
+        st = state
+        out = [0.0] * SIZE
+        out[2 if st.duel else 0] = 1.0
+        out[_TICK] = _scaled(float(st.t), st.tick_cap)
+        out[_TICK + 1] = 1.0 if st.shadow_on else 0.0
+        out[_TICK + 2] = 1.0 if st.pending_switch == seat else 0.0
+        out[_TICK + 3] = 1.0 if st.pending_switch != -1 and st.pending_switch != seat else 0.0
+        n = st.n
+        for k in range(min(n, D.MAX_PLAYERS_GENIN)):
+            p = (seat + k) % n
+            _seat(out, _SEATS + PER_SEAT * k, st.top[p], st.bottom[p], st.ko[p], st.cube[p],
+                  st.cube_b[p] if st.duel else 0.0, st.recovered[p], st.eliminated[p], st.pool[p], st.power[p],
+                  st.stitched[p] >= st.t, st.byakugan[p], st.fan[p], st.gate[p], st.shield[p],
+                  st.dice[5 * p : 5 * p + 5])
+        if not st.over and not st.eliminated[seat]:
+            _summary(out, summary_keys(st, seat), bool(claim_kind(st, seat)), st.t <= st.stitched[seat],
+                     masks(st, seat))
+        return out
 
     def action_indices(self, legal: Sequence[Action]) -> list[int]:
         """Each legal action's index (see the module docstring)."""
