@@ -3,6 +3,10 @@
 Each game declares one `Encoding` (its `tensor.py`, returned by `Game.encoding()`):
 - `encode(view)` turns the seat's JSON view (`State.observe(seat)`) into `size` numbers in [0, 1].
   It reads only that view, so the tensor can hold nothing the seat may not know.
+- `encode_state(state, seat)` is the same tensor, equal number for number, built straight from the
+  state where a game declares a faster way (the training environments call it, so a trainer pays
+  for no JSON view it does not read); by default it is `encode(state.observe(seat))`. A game's
+  own version reads only what that seat's view holds (tests/security's two-worlds tests check it).
 - `action_indices(legal)` maps a legal list to indices in a fixed space of `action_count`
   actions, so a policy's output unit means the same action in every position.
 Both are fixed per game: the largest table and every mode share one shape.
@@ -14,7 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
-from tourney.engine.core.game import Action, Observation
+from tourney.engine.core.game import Action, Observation, State
 
 
 class Encoding(ABC):
@@ -26,6 +30,10 @@ class Encoding(ABC):
     @abstractmethod
     def encode(self, view: Observation) -> list[float]:
         """`size` numbers in [0, 1] describing `view`, a seat's observation."""
+
+    def encode_state(self, state: State, seat: int) -> list[float]:
+        """`encode(state.observe(seat))`; a game may build the same numbers from the state directly."""
+        return self.encode(state.observe(seat))
 
     @abstractmethod
     def action_indices(self, legal: Sequence[Action]) -> list[int]:

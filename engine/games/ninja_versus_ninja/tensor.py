@@ -6,6 +6,8 @@ scores, shadow counts, each side's mission Ninja, the roll, whose turn and how f
 Actions: a move is known by its start square, its destination, whether it uses the reversal and
 its depth (the four identify a legal move; two paths between the same squares differ in them):
 index = ((from * 44 + to) * 2 + reversal) * 5 + depth, squares numbered as in `data.SQUARE_NAMES`.
+
+`encode_state` builds the same tensor from the state's fields (the board's bitmasks, the missions).
 """
 
 from __future__ import annotations
@@ -13,14 +15,61 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from tourney.engine.core import Action, Observation
+from tourney.engine.core import Action, Observation, State
 from tourney.engine.core.encoding import Encoding, Features
 from tourney.engine.games.ninja_versus_ninja.actions import Move
 from tourney.engine.games.ninja_versus_ninja.data import DIE_SIDES, NUM_SQUARES, ROW_DEPTH, SQUARE_NAMES
+from tourney.engine.games.ninja_versus_ninja.rules import NO_SQUARE
+from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 DEPTHS: Final = max(max(row) for row in ROW_DEPTH) + 1
 SQUARE_INDEX: Final = {name: i for i, name in enumerate(SQUARE_NAMES)}
 SIZE: Final = 2 + 2 * NUM_SQUARES + 2 * 7 + 2 * DIE_SIDES + 3
+AT_SIDES: Final = 2 + 2 * NUM_SQUARES  # where the scores and missions start (the order of `encode`)
+AT_ROLL: Final = AT_SIDES + 2 * 7
+
+
+def _scaled(value: float, top: float) -> float:
+    """`Features.scaled` of a number."""
+    return min(1.0, max(0.0, value / top))
+
+
+def state_tensor(s: NvnState, me: int) -> list[float]:
+    """`encode(s.observe(me))`, number for number, from the state's fields."""
+    out = [0.0] * SIZE
+    out[me] = 1.0
+    target = float(s.target)
+    at = 2
+    for p in (me, 1 - me):
+        mask = s.occ[p]
+        while mask:
+            low = mask & -mask
+            out[at + low.bit_length() - 1] = 1.0
+            mask ^= low
+        at += NUM_SQUARES
+    for p in (me, 1 - me):
+        out[at] = _scaled(s.score[p], target)
+        out[at + 1] = _scaled(s.shadow[p], 12.0)
+        square = s.m_sq[p]
+        if square != NO_SQUARE:
+            out[at + 2] = 1.0
+            out[at + 3] = _scaled(square, NUM_SQUARES)
+            out[at + 4] = _scaled(s.m_turns[p], 3.0)
+            if s.m_rev[p]:
+                out[at + 5] = 1.0
+            out[at + 6] = _scaled(s.m_depth[p], DEPTHS - 1)
+        at += 7
+    roll = s.roll
+    for k in range(2):
+        if 1 <= roll[k] <= DIE_SIDES:
+            out[AT_ROLL + k * DIE_SIDES + roll[k] - 1] = 1.0
+    at = AT_ROLL + 2 * DIE_SIDES
+    if not s.is_over() and s.to_move == me:
+        out[at] = 1.0
+    if s.first_player == me:
+        out[at + 1] = 1.0
+    out[at + 2] = _scaled(s.turn_number, s.cap)
+    return out
 
 
 class NinjaVersusNinjaEncoding(Encoding):
@@ -53,6 +102,12 @@ class NinjaVersusNinjaEncoding(Encoding):
         f.flag(view["first_player"] == me)
         f.scaled(view["turn_number"], view["turn_cap"])
         return f.done(SIZE)
+
+    def encode_state(self, state: State, seat: int) -> list[float]:
+        """`encode(state.observe(seat))` built from the state's fields (`state_tensor`)."""
+        if isinstance(state, NvnState):
+            return state_tensor(state, seat)
+        return self.encode(state.observe(seat))
 
     def action_indices(self, legal: Sequence[Action]) -> list[int]:
         """Each move's index from (from, to, reversal, depth)."""

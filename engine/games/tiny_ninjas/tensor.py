@@ -8,19 +8,23 @@ Actions: every action the game can offer, in this order: the two roles, discard 
 play (card id x token mask RED|BLUE), Princess play (ATTACK, HEAL x card id x mask), end
 round, revive (card id), defend (card id x YELLOW), no defend, mulligan (card id), keep hand,
 the three Survivor options, declare attack (Solo).
+
+`encode_state` builds the same tensor from the state's fields, reading only what the seat's view
+holds (its own hand and mulligan marks, the cards the opponent showed, public counts and events).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from tourney.engine.core import Action, Observation
+from tourney.engine.core import Action, Observation, State
 from tourney.engine.core.encoding import Encoding, Features
 from tourney.engine.games.tiny_ninjas import actions as A
-from tourney.engine.games.tiny_ninjas.data import DIE_FACES, NUM_TYPES, TYPE_NAMES
+from tourney.engine.games.tiny_ninjas.data import BLUE, DIE_FACES, INSTANCE_TYPE, NUM_TYPES, RED, TYPE_NAMES
 from tourney.engine.games.tiny_ninjas.game import MODES
-from tourney.engine.games.tiny_ninjas.rules import PHASE_NAMES
+from tourney.engine.games.tiny_ninjas.rules import P_DEFEND, P_MULLIGAN, PHASE_NAMES
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 ALL_ACTIONS: Final[tuple[Action, ...]] = (
     A.CHOOSE_ATTACK, A.CHOOSE_DEFEND, *A.DISCARD,
@@ -35,6 +39,106 @@ COPIES: Final = 6.0  # the most copies of one type in the deck: the scale of a p
 PER_SEAT: Final = 5 + len(TOKENS) + 2 * NUM_TYPES
 SIZE: Final = (len(MODES) + len(PHASE_NAMES) + 5 + 2 * PER_SEAT + 1 + NUM_TYPES + 6
                + 2 * len(DIE_FACES) + 4 + 2 * NUM_TYPES)
+
+# Where each part of the tensor starts (the order of `encode`), for `state_tensor`.
+AT_PHASE: Final = len(MODES)
+AT_ROUND: Final = AT_PHASE + len(PHASE_NAMES)
+AT_SEATS: Final = AT_ROUND + 5
+AT_KNOWN: Final = 8  # within a seat's part: its known cards by type, then its revealed hand by type
+AT_REVEALED: Final = AT_KNOWN + NUM_TYPES
+AT_DRAW: Final = AT_SEATS + 2 * PER_SEAT
+AT_ATTACK: Final = AT_DRAW + 1 + NUM_TYPES
+AT_DICE: Final = AT_ATTACK + 6
+AT_HAND: Final = AT_DICE + 2 * len(DIE_FACES) + 4
+AT_MARKED: Final = AT_HAND + NUM_TYPES
+MODE_INDEX: Final = {mode: i for i, mode in enumerate(MODES)}
+# A per-type count as the tensor holds it (n / COPIES, at most 1), for n = 0, 1, ..., 70.
+COUNT_VALUE: Final[tuple[float, ...]] = tuple(min(1.0, n / COPIES) for n in range(71))
+TOKEN_BITS: Final = (1, 2, 4)  # data.TOKEN_RED, TOKEN_BLUE, TOKEN_YELLOW: TOKENS's order
+
+
+def _scaled(value: float, top: float) -> float:
+    """`Features.scaled` of a number."""
+    return min(1.0, max(0.0, value / top))
+
+
+def _count_types(out: list[float], at: int, cards: list[int]) -> None:
+    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (zero before)."""
+    tally = [0] * NUM_TYPES
+    for c in cards:
+        t = INSTANCE_TYPE[c]
+        n = tally[t] + 1
+        tally[t] = n
+        out[at + t] = COUNT_VALUE[n]
+
+
+def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
+    """`encode(s.observe(me))`, number for number, from the state's fields."""
+    out = [0.0] * SIZE
+    cfg = s.cfg
+    mode = MODE_INDEX.get(cfg["mode"], -1)
+    if mode >= 0:
+        out[mode] = 1.0
+    out[AT_PHASE + s.phase] = 1.0
+    out[AT_ROUND] = _scaled(s.round, 100.0)
+    if s.attacker == me:
+        out[AT_ROUND + 1] = 1.0
+    if me in s._to_act:
+        out[AT_ROUND + 2] = 1.0
+    out[AT_ROUND + 3] = _scaled(s.attacks, 10.0)
+    if s.freeze:
+        out[AT_ROUND + 4] = 1.0
+    reveal = cfg["reveal_hand"]
+    at = AT_SEATS
+    for p in (me, 1 - me):
+        out[at] = _scaled(s.health[p], 20.0)
+        out[at + 1] = _scaled(s.maxh[p], 20.0)
+        out[at + 2] = _scaled(s.limit[p], 10.0)
+        out[at + 3] = _scaled(len(s.hands[p]), 10.0)
+        tokens = s.tokens[p]
+        for k in range(3):
+            if tokens & TOKEN_BITS[k]:
+                out[at + 5 + k] = 1.0
+        _count_types(out, at + AT_KNOWN, s.known[p])
+        if reveal[p]:
+            out[at + 4] = 1.0
+            _count_types(out, at + AT_REVEALED, s.hands[p])
+        at += PER_SEAT
+    out[AT_DRAW] = _scaled(len(s.draw), 70.0)
+    _count_types(out, AT_DRAW + 1, s.discard)
+    if s.phase == P_DEFEND:
+        out[AT_ATTACK] = 1.0
+        if s.p_colour == RED:
+            out[AT_ATTACK + 1] = 1.0
+        elif s.p_colour == BLUE:
+            out[AT_ATTACK + 2] = 1.0
+        out[AT_ATTACK + 3] = _scaled(s.p_amount, 10.0)
+        out[AT_ATTACK + 4] = _scaled(s.p_undef, 10.0)
+    series = bool(cfg["series_wins"])
+    if series:
+        out[AT_ATTACK + 5] = _scaled(s.wins[me], 5.0)
+        out[AT_DICE + 2 * len(DIE_FACES) + 1] = _scaled(s.wins[1 - me], 5.0)
+    log = s.log
+    for back in range(len(log) - 1, -1, -1):  # the latest roll, as the view's last_dice
+        ev: tuple[Any, ...] = log[back]
+        if ev[1] == "roll":
+            faces: Sequence[int] = ev[3]
+            for k in range(min(2, len(faces))):
+                face: int = faces[k]
+                if 1 <= face <= len(DIE_FACES):
+                    out[AT_DICE + k * len(DIE_FACES) + face - 1] = 1.0
+            if ev[2] == me:
+                out[AT_DICE + 2 * len(DIE_FACES)] = 1.0
+            break
+    if s.solo:
+        if s.ai_card >= 0:
+            out[AT_HAND - 2] = 1.0
+        if cfg["difficulty"]:
+            out[AT_HAND - 1] = 1.0
+    _count_types(out, AT_HAND, s.hands[me])
+    if s.phase == P_MULLIGAN:
+        _count_types(out, AT_MARKED, s.mull[me])
+    return out
 
 
 class TinyNinjasEncoding(Encoding):
@@ -85,6 +189,12 @@ class TinyNinjasEncoding(Encoding):
         f.counts(view["hand"], TYPE_NAMES, COPIES)
         f.counts(view.get("mulligan_marked", ()), TYPE_NAMES, COPIES)
         return f.done(SIZE)
+
+    def encode_state(self, state: State, seat: int) -> list[float]:
+        """`encode(state.observe(seat))` built from the state's fields (`state_tensor`)."""
+        if isinstance(state, TinyNinjasState):
+            return state_tensor(state, seat)
+        return self.encode(state.observe(seat))
 
     def action_indices(self, legal: Sequence[Action]) -> list[int]:
         """Each legal action's place in ALL_ACTIONS."""
