@@ -122,7 +122,7 @@ class MaitreNinja(Game):
         inject: Inject | None = None,
     ) -> MaitreNinjaState:
         """A fresh match; the only chance is the first attacker (stream `tiebreak`, or Inject picks)."""
-        cfg = self.options.resolve(config, players)
+        cfg = self.options.resolve_shared(config, players)  # read only
         n = cfg["n_players"]
         chance = Chance(seed, inject)
         first = chance.pick("tiebreak", n) if cfg["first_player"] is None else cfg["first_player"]  # A11

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from tourney.engine.core import Action, IllegalAction
 from tourney.engine.games.maitre_ninja.actions import AttackLine, Parry, ParryRow, attack_line_index, next_parries
@@ -152,21 +152,30 @@ def step(s: MaitreNinjaState, actions: Mapping[int, Action]) -> None:
     if len(actions) != 1 or s.defender not in actions:
         raise wrong_seats(s, actions)
     parry = actions[s.defender]
-    if not isinstance(parry, Parry) or parry not in s.offered:
+    if not offers(parry, s.offered):
         raise bad_parry(s, parry, s.row_len)
     lay(s, parry)
+
+
+def offers(parry: Action, offered: tuple[Parry, ...]) -> TypeGuard[Parry]:
+    """Whether `parry` is one of the offered parries: by identity first (a bot answers with an object
+    of the legal list), so the common case runs no dataclass __eq__."""
+    for x in offered:
+        if x is parry:
+            return True
+    return isinstance(parry, Parry) and parry in offered
 
 
 def open_fight(s: MaitreNinjaState, actions: Mapping[int, Action]) -> None:
     """The fight's first step: the attacker's line and the defender's first parry, together."""
     if s.phase == OVER:
         raise IllegalAction("the match is over: no more actions can be applied.")
-    if set(actions) != {s.attacker, s.defender}:
+    if len(actions) != 2 or s.attacker not in actions or s.defender not in actions:  # two seats, never one
         raise wrong_seats(s, actions)
     length = s.row_length()
     offered = next_parries((), length, s.setup.parry_supply)
     parry = actions[s.defender]
-    if not isinstance(parry, Parry) or parry not in offered:
+    if not offers(parry, offered):
         raise bad_parry(s, parry, length)
     line = actions[s.attacker]
     rank = s.attacker_rank()

@@ -18,7 +18,6 @@ from tourney.engine.core import (
     IllegalAction,
     Inject,
     Observation,
-    Options,
     Outcome,
     State,
     json_ready,
@@ -92,31 +91,13 @@ def _event_dict(ev: tuple[Any, ...]) -> dict[str, Any]:
     kind = ev[1]
     out: dict[str, Any] = {"type": kind}
     for name, value in zip(EVENT_FIELDS[kind], ev[2:], strict=True):
-        if name in _CARD_FIELDS:
-            value = INSTANCE_NAME[value] if isinstance(value, int) else [INSTANCE_NAME[c] for c in value]
-        out[name] = json_ready(value)
+        if name in _CARD_FIELDS:  # a card's name, or a new list of names
+            out[name] = INSTANCE_NAME[value] if isinstance(value, int) else [INSTANCE_NAME[c] for c in value]
+        elif isinstance(value, tuple | list | dict):  # a copy, so that no view shares a list with the log
+            out[name] = json_ready(value)
+        else:  # a number, a string, a flag: json_ready would hand it back as it is
+            out[name] = value
     return out
-
-
-_CACHE: dict[str, tuple[Options, dict[str, Any]]] = {}  # repr(config) -> (the declaration, its config)
-_CACHE_SIZE = 256
-
-
-def resolve_shared(options: Options, config: Mapping[str, Any] | None) -> dict[str, Any]:
-    """`options.resolve(config)`, but cached and shared between states: the caller must not mutate it.
-
-    A state only reads its configuration, and random playouts build thousands of states
-    with the same few configurations, so checking each one once is enough.
-    """
-    key = repr(config) if config else ""
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is options:
-        return hit[1]
-    cfg = options.resolve(config)
-    if len(_CACHE) >= _CACHE_SIZE:
-        _CACHE.clear()
-    _CACHE[key] = (options, cfg)
-    return cfg
 
 
 class TinyNinjasState(State):
@@ -296,7 +277,7 @@ class TinyNinjasState(State):
         if self.phase == R.P_DEFEND:
             obs["pending_attack"] = {
                 "card": INSTANCE_NAME[self.p_card],
-                "colour": {RED: "RED", BLUE: "BLUE"}.get(self.p_colour, ""),
+                "colour": "RED" if self.p_colour == RED else "BLUE" if self.p_colour == BLUE else "",
                 "amount": self.p_amount,
                 "undefendable": self.p_undef,
             }
@@ -432,7 +413,7 @@ class TinyNinjasState(State):
 
 def new_match(game: Game, seed: int, config: Mapping[str, Any] | None, inject: Inject | None) -> TinyNinjasState:
     """A fresh battle (or Champion series) for `config` merged over the standard configuration."""
-    state = TinyNinjasState(game, resolve_shared(game.options, config), Chance(seed, inject))
+    state = TinyNinjasState(game, game.options.resolve_shared(config), Chance(seed, inject))
     R.new_battle(state)
     return state
 

@@ -52,8 +52,9 @@ AT_DICE: Final = AT_ATTACK + 6
 AT_HAND: Final = AT_DICE + 2 * len(DIE_FACES) + 4
 AT_MARKED: Final = AT_HAND + NUM_TYPES
 MODE_INDEX: Final = {mode: i for i, mode in enumerate(MODES)}
-# A per-type count as the tensor holds it (n / COPIES, at most 1), for n = 0, 1, ..., 70.
-COUNT_VALUE: Final[tuple[float, ...]] = tuple(min(1.0, n / COPIES) for n in range(71))
+# A per-type count as the tensor holds it (n / COPIES, at most 1), for n = 0, 1, ..., 70: kept as
+# objects, so that storing one in the tensor is a pointer copy, not a new float each time.
+COUNT_VALUE: Final[tuple[object, ...]] = tuple(min(1.0, n / COPIES) for n in range(71))
 TOKEN_BITS: Final = (1, 2, 4)  # data.TOKEN_RED, TOKEN_BLUE, TOKEN_YELLOW: TOKENS's order
 
 
@@ -62,19 +63,22 @@ def _scaled(value: float, top: float) -> float:
     return min(1.0, max(0.0, value / top))
 
 
-def _count_types(out: list[float], at: int, cards: list[int]) -> None:
-    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (zero before)."""
-    tally = [0] * NUM_TYPES
+def _count_types(out: list[Any], at: int, cards: list[int], tally: list[int]) -> None:
+    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (zero before); `tally` is
+    all zeros, and is left so (one list serves every count of a tensor)."""
     for c in cards:
         t = INSTANCE_TYPE[c]
         n = tally[t] + 1
         tally[t] = n
         out[at + t] = COUNT_VALUE[n]
+    for c in cards:
+        tally[INSTANCE_TYPE[c]] = 0
 
 
 def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     """`encode(s.observe(me))`, number for number, from the state's fields."""
-    out = [0.0] * SIZE
+    out: list[Any] = [0.0] * SIZE
+    tally = [0] * NUM_TYPES
     cfg = s.cfg
     mode = MODE_INDEX.get(cfg["mode"], -1)
     if mode >= 0:
@@ -99,13 +103,13 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
         for k in range(3):
             if tokens & TOKEN_BITS[k]:
                 out[at + 5 + k] = 1.0
-        _count_types(out, at + AT_KNOWN, s.known[p])
+        _count_types(out, at + AT_KNOWN, s.known[p], tally)
         if reveal[p]:
             out[at + 4] = 1.0
-            _count_types(out, at + AT_REVEALED, s.hands[p])
+            _count_types(out, at + AT_REVEALED, s.hands[p], tally)
         at += PER_SEAT
     out[AT_DRAW] = _scaled(len(s.draw), 70.0)
-    _count_types(out, AT_DRAW + 1, s.discard)
+    _count_types(out, AT_DRAW + 1, s.discard, tally)
     if s.phase == P_DEFEND:
         out[AT_ATTACK] = 1.0
         if s.p_colour == RED:
@@ -135,9 +139,9 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
             out[AT_HAND - 2] = 1.0
         if cfg["difficulty"]:
             out[AT_HAND - 1] = 1.0
-    _count_types(out, AT_HAND, s.hands[me])
+    _count_types(out, AT_HAND, s.hands[me], tally)
     if s.phase == P_MULLIGAN:
-        _count_types(out, AT_MARKED, s.mull[me])
+        _count_types(out, AT_MARKED, s.mull[me], tally)
     return out
 
 
