@@ -131,6 +131,10 @@ class MaitreNinjaState(State):
 
     def public_view(self) -> Observation:
         """Ranks, counts, whose fight it is and every fight's public face; no unflipped card."""
+        return self._shown(self.history)
+
+    def _shown(self, fights: list[FightRecord]) -> Observation:
+        """What everyone sees, with the public faces of `fights` only."""
         over = self.phase == OVER
         return {
             "game": "maitre-ninja",
@@ -148,15 +152,14 @@ class MaitreNinjaState(State):
             "fight_cap": self.setup.fight_cap,
             "first_master": self.first_master,
             "final_queue": list(self.queue),
-            "history": [rec.public for rec in self.history],
+            "history": [rec.public for rec in fights],
         }
 
     def observe(self, seat: int) -> Observation:
         """The public view, with only the latest HISTORY_SHOWN fights (each names its fight number,
         and a bot may keep the earlier ones), plus this seat's role and its own never-flipped cards.
         The window keeps every request small up to the fight cap."""
-        obs = self.public_view()
-        obs["history"] = obs["history"][-HISTORY_SHOWN:]
+        obs = self._shown(self.history[-HISTORY_SHOWN:])  # only the faces shown are built
         obs["seat"] = seat
         if self.phase == OVER:
             obs["role"] = "none"

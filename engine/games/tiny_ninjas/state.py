@@ -51,7 +51,7 @@ def shown_ids(hand: Sequence[int]) -> list[int]:
         out.append(TYPE_INSTANCES[kind][k])
     return out
 
-# Event formats: kind -> field names. Fields named in _CARD_FIELDS hold instance ids.
+# Event formats: kind -> field names. Fields named "card" or "cards" hold instance ids.
 EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "setup": ("chooser", "hand_sizes"),
     "draw": ("seat", "count"),  # public: how many cards a seat drew
@@ -83,18 +83,35 @@ EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "skip_round": ("round", "attacker"),
     "end": ("reason", "ranking"),
 }
-_CARD_FIELDS: Final = frozenset({"card", "cards"})
 EVENTS_SHOWN: Final = 256  # the latest events a seat's observation carries (observe)
 
 
+def _container(value: object) -> bool:
+    """Whether `value` is a list, tuple or dict (a tuple of types: mypyc tests each, building no union)."""
+    return isinstance(value, (list, tuple, dict))
+
+
 def _event_dict(ev: tuple[Any, ...]) -> dict[str, Any]:
-    kind = ev[1]
+    """Log entry `ev` as a view shows it: its fields by name, cards by name, containers copied (so that
+    no view shares a list with the log) with every tuple turned into a list."""
+    kind: str = ev[1]
+    names = EVENT_FIELDS[kind]
+    if len(names) != len(ev) - 2:
+        raise ValueError(f"a '{kind}' event has the fields {names}, not {ev[2:]!r}")
     out: dict[str, Any] = {"type": kind}
-    for name, value in zip(EVENT_FIELDS[kind], ev[2:], strict=True):
-        if name in _CARD_FIELDS:  # a card's name, or a new list of names
+    for k in range(len(names)):
+        name = names[k]
+        value = ev[k + 2]
+        if name == "card" or name == "cards":  # an instance id or a list of them, shown by name
             out[name] = INSTANCE_NAME[value] if isinstance(value, int) else [INSTANCE_NAME[c] for c in value]
-        elif isinstance(value, tuple | list | dict):  # a copy, so that no view shares a list with the log
-            out[name] = json_ready(value)
+        elif _container(value):
+            flat = not isinstance(value, dict)
+            if flat:
+                for item in value:
+                    if _container(item):
+                        flat = False
+                        break
+            out[name] = list(value) if flat else json_ready(value)
         else:  # a number, a string, a flag: json_ready would hand it back as it is
             out[name] = value
     return out
@@ -325,9 +342,13 @@ class TinyNinjasState(State):
         """
         log = self.log
         done = self._event_dicts
-        done.extend(_event_dict(ev) for ev in log[len(done):])
+        for i in range(len(done), len(log)):
+            done.append(_event_dict(log[i]))
         events, upto = self._shown.get(seat, ([], 0))
-        events.extend(done[i] for i in range(upto, len(log)) if log[i][0] == -1 or log[i][0] == seat)
+        for i in range(upto, len(log)):
+            viewer = log[i][0]
+            if viewer == -1 or viewer == seat:
+                events.append(done[i])
         self._shown[seat] = (events, len(log))
         return events
 

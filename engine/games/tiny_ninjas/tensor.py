@@ -126,9 +126,9 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     for back in range(len(log) - 1, -1, -1):  # the latest roll, as the view's last_dice
         ev: tuple[Any, ...] = log[back]
         if ev[1] == "roll":
-            faces: Sequence[int] = ev[3]
+            faces: list[int] = ev[3]  # rules.roll and roll2 log a list
             for k in range(min(2, len(faces))):
-                face: int = faces[k]
+                face = faces[k]
                 if 1 <= face <= len(DIE_FACES):
                     out[AT_DICE + k * len(DIE_FACES) + face - 1] = 1.0
             if ev[2] == me:
