@@ -8,6 +8,7 @@ from typing import Any
 from tourney.engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
 from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.maitre_ninja import data
+from tourney.engine.games.maitre_ninja.actions import next_parries
 from tourney.engine.games.maitre_ninja.state import MaitreNinjaState, Setup
 
 # Type-checks one count inside parry_supply or parries_by_rank (their ranges are checked below).
@@ -129,7 +130,8 @@ class MaitreNinja(Game):
         parries = (0, *(cfg["parries_by_rank"][rank] for rank in (1, 2, 3, 4)))
         supply = tuple(cfg["parry_supply"][t] for t in data.PARRY_TYPES)
         elements = data.ELEMENTS[:n] if cfg["elements"] is None else tuple(cfg["elements"])
-        return MaitreNinjaState(self, Setup(n, first, cfg["fight_cap"], parries, supply, elements), chance)
+        openings = ((), *(next_parries((), parries[rank], supply) for rank in (1, 2, 3, 4)))
+        return MaitreNinjaState(self, Setup(n, first, cfg["fight_cap"], parries, supply, elements, openings), chance)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         from tourney.engine.games.maitre_ninja.bots import BestResponseBot, NashBot, RegretBot

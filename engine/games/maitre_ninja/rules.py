@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from tourney.engine.core import Action, IllegalAction
-from tourney.engine.games.maitre_ninja.actions import AttackLine, Parry, ParryRow, attack_line_index, next_parries
+from tourney.engine.games.maitre_ninja.actions import (
+    AttackLine,
+    Parry,
+    ParryRow,
+    attack_line_index,
+    attack_lines,
+    next_parries,
+)
 from tourney.engine.games.maitre_ninja.data import KATANA, MAITRE, PARRY_CODE, PARRY_TYPES
 
 if TYPE_CHECKING:
@@ -26,6 +33,22 @@ NORMAL, FINAL_ROUND, OVER = "NORMAL", "FINAL_ROUND", "OVER"  # the match's phase
 def codes_of(line: AttackLine) -> list[tuple[str, ...]]:
     """The parry code of each attack card in the line; the Katana's is its attack-parry order."""
     return [line.ka_order if card == KATANA else PARRY_CODE[card] for card in line.cards]
+
+
+# Every line an attacker of each rank may lay (index 0 unused; a Maître lays as a rank 4): a table,
+# since the attacker's legal list is asked for every fight.
+LINES_BY_RANK: tuple[tuple[AttackLine, ...], ...] = ((), *(attack_lines(rank) for rank in range(1, MAITRE + 1)))
+# Each of those lines by identity: (the line, its rank, its codes). A bot answers with an object of
+# its legal list, so a fight finds its line here without hashing a dataclass (a Python-level hash).
+LINE_BY_ID: dict[int, tuple[AttackLine, int, list[tuple[str, ...]]]] = {
+    id(line): (line, rank, codes_of(line)) for rank, lines in enumerate(LINES_BY_RANK) for line in lines
+}
+
+
+def known_line(line: Action) -> tuple[AttackLine, int, list[tuple[str, ...]]] | None:
+    """`line`'s entry of LINE_BY_ID when it is that very object, else None."""
+    entry = LINE_BY_ID.get(id(line))
+    return entry if entry is not None and entry[0] is line else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,13 +196,16 @@ def open_fight(s: MaitreNinjaState, actions: Mapping[int, Action]) -> None:
     if len(actions) != 2 or s.attacker not in actions or s.defender not in actions:  # two seats, never one
         raise wrong_seats(s, actions)
     length = s.row_length()
-    offered = next_parries((), length, s.setup.parry_supply)
+    offered = s.setup.openings[s.attacker_rank()]
     parry = actions[s.defender]
     if not offers(parry, offered):
         raise bad_parry(s, parry, length)
     line = actions[s.attacker]
     rank = s.attacker_rank()
-    if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
+    known = known_line(line)
+    if not isinstance(line, AttackLine) or not (
+        known[1] == rank if known is not None else line in attack_line_index(rank)
+    ):
         raise IllegalAction(f"seat {s.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
     s.pending, s.row_len, s.offered = line, length, offered
     lay(s, parry)
@@ -220,7 +246,8 @@ def fight(s: MaitreNinjaState, line: AttackLine, row: ParryRow) -> Resolution:
     """Resolve one fight (already validated), record it, promote, and set up the next one."""
     att, dfn = s.attacker, s.defender
     rank = s.ranks[att]
-    res = resolve(codes_of(line), row.row)
+    known = known_line(line)
+    res = resolve(codes_of(line) if known is None else known[2], row.row)
     s.fights += 1
     s.history.append(FightRecord(s.fights, att, dfn, rank, line, row.row, res))
     if res.attacker_wins:

@@ -30,7 +30,7 @@ from tourney.engine.games.maitre_ninja.data import (
     PARRY_TYPES,
     line_size,
 )
-from tourney.engine.games.maitre_ninja.rules import NORMAL, OVER, FightRecord, left_of, ranking, step
+from tourney.engine.games.maitre_ninja.rules import LINES_BY_RANK, NORMAL, OVER, FightRecord, left_of, ranking, step
 
 HISTORY_SHOWN = 40  # the latest fights a seat's observation carries (observe)
 
@@ -45,6 +45,8 @@ class Setup:
     parries_by_rank: tuple[int, ...]  # index = attacker rank (index 0 unused)
     parry_supply: tuple[int, ...]  # DO, BL, JU
     elements: tuple[str, ...]
+    # The parries a defender may lay first, by attacker rank (index 0 unused): asked for every fight.
+    openings: tuple[tuple[Parry, ...], ...] = ()
 
 
 class MaitreNinjaState(State):
@@ -114,11 +116,11 @@ class MaitreNinjaState(State):
         if self.phase == OVER:
             return ()
         if seat == self.attacker and self.pending is None:
-            return attack_lines(self.attacker_rank())
+            return LINES_BY_RANK[self.attacker_rank()]
         if seat == self.defender:
             if self.pending is not None:
                 return self.offered
-            return next_parries((), self.row_length(), self.setup.parry_supply)
+            return self.setup.openings[self.attacker_rank()]
         return ()
 
     # --- one step (the rules, in order of play, are in rules.py) ----------------------------
