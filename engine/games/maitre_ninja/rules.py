@@ -119,6 +119,12 @@ class FightRecord:
 def _public_face(rec: FightRecord) -> dict[str, Any]:
     line, res, rank = rec.line, rec.resolution, rec.attacker_rank
     shown = line.cards[: res.revealed]
+    burned: list[int] = []  # loops, not Resolution.burned's generator: views on a fresh state build many
+    parried: list[list[int]] = []
+    for i, card in enumerate(res.cards):
+        burned.extend(card.burned)
+        if card.parried_at is not None:
+            parried.append([i, card.parried_at])
     return {
         "fight": rec.number,
         "attacker": rec.attacker,
@@ -128,8 +134,8 @@ def _public_face(rec: FightRecord) -> dict[str, Any]:
         "ka_order": list(line.ka_order) if KATANA in shown else [],
         "face_down": len(line.cards) - res.revealed,
         "row": list(rec.row),
-        "burned": list(res.burned),
-        "parried": [[i, c.parried_at] for i, c in enumerate(res.cards) if c.parried_at is not None],
+        "burned": burned,
+        "parried": parried,
         "unused": list(res.unused),
         "winner": "attacker" if res.attacker_wins else "defender",
         "new_rank": rank + 1 if res.attacker_wins else rank,

@@ -16,10 +16,10 @@ holds (its own row so far, how many of its own lines stayed face down, the lates
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from tourney.engine.core import Action, Observation, State
-from tourney.engine.core.encoding import Encoding, Features
+from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.maitre_ninja.actions import PARRIES, attack_lines
 from tourney.engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
@@ -55,6 +55,7 @@ ELEMENT_INDEX: Final = {element: i for i, element in enumerate(ELEMENTS)}
 PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
 CARD_INDEX: Final = {card: i for i, card in enumerate(ATTACK_CARDS)}
 PARRY_INDEX: Final = {parry: i for i, parry in enumerate(PARRY_TYPES)}
+ROLE_INDEX: Final = {role: i for i, role in enumerate(ROLES)}
 ROLE_ATTACKER, ROLE_DEFENDER, ROLE_WATCHER, ROLE_NONE = range(len(ROLES))
 
 
@@ -63,7 +64,12 @@ def _scaled(value: float, top: float) -> float:
     return min(1.0, max(0.0, value / top))
 
 
-def _count_parries(out: list[float], at: int, row: tuple[str, ...]) -> None:
+def _scaled_value(value: Any, top: float) -> float:
+    """`Features.scaled`: a number scaled and clipped, anything else (None) 0."""
+    return _scaled(float(value), top) if isinstance(value, (int, float)) else 0.0
+
+
+def _count_parries(out: list[Any], at: int, row: Sequence[str]) -> None:
     """`Features.counts(row, PARRY_TYPES, ROW_MAX)` into out[at:at + 3] (zero before)."""
     tally = [0, 0, 0]
     for parry in row:
@@ -146,35 +152,57 @@ class MaitreNinjaEncoding(Encoding):
     action_count = len(ALL_ACTIONS)
 
     def encode(self, view: Observation) -> list[float]:
-        """The viewer's view as SIZE numbers, seats counted from the viewer."""
+        """The viewer's view as SIZE numbers, seats counted from the viewer (`Features`' rules: a
+        number scaled and clipped, None counted as 0), written into place."""
         me, n = int(view["seat"]), int(view["n_players"])
-        f = Features()
-        for k in range(MAX_PLAYERS):
+        out: list[Any] = [0.0] * SIZE
+        elements, ranks, attacks = view["elements"], view["ranks"], view["attacks_made"]
+        attacker, defender, queue = view["attacker"], view["defender"], view["final_queue"]
+        for k in range(min(n, MAX_PLAYERS)):
             p = (me + k) % n
-            present = k < n
-            f.flag(present)
-            f.one_hot(view["elements"][p] if present else None, ELEMENTS)
-            f.scaled(view["ranks"][p] if present else 0, MAITRE)
-            f.scaled(view["attacks_made"][p] if present else 0, 50)
-            f.flag(present and view["attacker"] == p)
-            f.flag(present and view["defender"] == p)
-            f.flag(present and p in view["final_queue"])
-        f.one_hot(view["phase"], PHASES)
-        f.scaled(view["fight_number"], FIGHT_CAP)
-        f.scaled(view["attacker_rank"], MAITRE)
-        f.scaled(view["parries"], ROW_MAX)
-        for t in PARRY_TYPES:
-            f.scaled(view["parry_supply"][t], 4)
-        f.one_hot(view["role"], ROLES)
-        f.counts(view.get("row_so_far", ()), PARRY_TYPES, ROW_MAX)
-        f.scaled(len(view.get("row_so_far", ())), ROW_MAX)
-        f.scaled(len(view["my_hidden"]), 10)
-        last = view["history"][-1] if view["history"] else {}
-        f.counts(last.get("attack", ()), ATTACK_CARDS, 1)
-        f.counts(last.get("row", ()), PARRY_TYPES, ROW_MAX)
-        f.flag(last.get("winner") == "attacker")
-        f.flag(last.get("attacker") == me)
-        return f.done(SIZE)
+            at = k * PER_SEAT
+            out[at] = 1.0
+            element = ELEMENT_INDEX.get(elements[p], -1)
+            if element >= 0:
+                out[at + 1 + element] = 1.0
+            at += 1 + len(ELEMENTS)
+            out[at] = _scaled_value(ranks[p], MAITRE)
+            out[at + 1] = _scaled_value(attacks[p], 50.0)
+            if attacker == p:
+                out[at + 2] = 1.0
+            if defender == p:
+                out[at + 3] = 1.0
+            if p in queue:
+                out[at + 4] = 1.0
+        phase = PHASE_INDEX.get(view["phase"], -1)
+        if phase >= 0:
+            out[AT_PHASE + phase] = 1.0
+        out[AT_FIGHT] = _scaled_value(view["fight_number"], FIGHT_CAP)
+        out[AT_FIGHT + 1] = _scaled_value(view["attacker_rank"], MAITRE)
+        out[AT_FIGHT + 2] = _scaled_value(view["parries"], ROW_MAX)
+        supply = view["parry_supply"]
+        for k in range(len(PARRY_TYPES)):
+            out[AT_SUPPLY + k] = _scaled_value(supply[PARRY_TYPES[k]], 4.0)
+        role = ROLE_INDEX.get(view["role"], -1)
+        if role >= 0:
+            out[AT_ROLE + role] = 1.0
+        row = view.get("row_so_far", ())
+        _count_parries(out, AT_ROW, row)
+        out[AT_ROW + len(PARRY_TYPES)] = _scaled(len(row), ROW_MAX)
+        out[AT_ROW + len(PARRY_TYPES) + 1] = _scaled(len(view["my_hidden"]), 10.0)
+        history = view["history"]
+        if history:
+            last = history[-1]
+            for card in last.get("attack", ()):
+                c = CARD_INDEX.get(card, -1)
+                if c >= 0:
+                    out[AT_LAST + c] = 1.0  # a count scaled by 1: 1 for any card shown
+            _count_parries(out, AT_LAST_ROW, last.get("row", ()))
+            if last.get("winner") == "attacker":
+                out[AT_LAST_ROW + len(PARRY_TYPES)] = 1.0
+            if last.get("attacker") == me:
+                out[AT_LAST_ROW + len(PARRY_TYPES) + 1] = 1.0
+        return out
 
     def encode_state(self, state: State, seat: int) -> list[float]:
         """`encode(state.observe(seat))` built from the state's fields (`state_tensor`)."""
