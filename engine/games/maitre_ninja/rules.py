@@ -17,7 +17,6 @@ from tourney.engine.core import Action, IllegalAction
 from tourney.engine.games.maitre_ninja.actions import (
     AttackLine,
     Parry,
-    ParryRow,
     attack_line_index,
     attack_lines,
     next_parries,
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from tourney.engine.games.maitre_ninja.state import MaitreNinjaState
 
 NORMAL, FINAL_ROUND, OVER = "NORMAL", "FINAL_ROUND", "OVER"  # the match's phases (§3, §4.1, the end)
+PARRY_SLOT: dict[str, int] = {kind: i for i, kind in enumerate(PARRY_TYPES)}  # a parry's place in a supply
 
 
 def codes_of(line: AttackLine) -> list[tuple[str, ...]]:
@@ -186,6 +186,7 @@ def step(s: MaitreNinjaState, actions: Mapping[int, Action]) -> None:
     lay(s, parry)
 
 
+
 def offers(parry: Action, offered: tuple[Parry, ...]) -> TypeGuard[Parry]:
     """Whether `parry` is one of the offered parries: by identity first (a bot answers with an object
     of the legal list), so the common case runs no dataclass __eq__."""
@@ -234,28 +235,30 @@ def bad_parry(s: MaitreNinjaState, parry: Action, length: int) -> IllegalAction:
 
 def lay(s: MaitreNinjaState, parry: Parry) -> None:
     """Put down the defender's next (checked) parry; the row's last one resolves the fight."""
-    laid = s.laid = s.laid + (parry.parry,)
+    kind = parry.parry
+    laid = s.laid = s.laid + (kind,)
     supply = s.setup.parry_supply
     if len(laid) == s.row_len:
-        line, row = s.pending, ParryRow(laid)
+        line = s.pending
         assert line is not None
         s.pending, s.laid, s.offered = None, (), ()
-        fight(s, line, row)
-    elif laid.count(parry.parry) == supply[PARRY_TYPES.index(parry.parry)]:
+        fight(s, line, laid)
+    elif laid.count(kind) == supply[PARRY_SLOT[kind]]:
         # What may follow changes only when a pile runs out: next_parries's other condition,
         # room left to finish the row, is the same all along a row (each parry laid takes one
         # card from the row and one from the supply).
         s.offered = next_parries(laid, s.row_len, supply)
 
 
-def fight(s: MaitreNinjaState, line: AttackLine, row: ParryRow) -> Resolution:
-    """Resolve one fight (already validated), record it, promote, and set up the next one."""
+def fight(s: MaitreNinjaState, line: AttackLine, row: tuple[str, ...]) -> Resolution:
+    """Resolve one fight (already validated) against the complete `row`, record it, promote, and
+    set up the next one."""
     att, dfn = s.attacker, s.defender
     rank = s.ranks[att]
     known = known_line(line)
-    res = resolve(codes_of(line) if known is None else known[2], row.row)
+    res = resolve(codes_of(line) if known is None else known[2], row)
     s.fights += 1
-    s.history.append(FightRecord(s.fights, att, dfn, rank, line, row.row, res))
+    s.history.append(FightRecord(s.fights, att, dfn, rank, line, row, res))
     if res.attacker_wins:
         s.ranks[att] = rank + 1
     s.attacks_made[att] += 1

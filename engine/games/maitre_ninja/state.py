@@ -113,13 +113,13 @@ class MaitreNinjaState(State):
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """Every line for the attacker (once per fight), the possible next parries for the defender."""
+        if self.pending is not None:  # mid-row, most steps of a match (never once it is over)
+            return self.offered if seat == self.defender else ()
         if self.phase == OVER:
             return ()
-        if seat == self.attacker and self.pending is None:
+        if seat == self.attacker:
             return LINES_BY_RANK[self.attacker_rank()]
         if seat == self.defender:
-            if self.pending is not None:
-                return self.offered
             return self.setup.openings[self.attacker_rank()]
         return ()
 
