@@ -40,6 +40,16 @@ class Encoding(ABC):
         """The fixed index of each legal action, in legal order (distinct, each below `action_count`)."""
 
 
+def clipped(value: float, top: float) -> float:
+    """`value / top`, clipped to [0, 1]: how every tensor scales a number."""
+    return min(1.0, max(0.0, value / top))
+
+
+def scaled(value: Any, top: float) -> float:
+    """`clipped(value, top)` for a number; None or a non-number counts as 0."""
+    return clipped(float(value), top) if isinstance(value, (int, float)) else 0.0
+
+
 class Features:
     """A tensor built field by field, every number clipped to [0, 1].
 
@@ -51,8 +61,7 @@ class Features:
 
     def scaled(self, value: Any, top: float) -> None:
         """`value / top`, clipped; None or a non-number counts as 0."""
-        number = float(value) if isinstance(value, int | float) else 0.0
-        self.values.append(min(1.0, max(0.0, number / top)))
+        self.values.append(scaled(value, top))
 
     def flag(self, value: Any) -> None:
         """1 when `value` is truthy, else 0."""

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from tourney.engine.core import Action, Observation, State
-from tourney.engine.core.encoding import Encoding
+from tourney.engine.core.encoding import Encoding, clipped, scaled
 from tourney.engine.games.maitre_ninja.actions import PARRIES, attack_lines
 from tourney.engine.games.maitre_ninja.data import (
     ATTACK_LEVELS,
@@ -59,16 +59,6 @@ ROLE_INDEX: Final = {role: i for i, role in enumerate(ROLES)}
 ROLE_ATTACKER, ROLE_DEFENDER, ROLE_WATCHER, ROLE_NONE = range(len(ROLES))
 
 
-def _scaled(value: float, top: float) -> float:
-    """`Features.scaled` of a number."""
-    return min(1.0, max(0.0, value / top))
-
-
-def _scaled_value(value: Any, top: float) -> float:
-    """`Features.scaled`: a number scaled and clipped, anything else (None) 0."""
-    return _scaled(float(value), top) if isinstance(value, (int, float)) else 0.0
-
-
 def _count_parries(out: list[Any], at: int, row: Sequence[str]) -> None:
     """`Features.counts(row, PARRY_TYPES, ROW_MAX)` into out[at:at + 3] (zero before)."""
     tally = [0, 0, 0]
@@ -95,8 +85,8 @@ def state_tensor(s: MaitreNinjaState, me: int) -> list[float]:
         if element >= 0:
             out[at + 1 + element] = 1.0
         at += 1 + len(ELEMENTS)
-        out[at] = _scaled(s.ranks[p], MAITRE)
-        out[at + 1] = _scaled(s.attacks_made[p], 50.0)
+        out[at] = clipped(s.ranks[p], MAITRE)
+        out[at + 1] = clipped(s.attacks_made[p], 50.0)
         if not over and s.attacker == p:
             out[at + 2] = 1.0
         if not over and s.defender == p:
@@ -106,14 +96,14 @@ def state_tensor(s: MaitreNinjaState, me: int) -> list[float]:
     phase = PHASE_INDEX.get(s.phase, -1)
     if phase >= 0:
         out[AT_PHASE + phase] = 1.0
-    out[AT_FIGHT] = _scaled(s.fights + (0 if over else 1), FIGHT_CAP)
+    out[AT_FIGHT] = clipped(s.fights + (0 if over else 1), FIGHT_CAP)
     if not over:
         rank = s.ranks[s.attacker]
-        out[AT_FIGHT + 1] = _scaled(rank, MAITRE)
-        out[AT_FIGHT + 2] = _scaled(s.setup.parries_by_rank[rank], ROW_MAX)
+        out[AT_FIGHT + 1] = clipped(rank, MAITRE)
+        out[AT_FIGHT + 2] = clipped(s.setup.parries_by_rank[rank], ROW_MAX)
     supply = s.setup.parry_supply
     for k in range(len(PARRY_TYPES)):
-        out[AT_SUPPLY + k] = _scaled(supply[k], 4.0)
+        out[AT_SUPPLY + k] = clipped(supply[k], 4.0)
     if over:
         out[AT_ROLE + ROLE_NONE] = 1.0
     elif me == s.attacker:
@@ -124,13 +114,13 @@ def state_tensor(s: MaitreNinjaState, me: int) -> list[float]:
         out[AT_ROLE + ROLE_WATCHER] = 1.0
     if me == s.defender and not over:
         _count_parries(out, AT_ROW, s.laid)
-        out[AT_ROW + len(PARRY_TYPES)] = _scaled(len(s.laid), ROW_MAX)
+        out[AT_ROW + len(PARRY_TYPES)] = clipped(len(s.laid), ROW_MAX)
     history = s.history
     hidden = 0
     for rec in history:
         if rec.attacker == me and rec.face_down:
             hidden += 1
-    out[AT_ROW + len(PARRY_TYPES) + 1] = _scaled(hidden, 10.0)
+    out[AT_ROW + len(PARRY_TYPES) + 1] = clipped(hidden, 10.0)
     if history:
         last = history[-1]
         for card in last.line.cards[: last.resolution.revealed]:
@@ -166,8 +156,8 @@ class MaitreNinjaEncoding(Encoding):
             if element >= 0:
                 out[at + 1 + element] = 1.0
             at += 1 + len(ELEMENTS)
-            out[at] = _scaled_value(ranks[p], MAITRE)
-            out[at + 1] = _scaled_value(attacks[p], 50.0)
+            out[at] = scaled(ranks[p], MAITRE)
+            out[at + 1] = scaled(attacks[p], 50.0)
             if attacker == p:
                 out[at + 2] = 1.0
             if defender == p:
@@ -177,19 +167,19 @@ class MaitreNinjaEncoding(Encoding):
         phase = PHASE_INDEX.get(view["phase"], -1)
         if phase >= 0:
             out[AT_PHASE + phase] = 1.0
-        out[AT_FIGHT] = _scaled_value(view["fight_number"], FIGHT_CAP)
-        out[AT_FIGHT + 1] = _scaled_value(view["attacker_rank"], MAITRE)
-        out[AT_FIGHT + 2] = _scaled_value(view["parries"], ROW_MAX)
+        out[AT_FIGHT] = scaled(view["fight_number"], FIGHT_CAP)
+        out[AT_FIGHT + 1] = scaled(view["attacker_rank"], MAITRE)
+        out[AT_FIGHT + 2] = scaled(view["parries"], ROW_MAX)
         supply = view["parry_supply"]
         for k in range(len(PARRY_TYPES)):
-            out[AT_SUPPLY + k] = _scaled_value(supply[PARRY_TYPES[k]], 4.0)
+            out[AT_SUPPLY + k] = scaled(supply[PARRY_TYPES[k]], 4.0)
         role = ROLE_INDEX.get(view["role"], -1)
         if role >= 0:
             out[AT_ROLE + role] = 1.0
         row = view.get("row_so_far", ())
         _count_parries(out, AT_ROW, row)
-        out[AT_ROW + len(PARRY_TYPES)] = _scaled(len(row), ROW_MAX)
-        out[AT_ROW + len(PARRY_TYPES) + 1] = _scaled(len(view["my_hidden"]), 10.0)
+        out[AT_ROW + len(PARRY_TYPES)] = clipped(len(row), ROW_MAX)
+        out[AT_ROW + len(PARRY_TYPES) + 1] = clipped(len(view["my_hidden"]), 10.0)
         history = view["history"]
         if history:
             last = history[-1]

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from tourney.engine.core import Action, Observation, State
-from tourney.engine.core.encoding import Encoding, Features
+from tourney.engine.core.encoding import Encoding, Features, clipped
 from tourney.engine.games.tiny_ninjas import actions as A
 from tourney.engine.games.tiny_ninjas.data import BLUE, DIE_FACES, INSTANCE_TYPE, NUM_TYPES, RED, TYPE_NAMES
 from tourney.engine.games.tiny_ninjas.game import MODES
@@ -58,11 +58,6 @@ COUNT_VALUE: Final[tuple[object, ...]] = tuple(min(1.0, n / COPIES) for n in ran
 TOKEN_BITS: Final = (1, 2, 4)  # data.TOKEN_RED, TOKEN_BLUE, TOKEN_YELLOW: TOKENS's order
 
 
-def _scaled(value: float, top: float) -> float:
-    """`Features.scaled` of a number."""
-    return min(1.0, max(0.0, value / top))
-
-
 def _count_types(out: list[Any], at: int, cards: list[int], tally: list[int]) -> None:
     """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (zero before); `tally` is
     all zeros, and is left so (one list serves every count of a tensor)."""
@@ -84,21 +79,21 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     if mode >= 0:
         out[mode] = 1.0
     out[AT_PHASE + s.phase] = 1.0
-    out[AT_ROUND] = _scaled(s.round, 100.0)
+    out[AT_ROUND] = clipped(s.round, 100.0)
     if s.attacker == me:
         out[AT_ROUND + 1] = 1.0
     if me in s._to_act:
         out[AT_ROUND + 2] = 1.0
-    out[AT_ROUND + 3] = _scaled(s.attacks, 10.0)
+    out[AT_ROUND + 3] = clipped(s.attacks, 10.0)
     if s.freeze:
         out[AT_ROUND + 4] = 1.0
     reveal = cfg["reveal_hand"]
     at = AT_SEATS
     for p in (me, 1 - me):
-        out[at] = _scaled(s.health[p], 20.0)
-        out[at + 1] = _scaled(s.maxh[p], 20.0)
-        out[at + 2] = _scaled(s.limit[p], 10.0)
-        out[at + 3] = _scaled(len(s.hands[p]), 10.0)
+        out[at] = clipped(s.health[p], 20.0)
+        out[at + 1] = clipped(s.maxh[p], 20.0)
+        out[at + 2] = clipped(s.limit[p], 10.0)
+        out[at + 3] = clipped(len(s.hands[p]), 10.0)
         tokens = s.tokens[p]
         for k in range(3):
             if tokens & TOKEN_BITS[k]:
@@ -108,7 +103,7 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
             out[at + 4] = 1.0
             _count_types(out, at + AT_REVEALED, s.hands[p], tally)
         at += PER_SEAT
-    out[AT_DRAW] = _scaled(len(s.draw), 70.0)
+    out[AT_DRAW] = clipped(len(s.draw), 70.0)
     _count_types(out, AT_DRAW + 1, s.discard, tally)
     if s.phase == P_DEFEND:
         out[AT_ATTACK] = 1.0
@@ -116,12 +111,12 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
             out[AT_ATTACK + 1] = 1.0
         elif s.p_colour == BLUE:
             out[AT_ATTACK + 2] = 1.0
-        out[AT_ATTACK + 3] = _scaled(s.p_amount, 10.0)
-        out[AT_ATTACK + 4] = _scaled(s.p_undef, 10.0)
+        out[AT_ATTACK + 3] = clipped(s.p_amount, 10.0)
+        out[AT_ATTACK + 4] = clipped(s.p_undef, 10.0)
     series = bool(cfg["series_wins"])
     if series:
-        out[AT_ATTACK + 5] = _scaled(s.wins[me], 5.0)
-        out[AT_DICE + 2 * len(DIE_FACES) + 1] = _scaled(s.wins[1 - me], 5.0)
+        out[AT_ATTACK + 5] = clipped(s.wins[me], 5.0)
+        out[AT_DICE + 2 * len(DIE_FACES) + 1] = clipped(s.wins[1 - me], 5.0)
     log = s.log
     for back in range(len(log) - 1, -1, -1):  # the latest roll, as the view's last_dice
         ev: tuple[Any, ...] = log[back]
