@@ -211,7 +211,7 @@ def open_fight(s: MaitreNinjaState, actions: Mapping[int, Action]) -> None:
     rank = s.attacker_rank()
     known = known_line(line)
     if not isinstance(line, AttackLine) or not (
-        known[1] == rank if known is not None else line in attack_line_index(rank)
+        (known is not None and known[1] == rank) or line in attack_line_index(rank)
     ):
         raise IllegalAction(f"seat {s.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
     s.pending, s.row_len, s.offered = line, length, offered

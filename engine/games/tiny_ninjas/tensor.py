@@ -27,6 +27,7 @@ from tourney.engine.games.tiny_ninjas.data import (
     INSTANCE_TYPE,
     NUM_TYPES,
     RED,
+    TOKEN_NAMES,
     TYPE_BY_NAME,
 )
 from tourney.engine.games.tiny_ninjas.game import MODES
@@ -41,7 +42,7 @@ ALL_ACTIONS: Final[tuple[Action, ...]] = (
     A.SURVIVOR_DOOM, A.SURVIVOR_HEAL, A.SURVIVOR_PASS, A.DECLARE_ATTACK,
 )
 ACTION_INDEX: Final[dict[Action, int]] = {a: i for i, a in enumerate(ALL_ACTIONS)}
-TOKENS: Final = ("RED", "BLUE", "YELLOW")
+TOKENS: Final = tuple(name for _, name in TOKEN_NAMES)  # RED, BLUE, YELLOW
 COPIES: Final = 6.0  # the most copies of one type in the deck: the scale of a per-type count
 PER_SEAT: Final = 5 + len(TOKENS) + 2 * NUM_TYPES
 SIZE: Final = (len(MODES) + len(PHASE_NAMES) + 5 + 2 * PER_SEAT + 1 + NUM_TYPES + 6
@@ -63,7 +64,6 @@ PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASE_NAMES)}
 # A per-type count as the tensor holds it (n / COPIES, at most 1), for n = 0, 1, ..., 70: kept as
 # objects, so that storing one in the tensor is a pointer copy, not a new float each time.
 COUNT_VALUE: Final[tuple[object, ...]] = tuple(min(1.0, n / COPIES) for n in range(71))
-TOKEN_BITS: Final = (1, 2, 4)  # data.TOKEN_RED, TOKEN_BLUE, TOKEN_YELLOW: TOKENS's order
 
 
 def _count_types(out: list[Any], at: int, cards: list[int], tally: list[int]) -> None:
@@ -118,8 +118,8 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
         out[at + 2] = clipped(s.limit[p], 10.0)
         out[at + 3] = clipped(len(s.hands[p]), 10.0)
         tokens = s.tokens[p]
-        for k in range(3):
-            if tokens & TOKEN_BITS[k]:
+        for k in range(len(TOKEN_NAMES)):  # in TOKENS's order: RED, BLUE, YELLOW
+            if tokens & TOKEN_NAMES[k][0]:
                 out[at + 5 + k] = 1.0
         _count_types(out, at + AT_KNOWN, s.known[p], tally)
         if reveal[p]:
@@ -136,8 +136,7 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
             out[AT_ATTACK + 2] = 1.0
         out[AT_ATTACK + 3] = clipped(s.p_amount, 10.0)
         out[AT_ATTACK + 4] = clipped(s.p_undef, 10.0)
-    series = bool(cfg["series_wins"])
-    if series:
+    if cfg["series_wins"]:
         out[AT_ATTACK + 5] = clipped(s.wins[me], 5.0)
         out[AT_DICE + 2 * len(DIE_FACES) + 1] = clipped(s.wins[1 - me], 5.0)
     log = s.log
