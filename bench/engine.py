@@ -183,7 +183,7 @@ def _sampler(new: Callable[[int], Any], step: Callable[[Any, random.Random], Non
 
 
 def _per_fresh_call(sample: Callable[[], list[Any]], call: Callable[[Any], object], clock: Clock,
-                    rounds: int = 5) -> float:
+                    rounds: int = 9) -> float:
     """Seconds by `clock` per `call(state)`, the best of `rounds` batches. Each batch runs on clones of
     states `sample` plays again from their seeds, all made outside the timing: played afresh, no
     state shares anything with one observed before (a clone would share what its original remembers,
