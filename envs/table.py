@@ -85,8 +85,8 @@ class Table:
         return mask
 
     def tensor(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
-        """The seat's observation tensor."""
-        return np.asarray(self.encoding.encode(self.state.observe(seat)), np.float32)
+        """The seat's observation tensor, built straight from the state (no JSON view on the way)."""
+        return np.asarray(self.encoding.encode_state(self.state, seat), np.float32)
 
     def observation(self, seat: int) -> dict[str, np.ndarray[Any, Any]]:
         """The Dict observation of `seat`: tensor and action mask."""

@@ -149,6 +149,10 @@ class Option:
         return doc
 
 
+SHARED_CONFIGS = 256  # resolved configurations `Options.resolve_shared` keeps (then it starts again)
+_SHARED: dict[tuple[str, str, int | None], tuple[Options, dict[str, Any]]] = {}
+
+
 @dataclass(frozen=True)
 class Options:
     """Every option of one game, in a fixed order (the order `tourney games` shows them), and
@@ -197,6 +201,21 @@ class Options:
         for validate in self.validators:
             validate(cfg, players)
         return cfg
+
+    def resolve_shared(self, config: Mapping[str, Any] | None = None, players: int | None = None) -> dict[str, Any]:
+        """`resolve(config, players)`, checked once per distinct (config, players) and then shared by
+        every caller that asks again: the caller must not mutate it. A state only reads its
+        configuration, and random playouts build thousands of states from the same few."""
+        key = (self.game, repr(config) if config else "", players)
+        hit = _SHARED.get(key)
+        if hit is not None and hit[0] is self:
+            return hit[1]
+        cfg = self.resolve(config, players)
+        if len(_SHARED) >= SHARED_CONFIGS:
+            _SHARED.clear()
+        _SHARED[key] = (self, cfg)
+        return cfg
+
 
     def _read(self, config: Mapping[str, Any] | None) -> dict[str, Any]:
         """Each value of `config` read and checked; a per-seat one as a full list or {seat: item}."""

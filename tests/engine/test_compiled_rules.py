@@ -20,7 +20,8 @@ SEEDS = 40
 
 # Plays random playouts of every game (fewest and most players) on SEEDS seeds and prints, per game,
 # a digest of everything a seat or a trainer meets: who acts, the legal labels, each acting seat's
-# view and training tensor, the actions, a clone and a determinized world at mid-game, the outcome.
+# view and training tensor (from the view and from the state), the actions, a clone and a
+# determinized world at mid-game, the outcome.
 PLAYOUTS = r"""
 import hashlib, json, random, sys
 import tourney.engine as engine
@@ -56,6 +57,7 @@ for game in available_games():
                     h.update(json.dumps([seat, [a.label for a in legal], view], sort_keys=True).encode())
                     if encoding is not None:
                         h.update(repr(encoding.encode(view)).encode())
+                        h.update(repr(encoding.encode_state(state, seat)).encode())
                     joint[seat] = legal[rng.randrange(len(legal))]
                 if step == 20:
                     twin = state.clone()

@@ -165,3 +165,15 @@ def test_per_seat_mapping_changes_only_its_seats_over_the_mode() -> None:
     cfg = get_game("tiny-ninjas").options.resolve({"mode": "survivor", "start_health": {"1": 5}, "reveal_hand": True})
     assert cfg["start_health"] == [8, 5] and cfg["max_health"] == [8, 8] and cfg["reveal_hand"] == [True, True]
 
+
+
+def test_resolve_shared_checks_a_config_once_and_refuses_a_bad_one_every_time() -> None:
+    options = get_game("maitre-ninja").options
+    first = options.resolve_shared({"fight_cap": 30}, 3)
+    assert first == options.resolve({"fight_cap": 30}, 3) and first["n_players"] == 3
+    assert options.resolve_shared({"fight_cap": 30}, 3) is first  # shared, not built again
+    assert options.resolve_shared({"fight_cap": 30}, 4)["n_players"] == 4  # the player count is in the key
+    assert options.resolve_shared({"fight_cap": 31}, 3)["fight_cap"] == 31
+    for _ in range(2):
+        with pytest.raises(ConfigError):
+            options.resolve_shared({"fight_cap": 0}, 3)

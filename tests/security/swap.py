@@ -24,8 +24,12 @@ Revealed = Callable[[State, State, int], bool]
 
 
 def seen(state: State, seat: int) -> Any:
-    """What `seat` and any spectator are shown, as the wire carries it: [observation, public view]."""
-    return json.loads(json.dumps([state.observe(seat), state.public_view()]))
+    """What `seat` and any spectator are shown, as the wire carries it, and what a trainer is shown:
+    [observation, public view, the training tensor built from the state (`Encoding.encode_state`,
+    which reads the state itself, so it must hide what the view hides)]."""
+    encoding = state.game.encoding()
+    tensor = None if encoding is None else encoding.encode_state(state, seat)
+    return json.loads(json.dumps([state.observe(seat), state.public_view(), tensor]))
 
 
 def fork_hidden(state: State, observer: int, rng: random.Random) -> State:

@@ -8,6 +8,7 @@ from typing import Any
 from tourney.engine.core import Chance, ConfigError, Game, Inject, Option, Options, State
 from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.maitre_ninja import data
+from tourney.engine.games.maitre_ninja.actions import next_parries
 from tourney.engine.games.maitre_ninja.state import MaitreNinjaState, Setup
 
 # Type-checks one count inside parry_supply or parries_by_rank (their ranges are checked below).
@@ -122,14 +123,15 @@ class MaitreNinja(Game):
         inject: Inject | None = None,
     ) -> MaitreNinjaState:
         """A fresh match; the only chance is the first attacker (stream `tiebreak`, or Inject picks)."""
-        cfg = self.options.resolve(config, players)
+        cfg = self.options.resolve_shared(config, players)  # read only
         n = cfg["n_players"]
         chance = Chance(seed, inject)
         first = chance.pick("tiebreak", n) if cfg["first_player"] is None else cfg["first_player"]  # A11
         parries = (0, *(cfg["parries_by_rank"][rank] for rank in (1, 2, 3, 4)))
         supply = tuple(cfg["parry_supply"][t] for t in data.PARRY_TYPES)
         elements = data.ELEMENTS[:n] if cfg["elements"] is None else tuple(cfg["elements"])
-        return MaitreNinjaState(self, Setup(n, first, cfg["fight_cap"], parries, supply, elements), chance)
+        openings = ((), *(next_parries((), parries[rank], supply) for rank in (1, 2, 3, 4)))
+        return MaitreNinjaState(self, Setup(n, first, cfg["fight_cap"], parries, supply, elements, openings), chance)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         from tourney.engine.games.maitre_ninja.bots import BestResponseBot, NashBot, RegretBot

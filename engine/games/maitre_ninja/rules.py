@@ -11,21 +11,44 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from tourney.engine.core import Action, IllegalAction
-from tourney.engine.games.maitre_ninja.actions import AttackLine, Parry, ParryRow, attack_line_index, next_parries
+from tourney.engine.games.maitre_ninja.actions import (
+    AttackLine,
+    Parry,
+    attack_line_index,
+    attack_lines,
+    next_parries,
+)
 from tourney.engine.games.maitre_ninja.data import KATANA, MAITRE, PARRY_CODE, PARRY_TYPES
 
 if TYPE_CHECKING:
     from tourney.engine.games.maitre_ninja.state import MaitreNinjaState
 
 NORMAL, FINAL_ROUND, OVER = "NORMAL", "FINAL_ROUND", "OVER"  # the match's phases (§3, §4.1, the end)
+PARRY_SLOT: dict[str, int] = {kind: i for i, kind in enumerate(PARRY_TYPES)}  # a parry's place in a supply
 
 
 def codes_of(line: AttackLine) -> list[tuple[str, ...]]:
     """The parry code of each attack card in the line; the Katana's is its attack-parry order."""
     return [line.ka_order if card == KATANA else PARRY_CODE[card] for card in line.cards]
+
+
+# Every line an attacker of each rank may lay (index 0 unused; a Maître lays as a rank 4): a table,
+# since the attacker's legal list is asked for every fight.
+LINES_BY_RANK: tuple[tuple[AttackLine, ...], ...] = ((), *(attack_lines(rank) for rank in range(1, MAITRE + 1)))
+# Each of those lines by identity: (the line, its rank, its codes). A bot answers with an object of
+# its legal list, so a fight finds its line here without hashing a dataclass (a Python-level hash).
+LINE_BY_ID: dict[int, tuple[AttackLine, int, list[tuple[str, ...]]]] = {
+    id(line): (line, rank, codes_of(line)) for rank, lines in enumerate(LINES_BY_RANK) for line in lines
+}
+
+
+def known_line(line: Action) -> tuple[AttackLine, int, list[tuple[str, ...]]] | None:
+    """`line`'s entry of LINE_BY_ID when it is that very object, else None."""
+    entry = LINE_BY_ID.get(id(line))
+    return entry if entry is not None and entry[0] is line else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +119,12 @@ class FightRecord:
 def _public_face(rec: FightRecord) -> dict[str, Any]:
     line, res, rank = rec.line, rec.resolution, rec.attacker_rank
     shown = line.cards[: res.revealed]
+    burned: list[int] = []  # loops, not Resolution.burned's generator: views on a fresh state build many
+    parried: list[list[int]] = []
+    for i, card in enumerate(res.cards):
+        burned.extend(card.burned)
+        if card.parried_at is not None:
+            parried.append([i, card.parried_at])
     return {
         "fight": rec.number,
         "attacker": rec.attacker,
@@ -105,8 +134,8 @@ def _public_face(rec: FightRecord) -> dict[str, Any]:
         "ka_order": list(line.ka_order) if KATANA in shown else [],
         "face_down": len(line.cards) - res.revealed,
         "row": list(rec.row),
-        "burned": list(res.burned),
-        "parried": [[i, c.parried_at] for i, c in enumerate(res.cards) if c.parried_at is not None],
+        "burned": burned,
+        "parried": parried,
         "unused": list(res.unused),
         "winner": "attacker" if res.attacker_wins else "defender",
         "new_rank": rank + 1 if res.attacker_wins else rank,
@@ -152,25 +181,38 @@ def step(s: MaitreNinjaState, actions: Mapping[int, Action]) -> None:
     if len(actions) != 1 or s.defender not in actions:
         raise wrong_seats(s, actions)
     parry = actions[s.defender]
-    if not isinstance(parry, Parry) or parry not in s.offered:
+    if not offers(parry, s.offered):
         raise bad_parry(s, parry, s.row_len)
     lay(s, parry)
+
+
+
+def offers(parry: Action, offered: tuple[Parry, ...]) -> TypeGuard[Parry]:
+    """Whether `parry` is one of the offered parries: by identity first (a bot answers with an object
+    of the legal list), so the common case runs no dataclass __eq__."""
+    for x in offered:
+        if x is parry:
+            return True
+    return isinstance(parry, Parry) and parry in offered
 
 
 def open_fight(s: MaitreNinjaState, actions: Mapping[int, Action]) -> None:
     """The fight's first step: the attacker's line and the defender's first parry, together."""
     if s.phase == OVER:
         raise IllegalAction("the match is over: no more actions can be applied.")
-    if set(actions) != {s.attacker, s.defender}:
+    if len(actions) != 2 or s.attacker not in actions or s.defender not in actions:  # two seats, never one
         raise wrong_seats(s, actions)
     length = s.row_length()
-    offered = next_parries((), length, s.setup.parry_supply)
+    offered = s.setup.openings[s.attacker_rank()]
     parry = actions[s.defender]
-    if not isinstance(parry, Parry) or parry not in offered:
+    if not offers(parry, offered):
         raise bad_parry(s, parry, length)
     line = actions[s.attacker]
     rank = s.attacker_rank()
-    if not isinstance(line, AttackLine) or line not in attack_line_index(rank):
+    known = known_line(line)
+    if not isinstance(line, AttackLine) or not (
+        (known is not None and known[1] == rank) or line in attack_line_index(rank)
+    ):
         raise IllegalAction(f"seat {s.attacker} sent {line!r}, which is not a rank-{rank} attack line.")
     s.pending, s.row_len, s.offered = line, length, offered
     lay(s, parry)
@@ -193,27 +235,30 @@ def bad_parry(s: MaitreNinjaState, parry: Action, length: int) -> IllegalAction:
 
 def lay(s: MaitreNinjaState, parry: Parry) -> None:
     """Put down the defender's next (checked) parry; the row's last one resolves the fight."""
-    laid = s.laid = s.laid + (parry.parry,)
+    kind = parry.parry
+    laid = s.laid = s.laid + (kind,)
     supply = s.setup.parry_supply
     if len(laid) == s.row_len:
-        line, row = s.pending, ParryRow(laid)
+        line = s.pending
         assert line is not None
         s.pending, s.laid, s.offered = None, (), ()
-        fight(s, line, row)
-    elif laid.count(parry.parry) == supply[PARRY_TYPES.index(parry.parry)]:
+        fight(s, line, laid)
+    elif laid.count(kind) == supply[PARRY_SLOT[kind]]:
         # What may follow changes only when a pile runs out: next_parries's other condition,
         # room left to finish the row, is the same all along a row (each parry laid takes one
         # card from the row and one from the supply).
         s.offered = next_parries(laid, s.row_len, supply)
 
 
-def fight(s: MaitreNinjaState, line: AttackLine, row: ParryRow) -> Resolution:
-    """Resolve one fight (already validated), record it, promote, and set up the next one."""
+def fight(s: MaitreNinjaState, line: AttackLine, row: tuple[str, ...]) -> Resolution:
+    """Resolve one fight (already validated) against the complete `row`, record it, promote, and
+    set up the next one."""
     att, dfn = s.attacker, s.defender
     rank = s.ranks[att]
-    res = resolve(codes_of(line), row.row)
+    known = known_line(line)
+    res = resolve(codes_of(line) if known is None else known[2], row)
     s.fights += 1
-    s.history.append(FightRecord(s.fights, att, dfn, rank, line, row.row, res))
+    s.history.append(FightRecord(s.fights, att, dfn, rank, line, row, res))
     if res.attacker_wins:
         s.ranks[att] = rank + 1
     s.attacks_made[att] += 1

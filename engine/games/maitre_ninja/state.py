@@ -30,7 +30,7 @@ from tourney.engine.games.maitre_ninja.data import (
     PARRY_TYPES,
     line_size,
 )
-from tourney.engine.games.maitre_ninja.rules import NORMAL, OVER, FightRecord, left_of, ranking, step
+from tourney.engine.games.maitre_ninja.rules import LINES_BY_RANK, NORMAL, OVER, FightRecord, left_of, ranking, step
 
 HISTORY_SHOWN = 40  # the latest fights a seat's observation carries (observe)
 
@@ -45,6 +45,8 @@ class Setup:
     parries_by_rank: tuple[int, ...]  # index = attacker rank (index 0 unused)
     parry_supply: tuple[int, ...]  # DO, BL, JU
     elements: tuple[str, ...]
+    # The parries a defender may lay first, by attacker rank (index 0 unused): asked for every fight.
+    openings: tuple[tuple[Parry, ...], ...] = ()
 
 
 class MaitreNinjaState(State):
@@ -111,14 +113,14 @@ class MaitreNinjaState(State):
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """Every line for the attacker (once per fight), the possible next parries for the defender."""
+        if self.pending is not None:  # mid-row, most steps of a match (never once it is over)
+            return self.offered if seat == self.defender else ()
         if self.phase == OVER:
             return ()
-        if seat == self.attacker and self.pending is None:
-            return attack_lines(self.attacker_rank())
+        if seat == self.attacker:
+            return LINES_BY_RANK[self.attacker_rank()]
         if seat == self.defender:
-            if self.pending is not None:
-                return self.offered
-            return next_parries((), self.row_length(), self.setup.parry_supply)
+            return self.setup.openings[self.attacker_rank()]
         return ()
 
     # --- one step (the rules, in order of play, are in rules.py) ----------------------------
@@ -131,6 +133,10 @@ class MaitreNinjaState(State):
 
     def public_view(self) -> Observation:
         """Ranks, counts, whose fight it is and every fight's public face; no unflipped card."""
+        return self._shown(self.history)
+
+    def _shown(self, fights: list[FightRecord]) -> Observation:
+        """What everyone sees, with the public faces of `fights` only."""
         over = self.phase == OVER
         return {
             "game": "maitre-ninja",
@@ -148,15 +154,14 @@ class MaitreNinjaState(State):
             "fight_cap": self.setup.fight_cap,
             "first_master": self.first_master,
             "final_queue": list(self.queue),
-            "history": [rec.public for rec in self.history],
+            "history": [rec.public for rec in fights],
         }
 
     def observe(self, seat: int) -> Observation:
         """The public view, with only the latest HISTORY_SHOWN fights (each names its fight number,
         and a bot may keep the earlier ones), plus this seat's role and its own never-flipped cards.
         The window keeps every request small up to the fight cap."""
-        obs = self.public_view()
-        obs["history"] = obs["history"][-HISTORY_SHOWN:]
+        obs = self._shown(self.history[-HISTORY_SHOWN:])  # only the faces shown are built
         obs["seat"] = seat
         if self.phase == OVER:
             obs["role"] = "none"

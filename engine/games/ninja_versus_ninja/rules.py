@@ -212,10 +212,12 @@ def end_at_cap(state: NvnState) -> None:
 
 
 def record(state: NvnState, move: Move | str | None, event: str) -> None:
-    """Log a move (or a pass); `move=None` adds `event` to the entry just written."""
-    # Moves are stored, not labels: building a label is too slow for search playouts.
+    """Log a move's label (or a pass); `move=None` adds `event` to the entry just written."""
+    # The label, not the move: every view carries the whole log, and a label is a cache hit here
+    # (actions._label) but a property call and a hash per entry per view when read back.
     if move is not None:
-        state.history = (state.history, (state.to_move, state.roll, move, event))
+        label = move if isinstance(move, str) else move.label
+        state.history = (state.history, (state.to_move, state.roll, label, event))
     elif state.history is not None:  # an event that belongs to the entry just written
         prev, (seat, dice, mv, ev) = state.history
         state.history = (prev, (seat, dice, mv, (ev + ", " if ev else "") + event))

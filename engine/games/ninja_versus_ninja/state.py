@@ -54,7 +54,7 @@ class NvnState(State):
         self.winner: int | None = None  # set with reason when the game ends; None + reason = draw
         self.reason = ""
         self.first_player = 0
-        self.history: tuple[Any, ...] | None = None  # the move log: cons list (previous, entry), newest first
+        self.history: tuple[Any, ...] | None = None  # the move log: cons list (previous, LogEntry), newest first
         # The legal moves of the seat to move and the candidate group behind each (replaced,
         # never mutated); None until first asked for after a roll, since search often never asks.
         self._moves: list[Move] | None = []
@@ -201,8 +201,8 @@ class NvnState(State):
         out: list[LogEntry] = []
         node = self.history
         while node is not None:
-            node, (seat, dice, move, event) = node
-            out.append((seat, dice, move if isinstance(move, str) else move.label, event))
+            node, entry = node
+            out.append(entry)  # (seat, dice, label, events): rules.record logs labels
         out.reverse()
         return out
 

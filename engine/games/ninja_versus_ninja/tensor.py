@@ -6,21 +6,65 @@ scores, shadow counts, each side's mission Ninja, the roll, whose turn and how f
 Actions: a move is known by its start square, its destination, whether it uses the reversal and
 its depth (the four identify a legal move; two paths between the same squares differ in them):
 index = ((from * 44 + to) * 2 + reversal) * 5 + depth, squares numbered as in `data.SQUARE_NAMES`.
+
+`encode_state` builds the same tensor from the state's fields (the board's bitmasks, the missions).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from tourney.engine.core import Action, Observation
-from tourney.engine.core.encoding import Encoding, Features
+from tourney.engine.core import Action, Observation, State
+from tourney.engine.core.encoding import Encoding, clipped, scaled
 from tourney.engine.games.ninja_versus_ninja.actions import Move
 from tourney.engine.games.ninja_versus_ninja.data import DIE_SIDES, NUM_SQUARES, ROW_DEPTH, SQUARE_NAMES
+from tourney.engine.games.ninja_versus_ninja.rules import NO_SQUARE
+from tourney.engine.games.ninja_versus_ninja.state import NvnState
 
 DEPTHS: Final = max(max(row) for row in ROW_DEPTH) + 1
 SQUARE_INDEX: Final = {name: i for i, name in enumerate(SQUARE_NAMES)}
 SIZE: Final = 2 + 2 * NUM_SQUARES + 2 * 7 + 2 * DIE_SIDES + 3
+AT_SIDES: Final = 2 + 2 * NUM_SQUARES  # where the scores and missions start (the order of `encode`)
+AT_ROLL: Final = AT_SIDES + 2 * 7
+
+
+def state_tensor(s: NvnState, me: int) -> list[float]:
+    """`encode(s.observe(me))`, number for number, from the state's fields."""
+    out = [0.0] * SIZE
+    out[me] = 1.0
+    target = float(s.target)
+    at = 2
+    for p in (me, 1 - me):
+        mask = s.occ[p]
+        while mask:
+            low = mask & -mask
+            out[at + low.bit_length() - 1] = 1.0
+            mask ^= low
+        at += NUM_SQUARES
+    for p in (me, 1 - me):
+        out[at] = clipped(s.score[p], target)
+        out[at + 1] = clipped(s.shadow[p], 12.0)
+        square = s.m_sq[p]
+        if square != NO_SQUARE:
+            out[at + 2] = 1.0
+            out[at + 3] = clipped(square, NUM_SQUARES)
+            out[at + 4] = clipped(s.m_turns[p], 3.0)
+            if s.m_rev[p]:
+                out[at + 5] = 1.0
+            out[at + 6] = clipped(s.m_depth[p], DEPTHS - 1)
+        at += 7
+    roll = s.roll
+    for k in range(2):
+        if 1 <= roll[k] <= DIE_SIDES:
+            out[AT_ROLL + k * DIE_SIDES + roll[k] - 1] = 1.0
+    at = AT_ROLL + 2 * DIE_SIDES
+    if not s.is_over() and s.to_move == me:
+        out[at] = 1.0
+    if s.first_player == me:
+        out[at + 1] = 1.0
+    out[at + 2] = clipped(s.turn_number, s.cap)
+    return out
 
 
 class NinjaVersusNinjaEncoding(Encoding):
@@ -30,29 +74,51 @@ class NinjaVersusNinjaEncoding(Encoding):
     action_count = NUM_SQUARES * NUM_SQUARES * 2 * DEPTHS
 
     def encode(self, view: Observation) -> list[float]:
-        """The position as SIZE numbers, the seat's own Ninjas first."""
+        """The position as SIZE numbers, the seat's own Ninjas first (`Features`' rules: a number
+        scaled and clipped, None counted as 0), written into place."""
         me = int(view["seat"])
         target = float(view["target_score"])
-        f = Features()
-        f.one_hot(me, (0, 1))
+        out: list[Any] = [0.0] * SIZE
+        if me == 0 or me == 1:
+            out[me] = 1.0
+        ninjas = view["ninjas"]
+        at = 2
         for p in (me, 1 - me):
-            f.counts(view["ninjas"][p], SQUARE_NAMES, 1)
+            for name in ninjas[p]:
+                square = SQUARE_INDEX.get(name, -1)
+                if square >= 0:
+                    out[at + square] = 1.0
+            at += NUM_SQUARES
         for p in (me, 1 - me):
-            f.scaled(view["score"][p], target)
-            f.scaled(view["shadow"][p], 12)
+            out[at] = scaled(view["score"][p], target)
+            out[at + 1] = scaled(view["shadow"][p], 12.0)
             mission = view["mission"][p] or {}
-            f.flag(mission)
-            f.scaled(SQUARE_INDEX.get(mission.get("square", ""), 0), NUM_SQUARES)
-            f.scaled(mission.get("turns_used"), 3)
-            f.flag(mission.get("reversal_used"))
-            f.scaled(mission.get("depth"), DEPTHS - 1)
+            if mission:
+                out[at + 2] = 1.0
+                out[at + 3] = scaled(SQUARE_INDEX.get(mission.get("square", ""), 0), NUM_SQUARES)
+                out[at + 4] = scaled(mission.get("turns_used"), 3.0)
+                if mission.get("reversal_used"):
+                    out[at + 5] = 1.0
+                out[at + 6] = scaled(mission.get("depth"), DEPTHS - 1)
+            at += 7
         roll = list(view["roll"] or []) + [0, 0]
-        for die in roll[:2]:
-            f.one_hot(die, range(1, DIE_SIDES + 1))
-        f.flag(view["to_move"] == me)
-        f.flag(view["first_player"] == me)
-        f.scaled(view["turn_number"], view["turn_cap"])
-        return f.done(SIZE)
+        for k in range(2):
+            for face in range(1, DIE_SIDES + 1):
+                if roll[k] == face:
+                    out[AT_ROLL + k * DIE_SIDES + face - 1] = 1.0
+        at = AT_ROLL + 2 * DIE_SIDES
+        if view["to_move"] == me:
+            out[at] = 1.0
+        if view["first_player"] == me:
+            out[at + 1] = 1.0
+        out[at + 2] = scaled(view["turn_number"], view["turn_cap"])
+        return out
+
+    def encode_state(self, state: State, seat: int) -> list[float]:
+        """`encode(state.observe(seat))` built from the state's fields (`state_tensor`)."""
+        if isinstance(state, NvnState):
+            return state_tensor(state, seat)
+        return self.encode(state.observe(seat))
 
     def action_indices(self, legal: Sequence[Action]) -> list[int]:
         """Each move's index from (from, to, reversal, depth)."""

@@ -18,7 +18,6 @@ from tourney.engine.core import (
     IllegalAction,
     Inject,
     Observation,
-    Options,
     Outcome,
     State,
     json_ready,
@@ -52,7 +51,7 @@ def shown_ids(hand: Sequence[int]) -> list[int]:
         out.append(TYPE_INSTANCES[kind][k])
     return out
 
-# Event formats: kind -> field names. Fields named in _CARD_FIELDS hold instance ids.
+# Event formats: kind -> field names. Fields named "card" or "cards" hold instance ids.
 EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "setup": ("chooser", "hand_sizes"),
     "draw": ("seat", "count"),  # public: how many cards a seat drew
@@ -84,39 +83,38 @@ EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "skip_round": ("round", "attacker"),
     "end": ("reason", "ranking"),
 }
-_CARD_FIELDS: Final = frozenset({"card", "cards"})
 EVENTS_SHOWN: Final = 256  # the latest events a seat's observation carries (observe)
 
 
+def _container(value: object) -> bool:
+    """Whether `value` is a list, tuple or dict (a tuple of types: mypyc tests each, building no union)."""
+    return isinstance(value, (list, tuple, dict))
+
+
 def _event_dict(ev: tuple[Any, ...]) -> dict[str, Any]:
-    kind = ev[1]
+    """Log entry `ev` as a view shows it: its fields by name, cards by name, containers copied (so that
+    no view shares a list with the log) with every tuple turned into a list."""
+    kind: str = ev[1]
+    names = EVENT_FIELDS[kind]
+    if len(names) != len(ev) - 2:
+        raise ValueError(f"a '{kind}' event has the fields {names}, not {ev[2:]!r}")
     out: dict[str, Any] = {"type": kind}
-    for name, value in zip(EVENT_FIELDS[kind], ev[2:], strict=True):
-        if name in _CARD_FIELDS:
-            value = INSTANCE_NAME[value] if isinstance(value, int) else [INSTANCE_NAME[c] for c in value]
-        out[name] = json_ready(value)
+    for k in range(len(names)):
+        name = names[k]
+        value = ev[k + 2]
+        if name == "card" or name == "cards":  # an instance id or a list of them, shown by name
+            out[name] = INSTANCE_NAME[value] if isinstance(value, int) else [INSTANCE_NAME[c] for c in value]
+        elif _container(value):
+            flat = not isinstance(value, dict)
+            if flat:
+                for item in value:
+                    if _container(item):
+                        flat = False
+                        break
+            out[name] = list(value) if flat else json_ready(value)
+        else:  # a number, a string, a flag: json_ready would hand it back as it is
+            out[name] = value
     return out
-
-
-_CACHE: dict[str, tuple[Options, dict[str, Any]]] = {}  # repr(config) -> (the declaration, its config)
-_CACHE_SIZE = 256
-
-
-def resolve_shared(options: Options, config: Mapping[str, Any] | None) -> dict[str, Any]:
-    """`options.resolve(config)`, but cached and shared between states: the caller must not mutate it.
-
-    A state only reads its configuration, and random playouts build thousands of states
-    with the same few configurations, so checking each one once is enough.
-    """
-    key = repr(config) if config else ""
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is options:
-        return hit[1]
-    cfg = options.resolve(config)
-    if len(_CACHE) >= _CACHE_SIZE:
-        _CACHE.clear()
-    _CACHE[key] = (options, cfg)
-    return cfg
 
 
 class TinyNinjasState(State):
@@ -296,7 +294,7 @@ class TinyNinjasState(State):
         if self.phase == R.P_DEFEND:
             obs["pending_attack"] = {
                 "card": INSTANCE_NAME[self.p_card],
-                "colour": {RED: "RED", BLUE: "BLUE"}.get(self.p_colour, ""),
+                "colour": "RED" if self.p_colour == RED else "BLUE" if self.p_colour == BLUE else "",
                 "amount": self.p_amount,
                 "undefendable": self.p_undef,
             }
@@ -344,9 +342,13 @@ class TinyNinjasState(State):
         """
         log = self.log
         done = self._event_dicts
-        done.extend(_event_dict(ev) for ev in log[len(done):])
+        for i in range(len(done), len(log)):
+            done.append(_event_dict(log[i]))
         events, upto = self._shown.get(seat, ([], 0))
-        events.extend(done[i] for i in range(upto, len(log)) if log[i][0] == -1 or log[i][0] == seat)
+        for i in range(upto, len(log)):
+            viewer = log[i][0]
+            if viewer == -1 or viewer == seat:
+                events.append(done[i])
         self._shown[seat] = (events, len(log))
         return events
 
@@ -432,7 +434,7 @@ class TinyNinjasState(State):
 
 def new_match(game: Game, seed: int, config: Mapping[str, Any] | None, inject: Inject | None) -> TinyNinjasState:
     """A fresh battle (or Champion series) for `config` merged over the standard configuration."""
-    state = TinyNinjasState(game, resolve_shared(game.options, config), Chance(seed, inject))
+    state = TinyNinjasState(game, game.options.resolve_shared(config), Chance(seed, inject))
     R.new_battle(state)
     return state
 

@@ -8,19 +8,31 @@ Actions: every action the game can offer, in this order: the two roles, discard 
 play (card id x token mask RED|BLUE), Princess play (ATTACK, HEAL x card id x mask), end
 round, revive (card id), defend (card id x YELLOW), no defend, mulligan (card id), keep hand,
 the three Survivor options, declare attack (Solo).
+
+`encode_state` builds the same tensor from the state's fields, reading only what the seat's view
+holds (its own hand and mulligan marks, the cards the opponent showed, public counts and events).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from tourney.engine.core import Action, Observation
-from tourney.engine.core.encoding import Encoding, Features
+from tourney.engine.core import Action, Observation, State
+from tourney.engine.core.encoding import Encoding, clipped, scaled
 from tourney.engine.games.tiny_ninjas import actions as A
-from tourney.engine.games.tiny_ninjas.data import DIE_FACES, NUM_TYPES, TYPE_NAMES
+from tourney.engine.games.tiny_ninjas.data import (
+    BLUE,
+    DIE_FACES,
+    INSTANCE_TYPE,
+    NUM_TYPES,
+    RED,
+    TOKEN_NAMES,
+    TYPE_BY_NAME,
+)
 from tourney.engine.games.tiny_ninjas.game import MODES
-from tourney.engine.games.tiny_ninjas.rules import PHASE_NAMES
+from tourney.engine.games.tiny_ninjas.rules import P_DEFEND, P_MULLIGAN, PHASE_NAMES
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
 
 ALL_ACTIONS: Final[tuple[Action, ...]] = (
     A.CHOOSE_ATTACK, A.CHOOSE_DEFEND, *A.DISCARD,
@@ -30,11 +42,124 @@ ALL_ACTIONS: Final[tuple[Action, ...]] = (
     A.SURVIVOR_DOOM, A.SURVIVOR_HEAL, A.SURVIVOR_PASS, A.DECLARE_ATTACK,
 )
 ACTION_INDEX: Final[dict[Action, int]] = {a: i for i, a in enumerate(ALL_ACTIONS)}
-TOKENS: Final = ("RED", "BLUE", "YELLOW")
+TOKENS: Final = tuple(name for _, name in TOKEN_NAMES)  # RED, BLUE, YELLOW
 COPIES: Final = 6.0  # the most copies of one type in the deck: the scale of a per-type count
 PER_SEAT: Final = 5 + len(TOKENS) + 2 * NUM_TYPES
 SIZE: Final = (len(MODES) + len(PHASE_NAMES) + 5 + 2 * PER_SEAT + 1 + NUM_TYPES + 6
                + 2 * len(DIE_FACES) + 4 + 2 * NUM_TYPES)
+
+# Where each part of the tensor starts (the order of `encode`), for `state_tensor`.
+AT_PHASE: Final = len(MODES)
+AT_ROUND: Final = AT_PHASE + len(PHASE_NAMES)
+AT_SEATS: Final = AT_ROUND + 5
+AT_KNOWN: Final = 8  # within a seat's part: its known cards by type, then its revealed hand by type
+AT_REVEALED: Final = AT_KNOWN + NUM_TYPES
+AT_DRAW: Final = AT_SEATS + 2 * PER_SEAT
+AT_ATTACK: Final = AT_DRAW + 1 + NUM_TYPES
+AT_DICE: Final = AT_ATTACK + 6
+AT_HAND: Final = AT_DICE + 2 * len(DIE_FACES) + 4
+AT_MARKED: Final = AT_HAND + NUM_TYPES
+MODE_INDEX: Final = {mode: i for i, mode in enumerate(MODES)}
+PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASE_NAMES)}
+# A per-type count as the tensor holds it (n / COPIES, at most 1), for n = 0, 1, ..., 70: kept as
+# objects, so that storing one in the tensor is a pointer copy, not a new float each time.
+COUNT_VALUE: Final[tuple[object, ...]] = tuple(min(1.0, n / COPIES) for n in range(71))
+
+
+def _count_types(out: list[Any], at: int, cards: list[int], tally: list[int]) -> None:
+    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (zero before); `tally` is
+    all zeros, and is left so (one list serves every count of a tensor)."""
+    for c in cards:
+        t = INSTANCE_TYPE[c]
+        n = tally[t] + 1
+        tally[t] = n
+        out[at + t] = COUNT_VALUE[n]
+    for c in cards:
+        tally[INSTANCE_TYPE[c]] = 0
+
+
+def _count_names(out: list[Any], at: int, names: Sequence[Any], tally: list[int]) -> None:
+    """`Features.counts(names, TYPE_NAMES, COPIES)` into out[at:at + NUM_TYPES] (zero before); `tally`
+    is all zeros, and is left so."""
+    for name in names:
+        t = TYPE_BY_NAME.get(name, -1) if isinstance(name, str) else -1
+        if t >= 0:
+            n = tally[t] + 1
+            tally[t] = n
+            out[at + t] = COUNT_VALUE[min(n, len(COUNT_VALUE) - 1)]
+    for name in names:
+        t = TYPE_BY_NAME.get(name, -1) if isinstance(name, str) else -1
+        if t >= 0:
+            tally[t] = 0
+
+
+def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
+    """`encode(s.observe(me))`, number for number, from the state's fields."""
+    out: list[Any] = [0.0] * SIZE
+    tally = [0] * NUM_TYPES
+    cfg = s.cfg
+    mode = MODE_INDEX.get(cfg["mode"], -1)
+    if mode >= 0:
+        out[mode] = 1.0
+    out[AT_PHASE + s.phase] = 1.0
+    out[AT_ROUND] = clipped(s.round, 100.0)
+    if s.attacker == me:
+        out[AT_ROUND + 1] = 1.0
+    if me in s._to_act:
+        out[AT_ROUND + 2] = 1.0
+    out[AT_ROUND + 3] = clipped(s.attacks, 10.0)
+    if s.freeze:
+        out[AT_ROUND + 4] = 1.0
+    reveal = cfg["reveal_hand"]
+    at = AT_SEATS
+    for p in (me, 1 - me):
+        out[at] = clipped(s.health[p], 20.0)
+        out[at + 1] = clipped(s.maxh[p], 20.0)
+        out[at + 2] = clipped(s.limit[p], 10.0)
+        out[at + 3] = clipped(len(s.hands[p]), 10.0)
+        tokens = s.tokens[p]
+        for k in range(len(TOKEN_NAMES)):  # in TOKENS's order: RED, BLUE, YELLOW
+            if tokens & TOKEN_NAMES[k][0]:
+                out[at + 5 + k] = 1.0
+        _count_types(out, at + AT_KNOWN, s.known[p], tally)
+        if reveal[p]:
+            out[at + 4] = 1.0
+            _count_types(out, at + AT_REVEALED, s.hands[p], tally)
+        at += PER_SEAT
+    out[AT_DRAW] = clipped(len(s.draw), 70.0)
+    _count_types(out, AT_DRAW + 1, s.discard, tally)
+    if s.phase == P_DEFEND:
+        out[AT_ATTACK] = 1.0
+        if s.p_colour == RED:
+            out[AT_ATTACK + 1] = 1.0
+        elif s.p_colour == BLUE:
+            out[AT_ATTACK + 2] = 1.0
+        out[AT_ATTACK + 3] = clipped(s.p_amount, 10.0)
+        out[AT_ATTACK + 4] = clipped(s.p_undef, 10.0)
+    if cfg["series_wins"]:
+        out[AT_ATTACK + 5] = clipped(s.wins[me], 5.0)
+        out[AT_DICE + 2 * len(DIE_FACES) + 1] = clipped(s.wins[1 - me], 5.0)
+    log = s.log
+    for back in range(len(log) - 1, -1, -1):  # the latest roll, as the view's last_dice
+        ev: tuple[Any, ...] = log[back]
+        if ev[1] == "roll":
+            faces: list[int] = ev[3]  # rules.roll and roll2 log a list
+            for k in range(min(2, len(faces))):
+                face = faces[k]
+                if 1 <= face <= len(DIE_FACES):
+                    out[AT_DICE + k * len(DIE_FACES) + face - 1] = 1.0
+            if ev[2] == me:
+                out[AT_DICE + 2 * len(DIE_FACES)] = 1.0
+            break
+    if s.solo:
+        if s.ai_card >= 0:
+            out[AT_HAND - 2] = 1.0
+        if cfg["difficulty"]:
+            out[AT_HAND - 1] = 1.0
+    _count_types(out, AT_HAND, s.hands[me], tally)
+    if s.phase == P_MULLIGAN:
+        _count_types(out, AT_MARKED, s.mull[me], tally)
+    return out
 
 
 class TinyNinjasEncoding(Encoding):
@@ -44,47 +169,77 @@ class TinyNinjasEncoding(Encoding):
     action_count = len(ALL_ACTIONS)
 
     def encode(self, view: Observation) -> list[float]:
-        """The seat's view as SIZE numbers, its own seat first."""
+        """The seat's view as SIZE numbers, its own seat first (`Features`' rules: a number scaled and
+        clipped, None counted as 0), written into place."""
         me = int(view["seat"])
-        f = Features()
-        f.one_hot(view["mode"], MODES)
-        f.one_hot(view["phase"], PHASE_NAMES)
-        f.scaled(view["round"], 100)
-        f.flag(view["attacker"] == me)
-        f.flag(me in view["to_act"])
-        f.scaled(view["attacks_this_round"], 10)
-        f.flag(view["freeze_pending"])
+        out: list[Any] = [0.0] * SIZE
+        tally = [0] * NUM_TYPES
+        mode = MODE_INDEX.get(view["mode"], -1)
+        if mode >= 0:
+            out[mode] = 1.0
+        phase = PHASE_INDEX.get(view["phase"], -1)
+        if phase >= 0:
+            out[AT_PHASE + phase] = 1.0
+        out[AT_ROUND] = scaled(view["round"], 100.0)
+        if view["attacker"] == me:
+            out[AT_ROUND + 1] = 1.0
+        if me in view["to_act"]:
+            out[AT_ROUND + 2] = 1.0
+        out[AT_ROUND + 3] = scaled(view["attacks_this_round"], 10.0)
+        if view["freeze_pending"]:
+            out[AT_ROUND + 4] = 1.0
         revealed = view["revealed_hands"]
+        at = AT_SEATS
         for p in (me, 1 - me):
-            f.scaled(view["health"][p], 20)
-            f.scaled(view["max_health"][p], 20)
-            f.scaled(view["hand_limit"][p], 10)
-            f.scaled(view["hand_sizes"][p], 10)
-            f.flag(str(p) in revealed)
-            for token in TOKENS:
-                f.flag(token in view["tokens"][p])
-            f.counts(view["known_cards"][p], TYPE_NAMES, COPIES)
-            f.counts(revealed.get(str(p), ()), TYPE_NAMES, COPIES)
-        f.scaled(view["draw_pile_size"], 70)
-        f.counts(view["discard_pile"], TYPE_NAMES, COPIES)
+            out[at] = scaled(view["health"][p], 20.0)
+            out[at + 1] = scaled(view["max_health"][p], 20.0)
+            out[at + 2] = scaled(view["hand_limit"][p], 10.0)
+            out[at + 3] = scaled(view["hand_sizes"][p], 10.0)
+            if str(p) in revealed:
+                out[at + 4] = 1.0
+            tokens = view["tokens"][p]
+            for k in range(len(TOKENS)):
+                if TOKENS[k] in tokens:
+                    out[at + 5 + k] = 1.0
+            _count_names(out, at + AT_KNOWN, view["known_cards"][p], tally)
+            _count_names(out, at + AT_REVEALED, revealed.get(str(p), ()), tally)
+            at += PER_SEAT
+        out[AT_DRAW] = scaled(view["draw_pile_size"], 70.0)
+        _count_names(out, AT_DRAW + 1, view["discard_pile"], tally)
         attack = view["pending_attack"] or {}
-        f.flag(attack)
-        f.one_hot(attack.get("colour"), ("RED", "BLUE"))
-        f.scaled(attack.get("amount"), 10)
-        f.scaled(attack.get("undefendable"), 10)
+        if attack:
+            out[AT_ATTACK] = 1.0
+        colour = attack.get("colour")
+        if colour == "RED":
+            out[AT_ATTACK + 1] = 1.0
+        elif colour == "BLUE":
+            out[AT_ATTACK + 2] = 1.0
+        out[AT_ATTACK + 3] = scaled(attack.get("amount"), 10.0)
+        out[AT_ATTACK + 4] = scaled(attack.get("undefendable"), 10.0)
         series = view.get("series") or {"wins": [0, 0]}
-        f.scaled(series["wins"][me], 5)
+        out[AT_ATTACK + 5] = scaled(series["wins"][me], 5.0)
         dice = view["last_dice"] or {"faces": []}
         faces = list(dice["faces"]) + [0, 0]
-        for face in faces[:2]:
-            f.one_hot(face, range(1, len(DIE_FACES) + 1))
-        f.flag(dice.get("seat") == me)
-        f.scaled(series["wins"][1 - me], 5)
-        f.flag(view.get("ai_card"))
-        f.flag(view.get("difficulty"))
-        f.counts(view["hand"], TYPE_NAMES, COPIES)
-        f.counts(view.get("mulligan_marked", ()), TYPE_NAMES, COPIES)
-        return f.done(SIZE)
+        for k in range(2):
+            for face in range(1, len(DIE_FACES) + 1):
+                if faces[k] == face:
+                    out[AT_DICE + k * len(DIE_FACES) + face - 1] = 1.0
+        if dice.get("seat") == me:
+            out[AT_DICE + 2 * len(DIE_FACES)] = 1.0
+        out[AT_DICE + 2 * len(DIE_FACES) + 1] = scaled(series["wins"][1 - me], 5.0)
+        if view.get("ai_card"):
+            out[AT_HAND - 2] = 1.0
+        if view.get("difficulty"):
+            out[AT_HAND - 1] = 1.0
+        _count_names(out, AT_HAND, view["hand"], tally)
+        _count_names(out, AT_MARKED, view.get("mulligan_marked", ()), tally)
+        return out
+
+    def encode_state(self, state: State, seat: int) -> list[float]:
+        """`encode(state.observe(seat))` built from the state's fields (`state_tensor`)."""
+        if isinstance(state, TinyNinjasState):
+            return state_tensor(state, seat)
+        return self.encode(state.observe(seat))
 
     def action_indices(self, legal: Sequence[Action]) -> list[int]:
         """Each legal action's place in ALL_ACTIONS."""
