@@ -240,7 +240,7 @@ class RayExecutor:
         finally:
             if here is not None:
                 here.stop()
-            self._cancel(in_flight)
+            self._abandon(in_flight)
 
     def _top_up(self, plan_ref: Any, game: str, queue: deque[Any], here: LocalPlayer | None, in_flight: list[Any],
                 timing: ChunkTiming) -> None:
@@ -296,14 +296,20 @@ class RayExecutor:
                     ) from None
         return found
 
-    def _cancel(self, in_flight: list[Any]) -> None:
-        for ref in in_flight:
-            self._ray.cancel(ref)
+    def _abandon(self, in_flight: list[Any]) -> None:
+        """Drop the chunks still in flight when a run stops early (an error, Ctrl-C, SIGTERM).
+
+        They are not cancelled: Ray's core aborts the whole process ("Tried to complete task that was not
+        pending") when a cancelled task's normal reply arrives at the same moment, which a SIGTERM during
+        long matches met. A chunk left running ends when its matches do, or with its owner (this process:
+        Ray stops an exited driver's tasks), and its result is dropped with its reference.
+        """
         for ref in in_flight:
             # Collect what already failed, so Ray does not report it as unhandled later;
-            # cancelled, failed or still running are all fine here.
+            # failed or still running are both fine here.
             with contextlib.suppress(Exception):
                 self._ray.get(ref, timeout=0)
+        in_flight.clear()
 
     def close(self) -> None:
         """Shut down the Ray this executor started. One still starting is not waited for: if this
