@@ -19,8 +19,9 @@ from tourney.tournament.cli import app
 from tourney.tournament.store.database import with_driver
 
 ROOT = Path(__file__).resolve().parents[2]
-# A small search bot makes each match take a little while, so the outage lands mid-tournament.
-ARGS = ["run", "--game", "tiny-ninjas", "--bots", "random,greedy,ismcts:iterations=8@s1,greedy@g2",
+# A search bot makes each match take a while (the run plays about 2 s, several of --local's 0.5 s batches),
+# so the outage lands mid-tournament.
+ARGS = ["run", "--game", "tiny-ninjas", "--bots", "random,greedy,ismcts:iterations=40@s1,greedy@g2",
         "--games-per-pair", "2", "--seed", "9", "--seed-key", "test-key-0123456789", "--local", "--json"]
 TOTAL = 12  # 6 pairs x 2 games: the driver is frozen after the first, so the outage lands before the last
 
