@@ -66,12 +66,15 @@ def test_a_killed_swiss_resumes_to_the_uninterrupted_standings(tmp_path):
 
 
 def test_resume_with_an_id_finishes_a_killed_round_robin(tmp_path):
-    args = ["run", "--game", "sticks", "--bots", BOTS, "--games-per-pair", "4", "--seed", "3",
+    # Searching bots slow enough that the 60 matches span several of --local's 0.5 s batches: a round
+    # robin schedules every match at once, and one batch of quick ones would store them all.
+    bots = "random,greedy,ismcts:iterations=3000@i1,ismcts:iterations=2000@i2,greedy@g2,random@r2"
+    args = ["run", "--game", "sticks", "--bots", bots, "--games-per-pair", "4", "--seed", "3",
             "--seed-key", "test-key-0123456789", "--local"]
     runner = CliRunner()
     whole = json.loads(runner.invoke(app, [*args, "--db", str(tmp_path / "whole.db"), "--json"]).stdout)
     db = tmp_path / "killed.db"
-    start_and_kill(db, args, kill_after=5)
+    assert 5 <= start_and_kill(db, args, kill_after=5) < 60
     again = json.loads(runner.invoke(app, ["run", "--resume", "1", "--db", str(db), "--local", "--json"]).stdout)
     assert again["standings"] == whole["standings"]
     assert again["matches"] == whole["matches"] == 60
