@@ -12,6 +12,7 @@ the same match are played by the arena itself.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import threading
 import time
@@ -25,7 +26,8 @@ from tourney.engine.referee import MatchResult
 from tourney.engine.server import REMOTE_PREFIX, ArenaUnavailable, Bot, BotClient, pb, run_remote_match
 from tourney.envs.wire_actions import engine_action
 from tourney.tournament.hosted.seat import hosted_starter
-from tourney.workers.programs import CONNECT_WAIT_S, ProgramArena, SeatForfeit, open_program_arena
+from tourney.workers.programs import CONNECT_CEILING_S, CONNECT_WAIT_S, ProgramArena, SeatForfeit, open_program_arena
+from tourney.workers.start_clock import StartClock
 
 LEARNER = "envs-learner"
 POLL_S = 0.05
@@ -80,9 +82,9 @@ class ProgramMatch:
                                        guests_connect=connect_learner)
         except SeatForfeit as forfeit:
             raise ConfigError(f"the opponent in seat {forfeit.seat} cannot play: {forfeit.why}.") from None
-        deadline = time.monotonic() + CONNECT_WAIT_S
+        clock = StartClock([os.getpid()], CONNECT_CEILING_S)  # the learner is a thread of this process
         while not table.arena.arena.connected(LEARNER):
-            if time.monotonic() >= deadline:
+            if clock.expired(CONNECT_WAIT_S):
                 raise ConfigError(f"the learner did not connect to its arena within {CONNECT_WAIT_S:g} s.")
             time.sleep(POLL_S)
 

@@ -41,8 +41,10 @@ from tourney.engine.server import (
 )
 from tourney.workers.program_specs import NOT_PLAYED, hosted_name, is_hosted, is_program
 from tourney.workers.sandbox import SandboxedProgram
+from tourney.workers.start_clock import StartClock
 
-CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello
+CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello, on its start clock (start_clock.py)
+CONNECT_CEILING_S = 30.0  # ... and on the wall, however busy the machine
 POLL_S = 0.05  # how often the wait looks for a program that exited or connected
 LOG_TAIL_LINES = 3  # lines of a failed program's log quoted in the forfeit's reason
 LOG_TAIL_CHARS = 400  # ... and at most this many characters of them
@@ -183,8 +185,11 @@ def _capped(result: MatchResult, hosted: Mapping[int, SandboxedProgram]) -> Matc
 
 
 def _await_connections(arena: LocalArena, processes: Mapping[int, Program]) -> tuple[int, str] | None:
-    """Wait until every program has connected; else (seat, why) for the first that exited or stayed silent."""
-    deadline = time.monotonic() + CONNECT_WAIT_S
+    """Wait until every program has connected; else (seat, why) for the first that exited or stayed silent.
+
+    The wait is timed on the programs' start clock: time a loaded machine kept them off the CPU is
+    not held against them (up to CONNECT_CEILING_S on the wall)."""
+    clock = StartClock([p.process.pid for p in processes.values() if p.process is not None], CONNECT_CEILING_S)
     while True:
         waiting = [i for i, p in processes.items() if not arena.arena.connected(p.name)]
         if not waiting:
@@ -193,9 +198,16 @@ def _await_connections(arena: LocalArena, processes: Mapping[int, Program]) -> t
             process = processes[i]
             if not process.alive():
                 return i, _why(process, "it exited before connecting")
-        if time.monotonic() >= deadline:
-            return waiting[0], _why(processes[waiting[0]], f"it did not connect within {CONNECT_WAIT_S:g} s")
+        if clock.expired(CONNECT_WAIT_S):
+            return waiting[0], _why(processes[waiting[0]], silent_for(clock))
         time.sleep(POLL_S)
+
+
+def silent_for(clock: StartClock) -> str:
+    """Why a program that never said Hello forfeits: the limit, and the wall time when the machine was busy."""
+    wall = clock.wall()
+    busy = f" ({wall:.0f} s on the wall, most of it waiting for a busy CPU)" if wall >= CONNECT_WAIT_S + 1 else ""
+    return f"it did not connect within {CONNECT_WAIT_S:g} s{busy}"
 
 
 def _why(process: Program, what: str) -> str:

@@ -1,0 +1,117 @@
+"""The clock a starting bot program is timed on: wall time less the time it sat waiting for a CPU.
+
+A program has CONNECT_WAIT_S to start and say Hello. On a loaded machine a program that needs
+half a second of work can wait many seconds for a turn on a core; timing it by the wall would
+forfeit matches for the machine's load, not the bot's fault. Linux counts, per thread, the time a
+thread was runnable but not running (the second field of /proc/PID/task/TID/schedstat). This
+clock charges a program the wall time since it was started less the largest such delay among its
+threads and its descendants' threads: a program that sleeps or blocks is charged in full, one kept
+off the CPU is not. An absolute ceiling on the wall still ends every wait, so threads that
+crowd each other out cannot stall a match for long. Where /proc has no schedstat, it is the wall.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+PROC = Path("/proc")
+TREE_EVERY_S = 0.2  # how often the program's process tree is looked up again (it is a scan of /proc)
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadTimes:
+    """What /proc says of one thread: seconds it ran, seconds it waited runnable, and whether it is runnable now."""
+
+    ran: float
+    waited: float
+    runnable: bool
+
+
+def thread_times(pid: int) -> dict[tuple[int, int], ThreadTimes]:
+    """Each live thread of process pid, keyed (pid, tid)."""
+    found: dict[tuple[int, int], ThreadTimes] = {}
+    task = PROC / str(pid) / "task"
+    try:
+        tids = os.listdir(task)
+    except OSError:
+        return found
+    for tid in tids:
+        try:
+            ran, waited = (task / tid / "schedstat").read_text().split()[:2]
+            state = (task / tid / "stat").read_text().rsplit(")", 1)[-1].split()[0]
+            found[(pid, int(tid))] = ThreadTimes(int(ran) / 1e9, int(waited) / 1e9, state == "R")
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def descendants(roots: Iterable[int]) -> set[int]:
+    """The processes in the trees under roots (the roots included), from each process's parent in /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir(PROC):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = (PROC / entry / "stat").read_text()
+        except OSError:
+            continue
+        # The name, in parentheses, may hold spaces: the parent pid is the second field after it.
+        after_name = stat.rsplit(")", 1)[-1].split()
+        if len(after_name) > 1 and after_name[1].isdigit():
+            children.setdefault(int(after_name[1]), []).append(int(entry))
+    found: set[int] = set()
+    todo = [pid for pid in roots if pid > 0]
+    while todo:
+        pid = todo.pop()
+        if pid not in found:
+            found.add(pid)
+            todo.extend(children.get(pid, ()))
+    return found
+
+
+class StartClock:
+    """Seconds a set of started programs has been charged since the clock was made (see the module)."""
+
+    def __init__(self, roots: Iterable[int], ceiling_s: float) -> None:
+        self.roots = [pid for pid in roots if pid > 0]
+        self.ceiling_s = ceiling_s
+        self.started = self._polled = time.monotonic()
+        self._tree_at = self.started
+        self._pids = descendants(self.roots) if self.roots else set()
+        self._base = {key: t.waited for pid in self._pids for key, t in thread_times(pid).items()}
+        self._last: dict[tuple[int, int], ThreadTimes] = {}
+        self._pending: dict[tuple[int, int], float] = {}
+        self._waited = 0.0
+
+    def wall(self) -> float:
+        """Seconds on the wall since the clock was made."""
+        return time.monotonic() - self.started
+
+    def charged(self) -> float:
+        """Wall seconds less the longest any of the programs' threads waited for a CPU meanwhile.
+
+        The kernel adds to a thread's wait only when the thread gets a CPU, so a thread that is
+        runnable and has not run since the last look has been waiting all along: that time counts
+        as waited before the kernel says so."""
+        now = time.monotonic()
+        if self.roots and now - self._tree_at >= TREE_EVERY_S:
+            self._pids, self._tree_at = descendants(self.roots), now
+        step, self._polled = now - self._polled, now
+        for pid in self._pids:
+            for key, times in thread_times(pid).items():
+                last = self._last.get(key)
+                stalled = last is not None and times.runnable and times.ran == last.ran
+                self._pending[key] = self._pending.get(key, 0.0) + step if stalled else 0.0
+                self._last[key] = times
+                # A thread first seen after the clock started has waited only since it began.
+                waited = times.waited - self._base.get(key, 0.0) + self._pending[key]
+                self._waited = max(self._waited, waited)
+        return max(0.0, now - self.started - self._waited)
+
+    def expired(self, limit_s: float) -> bool:
+        """Whether the programs have been charged limit_s, or the wall has reached the ceiling."""
+        return self.charged() >= limit_s or self.wall() >= self.ceiling_s
