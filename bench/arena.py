@@ -282,7 +282,9 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
     async def bot(channel: grpc.aio.Channel, name: str, welcomed: asyncio.Event, answered: list[int]) -> None:
         call = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=pb.BotMessage.SerializeToString,
                                      response_deserializer=lambda data: (len(data), pb.ArenaMessage.FromString(data)))()
-        await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, games=[game], max_concurrent_matches=2)))
+        # start_in_request, as the Python SDK says: each MatchStarted comes inside the seat's first request.
+        await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, games=[game], max_concurrent_matches=2,
+                                                      start_in_request=True)))
         while (got := await call.read()) is not grpc.aio.EOF:
             size, message = got
             kind = message.WhichOneof("kind")
@@ -292,6 +294,8 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
                 welcomed.set()
             elif kind == "action_request":
                 request = message.action_request
+                if tally is not None and request.HasField("started"):
+                    _tally(tally, "arena -> bot (MatchStarted in a request)", request.started.ByteSize())
                 answered[0] += 1
                 if len(sizes) < 2000:
                     sizes.append(size)
