@@ -17,6 +17,8 @@ size. "aio bot" is a minimal grpc.aio bot, the same kind of client as the baseli
 event loop). Then each real game (all four unless --game names some) match after match against
 the raw ping-pong with that game's request size, with each server's CPU per decision read from
 /proc (what the arena spends, whatever the load), and a last table of the four games' ratios.
+The real games' organiser asks for each bot's matches on one RunMatches stream (`--unary-run-match`:
+a RunMatch call a match, as before), and their aio bots set Hello.start_in_request, as the SDK does.
 Prints tables; no assertions.
 """
 
@@ -117,6 +119,7 @@ register(Relay())
 RAW_METHOD = "/bench.Raw/PingPong"
 RAW_UNARY = "/bench.Raw/Once"
 REAL_GAMES = ("tiny-ninjas", "maitre-ninja", "ninja-versus-ninja", "ninja-arena")
+UNARY_RUN_MATCH = "--unary-run-match" in sys.argv  # the organiser asks with RunMatch, a call per match
 
 
 # ---------------------------------------------------------------- servers (child processes)
@@ -317,21 +320,33 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
             answered = [[0] for _ in range(streams)]
             bots = [asyncio.ensure_future(bot(channel, f"{game}-{i}", flags[i], answered[i])) for i in range(streams)]
             await asyncio.wait_for(asyncio.gather(*(f.wait() for f in flags)), 30)
+            # One RunMatches stream per bot (a match at a time), as an organiser with many short matches
+            # would use it; --unary-run-match asks with a RunMatch call per match instead.
             run_match = organiser.unary_unary("/tourney.v1.Arena/RunMatch",
-                                            request_serializer=pb.RunMatchRequest.SerializeToString,
-                                            response_deserializer=pb.MatchRecord.FromString)
+                                              request_serializer=pb.RunMatchRequest.SerializeToString,
+                                              response_deserializer=pb.MatchRecord.FromString)
+            run_matches = organiser.stream_stream("/tourney.v1.Arena/RunMatches",
+                                                  request_serializer=pb.RunMatchRequest.SerializeToString,
+                                                  response_deserializer=pb.MatchRecord.FromString)
 
             async def matches(i: int) -> None:
                 seed = i * 100_000
+                stream = None if UNARY_RUN_MATCH else run_matches()
                 while answered[i][0] < per_stream:
                     seed += 1
                     ask = pb.RunMatchRequest(game=game, seats=[f"remote:{game}-{i}"] * 2, seed=seed,
                                              config_json=config_json)
-                    record = await run_match(ask)
+                    if stream is None:
+                        record = await run_match(ask)
+                    else:
+                        await stream.write(ask)
+                        record = await stream.read()
                     if tally is not None:
                         _tally(tally, "organiser -> arena RunMatch", ask.ByteSize())
                         _tally(tally, "arena -> organiser MatchRecord", record.ByteSize())
                     assert record.termination in ("normal", "adjudication"), record.reason
+                if stream is not None:
+                    await stream.done_writing()
 
             started = time.perf_counter()
             await asyncio.gather(*(matches(i) for i in range(streams)))
@@ -355,6 +370,9 @@ def main() -> None:
     parser.add_argument("--profile", metavar="GAME", default=None,
                         help="instead, profile the arena's process (cProfile) while 8 bots play GAME match after "
                              "match, and print where its time goes")
+    parser.add_argument("--unary-run-match", action="store_true",
+                        help="the organiser asks for each real game's match with a RunMatch call, not on a RunMatches "
+                             "stream")
     parser.add_argument("--count", metavar="GAME", default=None,
                         help="instead, count per decision what the arena does while 8 bots play GAME match after "
                              "match: messages and bytes each way, and each of its threads' CPU and context switches")
