@@ -3,6 +3,7 @@
     PYTHONPATH=. .venv/bin/python bench/arena.py [--decisions 3000] [--rounds 3] [--game tiny-ninjas ...]
     PYTHONPATH=. .venv/bin/python bench/arena.py --profile tiny-ninjas   # where the arena's time goes
     PYTHONPATH=. .venv/bin/python bench/arena.py --count tiny-ninjas     # messages, bytes, threads per decision
+    PYTHONPATH=. .venv/bin/python bench/arena.py --in-process tiny-ninjas  # the arena's own work, no gRPC
 
 Both servers run in their own process (grpc.aio, default event loop), the clients in this one.
 The arena plays a trivial registered game ("relay": two seats alternate, three legal
@@ -373,12 +374,20 @@ def main() -> None:
     parser.add_argument("--unary-run-match", action="store_true",
                         help="the organiser asks for each real game's match with a RunMatch call, not on a RunMatches "
                              "stream")
+    parser.add_argument("--in-process", metavar="GAME", default=None,
+                        help="instead, the arena's own CPU per decision of GAME with no gRPC: its matches driven in "
+                             "this process, each request answered at once by parsing it as a bot would")
     parser.add_argument("--count", metavar="GAME", default=None,
                         help="instead, count per decision what the arena does while 8 bots play GAME match after "
                              "match: messages and bytes each way, and each of its threads' CPU and context switches")
     args = parser.parse_args()
     if args.count is not None:
         count_arena(args.count, 8 * args.decisions // 4)
+        return
+    if args.in_process is not None:
+        for _ in range(args.rounds):
+            print(f"{args.in_process}: {in_process_us(args.in_process, 8 * args.decisions // 4):.1f} µs of CPU a "
+                  "decision in process (no gRPC; the bot's parse of each request included)")
         return
     if args.profile is not None:
         profile_arena(args.profile, 8 * args.decisions // 4)
@@ -472,6 +481,47 @@ def profile_arena(game: str, decisions: int, shown: int = 30) -> None:
         counted = {loop_work[name]: calls for (_, _, name), (_, calls, *_rest) in profile.stats.items()  # type: ignore[attr-defined]
                    if name in loop_work}
         print("per decision: " + ", ".join(f"{what} {counted.get(what, 0) / done:.2f}" for what in loop_work.values()))
+
+
+def in_process_us(game: str, decisions: int) -> float:
+    """CPU µs a decision of the arena's own work on `game`: `Arena.run_match` between two seats of one
+    session whose outbox hands each ActionRequest to a bot in this process (parsed, first action
+    answered at once), match after match, after a warm-up of 300 decisions. No gRPC: the referee, the
+    game, the codec, the framing, the session and each match's turnover are what is timed."""
+    from tourney.engine.server.arena import Arena
+    from tourney.engine.server.config import ArenaConfig
+    from tourney.engine.server.generated import arena_pb2 as pb
+    from tourney.engine.server.sessions import BotSession
+
+    async def run() -> float:
+        arena = Arena(ArenaConfig(allow_anonymous=True, default_move_ms=30_000))
+        session = BotSession("in-process", "bot", [game], 8, asyncio.get_running_loop(), start_in_request=True)
+        arena.add_session(session)
+        asked: list[pb.ActionRequest] = []
+
+        def delivered(item: bytes | None) -> None:
+            message = pb.ArenaMessage.FromString(item) if item is not None else None
+            if message is not None and message.WhichOneof("kind") == "action_request":
+                asked.append(message.action_request)
+
+        session.outbound.put = delivered  # type: ignore[method-assign]
+        done, seed, started, counted_from = 0, 0, 0.0, -1
+        while done - max(0, counted_from) < decisions:
+            if counted_from < 0 and done >= 300:
+                started, counted_from = time.process_time(), done
+            seed += 1
+            match = asyncio.ensure_future(arena.run_match(game, ["remote:bot", "remote:bot"], seed))
+            while not match.done():
+                await asyncio.sleep(0)  # the match starts, or goes on from the answers below
+                while asked:
+                    request = asked.pop()
+                    done += 1
+                    session.resolve(pb.ActionReply(match_id=request.match_id, request_id=request.request_id))
+            match.result()
+        arena.shutdown()
+        return 1e6 * (time.process_time() - started) / (done - counted_from)
+
+    return asyncio.run(run())
 
 
 def count_arena(game: str, decisions: int) -> None:

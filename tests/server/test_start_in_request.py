@@ -137,3 +137,20 @@ def test_the_python_sdk_hears_every_start_once_before_acting(harness: ArenaHarne
     assert wait_for(lambda: len(client.ended) == 3)
     assert bot.starts == [r.match_id for r in records]
     assert bot.requests and bot.unannounced == []
+
+
+@pytest.mark.timeout(120)
+def test_a_bot_in_both_seats_gets_each_seats_own_start_in_that_seats_request(harness: ArenaHarness) -> None:
+    both = RawBot(harness.address, "twin", _first_legal, slots=2, start_in_request=True)
+    try:
+        record = harness.run_match("tiny-ninjas", ["remote:twin", "remote:twin"], 5, move_ms=60_000)
+        assert record.termination in ("normal", "adjudication")
+        assert wait_for(lambda: len(both.ended) == 2)
+        carried = [(r.seat, r.started.seat) for r in both.requests if r.HasField("started")]
+        assert sorted(carried) == [(0, 0), (1, 1)]  # one each, never the other seat's
+        firsts = {}
+        for request in both.requests:
+            firsts.setdefault(request.seat, request)
+        assert all(request.HasField("started") for request in firsts.values())
+    finally:
+        both.close()
