@@ -1,4 +1,4 @@
-"""The five RPCs of tourney.v1.Arena over one `Arena`: ListGames, GetMatch, RunMatch, Watch, Play.
+"""The RPCs of tourney.v1.Arena over one `Arena`: ListGames, GetMatch, RunMatch, RunMatches, Watch, Play.
 
 The servicer checks what a client sends (Hello, rate limits, admin token) and moves
 messages; what a match is and how it is played belongs to `Arena`.
