@@ -3,6 +3,7 @@
     PYTHONPATH=. .venv/bin/python bench/arena.py [--decisions 3000] [--rounds 3] [--game tiny-ninjas ...]
     PYTHONPATH=. .venv/bin/python bench/arena.py --profile tiny-ninjas   # where the arena's time goes
     PYTHONPATH=. .venv/bin/python bench/arena.py --count tiny-ninjas     # messages, bytes, threads per decision
+    PYTHONPATH=. .venv/bin/python bench/arena.py --in-process tiny-ninjas  # the arena's own work, no gRPC
 
 Both servers run in their own process (grpc.aio, default event loop), the clients in this one.
 The arena plays a trivial registered game ("relay": two seats alternate, three legal
@@ -17,6 +18,8 @@ size. "aio bot" is a minimal grpc.aio bot, the same kind of client as the baseli
 event loop). Then each real game (all four unless --game names some) match after match against
 the raw ping-pong with that game's request size, with each server's CPU per decision read from
 /proc (what the arena spends, whatever the load), and a last table of the four games' ratios.
+The real games' organiser asks for each bot's matches on one RunMatches stream (`--unary-run-match`:
+a RunMatch call a match, as before), and their aio bots set Hello.start_in_request, as the SDK does.
 Prints tables; no assertions.
 """
 
@@ -117,6 +120,7 @@ register(Relay())
 RAW_METHOD = "/bench.Raw/PingPong"
 RAW_UNARY = "/bench.Raw/Once"
 REAL_GAMES = ("tiny-ninjas", "maitre-ninja", "ninja-versus-ninja", "ninja-arena")
+UNARY_RUN_MATCH = "--unary-run-match" in sys.argv  # the organiser asks with RunMatch, a call per match
 
 
 # ---------------------------------------------------------------- servers (child processes)
@@ -282,7 +286,9 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
     async def bot(channel: grpc.aio.Channel, name: str, welcomed: asyncio.Event, answered: list[int]) -> None:
         call = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=pb.BotMessage.SerializeToString,
                                      response_deserializer=lambda data: (len(data), pb.ArenaMessage.FromString(data)))()
-        await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, games=[game], max_concurrent_matches=2)))
+        # start_in_request, as the Python SDK says: each MatchStarted comes inside the seat's first request.
+        await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, games=[game], max_concurrent_matches=2,
+                                                      start_in_request=True)))
         while (got := await call.read()) is not grpc.aio.EOF:
             size, message = got
             kind = message.WhichOneof("kind")
@@ -292,6 +298,8 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
                 welcomed.set()
             elif kind == "action_request":
                 request = message.action_request
+                if tally is not None and request.HasField("started"):
+                    _tally(tally, "arena -> bot (MatchStarted in a request)", request.started.ByteSize())
                 answered[0] += 1
                 if len(sizes) < 2000:
                     sizes.append(size)
@@ -313,21 +321,33 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
             answered = [[0] for _ in range(streams)]
             bots = [asyncio.ensure_future(bot(channel, f"{game}-{i}", flags[i], answered[i])) for i in range(streams)]
             await asyncio.wait_for(asyncio.gather(*(f.wait() for f in flags)), 30)
+            # One RunMatches stream per bot (a match at a time), as an organiser with many short matches
+            # would use it; --unary-run-match asks with a RunMatch call per match instead.
             run_match = organiser.unary_unary("/tourney.v1.Arena/RunMatch",
-                                            request_serializer=pb.RunMatchRequest.SerializeToString,
-                                            response_deserializer=pb.MatchRecord.FromString)
+                                              request_serializer=pb.RunMatchRequest.SerializeToString,
+                                              response_deserializer=pb.MatchRecord.FromString)
+            run_matches = organiser.stream_stream("/tourney.v1.Arena/RunMatches",
+                                                  request_serializer=pb.RunMatchRequest.SerializeToString,
+                                                  response_deserializer=pb.MatchRecord.FromString)
 
             async def matches(i: int) -> None:
                 seed = i * 100_000
+                stream = None if UNARY_RUN_MATCH else run_matches()
                 while answered[i][0] < per_stream:
                     seed += 1
                     ask = pb.RunMatchRequest(game=game, seats=[f"remote:{game}-{i}"] * 2, seed=seed,
                                              config_json=config_json)
-                    record = await run_match(ask)
+                    if stream is None:
+                        record = await run_match(ask)
+                    else:
+                        await stream.write(ask)
+                        record = await stream.read()
                     if tally is not None:
                         _tally(tally, "organiser -> arena RunMatch", ask.ByteSize())
                         _tally(tally, "arena -> organiser MatchRecord", record.ByteSize())
                     assert record.termination in ("normal", "adjudication"), record.reason
+                if stream is not None:
+                    await stream.done_writing()
 
             started = time.perf_counter()
             await asyncio.gather(*(matches(i) for i in range(streams)))
@@ -351,12 +371,23 @@ def main() -> None:
     parser.add_argument("--profile", metavar="GAME", default=None,
                         help="instead, profile the arena's process (cProfile) while 8 bots play GAME match after "
                              "match, and print where its time goes")
+    parser.add_argument("--unary-run-match", action="store_true",
+                        help="the organiser asks for each real game's match with a RunMatch call, not on a RunMatches "
+                             "stream")
+    parser.add_argument("--in-process", metavar="GAME", default=None,
+                        help="instead, the arena's own CPU per decision of GAME with no gRPC: its matches driven in "
+                             "this process, each request answered at once by parsing it as a bot would")
     parser.add_argument("--count", metavar="GAME", default=None,
                         help="instead, count per decision what the arena does while 8 bots play GAME match after "
                              "match: messages and bytes each way, and each of its threads' CPU and context switches")
     args = parser.parse_args()
     if args.count is not None:
         count_arena(args.count, 8 * args.decisions // 4)
+        return
+    if args.in_process is not None:
+        for _ in range(args.rounds):
+            print(f"{args.in_process}: {in_process_us(args.in_process, 8 * args.decisions // 4):.1f} µs of CPU a "
+                  "decision in process (no gRPC; the bot's parse of each request included)")
         return
     if args.profile is not None:
         profile_arena(args.profile, 8 * args.decisions // 4)
@@ -450,6 +481,47 @@ def profile_arena(game: str, decisions: int, shown: int = 30) -> None:
         counted = {loop_work[name]: calls for (_, _, name), (_, calls, *_rest) in profile.stats.items()  # type: ignore[attr-defined]
                    if name in loop_work}
         print("per decision: " + ", ".join(f"{what} {counted.get(what, 0) / done:.2f}" for what in loop_work.values()))
+
+
+def in_process_us(game: str, decisions: int) -> float:
+    """CPU µs a decision of the arena's own work on `game`: `Arena.run_match` between two seats of one
+    session whose outbox hands each ActionRequest to a bot in this process (parsed, first action
+    answered at once), match after match, after a warm-up of 300 decisions. No gRPC: the referee, the
+    game, the codec, the framing, the session and each match's turnover are what is timed."""
+    from tourney.engine.server.arena import Arena
+    from tourney.engine.server.config import ArenaConfig
+    from tourney.engine.server.generated import arena_pb2 as pb
+    from tourney.engine.server.sessions import BotSession
+
+    async def run() -> float:
+        arena = Arena(ArenaConfig(allow_anonymous=True, default_move_ms=30_000))
+        session = BotSession("in-process", "bot", [game], 8, asyncio.get_running_loop(), start_in_request=True)
+        arena.add_session(session)
+        asked: list[pb.ActionRequest] = []
+
+        def delivered(item: bytes | None) -> None:
+            message = pb.ArenaMessage.FromString(item) if item is not None else None
+            if message is not None and message.WhichOneof("kind") == "action_request":
+                asked.append(message.action_request)
+
+        session.outbound.put = delivered  # type: ignore[method-assign]
+        done, seed, started, counted_from = 0, 0, 0.0, -1
+        while done - max(0, counted_from) < decisions:
+            if counted_from < 0 and done >= 300:
+                started, counted_from = time.process_time(), done
+            seed += 1
+            match = asyncio.ensure_future(arena.run_match(game, ["remote:bot", "remote:bot"], seed))
+            while not match.done():
+                await asyncio.sleep(0)  # the match starts, or goes on from the answers below
+                while asked:
+                    request = asked.pop()
+                    done += 1
+                    session.resolve(pb.ActionReply(match_id=request.match_id, request_id=request.request_id))
+            match.result()
+        arena.shutdown()
+        return 1e6 * (time.process_time() - started) / (done - counted_from)
+
+    return asyncio.run(run())
 
 
 def count_arena(game: str, decisions: int) -> None:

@@ -229,10 +229,10 @@ class Arena:
         for seat, session in claimed:
             # No seed while the match runs: it decides every hidden card and future roll, so a bot
             # holding it could rebuild the opponents' hands (it is in the record at the end).
-            session.send(pb.ArenaMessage(match_started=pb.MatchStarted(
+            session.announce(pb.MatchStarted(
                 match_id=match_id, game=game_id, seat=seat, players=n, seat_names=names, seed=0,
                 config_json=config_json, move_ms=move_ms, realtime=realtime,
-            )))
+            ))
         steps = [0]
 
         def on_step(state: State, _joint: list[tuple[int, Action]]) -> None:
@@ -275,7 +275,7 @@ class Arena:
         # The record is kept (GetMatch, Watch) before any bot hears the match is over.
         self._finish(live, record)
         for seat, session in claimed:
-            session.send(pb.ArenaMessage(match_ended=ended_message(record, seat)))
+            session.end(ended_message(record, seat))
         return record
 
     def _store(self, match_id: str, names: Sequence[str], result: MatchResult, seconds: float) -> None:

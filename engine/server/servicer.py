@@ -1,4 +1,4 @@
-"""The five RPCs of tourney.v1.Arena over one `Arena`: ListGames, GetMatch, RunMatch, Watch, Play.
+"""The RPCs of tourney.v1.Arena over one `Arena`: ListGames, GetMatch, RunMatch, RunMatches, Watch, Play.
 
 The servicer checks what a client sends (Hello, rate limits, admin token) and moves
 messages; what a match is and how it is played belongs to `Arena`.
@@ -7,6 +7,7 @@ messages; what a match is and how it is played belongs to `Arena`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -34,6 +35,9 @@ SERVER_VERSION = "tourney-arena/1"
 # bench/reliability.py cost an arena (Hellos: 1.6 to 0.85 CPU s in 15 s; ListGames: 0.75 to 0.39).
 REFUSAL_PAUSE_S = 2.0
 MAX_SLOWED_REFUSALS = 1024
+# Matches one RunMatches stream may have in flight: the next request is read once one of them ends.
+RUN_MATCHES_IN_FLIGHT = 256
+Ended = asyncio.Queue[pb.MatchRecord | ArenaError | None]  # a RunMatches stream's records, refusal, or its end
 
 
 def list_games(arena: Arena) -> pb.ListGamesResponse:
@@ -121,23 +125,77 @@ class ArenaServicer:
             await self._admit(context)  # anyone else's RunMatch is one more unauthenticated call
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
         try:
+            return await asyncio.shield(self._start(request))
+        except ArenaError as exc:
+            await context.abort(exc.code, str(exc))
+            raise  # unreachable: abort raises
+
+    def _start(self, request: pb.RunMatchRequest) -> asyncio.Future[pb.MatchRecord]:
+        """Start the match `request` asks for, in its own task: a caller who hangs up does not abort it
+        half-way (its bots still get MatchEnded, and GetMatch still finds it). ArenaError for a bad config."""
+        try:
             config = json.loads(request.config_json) if request.config_json else None
         except ValueError:
             config = "bad"
         if config is not None and not isinstance(config, dict):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "config_json is not a JSON object: send e.g. {}.")
+            raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT, "config_json is not a JSON object: send e.g. {}.")
+        return asyncio.ensure_future(self.arena.run_match(
+            request.game, self.arena.resolve_specs(list(request.seats)), request.seed, config,
+            request.move_ms, float(request.wait_s), request.match_id or None, request.realtime,
+            list(request.bot_seeds),
+        ))
+
+    async def RunMatches(self, request_iterator: AsyncIterator[pb.RunMatchRequest],
+                         context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """RunMatch for many matches on one stream: each starts as its request is read, each record is
+        written when its match ends; a request RunMatch would refuse ends the stream with its status."""
+        first = await context.read()
+        if first is grpc.aio.EOF:
+            return
+        if not await self._is_admin(first.admin_token, context):
+            await self._admit(context)
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
+        # Records to write, or why the stream ends; None once every request was read and its match ended.
+        ended: Ended = asyncio.Queue()
+        room = asyncio.Semaphore(RUN_MATCHES_IN_FLIGHT)
+        reader = asyncio.ensure_future(self._start_each(first, context, room, ended))
         try:
-            # The match runs in its own task: a caller who hangs up does not abort it half-way
-            # (its bots still get MatchEnded, and GetMatch still finds it).
-            match = asyncio.ensure_future(self.arena.run_match(
-                request.game, self.arena.resolve_specs(list(request.seats)), request.seed, config,
-                request.move_ms, float(request.wait_s), request.match_id or None, request.realtime,
-                list(request.bot_seeds),
-            ))
-            return await asyncio.shield(match)
-        except ArenaError as exc:
-            await context.abort(exc.code, str(exc))
-            raise  # unreachable: abort raises
+            while (item := await ended.get()) is not None:
+                if isinstance(item, ArenaError):
+                    await context.abort(item.code, str(item))
+                await context.write(item)
+                room.release()
+        finally:
+            reader.cancel()
+
+    async def _start_each(self, request: pb.RunMatchRequest, context: grpc.aio.ServicerContext[Any, Any],
+                          room: asyncio.Semaphore, ended: Ended) -> None:
+        """Start the match of `request` and of every request after it while `room` has a place; each
+        match's record (or refusal) goes to `ended`, and None once the stream's side is over and they ended."""
+        playing: set[asyncio.Future[pb.MatchRecord]] = set()
+        try:
+            while True:
+                if not self.arena.is_admin(request.admin_token):
+                    ended.put_nowait(ArenaError(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token on a request: "
+                                                "pass the arena's --admin-token with every request."))
+                    return
+                await room.acquire()
+                try:
+                    match = self._start(request)
+                except ArenaError as exc:
+                    ended.put_nowait(exc)
+                    return
+                playing.add(match)
+                match.add_done_callback(functools.partial(_match_ended, playing, ended))
+                read = await context.read()
+                if read is grpc.aio.EOF:
+                    break
+                request = read
+            if playing:
+                await asyncio.wait(set(playing))
+        except (Exception, asyncio.CancelledError):  # the stream was cut: nobody reads what would be written
+            pass
+        ended.put_nowait(None)
 
     async def Watch(self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
                     ) -> AsyncIterator[pb.MatchEvent]:
@@ -245,7 +303,8 @@ class ArenaServicer:
                 config = self.arena.config
                 slots = min(hello.max_concurrent_matches or 1, config.max_matches_per_session)
                 session = BotSession(uuid.uuid4().hex[:12], hello.bot_name, [g for g in wanted if g not in unknown],
-                                     slots, loop, config.max_queued_messages, config.max_queued_bytes)
+                                     slots, loop, config.max_queued_messages, config.max_queued_bytes,
+                                     hello.start_in_request)
                 if unknown:
                     await context.write(error_message(
                         "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
@@ -307,6 +366,21 @@ class ArenaServicer:
             session.close()
 
 
+def _match_ended(playing: set[asyncio.Future[pb.MatchRecord]], ended: Ended,
+                 match: asyncio.Future[pb.MatchRecord]) -> None:
+    """A match of a RunMatches stream ended: its record, or why it was refused, goes to the stream's writer."""
+    playing.discard(match)
+    if match.cancelled():
+        return
+    problem = match.exception()
+    if problem is None:
+        ended.put_nowait(match.result())
+    elif isinstance(problem, ArenaError):
+        ended.put_nowait(problem)
+    else:  # what RunMatch would answer as an internal error
+        ended.put_nowait(ArenaError(grpc.StatusCode.INTERNAL, f"the match failed: {type(problem).__name__}"))
+
+
 def _parse_bot_message(data: bytes) -> pb.BotMessage | None:
     """Parse a BotMessage; None for bytes that are not one (answered with an ErrorReport)."""
     try:
@@ -333,6 +407,9 @@ def arena_handler(servicer: ArenaServicer) -> grpc.GenericRpcHandler:
             response_serializer=pb.MatchRecord.SerializeToString),
         "RunMatch": grpc.unary_unary_rpc_method_handler(
             servicer.RunMatch, request_deserializer=pb.RunMatchRequest.FromString,
+            response_serializer=pb.MatchRecord.SerializeToString),
+        "RunMatches": grpc.stream_stream_rpc_method_handler(
+            servicer.RunMatches, request_deserializer=pb.RunMatchRequest.FromString,
             response_serializer=pb.MatchRecord.SerializeToString),
     }
     return grpc.method_handlers_generic_handler("tourney.v1.Arena", handlers)

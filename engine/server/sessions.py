@@ -22,11 +22,13 @@ from typing import Any
 
 from tourney.engine.core import DecisionRequest, SeatDisconnected, SeatFault, SeatTimeout
 from tourney.engine.server.codecs import Codec
+from tourney.engine.server.framing import field, tag
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.wire import legal_encoder, observation_bytes, request_message
 
 # Sentinel on the outbound queue: the stream is over, the writer stops.
 _CLOSE = None
+_MATCH_STARTED_TAG = tag(pb.ArenaMessage, "match_started", True)
 
 
 SHOWN_CHARS = 64  # how much of a client-chosen name or id an error, a log line or an abort detail repeats
@@ -223,8 +225,12 @@ class BotSession:
         loop: asyncio.AbstractEventLoop,
         max_queued: int = 4096,
         max_queued_bytes: int = 32 * 1024 * 1024,
+        start_in_request: bool = False,
     ) -> None:
-        """Made on the event-loop thread that serves the stream; used on that thread only."""
+        """Made on the event-loop thread that serves the stream; used on that thread only.
+
+        start_in_request: the bot's Hello asked for each MatchStarted inside its seat's first request.
+        """
         self.session_id = session_id
         self.name = name
         self.games = frozenset(games)
@@ -241,6 +247,10 @@ class BotSession:
         self._alarm_at = math.inf
         self._ids = itertools.count(1)
         self.closed = False
+        self.start_in_request = start_in_request
+        # (match id, seat) -> its serialized MatchStarted, held for that seat's first request (at most
+        # one per match slot: `announce` adds it when a match claims the slot, `end` drops it)
+        self._starts: dict[tuple[str, int], bytes] = {}
 
     def plays(self, game_id: str) -> bool:
         """True when this bot said it plays `game_id` (an empty list in Hello means every game)."""
@@ -257,6 +267,26 @@ class BotSession:
         if not isinstance(message, bytes):
             message = message.SerializeToString()
         self.outbound.put(message)
+
+    def announce(self, started: pb.MatchStarted) -> None:
+        """Tell the bot a match starts for one of its seats: now, or inside that seat's first request
+        when its Hello asked for start_in_request (one message fewer a match)."""
+        data = started.SerializeToString()
+        if self.start_in_request and not self.closed:
+            self._starts[(started.match_id, started.seat)] = data
+        else:
+            self.send(field(_MATCH_STARTED_TAG, data))
+
+    def end(self, ended: pb.MatchEnded) -> None:
+        """Tell the bot a match is over for one of its seats; a MatchStarted no request carried goes first."""
+        held = self._starts.pop((ended.match_id, ended.seat), None)
+        if held is not None:
+            self.send(field(_MATCH_STARTED_TAG, held))
+        self.send(pb.ArenaMessage(match_ended=ended))
+
+    def _started(self, match_id: str, seat: int) -> bytes:
+        """The held MatchStarted of this seat's match for its first request (empty once sent or never held)."""
+        return self._starts.pop((match_id, seat), b"") if self._starts else b""
 
     def cut_off(self, code: str, reason: str) -> None:
         """End this stream for misbehaving (event-loop thread): its matches end as disconnections.
@@ -290,7 +320,8 @@ class BotSession:
         self._pending[key] = (on_answer, expires, deadline_ms, legal_count)
         if expires < self._alarm_at:
             self._set_alarm(expires)
-        self.outbound.put(request_message(match_id, key[1], seat, observation, deadline_ms, legal))
+        self.outbound.put(request_message(match_id, key[1], seat, observation, deadline_ms, legal,
+                                          self._started(match_id, seat)))
 
     # One alarm per session, not a timer per request: requests are answered long before their
     # deadline almost always, and a timer per request would fill the loop's timer heap with
@@ -329,7 +360,7 @@ class BotSession:
             on_answer(SeatDisconnected(f"bot {self.name} is not connected"))
             return key
         self._pending[key] = (on_answer, math.inf, 0, None)
-        self.send(request_message(match_id, key[1], seat, observation, 0, legal))
+        self.send(request_message(match_id, key[1], seat, observation, 0, legal, self._started(match_id, seat)))
         return key
 
     def withdraw(self, key: tuple[str, int]) -> None:
@@ -356,6 +387,7 @@ class BotSession:
         self.closed = True
         pending = list(self._pending.values())
         self._pending.clear()
+        self._starts.clear()
         if self._alarm is not None:
             self._alarm.cancel()
             self._alarm = None

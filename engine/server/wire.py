@@ -24,6 +24,7 @@ _SEAT_TAG = tag(pb.ActionRequest, "seat", False)
 _OBSERVATION_TAG = tag(pb.ActionRequest, "observation", True)
 _DEADLINE_TAG = tag(pb.ActionRequest, "deadline_ms", False)
 _LEGAL_TAG = tag(pb.ActionRequest, "legal_actions", True)
+_STARTED_TAG = tag(pb.ActionRequest, "started", True)
 _GENERIC_TAG = tag(pb.Observation, "generic", True)
 _GAME_TAG = tag(pb.GenericObservation, "game", True)
 _JSON_TAG = tag(pb.GenericObservation, "json", True)
@@ -104,9 +105,10 @@ def _deadline_field(deadline_ms: int) -> bytes:
 
 
 def request_message(match_id: str, request_id: int, seat: int, observation: bytes, deadline_ms: int,
-                    legal: bytes) -> bytes:
-    """The bytes of ArenaMessage{action_request: ActionRequest{...}}; legal as LegalEncoder gives it."""
+                    legal: bytes, started: bytes = b"") -> bytes:
+    """The bytes of ArenaMessage{action_request: ActionRequest{...}}; legal as LegalEncoder gives it, and
+    `started` the serialized MatchStarted the request carries (empty: none)."""
     body = b"".join((_match_field(match_id), _REQUEST_ID_TAG, varint(request_id), _SEAT_TAG, varint(seat),
                      _OBSERVATION_TAG, varint(len(observation)), observation, _deadline_field(deadline_ms),
-                     legal))
+                     legal, field(_STARTED_TAG, started) if started else b""))
     return field(_ACTION_REQUEST_TAG, body)

@@ -238,6 +238,8 @@ class BotClient:
                 await self._write(pb.BotMessage(hello=pb.Hello(
                     bot_name=self.name, token=self.token, games=self.games,
                     max_concurrent_matches=self.max_concurrent_matches,
+                    # A match's MatchStarted comes inside its first request: one message fewer a match.
+                    start_in_request=True,
                 )))
                 while (message := await call.read()) is not grpc.aio.EOF:
                     kind = message.WhichOneof("kind")
@@ -246,6 +248,8 @@ class BotClient:
                         self.connected.set()
                     elif kind == "action_request":
                         self.requests += 1
+                        if message.action_request.HasField("started"):  # this seat's first request
+                            self.bot.on_match_started(message.action_request.started)
                         if pool is None:
                             await self._answer(message.action_request, None)
                         else:

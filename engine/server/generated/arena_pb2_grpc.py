@@ -60,6 +60,11 @@ class ArenaStub:
                 request_serializer=tourney_dot_v1_dot_arena__pb2.RunMatchRequest.SerializeToString,
                 response_deserializer=tourney_dot_v1_dot_arena__pb2.MatchRecord.FromString,
                 _registered_method=True)
+        self.RunMatches = channel.stream_stream(
+                '/tourney.v1.Arena/RunMatches',
+                request_serializer=tourney_dot_v1_dot_arena__pb2.RunMatchRequest.SerializeToString,
+                response_deserializer=tourney_dot_v1_dot_arena__pb2.MatchRecord.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -101,6 +106,18 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RunMatches(self, request_iterator, context):
+        """For organisers: RunMatch for many matches on one stream, cheaper than a call each when matches
+        are short. Every request needs the admin token; each match starts as its request arrives (at
+        most 256 in flight: the next request is read once one ends) and its record comes back when it
+        ends, so records come in the order matches end: set match_id to tell them apart. A request
+        RunMatch would refuse ends the stream with RunMatch's status (matches already started still
+        finish, and GetMatch finds them).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -126,6 +143,11 @@ def add_ArenaServicer_to_server(servicer, server):
             ),
             'RunMatch': grpc.unary_unary_rpc_method_handler(
                     servicer.RunMatch,
+                    request_deserializer=tourney_dot_v1_dot_arena__pb2.RunMatchRequest.FromString,
+                    response_serializer=tourney_dot_v1_dot_arena__pb2.MatchRecord.SerializeToString,
+            ),
+            'RunMatches': grpc.stream_stream_rpc_method_handler(
+                    servicer.RunMatches,
                     request_deserializer=tourney_dot_v1_dot_arena__pb2.RunMatchRequest.FromString,
                     response_serializer=tourney_dot_v1_dot_arena__pb2.MatchRecord.SerializeToString,
             ),
@@ -263,6 +285,33 @@ class Arena:
             request,
             target,
             '/tourney.v1.Arena/RunMatch',
+            tourney_dot_v1_dot_arena__pb2.RunMatchRequest.SerializeToString,
+            tourney_dot_v1_dot_arena__pb2.MatchRecord.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RunMatches(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/tourney.v1.Arena/RunMatches',
             tourney_dot_v1_dot_arena__pb2.RunMatchRequest.SerializeToString,
             tourney_dot_v1_dot_arena__pb2.MatchRecord.FromString,
             options,

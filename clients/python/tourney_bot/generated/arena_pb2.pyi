@@ -70,16 +70,18 @@ class BotMessage(_message.Message):
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., reply: _Optional[_Union[ActionReply, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("bot_name", "token", "games", "max_concurrent_matches")
+    __slots__ = ("bot_name", "token", "games", "max_concurrent_matches", "start_in_request")
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     MAX_CONCURRENT_MATCHES_FIELD_NUMBER: _ClassVar[int]
+    START_IN_REQUEST_FIELD_NUMBER: _ClassVar[int]
     bot_name: str
     token: str
     games: _containers.RepeatedScalarFieldContainer[str]
     max_concurrent_matches: int
-    def __init__(self, bot_name: _Optional[str] = ..., token: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., max_concurrent_matches: _Optional[int] = ...) -> None: ...
+    start_in_request: bool
+    def __init__(self, bot_name: _Optional[str] = ..., token: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., max_concurrent_matches: _Optional[int] = ..., start_in_request: _Optional[bool] = ...) -> None: ...
 
 class ActionReply(_message.Message):
     __slots__ = ("match_id", "request_id", "action_index")
@@ -152,20 +154,22 @@ class MatchStarted(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., config_json: _Optional[str] = ..., move_ms: _Optional[int] = ..., realtime: _Optional[bool] = ...) -> None: ...
 
 class ActionRequest(_message.Message):
-    __slots__ = ("match_id", "request_id", "seat", "observation", "legal_actions", "deadline_ms")
+    __slots__ = ("match_id", "request_id", "seat", "observation", "legal_actions", "deadline_ms", "started")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    STARTED_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     request_id: int
     seat: int
     observation: Observation
     legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
     deadline_ms: int
-    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[int] = ..., seat: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
+    started: MatchStarted
+    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[int] = ..., seat: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., deadline_ms: _Optional[int] = ..., started: _Optional[_Union[MatchStarted, _Mapping]] = ...) -> None: ...
 
 class MatchEnded(_message.Message):
     __slots__ = ("match_id", "ranks", "scores", "reason", "seat", "termination", "points", "forfeit_seat", "seats", "termination_kind")
