@@ -94,46 +94,38 @@ class FightRecord:
     line: AttackLine
     row: tuple[str, ...]
     resolution: Resolution
-    # The public face once built (see `public`); it follows from the fields above.
-    _public: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    # What everyone saw of the fight (§7), built with the record (`public_face`): every observation
+    # carries the latest faces, and one built when the fight ends is shared by every later view and
+    # clone, so a view of a state never seen before only gathers references.
+    public: dict[str, Any] = field(compare=False, repr=False)
 
     @property
     def face_down(self) -> int:
         """Attack cards that were never flipped (they go back unseen)."""
         return len(self.line.cards) - self.resolution.revealed
 
-    @property
-    def public(self) -> dict[str, Any]:
-        """What everyone saw of the fight (§7): only the flipped attack cards.
 
-        Built on first read and kept: every observation carries it, but random playouts and
-        searches resolve thousands of fights whose public face nobody reads.
-        """
-        public = self._public
-        if public is None:
-            public = _public_face(self)
-            object.__setattr__(self, "_public", public)  # the record is frozen; this cache is filled once
-        return public
-
-
-def _public_face(rec: FightRecord) -> dict[str, Any]:
-    line, res, rank = rec.line, rec.resolution, rec.attacker_rank
-    shown = line.cards[: res.revealed]
-    burned: list[int] = []  # loops, not Resolution.burned's generator: views on a fresh state build many
+def public_face(number: int, attacker: int, defender: int, rank: int, line: AttackLine, row: tuple[str, ...],
+                res: Resolution) -> dict[str, Any]:
+    """A fight's public face (§7): only the flipped attack cards, the row, what burned and who won."""
+    revealed = len(res.cards)
+    shown = line.cards[:revealed]
+    burned: list[int] = []  # loops, not Resolution.burned's generator: one face is built per fight
     parried: list[list[int]] = []
-    for i, card in enumerate(res.cards):
+    for i in range(revealed):
+        card = res.cards[i]
         burned.extend(card.burned)
         if card.parried_at is not None:
             parried.append([i, card.parried_at])
     return {
-        "fight": rec.number,
-        "attacker": rec.attacker,
-        "defender": rec.defender,
+        "fight": number,
+        "attacker": attacker,
+        "defender": defender,
         "attacker_rank": rank,
         "attack": list(shown),
         "ka_order": list(line.ka_order) if KATANA in shown else [],
-        "face_down": len(line.cards) - res.revealed,
-        "row": list(rec.row),
+        "face_down": len(line.cards) - revealed,
+        "row": list(row),
         "burned": burned,
         "parried": parried,
         "unused": list(res.unused),
@@ -258,7 +250,8 @@ def fight(s: MaitreNinjaState, line: AttackLine, row: tuple[str, ...]) -> Resolu
     known = known_line(line)
     res = resolve(codes_of(line) if known is None else known[2], row)
     s.fights += 1
-    s.history.append(FightRecord(s.fights, att, dfn, rank, line, row, res))
+    s.history.append(FightRecord(s.fights, att, dfn, rank, line, row, res,
+                                 public_face(s.fights, att, dfn, rank, line, row, res)))
     if res.attacker_wins:
         s.ranks[att] = rank + 1
     s.attacks_made[att] += 1
