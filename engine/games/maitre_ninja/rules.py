@@ -51,7 +51,10 @@ def known_line(line: Action) -> tuple[AttackLine, int, list[tuple[str, ...]]] | 
     return entry if entry is not None and entry[0] is line else None
 
 
-@dataclass(frozen=True, slots=True)
+# The three records of a fight are never changed once made, though not declared frozen: mypyc compiles
+# a plain dataclass into a native class, while a frozen one keeps a Python __init__ that sets each
+# field through object.__setattr__, and one fight makes several of them (a tenth of a playout's time).
+@dataclass(slots=True)
 class CardResult:
     """What happened to one flipped attack card: the parries burned before it, then its fate.
 
@@ -63,7 +66,7 @@ class CardResult:
     parried_at: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Resolution:
     """The trace of §3.2: one CardResult per flipped card, the winner, and the cards left unused."""
 
@@ -82,7 +85,7 @@ class Resolution:
         return tuple(p for card in self.cards for p in card.burned)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FightRecord:
     """One finished fight. `line` is the full face-down line; only its first
     `resolution.revealed` cards were ever shown, and `public` holds just what everyone saw."""
@@ -94,46 +97,38 @@ class FightRecord:
     line: AttackLine
     row: tuple[str, ...]
     resolution: Resolution
-    # The public face once built (see `public`); it follows from the fields above.
-    _public: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    # What everyone saw of the fight (§7), built with the record (`public_face`): every observation
+    # carries the latest faces, and one built when the fight ends is shared by every later view and
+    # clone, so a view of a state never seen before only gathers references.
+    public: dict[str, Any] = field(compare=False, repr=False)
 
     @property
     def face_down(self) -> int:
         """Attack cards that were never flipped (they go back unseen)."""
         return len(self.line.cards) - self.resolution.revealed
 
-    @property
-    def public(self) -> dict[str, Any]:
-        """What everyone saw of the fight (§7): only the flipped attack cards.
 
-        Built on first read and kept: every observation carries it, but random playouts and
-        searches resolve thousands of fights whose public face nobody reads.
-        """
-        public = self._public
-        if public is None:
-            public = _public_face(self)
-            object.__setattr__(self, "_public", public)  # the record is frozen; this cache is filled once
-        return public
-
-
-def _public_face(rec: FightRecord) -> dict[str, Any]:
-    line, res, rank = rec.line, rec.resolution, rec.attacker_rank
-    shown = line.cards[: res.revealed]
-    burned: list[int] = []  # loops, not Resolution.burned's generator: views on a fresh state build many
+def public_face(number: int, attacker: int, defender: int, rank: int, line: AttackLine, row: tuple[str, ...],
+                res: Resolution) -> dict[str, Any]:
+    """A fight's public face (§7): only the flipped attack cards, the row, what burned and who won."""
+    revealed = len(res.cards)
+    shown = line.cards[:revealed]
+    burned: list[int] = []  # loops, not Resolution.burned's generator: one face is built per fight
     parried: list[list[int]] = []
-    for i, card in enumerate(res.cards):
+    for i in range(revealed):
+        card = res.cards[i]
         burned.extend(card.burned)
         if card.parried_at is not None:
             parried.append([i, card.parried_at])
     return {
-        "fight": rec.number,
-        "attacker": rec.attacker,
-        "defender": rec.defender,
+        "fight": number,
+        "attacker": attacker,
+        "defender": defender,
         "attacker_rank": rank,
         "attack": list(shown),
         "ka_order": list(line.ka_order) if KATANA in shown else [],
-        "face_down": len(line.cards) - res.revealed,
-        "row": list(rec.row),
+        "face_down": len(line.cards) - revealed,
+        "row": list(row),
         "burned": burned,
         "parried": parried,
         "unused": list(res.unused),
@@ -142,30 +137,31 @@ def _public_face(rec: FightRecord) -> dict[str, Any]:
     }
 
 
-def resolve(codes: Sequence[Sequence[str]], row: Sequence[str]) -> Resolution:
+def resolve(codes: Sequence[tuple[str, ...]], row: Sequence[str]) -> Resolution:
     """Flip, compare, burn on mismatch (§3.2).
 
     Each attack card in turn is compared with the window of the row starting at the next live
     parry; a match spends the window, a mismatch burns one parry. The attacker wins only when an
     attack is still unanswered and too few parries remain to answer it.
     """
-    row = tuple(row)  # tuples, so that a window and a code compare directly
+    row = tuple(row)
     m = len(row)
     j = 0
     results: list[CardResult] = []
-    for code in map(tuple, codes):
+    for code in codes:
         size = len(code)
-        burned: list[int] = []
+        start = j  # the parries burned before this card's match are start..j-1: a mismatch burns one
         while True:
             if j + size > m:
-                burned.extend(range(j, m))
-                results.append(CardResult(tuple(burned), None))
+                results.append(CardResult(tuple(range(start, m)), None))
                 return Resolution(tuple(results), True, ())
-            if row[j : j + size] == code:
-                results.append(CardResult(tuple(burned), j))
+            k = 0  # compared in place: every fight runs this, and a slice per window costs more
+            while k < size and row[j + k] == code[k]:
+                k += 1
+            if k == size:
+                results.append(CardResult(tuple(range(start, j)), j))
                 j += size
                 break
-            burned.append(j)
             j += 1
     return Resolution(tuple(results), False, tuple(range(j, m)))
 
@@ -258,7 +254,8 @@ def fight(s: MaitreNinjaState, line: AttackLine, row: tuple[str, ...]) -> Resolu
     known = known_line(line)
     res = resolve(codes_of(line) if known is None else known[2], row)
     s.fights += 1
-    s.history.append(FightRecord(s.fights, att, dfn, rank, line, row, res))
+    s.history.append(FightRecord(s.fights, att, dfn, rank, line, row, res,
+                                 public_face(s.fights, att, dfn, rank, line, row, res)))
     if res.attacker_wins:
         s.ranks[att] = rank + 1
     s.attacks_made[att] += 1

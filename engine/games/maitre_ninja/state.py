@@ -247,8 +247,8 @@ class MaitreNinjaState(State):
             if KATANA in cards and not order:
                 order = rng.choice(KATANA_ORDERS)
             line = AttackLine(tuple(cards), order)
-            # Only never-flipped cards were redrawn, so the public face (if built) is shared.
+            # Only never-flipped cards were redrawn, so the public face is shared.
             twin.history[k] = FightRecord(
-                rec.number, rec.attacker, rec.defender, rec.attacker_rank, line, rec.row, rec.resolution, rec._public
+                rec.number, rec.attacker, rec.defender, rec.attacker_rank, line, rec.row, rec.resolution, rec.public
             )
         return twin

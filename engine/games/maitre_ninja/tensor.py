@@ -69,6 +69,19 @@ def _count_parries(out: list[Any], at: int, row: Sequence[str]) -> None:
             out[at + k] = min(1.0, tally[k] / ROW_MAX)
 
 
+def _write_seat(out: list[Any], at: int, element: str, rank: float) -> int:
+    """A seat's presence flag, element one-hot and rank (already scaled) from out[at] on (zero
+    before); returns where the rank went, which the seat's counters and roles follow. The view and
+    the state paths both write a seat through here."""
+    out[at] = 1.0
+    k = ELEMENT_INDEX.get(element, -1)
+    if k >= 0:
+        out[at + 1 + k] = 1.0
+    at += 1 + len(ELEMENTS)
+    out[at] = rank
+    return at
+
+
 def state_tensor(s: MaitreNinjaState, me: int) -> list[float]:
     """`encode(s.observe(me))`, number for number, from the state's fields."""
     out = [0.0] * SIZE
@@ -79,13 +92,7 @@ def state_tensor(s: MaitreNinjaState, me: int) -> list[float]:
         if k >= n:
             break
         p = (me + k) % n
-        at = k * PER_SEAT
-        out[at] = 1.0
-        element = ELEMENT_INDEX.get(elements[p], -1)
-        if element >= 0:
-            out[at + 1 + element] = 1.0
-        at += 1 + len(ELEMENTS)
-        out[at] = clipped(s.ranks[p], MAITRE)
+        at = _write_seat(out, k * PER_SEAT, elements[p], clipped(s.ranks[p], MAITRE))
         out[at + 1] = clipped(s.attacks_made[p], 50.0)
         if not over and s.attacker == p:
             out[at + 2] = 1.0
@@ -150,13 +157,7 @@ class MaitreNinjaEncoding(Encoding):
         attacker, defender, queue = view["attacker"], view["defender"], view["final_queue"]
         for k in range(min(n, MAX_PLAYERS)):
             p = (me + k) % n
-            at = k * PER_SEAT
-            out[at] = 1.0
-            element = ELEMENT_INDEX.get(elements[p], -1)
-            if element >= 0:
-                out[at + 1 + element] = 1.0
-            at += 1 + len(ELEMENTS)
-            out[at] = scaled(ranks[p], MAITRE)
+            at = _write_seat(out, k * PER_SEAT, elements[p], scaled(ranks[p], MAITRE))
             out[at + 1] = scaled(attacks[p], 50.0)
             if attacker == p:
                 out[at + 2] = 1.0

@@ -217,6 +217,8 @@ def record(state: NvnState, move: Move | str | None, event: str) -> None:
     # (actions._label) but a property call and a hash per entry per view when read back.
     if move is not None:
         label = move if isinstance(move, str) else move.label
+        if state.history is not None:  # the entry written before is closed now: its view row is final
+            state.close_row(state.history[1])
         state.history = (state.history, (state.to_move, state.roll, label, event))
     elif state.history is not None:  # an event that belongs to the entry just written
         prev, (seat, dice, mv, ev) = state.history

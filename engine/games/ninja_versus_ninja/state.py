@@ -31,6 +31,12 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+def _row(entry: LogEntry) -> list[Any]:
+    """A log entry as the view shows it: [seat, [d1, d2], label, events]."""
+    seat, dice, label, event = entry
+    return [seat, list(dice), label, event]
+
+
 class NvnState(State):
     """A match of Ninja Versus Ninja in progress."""
 
@@ -55,6 +61,12 @@ class NvnState(State):
         self.reason = ""
         self.first_player = 0
         self.history: tuple[Any, ...] | None = None  # the move log: cons list (previous, LogEntry), newest first
+        # The view's rows of every closed log entry (all but the newest, which an event may still
+        # extend), oldest first: the first `rows_closed` of `rows` are this state's. Clones share the
+        # list; one that grows a shared list past another's count copies its own part first
+        # (`close_row`), so a view of a state never observed gathers the rows with one slice.
+        self.rows: list[list[Any]] = []
+        self.rows_closed = 0
         # The legal moves of the seat to move and the candidate group behind each (replaced,
         # never mutated); None until first asked for after a roll, since search often never asks.
         self._moves: list[Move] | None = []
@@ -78,6 +90,14 @@ class NvnState(State):
     def set_moves(self, moves: list[Move], groups: list[Group]) -> None:
         """Fix the legal list (the rules clear it when a turn ends)."""
         self._moves, self._groups = moves, groups
+
+    def close_row(self, entry: LogEntry) -> None:
+        """Add the view's row of log entry `entry`, closed now that the next one is written."""
+        rows = self.rows
+        if len(rows) != self.rows_closed:  # another copy has grown the shared list: take our part
+            rows = self.rows = rows[: self.rows_closed]
+        rows.append(_row(entry))
+        self.rows_closed += 1
 
     def forget_moves(self) -> None:
         """The position or roll changed: list the moves again when next asked."""
@@ -186,6 +206,8 @@ class NvnState(State):
         twin.reason = self.reason
         twin.first_player = self.first_player
         twin.history = self.history
+        twin.rows = self.rows  # shared: see close_row
+        twin.rows_closed = self.rows_closed
         twin._moves = self._moves  # replaced, never mutated, so sharing is safe
         twin._groups = self._groups
         return twin
@@ -205,6 +227,13 @@ class NvnState(State):
             out.append(entry)  # (seat, dice, label, events): rules.record logs labels
         out.reverse()
         return out
+
+    def _log_rows(self) -> list[list[Any]]:
+        """The view's log: the closed rows, then the newest entry's as it stands."""
+        rows = self.rows[: self.rows_closed]
+        if self.history is not None:
+            rows.append(_row(self.history[1]))
+        return rows
 
     def owner(self, square: int) -> int:
         """0 or 1 for the seat whose Ninja stands on `square`, -1 if it is empty."""
@@ -236,7 +265,7 @@ class NvnState(State):
             "first_player": self.first_player,
             "target_score": self.target,
             "turn_cap": self.cap,
-            "log": [[seat, list(dice), label, event] for seat, dice, label, event in self.log()],
+            "log": self._log_rows(),
             "result": None if not self.is_over() else {"winner": self.winner, "reason": self.reason},
         }
 
@@ -285,6 +314,7 @@ def place(
     state.to_move = to_move
     state.winner, state.reason = None, ""
     state.history = None
+    state.rows, state.rows_closed = [], 0  # a new list: the old one may be shared with copies
     if dice is not None:
         R.set_roll(state, dice)
         if state.legal_moves():
