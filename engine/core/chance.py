@@ -26,6 +26,8 @@ _HALF: Final = 0xFFFFFFFF
 # version is 4 times slower than the plain formula, so only the extension (its __file__ is the .so) takes it.
 _COMPILED: Final = not __file__.endswith(".py")
 _HALVES_MAX_N: Final = 1 << 30  # keeps lo * n and hi * n below 2**62 in below_from_halves
+_GOLDEN_HI: Final = _GOLDEN >> 32
+_GOLDEN_LO: Final = _GOLDEN & _HALF
 
 
 def stream_start(seed: int, name: str) -> int:
@@ -148,12 +150,57 @@ class Chance:
         s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
         return ((s ^ (s >> 31)) * n) >> 64
 
+    def _draws(self, name: str, count: int, first: int, step: int) -> list[int]:
+        """`count` draws of stream `name`, the k-th in 0..first + k * step - 1: what as many `below` calls
+        give one after another, with the stream's state read and written once (a roll of several dice
+        or a shuffle is one call, and compiled, the state stays in machine integers between draws)."""
+        if count <= 0:
+            return []
+        state = self._state
+        s = state.get(name)
+        if s is None:
+            s = stream_start(self.seed, name)
+        out: list[int] = []
+        last = first + (count - 1) * step
+        if _COMPILED and 0 < first < _HALVES_MAX_N and 0 < last < _HALVES_MAX_N:
+            n: i64 = first
+            hi: i64 = s >> 32
+            lo: i64 = s & _HALF
+            for _ in range(count):
+                lo += _GOLDEN_LO  # the state plus the golden gamma modulo 2**64, on its halves
+                hi = (hi + _GOLDEN_HI + (lo >> 32)) & _HALF
+                lo &= _HALF
+                out.append(below_from_halves(hi, lo, n))
+                n += step
+            state[name] = int(hi) << 32 | int(lo)
+            return out
+        m = first
+        for _ in range(count):
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            out.append(((z ^ (z >> 31)) * m) >> 64)
+            m += step
+        state[name] = s
+        return out
+
     def roll(self, name: str, sides: int) -> int:
         """One die: a face in 1..sides, or the next injected face."""
         inj = self.inject
         if inj is not None and inj.dice:
             return inj.dice.pop(0)
         return self.below(name, sides) + 1
+
+    def rolls(self, name: str, sides: int, count: int) -> list[int]:
+        """`count` dice in one call: the faces `count` calls of `roll(name, sides)` give, injected ones
+        first."""
+        inj = self.inject
+        if inj is not None and inj.dice:
+            return [self.roll(name, sides) for _ in range(count)]
+        out = self._draws(name, count, sides, 0)
+        for i in range(len(out)):
+            out[i] += 1
+        return out
 
     def pick(self, name: str, n: int) -> int:
         """A uniform index in 0..n-1 (e.g. a random card from a hand), or the next injected pick."""
@@ -174,8 +221,11 @@ class Chance:
                 raise ValueError(f"injected shuffle {perm} is not a permutation of {len(items)} items")
             return [items[i] for i in perm]
         out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(name, i + 1)
+        # Fisher-Yates from the top: item i swaps with a draw in 0..i, for i = len - 1 down to 1.
+        picks = self._draws(name, len(out) - 1, len(out), -1)
+        for k in range(len(picks)):
+            i = len(out) - 1 - k
+            j = picks[k]
             out[i], out[j] = out[j], out[i]
         return out
 

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator
 
 import tourney.engine
-from tourney.engine.core import Chance
+from tourney.engine.core import Chance, Inject
 from tourney.engine.core import chance as chance_module
 from tourney.engine.core.chance import below_from_halves
 
@@ -74,6 +74,24 @@ def test_shuffled_and_rolls_equal_the_reference() -> None:
                 expected[i], expected[j] = expected[j], expected[i]
             assert chance.shuffled("deal", items) == expected
         assert [chance.roll("dice/1", 6) for _ in range(500)] == [(next(dice) * 6 >> 64) + 1 for _ in range(500)]
+
+
+def test_rolls_give_the_faces_of_one_roll_at_a_time_and_continue_the_stream() -> None:
+    rng = random.Random(6)
+    for seed in SEEDS:
+        chance = Chance(seed)
+        dice = reference(seed, "dice/2")
+        for _ in range(300):
+            k, sides = rng.randrange(0, 6), rng.choice([2, 6, 12, 2**30 - 1, 2**30, 2**40])
+            assert chance.rolls("dice/2", sides, k) == [(next(dice) * sides >> 64) + 1 for _ in range(k)]
+            assert chance.roll("dice/2", 6) == (next(dice) * 6 >> 64) + 1
+
+
+def test_rolls_use_injected_faces_first_then_the_stream() -> None:
+    chance = Chance(3, Inject(dice=[4, 2]))
+    dice = reference(3, "dice/0")
+    assert chance.rolls("dice/0", 6, 3) == [4, 2, (next(dice) * 6 >> 64) + 1]
+    assert chance.rolls("dice/0", 6, 2) == [(next(dice) * 6 >> 64) + 1 for _ in range(2)]
 
 
 def test_a_clone_draws_what_the_original_draws() -> None:

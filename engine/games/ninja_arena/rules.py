@@ -346,8 +346,11 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
     spiral = False
     chance = st.chance
     dice = st.dice
-    for i in a.dice if a.dice in _SUBSETS else sorted(a.dice):  # subsets are already ascending
-        face = DIE_FACES[i][chance.roll(stream, 6) - 1]
+    which = a.dice if a.dice in _SUBSETS else tuple(sorted(a.dice))  # subsets are already ascending
+    rolled = chance.rolls(stream, 6, len(which))  # one draw per die, in that order, in one call
+    for k in range(len(which)):
+        i = which[k]
+        face = DIE_FACES[i][rolled[k] - 1]
         dice[base + i] = face
         spiral = spiral or face == D.W
     st.events.append(("roll", p, (dice[base], dice[base + 1], dice[base + 2], dice[base + 3], dice[base + 4])))
