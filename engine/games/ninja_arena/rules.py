@@ -194,6 +194,7 @@ def eliminate(st: ArenaState, p: int, defer: bool) -> None:
     if not st.ko[p]:
         st.out_time[p] = st.t
     st.eliminated[p] = True
+    st.live = tuple(q for q in st.live if q != p)
     st.events.append(("eliminated", p))
 
 
@@ -512,18 +513,18 @@ def _reset(st: ArenaState) -> None:
         st.stitched[p] = 0
 
 
-def power_pause(st: ArenaState, order: list[int], start_conscious: list[int]) -> None:
+def power_pause(st: ArenaState, order: list[int]) -> None:
     """§4.2: Shadow token, last hitter, Damage Tally, Power flip, reset (+ Duel SWITCH/KEEP)."""
     trigger = order[0]
     st.events.append(("pause", "power", trigger, tuple(order)))
     _shadow(st, trigger)
     _last_hitter(st, order)
-    if end_check(st, start_conscious):
+    if end_check(st):
         return
     for p in range(st.n):
         if p != trigger and conscious(st, p):
             tally(st, p, defer=True)
-    if end_check(st, start_conscious):
+    if end_check(st):
         return
     for k in range(1, st.n):
         q = (trigger + k) % st.n
@@ -535,13 +536,13 @@ def power_pause(st: ArenaState, order: list[int], start_conscious: list[int]) ->
         st.pending_switch = 1 - trigger
 
 
-def recovery_pause(st: ArenaState, order: list[int], start_conscious: list[int]) -> None:
+def recovery_pause(st: ArenaState, order: list[int]) -> None:
     """§4.3: Shadow token (nobody takes it), last hitter, RECOVER, reset."""
     claimant = order[0]
     st.events.append(("pause", "recovery", claimant, tuple(order)))
     _shadow(st, claimant)
     _last_hitter(st, order)
-    if end_check(st, start_conscious):
+    if end_check(st):
         return
     recover(st, claimant)
     _reset(st)
@@ -571,7 +572,7 @@ def switch_boards(st: ArenaState, p: int) -> None:
 # --- end (§7) ------------------------------------------------------------------------------
 
 
-def end_check(st: ArenaState, start_conscious: list[int]) -> bool:
+def end_check(st: ArenaState) -> bool:
     """End the game once at most one player is conscious."""
     if st.over:
         return True
@@ -632,8 +633,7 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
     st.events = []
     n = st.n
     eliminated, ko = st.eliminated, st.ko
-    live = [p for p in range(n) if not eliminated[p]]
-    start_conscious = [p for p in live if not ko[p]]
+    live = st.live
     was_ko = {p for p in live if ko[p]}
     # A. validate and classify: each live seat's action (a Mistake becomes WAIT) and its HIT claim
     acts: list[Action] = [_WAIT] * n
@@ -657,7 +657,7 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
         for p in pi:
             if p in bad:
                 mistake(st, p, p in was_ko)
-        if end_check(st, start_conscious):
+        if end_check(st):
             st.t += 1
             return
     # D. rolls and techniques
@@ -678,11 +678,11 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
             rho = st.chance.shuffled("tiebreak", rest) if rest else []
             order = [trigger] + [p for p in hitters if p != trigger] + rho
             if claims[trigger] == CLAIM_POWER:
-                power_pause(st, order, start_conscious)
+                power_pause(st, order)
             else:
-                recovery_pause(st, order, start_conscious)
+                recovery_pause(st, order)
     # F. end check, cap
-    if not end_check(st, start_conscious) and st.t >= st.tick_cap:
+    if not end_check(st) and st.t >= st.tick_cap:
         cap_end(st)
     st.t += 1
 
@@ -746,8 +746,8 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     blade = st.power[p] and st.top[p] == D.TEMARI
     m = masks(st, p) if blade else ()
     lft, rgt = opps[0], opps[-1]
-    has_bonus = bonus_now(st, p) > 0
-    shield = min(2, st.shield[p])
+    has_bonus = st.power[p] and bonus_now(st, p) > 0  # no Power, no bonus: skip the table lookup
+    shield = st.shield[p] if st.shield[p] < 2 else 2
     offer = _OFFERED[st.top[p]][st.bottom[p] + 1]
     rooms = _ROOMS[st.top[p]][st.bottom[p] + 1]
     dice, base = st.dice, 5 * p
