@@ -22,7 +22,6 @@ from tourney.engine.games.ninja_arena.matching import (
     die_masks,
     fill_bits,
     fits,
-    lowest_fill,
     room_of,
 )
 
@@ -108,12 +107,17 @@ def claim_kind(st: ArenaState, p: int) -> int:
         # The Power takes all five dice: with five symbols, that is the canonical five.
         if blade or len(ch.power) != 5:
             return CLAIM_POWER if fits(masks(st, p), ch.power) else 0
-        return CLAIM_POWER if lowest_fill(st.dice, 5 * p, ch.power, 5) is not None else 0
+        return CLAIM_POWER if fill_bits(st.dice, 5 * p, _POWER_ROOMS[st.top[p]], 5) else 0
     if st.duel:
         return 0
-    size = len(ch.recovery)
-    found = canonical(masks(st, p), ch.recovery, size) if blade else lowest_fill(st.dice, 5 * p, ch.recovery, size)
-    return 0 if found is None else CLAIM_RECOVERY
+    if blade:
+        return 0 if canonical(masks(st, p), ch.recovery, len(ch.recovery)) is None else CLAIM_RECOVERY
+    return CLAIM_RECOVERY if fill_bits(st.dice, 5 * p, _RECOVERY_ROOMS[st.top[p]], len(ch.recovery)) else 0
+
+
+# Each character's Power and recovery requirements as matching.room_of packs them, by character.
+_POWER_ROOMS: Final = tuple(room_of(c.power) for c in D.CHARACTERS)
+_RECOVERY_ROOMS: Final = tuple(room_of(c.recovery) for c in D.CHARACTERS)
 
 
 # --- damage (§3.3) and wounds (§3.4, §3.5) -------------------------------------------------
