@@ -30,6 +30,26 @@ _GOLDEN_HI: Final = _GOLDEN >> 32
 _GOLDEN_LO: Final = _GOLDEN & _HALF
 
 
+def _as_signed(state: int) -> int:
+    """A 64-bit stream state as the signed integer of the same bits, as streams keep it: the compiled
+    build then reads and writes it as one machine integer, with no big-integer arithmetic."""
+    return state - (1 << 64) if state >> 63 else state
+
+
+def _stepped(state: i64) -> tuple[i64, i64]:
+    """The halves (hi, lo) of the stream state after `state` (signed, as kept), one step on: the
+    state plus the golden gamma modulo 2**64, on 32-bit halves so that nothing overflows."""
+    lo = (state & _HALF) + _GOLDEN_LO
+    hi = ((state >> 32) + _GOLDEN_HI + (lo >> 32)) & _HALF
+    return hi, lo & _HALF
+
+
+def _kept(hi: i64, lo: i64) -> i64:
+    """The state of halves hi and lo as kept (signed); the high half is made signed first, so the
+    product stays inside an i64."""
+    return (hi - ((hi >> 31) << 32)) * 4294967296 + lo
+
+
 def stream_start(seed: int, name: str) -> int:
     """The 64-bit starting state of stream `name` for match seed `seed`."""
     digest = hashlib.sha256(f"{seed}/{name}".encode()).digest()
@@ -123,29 +143,30 @@ class Chance:
 
         Several at once because a deal draws dozens: one call instead of one per value.
         """
-        s = self._state.get(name)
-        if s is None:
-            s = stream_start(self.seed, name)
+        s = self._position(name) & _MASK
         out = []
         for _ in range(k):
             s = (s + _GOLDEN) & _MASK
             z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             out.append(z ^ (z >> 31))
-        self._state[name] = s
+        self._state[name] = _as_signed(s)
         return out
+
+    def _position(self, name: str) -> int:
+        """Stream `name`'s state as kept (signed), its start if it has not drawn yet."""
+        s = self._state.get(name)
+        return _as_signed(stream_start(self.seed, name)) if s is None else s
 
     def below(self, name: str, n: int) -> int:
         """A uniform integer in 0..n-1 from stream `name` (bias below 2**-50 for any n used here)."""
         # One next64s value, inlined: dice are drawn in every playout's inner loop.
-        state = self._state
-        s = state.get(name)
-        if s is None:
-            s = stream_start(self.seed, name)
-        s = (s + _GOLDEN) & _MASK
-        state[name] = s
         if _COMPILED and 0 < n < _HALVES_MAX_N:
-            return below_from_halves(s >> 32, s & _HALF, n)
+            hi, lo = _stepped(self._position(name))
+            self._state[name] = _kept(hi, lo)
+            return below_from_halves(hi, lo, n)
+        s = (self._position(name) + _GOLDEN) & _MASK
+        self._state[name] = _as_signed(s)
         s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
         return ((s ^ (s >> 31)) * n) >> 64
@@ -156,24 +177,20 @@ class Chance:
         or a shuffle is one call, and compiled, the state stays in machine integers between draws)."""
         if count <= 0:
             return []
-        state = self._state
-        s = state.get(name)
-        if s is None:
-            s = stream_start(self.seed, name)
+        s = self._position(name)
         out: list[int] = []
         last = first + (count - 1) * step
         if _COMPILED and 0 < first < _HALVES_MAX_N and 0 < last < _HALVES_MAX_N:
             n: i64 = first
-            hi: i64 = s >> 32
-            lo: i64 = s & _HALF
+            kept: i64 = s
             for _ in range(count):
-                lo += _GOLDEN_LO  # the state plus the golden gamma modulo 2**64, on its halves
-                hi = (hi + _GOLDEN_HI + (lo >> 32)) & _HALF
-                lo &= _HALF
+                hi, lo = _stepped(kept)
                 out.append(below_from_halves(hi, lo, n))
+                kept = _kept(hi, lo)
                 n += step
-            state[name] = int(hi) << 32 | int(lo)
+            self._state[name] = kept
             return out
+        s &= _MASK
         m = first
         for _ in range(count):
             s = (s + _GOLDEN) & _MASK
@@ -181,7 +198,7 @@ class Chance:
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             out.append(((z ^ (z >> 31)) * m) >> 64)
             m += step
-        state[name] = s
+        self._state[name] = _as_signed(s)
         return out
 
     def roll(self, name: str, sides: int) -> int:

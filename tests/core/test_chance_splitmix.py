@@ -114,3 +114,16 @@ def test_the_halves_formula_on_edge_states() -> None:
         z ^= z >> 31
         n = rng.choice(sizes)
         assert below_from_halves(state >> 32, state & 0xFFFFFFFF, n) == (z * n) >> 64, (state, n)
+
+
+def test_a_step_on_the_kept_signed_state_is_a_step_of_the_64_bit_state() -> None:
+    """Streams keep their state as the signed integer of its 64 bits; _stepped and _kept (the compiled
+    build's step, on machine integers) must give the plain state plus the gamma modulo 2**64."""
+    rng = random.Random(256)
+    states = [0, 1, MASK, 2**31, 2**32 - 1, 2**32, 2**63, 2**63 - 1, MASK - 2**32 + 1, MASK - 0x9E3779B97F4A7C15]
+    states += [rng.getrandbits(64) for _ in range(4000)]
+    for state in states:
+        after = (state + 0x9E3779B97F4A7C15) & MASK
+        hi, lo = chance_module._stepped(chance_module._as_signed(state))
+        assert (hi, lo) == (after >> 32, after & 0xFFFFFFFF), state
+        assert chance_module._kept(hi, lo) == chance_module._as_signed(after) == after - (after >> 63 << 64), state

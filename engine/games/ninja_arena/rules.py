@@ -749,14 +749,11 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
         return head
     blade = st.power[p] and st.top[p] == D.TEMARI
     m = masks(st, p) if blade else ()
-    lft, rgt = opps[0], opps[-1]
     has_bonus = st.power[p] and bonus_now(st, p) > 0  # no Power, no bonus: skip the table lookup
     shield = st.shield[p] if st.shield[p] < 2 else 2
     offer = _OFFERED[st.top[p]][st.bottom[p] + 1]
     rooms = _ROOMS[st.top[p]][st.bottom[p] + 1]
     dice, base = st.dice, 5 * p
-    if len(_ACTIVATIONS) >= 100_000:  # a bound on memory; emptied only here, so every ask below stays
-        _ACTIVATIONS.clear()
     asks: list[int] | None = None
     for k in range(len(offer)):
         key, tech, owner, code = offer[k]
@@ -777,10 +774,8 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
                     bits = fill_bits(dice, base, room, size)
             if not bits:
                 continue
+            # Everything the activations depend on, in one int (`_activations` reads it back).
             ask = (((((code * 4 + v) * 32 + bits) * 64 + seen) * 8 + p) * 8 + st.n) * 8 + (has_bonus * 3 + shields)
-            if ask not in _ACTIVATIONS:
-                _ACTIVATIONS[ask] = _technique_actions(
-                    key, tech, tech.variants[v][1], DICE_OF_BITS[bits], opps, lft, rgt, has_bonus, shields)
             if asks is None:
                 asks = [ask]
             else:
@@ -806,7 +801,7 @@ def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Actio
         if got is None:
             if len(_JOINED) >= 200_000:
                 _JOINED.clear()
-            got = _JOINED[key] = head + _ACTIVATIONS[asks[0]]
+            got = _JOINED[key] = head + _activations(asks[0])
         return got
     many = (kind, *asks)
     got = _JOINED_MANY.get(many)
@@ -815,7 +810,7 @@ def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Actio
             _JOINED_MANY.clear()
         out = list(head)
         for ask in asks:
-            out.extend(_ACTIVATIONS[ask])
+            out.extend(_activations(ask))
         got = _JOINED_MANY[many] = tuple(out)
     return got
 
@@ -823,6 +818,28 @@ def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Actio
 # The activations of one technique, variant and dice choice for one seat's opponents: a few
 # thousand keys in a long run of random play, each met again and again.
 _ACTIVATIONS: Final[dict[int, tuple[Activate, ...]]] = {}
+# Each technique by the code `_offered` gives it.
+_TECHNIQUE_OF_CODE: Final = {code: (key, tech) for row in _OFFERED for offer in row for key, tech, _, code in offer}
+
+
+def _activations(ask: int) -> tuple[Activate, ...]:
+    """The activations named by an ask of `legal_actions` (technique code, variant, dice bits, conscious
+    opponents, seat, table size, bonus and Sand Shield), worked out the first time and remembered. Only a
+    legal list not met before asks: a list met before is one `_joined` lookup."""
+    got = _ACTIVATIONS.get(ask)
+    if got is None:
+        if len(_ACTIVATIONS) >= 100_000:  # a bound on memory
+            _ACTIVATIONS.clear()
+        last, rest = ask % 8, ask // 8
+        n, rest = rest % 8, rest // 8
+        p, rest = rest % 8, rest // 8
+        seen, rest = rest % 64, rest // 64
+        bits, rest = rest % 32, rest // 32
+        key, tech = _TECHNIQUE_OF_CODE[rest // 4]
+        opps = _OPPONENTS[n][p][seen]
+        got = _ACTIVATIONS[ask] = _technique_actions(key, tech, tech.variants[rest % 4][1], DICE_OF_BITS[bits],
+                                                     opps, opps[0], opps[-1], last >= 3, last % 3)
+    return got
 _DICE_BITS: Final = {dice: sum(1 << i for i in dice) for dice in ROLL_SUBSETS}
 
 
