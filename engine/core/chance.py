@@ -26,6 +26,28 @@ _HALF: Final = 0xFFFFFFFF
 # version is 4 times slower than the plain formula, so only the extension (its __file__ is the .so) takes it.
 _COMPILED: Final = not __file__.endswith(".py")
 _HALVES_MAX_N: Final = 1 << 30  # keeps lo * n and hi * n below 2**62 in below_from_halves
+_GOLDEN_HI: Final = _GOLDEN >> 32
+_GOLDEN_LO: Final = _GOLDEN & _HALF
+
+
+def _as_signed(state: int) -> int:
+    """A 64-bit stream state as the signed integer of the same bits, as streams keep it: the compiled
+    build then reads and writes it as one machine integer, with no big-integer arithmetic."""
+    return state - (1 << 64) if state >> 63 else state
+
+
+def _stepped(state: i64) -> tuple[i64, i64]:
+    """The halves (hi, lo) of the stream state after `state` (signed, as kept), one step on: the
+    state plus the golden gamma modulo 2**64, on 32-bit halves so that nothing overflows."""
+    lo = (state & _HALF) + _GOLDEN_LO
+    hi = ((state >> 32) + _GOLDEN_HI + (lo >> 32)) & _HALF
+    return hi, lo & _HALF
+
+
+def _kept(hi: i64, lo: i64) -> i64:
+    """The state of halves hi and lo as kept (signed); the high half is made signed first, so the
+    product stays inside an i64."""
+    return (hi - ((hi >> 31) << 32)) * 4294967296 + lo
 
 
 def stream_start(seed: int, name: str) -> int:
@@ -121,32 +143,63 @@ class Chance:
 
         Several at once because a deal draws dozens: one call instead of one per value.
         """
-        s = self._state.get(name)
-        if s is None:
-            s = stream_start(self.seed, name)
+        s = self._position(name) & _MASK
         out = []
         for _ in range(k):
             s = (s + _GOLDEN) & _MASK
             z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             out.append(z ^ (z >> 31))
-        self._state[name] = s
+        self._state[name] = _as_signed(s)
         return out
+
+    def _position(self, name: str) -> int:
+        """Stream `name`'s state as kept (signed), its start if it has not drawn yet."""
+        s = self._state.get(name)
+        return _as_signed(stream_start(self.seed, name)) if s is None else s
 
     def below(self, name: str, n: int) -> int:
         """A uniform integer in 0..n-1 from stream `name` (bias below 2**-50 for any n used here)."""
         # One next64s value, inlined: dice are drawn in every playout's inner loop.
-        state = self._state
-        s = state.get(name)
-        if s is None:
-            s = stream_start(self.seed, name)
-        s = (s + _GOLDEN) & _MASK
-        state[name] = s
         if _COMPILED and 0 < n < _HALVES_MAX_N:
-            return below_from_halves(s >> 32, s & _HALF, n)
+            hi, lo = _stepped(self._position(name))
+            self._state[name] = _kept(hi, lo)
+            return below_from_halves(hi, lo, n)
+        s = (self._position(name) + _GOLDEN) & _MASK
+        self._state[name] = _as_signed(s)
         s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
         return ((s ^ (s >> 31)) * n) >> 64
+
+    def _draws(self, name: str, count: int, first: int, step: int) -> list[int]:
+        """`count` draws of stream `name`, the k-th in 0..first + k * step - 1: what as many `below` calls
+        give one after another, with the stream's state read and written once (a roll of several dice
+        or a shuffle is one call, and compiled, the state stays in machine integers between draws)."""
+        if count <= 0:
+            return []
+        s = self._position(name)
+        out: list[int] = []
+        last = first + (count - 1) * step
+        if _COMPILED and 0 < first < _HALVES_MAX_N and 0 < last < _HALVES_MAX_N:
+            n: i64 = first
+            kept: i64 = s
+            for _ in range(count):
+                hi, lo = _stepped(kept)
+                out.append(below_from_halves(hi, lo, n))
+                kept = _kept(hi, lo)
+                n += step
+            self._state[name] = kept
+            return out
+        s &= _MASK
+        m = first
+        for _ in range(count):
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            out.append(((z ^ (z >> 31)) * m) >> 64)
+            m += step
+        self._state[name] = _as_signed(s)
+        return out
 
     def roll(self, name: str, sides: int) -> int:
         """One die: a face in 1..sides, or the next injected face."""
@@ -154,6 +207,17 @@ class Chance:
         if inj is not None and inj.dice:
             return inj.dice.pop(0)
         return self.below(name, sides) + 1
+
+    def rolls(self, name: str, sides: int, count: int) -> list[int]:
+        """`count` dice in one call: the faces `count` calls of `roll(name, sides)` give, injected ones
+        first."""
+        inj = self.inject
+        if inj is not None and inj.dice:
+            return [self.roll(name, sides) for _ in range(count)]
+        out = self._draws(name, count, sides, 0)
+        for i in range(len(out)):
+            out[i] += 1
+        return out
 
     def pick(self, name: str, n: int) -> int:
         """A uniform index in 0..n-1 (e.g. a random card from a hand), or the next injected pick."""
@@ -174,8 +238,11 @@ class Chance:
                 raise ValueError(f"injected shuffle {perm} is not a permutation of {len(items)} items")
             return [items[i] for i in perm]
         out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(name, i + 1)
+        # Fisher-Yates from the top: item i swaps with a draw in 0..i, for i = len - 1 down to 1.
+        picks = self._draws(name, len(out) - 1, len(out), -1)
+        for k in range(len(picks)):
+            i = len(out) - 1 - k
+            j = picks[k]
             out[i], out[j] = out[j], out[i]
         return out
 

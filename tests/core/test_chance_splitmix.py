@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator
 
 import tourney.engine
-from tourney.engine.core import Chance
+from tourney.engine.core import Chance, Inject
 from tourney.engine.core import chance as chance_module
 from tourney.engine.core.chance import below_from_halves
 
@@ -76,6 +76,24 @@ def test_shuffled_and_rolls_equal_the_reference() -> None:
         assert [chance.roll("dice/1", 6) for _ in range(500)] == [(next(dice) * 6 >> 64) + 1 for _ in range(500)]
 
 
+def test_rolls_give_the_faces_of_one_roll_at_a_time_and_continue_the_stream() -> None:
+    rng = random.Random(6)
+    for seed in SEEDS:
+        chance = Chance(seed)
+        dice = reference(seed, "dice/2")
+        for _ in range(300):
+            k, sides = rng.randrange(0, 6), rng.choice([2, 6, 12, 2**30 - 1, 2**30, 2**40])
+            assert chance.rolls("dice/2", sides, k) == [(next(dice) * sides >> 64) + 1 for _ in range(k)]
+            assert chance.roll("dice/2", 6) == (next(dice) * 6 >> 64) + 1
+
+
+def test_rolls_use_injected_faces_first_then_the_stream() -> None:
+    chance = Chance(3, Inject(dice=[4, 2]))
+    dice = reference(3, "dice/0")
+    assert chance.rolls("dice/0", 6, 3) == [4, 2, (next(dice) * 6 >> 64) + 1]
+    assert chance.rolls("dice/0", 6, 2) == [(next(dice) * 6 >> 64) + 1 for _ in range(2)]
+
+
 def test_a_clone_draws_what_the_original_draws() -> None:
     chance = Chance(11)
     chance.below("dice/0", 6)
@@ -96,3 +114,16 @@ def test_the_halves_formula_on_edge_states() -> None:
         z ^= z >> 31
         n = rng.choice(sizes)
         assert below_from_halves(state >> 32, state & 0xFFFFFFFF, n) == (z * n) >> 64, (state, n)
+
+
+def test_a_step_on_the_kept_signed_state_is_a_step_of_the_64_bit_state() -> None:
+    """Streams keep their state as the signed integer of its 64 bits; _stepped and _kept (the compiled
+    build's step, on machine integers) must give the plain state plus the gamma modulo 2**64."""
+    rng = random.Random(256)
+    states = [0, 1, MASK, 2**31, 2**32 - 1, 2**32, 2**63, 2**63 - 1, MASK - 2**32 + 1, MASK - 0x9E3779B97F4A7C15]
+    states += [rng.getrandbits(64) for _ in range(4000)]
+    for state in states:
+        after = (state + 0x9E3779B97F4A7C15) & MASK
+        hi, lo = chance_module._stepped(chance_module._as_signed(state))
+        assert (hi, lo) == (after >> 32, after & 0xFFFFFFFF), state
+        assert chance_module._kept(hi, lo) == chance_module._as_signed(after) == after - (after >> 63 << 64), state

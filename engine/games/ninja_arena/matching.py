@@ -62,7 +62,7 @@ def room_of(req: tuple[int, ...]) -> int:
     return room
 
 
-def fill_bits(faces: Sequence[int], base: int, room: int, size: int) -> int:
+def fill_bits(faces: list[int], base: int, room: int, size: int) -> int:
     """The canonical `size` dice of faces[base:base+5] (no Blade Dance) filling `size` slots of the
     requirement whose `room_of` is `room` (size at most its length), as a bit set of die indices;
     0 when none do. Fewest SPIRALs, then lowest indices.
@@ -70,6 +70,7 @@ def fill_bits(faces: Sequence[int], base: int, room: int, size: int) -> int:
     With the SPIRAL count fixed at w, the choices that fit are the bases of a matroid (w of the
     SPIRALs, and size - w other dice taking each symbol at most as often as the requirement has
     it), so taking each die in index order whenever it still fits gives the lowest one."""
+    # faces is a list, not any sequence: the compiled build then indexes it directly.
     spirals = 0
     for i in range(5):
         if faces[base + i] == W:
@@ -95,7 +96,7 @@ def fill_bits(faces: Sequence[int], base: int, room: int, size: int) -> int:
 DICE_OF_BITS: Final = tuple(tuple(i for i in range(5) if bits >> i & 1) for bits in range(32))
 
 
-def lowest_fill(faces: Sequence[int], base: int, req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
+def lowest_fill(faces: list[int], base: int, req: tuple[int, ...], size: int) -> tuple[int, ...] | None:
     """`fill_bits` as a tuple of die indices (None when no dice fill req)."""
     if size > len(req):
         return None

@@ -30,7 +30,6 @@ class _Pause:
     kind: int
     started_ms: int
     order: list[int]
-    start_conscious: list[int]
 
 
 @dataclass
@@ -177,9 +176,8 @@ class RealtimeDriver:
             elif what == 2:
                 _, seat = self._bare.pop(0)
                 if not st.eliminated[seat]:
-                    before = self._conscious()
                     rules.mistaken_hits(st, [seat], {seat} if st.ko[seat] else set())
-                    rules.end_check(st, before)
+                    rules.end_check(st)
             else:
                 batch = [q for q in self._queue if q.at_ms == ms]
                 self._queue = [q for q in self._queue if q.at_ms != ms]
@@ -200,9 +198,6 @@ class RealtimeDriver:
         self.events.extend((ms, e) for e in self.state.events)
         self.state.events = []
         self.state.forget_legal()
-
-    def _conscious(self) -> list[int]:
-        return [p for p in range(self.state.n) if rules.conscious(self.state, p)]
 
     def _process(self, seat: int, action: Action, ms: int) -> None:
         st = self.state
@@ -232,15 +227,14 @@ class RealtimeDriver:
                 return
             early = [s for m, s in self._bare if ms - m <= self.grace_ms and s != seat]
             self._bare = [(m, s) for m, s in self._bare if s not in early and s != seat]
-            self._pause = _Pause(seat, kind, ms, [seat] + early, self._conscious())
+            self._pause = _Pause(seat, kind, ms, [seat] + early)
             st.events.append(("claim", seat, "power" if kind == rules.CLAIM_POWER else "recovery"))
             if self._everyone_hit():
                 self._finish_pause()
             return
-        before = self._conscious()
         if not rules.valid(st, seat, action):
             rules.mistake(st, seat, st.ko[seat])
-            rules.end_check(st, before)
+            rules.end_check(st)
         elif isinstance(action, Roll):
             rules.do_roll(st, seat, action)
         elif isinstance(action, Activate):
@@ -261,9 +255,9 @@ class RealtimeDriver:
         rest = [p for p in range(st.n) if not st.eliminated[p] and p not in pause.order]
         order = pause.order + (st.chance.shuffled("tiebreak", rest) if rest else [])
         if pause.kind == rules.CLAIM_POWER:
-            rules.power_pause(st, order, pause.start_conscious)
+            rules.power_pause(st, order)
         else:
-            rules.recovery_pause(st, order, pause.start_conscious)
+            rules.recovery_pause(st, order)
         # Early HITs queued while the pause ran were consumed; anything else waits its turn.
         if st.pending_switch >= 0:
             self._switch_deadline = st.t - 1 + self.reaction_timeout_ms

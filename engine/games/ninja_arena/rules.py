@@ -22,7 +22,6 @@ from tourney.engine.games.ninja_arena.matching import (
     die_masks,
     fill_bits,
     fits,
-    lowest_fill,
     room_of,
 )
 
@@ -108,12 +107,17 @@ def claim_kind(st: ArenaState, p: int) -> int:
         # The Power takes all five dice: with five symbols, that is the canonical five.
         if blade or len(ch.power) != 5:
             return CLAIM_POWER if fits(masks(st, p), ch.power) else 0
-        return CLAIM_POWER if lowest_fill(st.dice, 5 * p, ch.power, 5) is not None else 0
+        return CLAIM_POWER if fill_bits(st.dice, 5 * p, _POWER_ROOMS[st.top[p]], 5) else 0
     if st.duel:
         return 0
-    size = len(ch.recovery)
-    found = canonical(masks(st, p), ch.recovery, size) if blade else lowest_fill(st.dice, 5 * p, ch.recovery, size)
-    return 0 if found is None else CLAIM_RECOVERY
+    if blade:
+        return 0 if canonical(masks(st, p), ch.recovery, len(ch.recovery)) is None else CLAIM_RECOVERY
+    return CLAIM_RECOVERY if fill_bits(st.dice, 5 * p, _RECOVERY_ROOMS[st.top[p]], len(ch.recovery)) else 0
+
+
+# Each character's Power and recovery requirements as matching.room_of packs them, by character.
+_POWER_ROOMS: Final = tuple(room_of(c.power) for c in D.CHARACTERS)
+_RECOVERY_ROOMS: Final = tuple(room_of(c.recovery) for c in D.CHARACTERS)
 
 
 # --- damage (§3.3) and wounds (§3.4, §3.5) -------------------------------------------------
@@ -194,6 +198,7 @@ def eliminate(st: ArenaState, p: int, defer: bool) -> None:
     if not st.ko[p]:
         st.out_time[p] = st.t
     st.eliminated[p] = True
+    st.live = tuple(q for q in st.live if q != p)
     st.events.append(("eliminated", p))
 
 
@@ -346,8 +351,11 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
     spiral = False
     chance = st.chance
     dice = st.dice
-    for i in a.dice if a.dice in _SUBSETS else sorted(a.dice):  # subsets are already ascending
-        face = DIE_FACES[i][chance.roll(stream, 6) - 1]
+    which = a.dice if a.dice in _SUBSETS else tuple(sorted(a.dice))  # subsets are already ascending
+    rolled = chance.rolls(stream, 6, len(which))  # one draw per die, in that order, in one call
+    for k in range(len(which)):
+        i = which[k]
+        face = DIE_FACES[i][rolled[k] - 1]
         dice[base + i] = face
         spiral = spiral or face == D.W
     st.events.append(("roll", p, (dice[base], dice[base + 1], dice[base + 2], dice[base + 3], dice[base + 4])))
@@ -509,18 +517,18 @@ def _reset(st: ArenaState) -> None:
         st.stitched[p] = 0
 
 
-def power_pause(st: ArenaState, order: list[int], start_conscious: list[int]) -> None:
+def power_pause(st: ArenaState, order: list[int]) -> None:
     """§4.2: Shadow token, last hitter, Damage Tally, Power flip, reset (+ Duel SWITCH/KEEP)."""
     trigger = order[0]
     st.events.append(("pause", "power", trigger, tuple(order)))
     _shadow(st, trigger)
     _last_hitter(st, order)
-    if end_check(st, start_conscious):
+    if end_check(st):
         return
     for p in range(st.n):
         if p != trigger and conscious(st, p):
             tally(st, p, defer=True)
-    if end_check(st, start_conscious):
+    if end_check(st):
         return
     for k in range(1, st.n):
         q = (trigger + k) % st.n
@@ -532,13 +540,13 @@ def power_pause(st: ArenaState, order: list[int], start_conscious: list[int]) ->
         st.pending_switch = 1 - trigger
 
 
-def recovery_pause(st: ArenaState, order: list[int], start_conscious: list[int]) -> None:
+def recovery_pause(st: ArenaState, order: list[int]) -> None:
     """§4.3: Shadow token (nobody takes it), last hitter, RECOVER, reset."""
     claimant = order[0]
     st.events.append(("pause", "recovery", claimant, tuple(order)))
     _shadow(st, claimant)
     _last_hitter(st, order)
-    if end_check(st, start_conscious):
+    if end_check(st):
         return
     recover(st, claimant)
     _reset(st)
@@ -568,7 +576,7 @@ def switch_boards(st: ArenaState, p: int) -> None:
 # --- end (§7) ------------------------------------------------------------------------------
 
 
-def end_check(st: ArenaState, start_conscious: list[int]) -> bool:
+def end_check(st: ArenaState) -> bool:
     """End the game once at most one player is conscious."""
     if st.over:
         return True
@@ -629,8 +637,7 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
     st.events = []
     n = st.n
     eliminated, ko = st.eliminated, st.ko
-    live = [p for p in range(n) if not eliminated[p]]
-    start_conscious = [p for p in live if not ko[p]]
+    live = st.live
     was_ko = {p for p in live if ko[p]}
     # A. validate and classify: each live seat's action (a Mistake becomes WAIT) and its HIT claim
     acts: list[Action] = [_WAIT] * n
@@ -654,7 +661,7 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
         for p in pi:
             if p in bad:
                 mistake(st, p, p in was_ko)
-        if end_check(st, start_conscious):
+        if end_check(st):
             st.t += 1
             return
     # D. rolls and techniques
@@ -675,11 +682,11 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
             rho = st.chance.shuffled("tiebreak", rest) if rest else []
             order = [trigger] + [p for p in hitters if p != trigger] + rho
             if claims[trigger] == CLAIM_POWER:
-                power_pause(st, order, start_conscious)
+                power_pause(st, order)
             else:
-                recovery_pause(st, order, start_conscious)
+                recovery_pause(st, order)
     # F. end check, cap
-    if not end_check(st, start_conscious) and st.t >= st.tick_cap:
+    if not end_check(st) and st.t >= st.tick_cap:
         cap_end(st)
     st.t += 1
 
@@ -742,14 +749,11 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
         return head
     blade = st.power[p] and st.top[p] == D.TEMARI
     m = masks(st, p) if blade else ()
-    lft, rgt = opps[0], opps[-1]
-    has_bonus = bonus_now(st, p) > 0
-    shield = min(2, st.shield[p])
+    has_bonus = st.power[p] and bonus_now(st, p) > 0  # no Power, no bonus: skip the table lookup
+    shield = st.shield[p] if st.shield[p] < 2 else 2
     offer = _OFFERED[st.top[p]][st.bottom[p] + 1]
     rooms = _ROOMS[st.top[p]][st.bottom[p] + 1]
     dice, base = st.dice, 5 * p
-    if len(_ACTIVATIONS) >= 100_000:  # a bound on memory; emptied only here, so every ask below stays
-        _ACTIVATIONS.clear()
     asks: list[int] | None = None
     for k in range(len(offer)):
         key, tech, owner, code = offer[k]
@@ -770,10 +774,8 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
                     bits = fill_bits(dice, base, room, size)
             if not bits:
                 continue
+            # Everything the activations depend on, in one int (`_activations` reads it back).
             ask = (((((code * 4 + v) * 32 + bits) * 64 + seen) * 8 + p) * 8 + st.n) * 8 + (has_bonus * 3 + shields)
-            if ask not in _ACTIVATIONS:
-                _ACTIVATIONS[ask] = _technique_actions(
-                    key, tech, tech.variants[v][1], DICE_OF_BITS[bits], opps, lft, rgt, has_bonus, shields)
             if asks is None:
                 asks = [ask]
             else:
@@ -799,7 +801,7 @@ def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Actio
         if got is None:
             if len(_JOINED) >= 200_000:
                 _JOINED.clear()
-            got = _JOINED[key] = head + _ACTIVATIONS[asks[0]]
+            got = _JOINED[key] = head + _activations(asks[0])
         return got
     many = (kind, *asks)
     got = _JOINED_MANY.get(many)
@@ -808,7 +810,7 @@ def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Actio
             _JOINED_MANY.clear()
         out = list(head)
         for ask in asks:
-            out.extend(_ACTIVATIONS[ask])
+            out.extend(_activations(ask))
         got = _JOINED_MANY[many] = tuple(out)
     return got
 
@@ -816,6 +818,28 @@ def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Actio
 # The activations of one technique, variant and dice choice for one seat's opponents: a few
 # thousand keys in a long run of random play, each met again and again.
 _ACTIVATIONS: Final[dict[int, tuple[Activate, ...]]] = {}
+# Each technique by the code `_offered` gives it.
+_TECHNIQUE_OF_CODE: Final = {code: (key, tech) for row in _OFFERED for offer in row for key, tech, _, code in offer}
+
+
+def _activations(ask: int) -> tuple[Activate, ...]:
+    """The activations named by an ask of `legal_actions` (technique code, variant, dice bits, conscious
+    opponents, seat, table size, bonus and Sand Shield), worked out the first time and remembered. Only a
+    legal list not met before asks: a list met before is one `_joined` lookup."""
+    got = _ACTIVATIONS.get(ask)
+    if got is None:
+        if len(_ACTIVATIONS) >= 100_000:  # a bound on memory
+            _ACTIVATIONS.clear()
+        last, rest = ask % 8, ask // 8
+        n, rest = rest % 8, rest // 8
+        p, rest = rest % 8, rest // 8
+        seen, rest = rest % 64, rest // 64
+        bits, rest = rest % 32, rest // 32
+        key, tech = _TECHNIQUE_OF_CODE[rest // 4]
+        opps = _OPPONENTS[n][p][seen]
+        got = _ACTIVATIONS[ask] = _technique_actions(key, tech, tech.variants[rest % 4][1], DICE_OF_BITS[bits],
+                                                     opps, opps[0], opps[-1], last >= 3, last % 3)
+    return got
 _DICE_BITS: Final = {dice: sum(1 << i for i in dice) for dice in ROLL_SUBSETS}
 
 

@@ -76,6 +76,8 @@ class ArenaState(State):
         self.cube_b: list[int] = list(src.cube_b) if src is not None else [0] * n
         self.recovered: list[bool] = list(src.recovered) if src is not None else [False] * n
         self.eliminated: list[bool] = list(src.eliminated) if src is not None else [False] * n
+        # The seats not eliminated, ascending (rules.eliminate keeps it): every tick asks for them.
+        self.live: tuple[int, ...] = src.live if src is not None else tuple(range(n))
         self.pool: list[int] = list(src.pool) if src is not None else [0] * n
         self.power: list[bool] = list(src.power) if src is not None else [False] * n
         self.dice: list[int] = list(src.dice) if src is not None else [D.BLANK] * (5 * n)
@@ -108,8 +110,8 @@ class ArenaState(State):
         if self.over:
             return []
         if self.pending_switch >= 0:
-            return [self.pending_switch]
-        return [p for p in range(self.n) if not self.eliminated[p]]
+            return (self.pending_switch,)
+        return self.live
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """The small legal list of §5.1 (or KEEP / SWITCH in a Duel pause)."""

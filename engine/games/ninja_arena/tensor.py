@@ -64,25 +64,38 @@ def _seat(out: list[float], at: int, top: int, bottom: int, ko: bool, cube: floa
           recovered: bool, eliminated: bool, pool: float, power: bool, stitched: bool, byakugan: float,
           fan: float, gate: float, shield: float, faces: list[int]) -> None:
     """One seat's block at `at`: characters by index (-1: none), flags, numbers (scaled here) and the
-    five faces (symbols; BLANK or anything unknown sets nothing)."""
+    five faces (symbols; BLANK or anything unknown sets nothing). `out` starts at zero, so only what is
+    not zero is written (each write boxes a float in the compiled build, and most of a block is zero)."""
     out[at] = 1.0
     if top >= 0:
         out[at + _TOP + top] = 1.0
     if bottom >= 0:
         out[at + _BOTTOM + bottom] = 1.0
     at += _KO
-    out[at] = 1.0 if ko else 0.0
-    out[at + 1] = _scaled(cube, D.K_SPACES + 1)
-    out[at + 2] = _scaled(cube_bottom, D.K_SPACES + 1)
-    out[at + 3] = 1.0 if recovered else 0.0
-    out[at + 4] = 1.0 if eliminated else 0.0
-    out[at + 5] = _scaled(pool, 20)
-    out[at + 6] = 1.0 if power else 0.0
-    out[at + 7] = 1.0 if stitched else 0.0
-    out[at + 8] = _scaled(byakugan, D.BYAKUGAN_CHARGES)
-    out[at + 9] = _scaled(fan, D.FAN_TOKENS)
-    out[at + 10] = _scaled(gate, D.GATE_TOKENS)
-    out[at + 11] = _scaled(shield, 6)
+    if ko:
+        out[at] = 1.0
+    if cube > 0:
+        out[at + 1] = _scaled(cube, D.K_SPACES + 1)
+    if cube_bottom > 0:
+        out[at + 2] = _scaled(cube_bottom, D.K_SPACES + 1)
+    if recovered:
+        out[at + 3] = 1.0
+    if eliminated:
+        out[at + 4] = 1.0
+    if pool > 0:
+        out[at + 5] = _scaled(pool, 20)
+    if power:
+        out[at + 6] = 1.0
+    if stitched:
+        out[at + 7] = 1.0
+    if byakugan > 0:
+        out[at + 8] = _scaled(byakugan, D.BYAKUGAN_CHARGES)
+    if fan > 0:
+        out[at + 9] = _scaled(fan, D.FAN_TOKENS)
+    if gate > 0:
+        out[at + 10] = _scaled(gate, D.GATE_TOKENS)
+    if shield > 0:
+        out[at + 11] = _scaled(shield, 6)
     at += 12
     for i in range(D.DICE_PER_PLAYER):
         face = faces[i]
@@ -90,18 +103,23 @@ def _seat(out: list[float], at: int, top: int, bottom: int, ko: bool, cube: floa
             out[at + len(LETTERS) * i + face - 1] = 1.0
 
 
+# The set bits of each byte, lowest first.
+_SET_BITS: Final = tuple(tuple(bit for bit in range(8) if m >> bit & 1) for m in range(256))
+
+
 def _summary(out: list[float], keys: Sequence[str], claim: bool, blocked: bool, masks: Sequence[int]) -> None:
     """The viewer's own summary: satisfiable techniques, a claiming HIT, a blocked ROLL, dice masks."""
     for t in range(len(TECHNIQUES)):
         if TECHNIQUES[t] in keys:
             out[_SUMMARY + t] = 1.0
-    out[_SUMMARY + len(TECHNIQUES)] = 1.0 if claim else 0.0
-    out[_SUMMARY + len(TECHNIQUES) + 1] = 1.0 if blocked else 0.0
+    if claim:
+        out[_SUMMARY + len(TECHNIQUES)] = 1.0
+    if blocked:
+        out[_SUMMARY + len(TECHNIQUES) + 1] = 1.0
     for i in range(min(len(masks), D.DICE_PER_PLAYER)):
-        m = masks[i]
-        for bit in range(8):
-            if m >> bit & 1:
-                out[_MASKS + 8 * i + bit] = 1.0
+        at = _MASKS + 8 * i
+        for bit in _SET_BITS[masks[i] & 0xFF]:  # one write per set bit of the die's eight symbol bits
+            out[at + bit] = 1.0
 
 
 _TEXT_FACES: Final[dict[str, list[int]]] = {}
@@ -110,7 +128,7 @@ _TEXT_FACES: Final[dict[str, list[int]]] = {}
 def _faces(dice: Any) -> list[int]:
     """A view's dice letters as five faces (unknown letters and missing dice: 0), remembered for
     five-letter texts (8**5 of them at most: as many as the dice can show)."""
-    text = str(dice)
+    text = dice if isinstance(dice, str) else str(dice)
     got = _TEXT_FACES.get(text)
     if got is None:
         got = [LETTER_FACE.get(letter, 0) for letter in text.ljust(D.DICE_PER_PLAYER)][: D.DICE_PER_PLAYER]
