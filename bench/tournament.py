@@ -20,7 +20,11 @@
 (f) peak RSS (VmHWM, a fresh process each) of the CLI itself, `tourney run --local`, playing, storing and
     finishing a 1,000- and a 100,000-match run (goal: within 20%);
 (g) the CLI's loop against `play_and_record` on many short matches, in CPU time (goal: >= 0.9x);
-`--store-only` runs just (d) and (f), `--ray-only` just (a) and (b), `--cli-only` just (f) and (g).
+(h) Ray's overhead as a user sees it: `tourney run --workers 1` (Ray, started by the run) against `tourney run
+    --local` on the same run, wall-clock matches/s and the CPU of every process either started (Ray's
+    included), turns interleaved (goal: <= 5%);
+`--store-only` runs just (d) and (f), `--ray-only` just (a), (b) and (h), `--cli-only` just (f) and (g),
+`--user-only` just (h).
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
 """
 
@@ -579,6 +583,61 @@ def bench_cli_loop(game: str, matches: int, repeats: int) -> None:
           f"ratio {best_steady / max(direct):.2f}")
 
 
+def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the CLI and every process below it) of `tourney run --json` playing
+    `matches` random-vs-random matches into a fresh SQLite file.
+
+    This process becomes a subreaper, so a process the run leaves behind (Ray's, which outlive their
+    parent for a moment at shutdown) is handed here rather than to init, and is reaped here: the
+    children's CPU that the kernel adds up for this process then holds every process of the run.
+    """
+    import ctypes
+    import resource
+
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory() as tmp:
+        tourney = Path(sys.executable).parent / "tourney"
+        argv = [str(tourney), "run", "--json", "--game", game, "--bots", CLI_BOTS, "--games-per-pair", str(matches),
+                "--seed-key", "bench-tournament", "--db", str(Path(tmp) / "user.db"), *extra]
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        err = proc.communicate()[1]
+        wall = time.perf_counter() - start
+        if proc.returncode != 0:
+            sys.exit(f"error: tourney run failed:\n{err.decode(errors='replace').strip()}")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # Ray's processes handed to this one as the run ended
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break  # none left
+            if pid == 0:
+                time.sleep(0.05)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench_user_overhead(game: str, matches: int, repeats: int) -> None:
+    """(h) `tourney run --workers 1` (Ray) against `tourney run --local`, as a user runs them: the same matches,
+    wall-clock matches/s and whole-run CPU of every process, Ray's start included; the turns alternate."""
+    print(f"\n(h) Ray as a user sees it: `tourney run --workers 1` vs `tourney run --local`, {matches} {game} matches "
+          f"({CLI_BOTS}), whole runs (start, Ray's start and shutdown, play, store, finish), {repeats} turns")
+    print(f"{'turn':>4}{'load 1m':>9}{'--local m/s':>13}{'Ray m/s':>10}{'wall':>8}{'--local CPU s':>15}"
+          f"{'Ray CPU s':>11}{'CPU':>8}")
+    walls, cpus = [], []
+    for turn in range(1, repeats + 1):
+        load = os.getloadavg()[0]
+        local_wall, local_cpu = cli_run_everything(game, matches, ["--local"])
+        ray_wall, ray_cpu = cli_run_everything(game, matches, ["--workers", "1"])
+        walls.append(_percent_over(ray_wall, local_wall))
+        cpus.append(_percent_over(ray_cpu, local_cpu))
+        print(f"{turn:>4}{load:>9.2f}{matches / local_wall:>13.0f}{matches / ray_wall:>10.0f}{walls[-1]:>+7.1f}%"
+              f"{local_cpu:>15.2f}{ray_cpu:>11.2f}{cpus[-1]:>+7.1f}%", flush=True)
+    print(f"median of {repeats}: Ray {statistics.median(walls):+.1f}% wall time, "
+          f"{statistics.median(cpus):+.1f}% CPU over --local (goal <= 5%)")
+
+
 def first_result_s(extra: list[str], timeout_s: float = 120.0) -> float:
     """Seconds from starting `tourney run` to the first match row in its database (then it is stopped)."""
     import signal
@@ -631,7 +690,13 @@ def main() -> None:
     parser.add_argument("--ray-only", action="store_true", help="Only (a) and (b), Ray's scaling and overhead.")
     parser.add_argument("--cli-only", action="store_true", help="Only (f) and (g), the CLI's memory and loop.")
     parser.add_argument("--cli-matches", type=int, default=4000, help="Matches of (g)'s longer CLI run.")
+    parser.add_argument("--user-only", action="store_true", help="Only (h), Ray against --local as a user runs them.")
+    parser.add_argument("--user-matches", type=int, default=60000,
+                        help="Matches of each run of (h): long enough that Ray's start is a small part.")
     args = parser.parse_args()
+    if args.user_only:
+        bench_user_overhead(args.game, args.user_matches, args.repeats)
+        return
     if args.cli_only:
         bench_rss(args.game)
         bench_cli_loop(args.game, args.cli_matches, args.repeats)
@@ -641,6 +706,7 @@ def main() -> None:
         return
     if not args.store_only:
         bench_ray(args.game, args.matches, args.repeats, args.ray_bots)
+        bench_user_overhead(args.game, args.user_matches, args.repeats)
         if args.ray_only:
             return
         bench_first_result()

@@ -95,8 +95,8 @@ class ChunkTiming:
     The first wave is one match per task (nothing is known yet); after that a chunk holds
     about TARGET_CHUNK_S of play: long enough that Ray's ~3.5 ms per task is under 1%, short
     enough that results reach the database (and the progress bar) every second or so, and
-    never more than a quarter of a worker's share of what is left, so the last tasks balance,
-    unless that would be under MIN_CHUNK_S of play.
+    never more than a quarter of a worker's share of what is left, so the last tasks of several
+    workers balance, unless that would be under MIN_CHUNK_S of play (one worker has nothing to balance).
     The sizes never change a result: every match is a pure function of its pairing.
     """
 
@@ -113,6 +113,8 @@ class ChunkTiming:
             return 1
         per_match = max(self.seconds / self.matches, 1e-5)
         by_time = max(1, int(TARGET_CHUNK_S / per_match))
+        if workers == 1:  # nothing to balance: cutting the tail would only add tasks (~4 ms of CPU each)
+            return max(1, min(by_time, MAX_CHUNK))
         at_least = max(1, int(MIN_CHUNK_S / per_match))
         return max(1, min(by_time, MAX_CHUNK, max(at_least, chunk_size(remaining, workers))))
 

@@ -40,6 +40,21 @@ def test_one_update_equals_openskill_bit_for_bit_on_many_random_matches() -> Non
         assert rate_match(skills, ranks) == openskill_rate(skills, ranks), (skills, ranks)
 
 
+def test_a_duel_which_has_its_own_unrolled_update_equals_openskill_bit_for_bit() -> None:
+    """Two seats take their own path (the loops unrolled): every order of ranks, ties, equal ratings, far-apart
+    ones and the kappa floor, each against openskill exactly."""
+    rng = random.Random(2)
+    cases = [([(25.0, 25.0 / 3), (25.0, 25.0 / 3)], [0.0, 1.0]), ([(25.0, 25.0 / 3), (25.0, 25.0 / 3)], [1.0, 0.0]),
+             ([(25.0, 25.0 / 3), (25.0, 25.0 / 3)], [0.0, 0.0]), ([(80.0, 1e-3), (-30.0, 12.0)], [1.0, 0.0]),
+             ([(25.0, 1e-4), (25.0, 40.0)], [1.0, 0.0]), ([(25.0, 1e-4), (25.0, 40.0)], [0.0, 0.0])]
+    for _ in range(3000):
+        skills = [(rng.uniform(-30.0, 80.0), rng.choice([rng.uniform(0.001, 0.5), rng.uniform(0.5, 12.0)]))
+                  for _ in range(2)]
+        cases.append((skills, [float(rng.randrange(2)), float(rng.randrange(2))]))
+    for skills, ranks in cases:
+        assert rate_match(skills, ranks) == openskill_rate(skills, ranks), (skills, ranks)
+
+
 def test_the_prior_and_sigma_floor_equal_openskill() -> None:
     model = PlackettLuce()
     assert initial_skill("a") == Skill("a", model.mu, model.sigma)

@@ -187,3 +187,24 @@ def test_the_end_of_a_run_never_reads_a_replay(tmp_path):
     save_streaks(engine, report.tournament_id, [(1, 2, "two in a row")])
     assert [s.alias for s in standings] == [s.alias for s in report.standings]
     assert statements and not any("replay_json" in s for s in statements)
+
+
+def test_float_columns_store_the_same_values_whether_or_not_their_conversion_is_skipped(tmp_path):
+    """A batch whose float columns hold only floats goes to SQLite as it is; a batch with an int (or None) in one is
+    converted as SQLAlchemy would: either way a float column holds REAL values equal to what was given."""
+    from sqlalchemy import Column, Float, Integer, MetaData, Table, create_engine
+
+    from tourney.tournament.store.bulk import insert_many
+
+    table = Table("floats", MetaData(), Column("id", Integer, primary_key=True), Column("x", Float, nullable=True))
+    engine = create_engine(f"sqlite:///{tmp_path / 'f.db'}")
+    table.metadata.create_all(engine)
+    all_floats = [(1, 0.1), (2, 2.5e-300), (3, -0.0)]
+    mixed = [(4, 0.5), (5, 3), (6, None)]
+    with engine.begin() as conn:
+        insert_many(conn, table, ("id", "x"), all_floats)
+        insert_many(conn, table, ("id", "x"), mixed)
+        stored = conn.execute(text("SELECT id, x, typeof(x) FROM floats ORDER BY id")).all()
+    assert [(i, x) for i, x, _ in stored] == [*all_floats, (4, 0.5), (5, 3.0), (6, None)]
+    assert [kind for _, _, kind in stored] == ["real"] * 5 + ["null"]
+    assert isinstance(stored[4][1], float)  # the int was stored as a float

@@ -107,6 +107,9 @@ def test_chunks_are_sized_from_observed_match_times():
     assert timing.size(16, 2) == 200  # ...but into no less than 0.1 s of play a task (the queue holds 16)
     timing.matches, timing.seconds = 10, 1.0
     assert timing.size(16, 2) == 2  # long matches: balanced to the end
+    timing.matches, timing.seconds = 1000, 0.5
+    assert timing.size(1000, 1) == 1000  # one worker: nothing to balance, the tail is not cut...
+    assert timing.size(16, 1) == 1000  # ...down to its last task (the queue holds 16)
 
 
 def test_one_worker_plays_one_match_at_a_time_on_a_bigger_cluster(ray_session):

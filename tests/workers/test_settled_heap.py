@@ -33,3 +33,30 @@ def test_a_process_freezes_once_and_still_collects_later_cycles() -> None:
     assert frozen > 1000  # the imports' objects
     assert again == frozen
     assert found >= 2  # the two nodes of the cycle
+
+
+AUTOMATIC = """
+import gc, weakref
+from tourney.workers.settled_heap import YOUNG_COLLECTION_AT, freeze_once
+
+class Node:
+    pass
+
+freeze_once()
+a, b = Node(), Node()
+a.other, b.other = b, a
+gone = weakref.ref(a)
+del a, b
+kept = [[] for _ in range(YOUNG_COLLECTION_AT // 2)]  # fewer young objects than the threshold: no collection yet
+early = gone() is None
+kept += [[] for _ in range(2 * YOUNG_COLLECTION_AT)]  # past it: the collector runs by itself
+print(gc.get_threshold()[0], YOUNG_COLLECTION_AT, early, gone() is None)
+"""
+
+
+def test_after_the_freeze_young_collections_come_later_but_still_come_by_themselves() -> None:
+    out = subprocess.run([sys.executable, "-c", AUTOMATIC], capture_output=True, text=True, timeout=60, check=True)
+    threshold, young_at, early, collected = out.stdout.split()
+    assert int(threshold) == int(young_at) > 700  # later than Python's default
+    assert early == "False"  # the cycle waited...
+    assert collected == "True"  # ...and went without anyone calling gc.collect()

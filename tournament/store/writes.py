@@ -137,16 +137,19 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
     stored = [*played, *((bye, bye_match(plan.game, plan.entrants[bye.seats[0]].alias, value), 0.0) for bye in byes)]
     out: list[MatchRows] = []
     seen: set[int] = set()
+    game = plan.game
     for pairing, rec, duration_s in stored:
-        if pairing.number in seen:
+        number = pairing.number
+        if number in seen:
             continue
-        seen.add(pairing.number)
-        match = (tournament_id, pairing.number, pairing.round, plan.game, rec.seed, rec.players, config,
-                 rec.termination, rec.reason, rec.plies, duration_s, rec.replay, rec.details_json, finished_at)
+        seen.add(number)
+        result = rec.result  # its fields read directly: StoredMatch's properties cost a call each (issue 32)
+        match = (tournament_id, number, pairing.round, game, result.seed, len(result.seats), config,
+                 result.termination, result.reason, rec.plies, duration_s, rec.replay, rec.details_json, finished_at)
         # A solo match stores its entrants' seats only: the game's own AI holds the ones after them.
         seats = [_seat_row(i, alias, sr, entrants.get(alias))
-                 for i, (alias, sr) in enumerate(zip(rec.aliases, rec.seats, strict=False))]
-        earned = [(tournament_id, alias, number, name, None) for alias, number, name in rec.achievements]
+                 for i, (alias, sr) in enumerate(zip(rec.aliases, result.seats, strict=False))]
+        earned = [(tournament_id, alias, n, name, None) for alias, n, name in rec.achievements]
         out.append(MatchRows(match, seats, earned))
     return out
 
