@@ -280,7 +280,9 @@ class ArenaServicer:
                     await context.write(error_message("rate_limited", limit))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, limit)
                     return
-                locked = self.auth_failures.refused(context.peer())
+                # A Hello without a token guesses nothing: an address locked out for wrong tokens
+                # still joins an arena that admits anonymous bots.
+                locked = self.auth_failures.refused(context.peer()) if hello.token else None
                 if locked is not None:
                     await context.write(error_message("rate_limited", locked))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, locked)

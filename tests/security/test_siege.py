@@ -163,6 +163,32 @@ def test_token_guessing_is_limited_per_address_across_connections(tmp_path: Path
         harness.close()
 
 
+def test_an_address_locked_out_for_bad_credentials_still_joins_without_a_token() -> None:
+    # An arena that admits anonymous bots: what fails here is a Hello with a token and no name.
+    harness = siege_arena(good_bot=False, auth_failures_per_address=3, auth_failures_per_address_per_s=0.01,
+                          auth_failures_overall_per_s=0.01)
+
+    def hello_code(name: str, token: str) -> str:
+        with grpc.insecure_channel(harness.address, options=OWN_CONNECTION) as channel:
+            play = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=lambda b: b,
+                                         response_deserializer=pb.ArenaMessage.FromString)
+            hello = pb.BotMessage(hello=pb.Hello(bot_name=name, token=token)).SerializeToString()
+            try:
+                list(play(iter([hello]), timeout=WAIT_S))
+            except grpc.RpcError as exc:
+                return code_of(exc)
+            return "OK"
+
+    try:
+        assert [hello_code("", f"guess-{i}") for i in range(5)] == ["UNAUTHENTICATED"] * 3 + ["RESOURCE_EXHAUSTED"] * 2
+        assert hello_code("carol", "a-token") == "RESOURCE_EXHAUSTED"  # credentials stay refused unread
+        # Locked out for credentials, not for playing: a bot that presents none is welcomed and plays.
+        harness.bot("newcomer")
+        assert harness.run_match("sticks", ["remote:newcomer", "random"], admin_token=ADMIN).termination == "normal"
+    finally:
+        harness.close()
+
+
 def test_failed_authentication_is_limited_overall() -> None:
     now = [0.0]
     limit = FailedAuthLimit(3, 0.0, 5, 1.0, clock=lambda: now[0])
