@@ -16,6 +16,7 @@ says which cap. Where a hosted bot's bundle comes from (the store) is the caller
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import secrets
 import shutil
@@ -189,7 +190,8 @@ def _await_connections(arena: LocalArena, processes: Mapping[int, Program]) -> t
 
     The wait is timed on the programs' start clock: time a loaded machine kept them off the CPU is
     not held against them (up to CONNECT_CEILING_S on the wall)."""
-    clock = StartClock([p.process.pid for p in processes.values() if p.process is not None], CONNECT_CEILING_S)
+    clock = StartClock([p.process.pid for p in processes.values() if p.process is not None], CONNECT_CEILING_S,
+                       serving=os.getpid())  # the arena answers from this process
     while True:
         waiting = [i for i, p in processes.items() if not arena.arena.connected(p.name)]
         if not waiting:

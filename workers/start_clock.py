@@ -5,7 +5,8 @@ half a second of work can wait many seconds for a turn on a core; timing it by t
 forfeit matches for the machine's load, not the bot's fault. Linux counts, per thread, the time a
 thread was runnable but not running (the second field of /proc/PID/task/TID/schedstat). This
 clock charges a program the wall time since it was started less the largest such delay among its
-threads and its descendants' threads: a program that sleeps or blocks is charged in full, one kept
+threads, its descendants' threads and the threads of the process serving its arena (a starved
+arena answers its Hello late): a program that sleeps or blocks is charged in full, one kept
 off the CPU is not. An absolute ceiling on the wall still ends every wait, so threads that
 crowd each other out cannot stall a match for long. Where /proc has no schedstat, it is the wall.
 """
@@ -76,12 +77,15 @@ def descendants(roots: Iterable[int]) -> set[int]:
 class StartClock:
     """Seconds a set of started programs has been charged since the clock was made (see the module)."""
 
-    def __init__(self, roots: Iterable[int], ceiling_s: float) -> None:
+    def __init__(self, roots: Iterable[int], ceiling_s: float, serving: int | None = None) -> None:
+        """roots: the started programs (their descendants count too); serving: the process whose own
+        threads answer them (the arena's), whose waits for a CPU are not held against them either."""
         self.roots = [pid for pid in roots if pid > 0]
         self.ceiling_s = ceiling_s
+        self.serving = {serving} if serving else set()
         self.started = self._polled = time.monotonic()
         self._tree_at = self.started
-        self._pids = descendants(self.roots) if self.roots else set()
+        self._pids = (descendants(self.roots) if self.roots else set()) | self.serving
         self._base = {key: t.waited for pid in self._pids for key, t in thread_times(pid).items()}
         self._last: dict[tuple[int, int], ThreadTimes] = {}
         self._pending: dict[tuple[int, int], float] = {}
@@ -99,7 +103,7 @@ class StartClock:
         as waited before the kernel says so."""
         now = time.monotonic()
         if self.roots and now - self._tree_at >= TREE_EVERY_S:
-            self._pids, self._tree_at = descendants(self.roots), now
+            self._pids, self._tree_at = descendants(self.roots) | self.serving, now
         step, self._polled = now - self._polled, now
         for pid in self._pids:
             for key, times in thread_times(pid).items():

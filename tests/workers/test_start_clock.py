@@ -38,6 +38,14 @@ while waited() < {LIMIT_S + 1.0} and time.process_time() - start < 2.0:
 with open(sys.argv[1] + ".tmp", "w") as out:
     out.write(f"{{waited()}} {{time.process_time() - start}}")
 os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+# Starved enough: from here it starts like any bot, on any CPU at the usual priority (as root).
+try:
+    os.sched_setaffinity(0, range(os.cpu_count() or 1))
+    os.setpriority(os.PRIO_PROCESS, 0, 0)
+    with open("/proc/self/autogroup", "w") as group:
+        group.write("0")
+except OSError:
+    pass
 sys.argv = sys.argv[:1]
 runpy.run_path({str(ROOT / "clients/python/examples/random_bot.py")!r}, run_name="__main__")
 """
