@@ -33,6 +33,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
@@ -125,8 +126,10 @@ UNARY_RUN_MATCH = "--unary-run-match" in sys.argv  # the organiser asks with Run
 
 # ---------------------------------------------------------------- servers (child processes)
 
-async def _serve_raw(size: int) -> None:
-    payload = b"x" * size
+async def _serve_raw(size: int, payload_file: str | None = None) -> None:
+    """The baseline server: answers every message with `size` bytes, or with the bytes of `payload_file`
+    (a real game's ActionRequest as the arena sent it, so a client can parse it as a bot does)."""
+    payload = Path(payload_file).read_bytes() if payload_file else b"x" * size
 
     async def ping_pong(requests: AsyncIterator[bytes], context: Any) -> AsyncIterator[bytes]:
         yield payload
@@ -179,14 +182,33 @@ def _served(mode: str, *args: str) -> Iterator[tuple[subprocess.Popen[str], str]
 
 # ---------------------------------------------------------------- clients (this process)
 
-def raw_round_trips(address: str, streams: int, per_stream: int, reply_size: int) -> float:
-    """Round trips per second over `streams` concurrent grpc.aio ping-pong streams (one event loop)."""
+def raw_round_trips(address: str, streams: int, per_stream: int, reply_size: int, parse: bool = False) -> float:
+    """Round trips per second over `streams` concurrent grpc.aio ping-pong streams (one event loop).
+
+    parse: the client does with each message what the aio bot of `game_decisions_aio` does (the server
+    must send a real ArenaMessage): parse it, read the request's ids, answer with a serialized
+    ActionReply. The client's own work is then the bot's, and only the server differs.
+    """
+    from tourney.engine.server.generated import arena_pb2 as pb
+
     reply = b"y" * reply_size
 
     async def one(channel: grpc.aio.Channel) -> None:
-        call = channel.stream_stream(RAW_METHOD)()
+        if parse:
+            call = channel.stream_stream(RAW_METHOD, request_serializer=pb.BotMessage.SerializeToString,
+                                         response_deserializer=lambda data: (data, pb.ArenaMessage.FromString(data)))()
+        else:
+            call = channel.stream_stream(RAW_METHOD)()
         for _ in range(per_stream):
-            await call.read()
+            got = await call.read()
+            if parse:
+                message = got[1]
+                if message.WhichOneof("kind") == "action_request":
+                    request = message.action_request
+                    request.HasField("started")
+                    await call.write(pb.BotMessage(reply=pb.ActionReply(
+                        match_id=request.match_id, request_id=request.request_id, action_index=0)))
+                    continue
             await call.write(reply)
         await call.done_writing()
 
@@ -269,15 +291,16 @@ def arena_decisions_aio(address: str, streams: int, per_stream: int) -> float:
     return game_decisions_aio(address, "relay", streams, per_stream, f'{{"turns": {per_stream}}}')[0]
 
 
-def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
-                       config_json: str = "", tally: dict[str, list[int]] | None = None) -> tuple[float, float, int]:
+def game_decisions_aio(address: str, game: str, streams: int, per_stream: int, config_json: str = "",
+                       tally: dict[str, list[int]] | None = None,
+                       samples: list[bytes] | None = None) -> tuple[float, float, int]:
     """Decisions per second, the mean ActionRequest size, and the decisions made, playing `game`
     match after match (the last match of a stream plays on past per_stream to its end).
 
     Each of `streams` aio bots plays both seats of one match at a time (always the first legal
     action) until it has answered per_stream requests, so the cost of starting, ending and
     recording matches is included. With `tally`, every message each way is counted in it by
-    direction and kind: [messages, bytes].
+    direction and kind: [messages, bytes]; `samples` gets the first 200 ActionRequests as sent.
     """
     from tourney.engine.server.generated import arena_pb2 as pb
 
@@ -285,12 +308,13 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
 
     async def bot(channel: grpc.aio.Channel, name: str, welcomed: asyncio.Event, answered: list[int]) -> None:
         call = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=pb.BotMessage.SerializeToString,
-                                     response_deserializer=lambda data: (len(data), pb.ArenaMessage.FromString(data)))()
+                                     response_deserializer=lambda data: (data, pb.ArenaMessage.FromString(data)))()
         # start_in_request, as the Python SDK says: each MatchStarted comes inside the seat's first request.
         await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, games=[game], max_concurrent_matches=2,
                                                       start_in_request=True)))
         while (got := await call.read()) is not grpc.aio.EOF:
-            size, message = got
+            data, message = got
+            size = len(data)
             kind = message.WhichOneof("kind")
             if tally is not None:
                 _tally(tally, f"arena -> bot {kind}", size)
@@ -303,6 +327,8 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int,
                 answered[0] += 1
                 if len(sizes) < 2000:
                     sizes.append(size)
+                if samples is not None and len(samples) < 200:
+                    samples.append(data)
                 reply = pb.BotMessage(reply=pb.ActionReply(
                     match_id=request.match_id, request_id=request.request_id, action_index=0))
                 if tally is not None:
@@ -413,37 +439,52 @@ def main() -> None:
         print()
         ratios[game] = real_game(game, args.decisions, args.rounds)
     if ratios:
-        print(f"\n8 streams, arena / raw gRPC (goal >= 0.7); load average {os.getloadavg()[0]:.2f}")
-        print(f"{'game':>20} {'decisions/s':>12} {'server CPU':>11}")
-        for game, (rate_ratio, cpu_ratio) in ratios.items():
-            print(f"{game:>20} {rate_ratio:>11.0%} {cpu_ratio:>10.0%}")
+        print(f"\n8 streams, arena / raw gRPC (goal >= 0.7), and / raw gRPC whose client parses as the bot does; "
+              f"load average {os.getloadavg()[0]:.2f}")
+        print(f"{'game':>20} {'decisions/s':>12} {'server CPU':>11} {'decisions/s, parsed':>20} "
+              f"{'server CPU, parsed':>19}")
+        for game, (rate_ratio, cpu_ratio, parsed_rate, parsed_cpu) in ratios.items():
+            print(f"{game:>20} {rate_ratio:>11.0%} {cpu_ratio:>10.0%} {parsed_rate:>19.0%} {parsed_cpu:>18.0%}")
 
 
-def real_game(game: str, decisions: int, rounds: int) -> tuple[float, float]:
+def real_game(game: str, decisions: int, rounds: int) -> tuple[float, float, float, float]:
     """The same comparison with a real game: its observations, legal lists and match turnover.
 
-    Returns (rate ratio, server CPU ratio) of the 8-stream rows: the arena's decisions/s over
-    the raw ping-pong's round trips/s, and the raw server's CPU per round trip over the arena's
-    CPU per decision (both 1.0 when the arena costs what gRPC alone does).
+    The raw server answers with one of the game's real ActionRequests as the arena sent it (the one
+    nearest the mean size). Its rows: "raw ping-pong" (the client reads the bytes and answers, the
+    goal's reference), "raw, bot parses" (the client parses each message and answers as the aio bot
+    does, so the two clients do the same work) and the arena with the aio bot.
+    Returns, for the 8-stream rows, the arena's decisions/s over each raw row's round trips/s and
+    each raw server's CPU per round trip over the arena's CPU per decision (1.0: the arena costs
+    what gRPC alone does).
     """
-    with _served("--serve-arena") as (arena, arena_address):
-        _, size, _ = game_decisions_aio(arena_address, game, 1, 200)  # warm-up, and the request size
-        with _served("--serve-raw", str(int(size))) as (raw, raw_address):
+    with _served("--serve-arena") as (arena, arena_address), tempfile.TemporaryDirectory() as folder:
+        samples: list[bytes] = []
+        _, size, _ = game_decisions_aio(arena_address, game, 1, 200, samples=samples)  # warm-up, request size
+        payload = min(samples, key=lambda data: abs(len(data) - size))
+        payload_file = os.path.join(folder, "request.bin")
+        Path(payload_file).write_bytes(payload)
+        with _served("--serve-raw", str(len(payload)), payload_file) as (raw, raw_address), \
+                _served("--serve-raw", str(len(payload)), payload_file) as (parsed, parsed_address):
             plan = [(1, decisions), (8, max(50, decisions // 4))]
             clients: dict[str, Callable[[int, int], float | tuple[float, int]]] = {
                 "raw ping-pong": lambda n, per: raw_round_trips(raw_address, n, per, 12),
+                "raw, bot parses": lambda n, per: raw_round_trips(parsed_address, n, per, 12, parse=True),
                 "aio bot": lambda n, per: _rate_and_count(game_decisions_aio(arena_address, game, n, per)),
             }
-            servers = {"raw ping-pong": raw.pid, "aio bot": arena.pid}
+            servers = {"raw ping-pong": raw.pid, "raw, bot parses": parsed.pid, "aio bot": arena.pid}
             cpu: dict[tuple[int, str], list[float]] = {}
             rates = _measure(plan, clients, rounds, servers, cpu)
-    print(f"ActionRequest ~{size:.0f} bytes (the raw ping-pong sends the same); {game}, match after match; "
+    print(f"ActionRequest ~{size:.0f} bytes (the raw servers send one of {len(payload)}); {game}, match after match; "
           f"median of {rounds} rounds; server CPU per decision from /proc")
     _print_rows(plan, list(clients), rates, cpu)
     streams = plan[-1][0]
-    rate_ratio = statistics.median(rates[(streams, "aio bot")]) / statistics.median(rates[(streams, "raw ping-pong")])
-    cpu_ratio = statistics.median(cpu[(streams, "raw ping-pong")]) / statistics.median(cpu[(streams, "aio bot")])
-    return rate_ratio, cpu_ratio
+
+    def ratios(reference: str) -> tuple[float, float]:
+        rate = statistics.median(rates[(streams, "aio bot")]) / statistics.median(rates[(streams, reference)])
+        return rate, statistics.median(cpu[(streams, reference)]) / statistics.median(cpu[(streams, "aio bot")])
+
+    return ratios("raw ping-pong") + ratios("raw, bot parses")
 
 
 def profile_arena(game: str, decisions: int, shown: int = 30) -> None:
@@ -455,7 +496,6 @@ def profile_arena(game: str, decisions: int, shown: int = 30) -> None:
     """
     import pstats
     import signal
-    import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
         stats = os.path.join(folder, "arena.prof")
@@ -661,7 +701,7 @@ def _print_rows(plan: Sequence[tuple[int, int]], modes: Sequence[str],
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--serve-raw":
-        asyncio.run(_serve_raw(int(sys.argv[2])))
+        asyncio.run(_serve_raw(int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None))
     elif len(sys.argv) > 1 and sys.argv[1] == "--serve-arena":
         asyncio.run(_serve_arena())
     elif len(sys.argv) > 1 and sys.argv[1] == "--serve-arena-profiled":
