@@ -182,8 +182,19 @@ def _served(mode: str, *args: str) -> Iterator[tuple[subprocess.Popen[str], str]
 
 # ---------------------------------------------------------------- clients (this process)
 
-def raw_round_trips(address: str, streams: int, per_stream: int, reply_size: int, parse: bool = False) -> float:
+def spin(us: float) -> None:
+    """Spend `us` microseconds of this thread's CPU (a stand-in for work done per message)."""
+    end = time.thread_time() + us / 1e6
+    while time.thread_time() < end:
+        pass
+
+
+def raw_round_trips(address: str, streams: int, per_stream: int, reply_size: int, parse: bool = False,
+                    client_us: float = 0.0) -> float:
     """Round trips per second over `streams` concurrent grpc.aio ping-pong streams (one event loop).
+
+    client_us: CPU the client spends on each message it reads before answering (a stand-in for a
+    bot's own work; bench/arena_patterns.py).
 
     parse: the client does with each message what the aio bot of `game_decisions_aio` does (the server
     must send a real ArenaMessage): parse it, read the request's ids, answer with a serialized
@@ -201,6 +212,8 @@ def raw_round_trips(address: str, streams: int, per_stream: int, reply_size: int
             call = channel.stream_stream(RAW_METHOD)()
         for _ in range(per_stream):
             got = await call.read()
+            if client_us:
+                spin(client_us)
             if parse:
                 message = got[1]
                 if message.WhichOneof("kind") == "action_request":
