@@ -16,8 +16,10 @@ the ActionReply's size to a server that answers with messages of the arena's Act
 size. "aio bot" is a minimal grpc.aio bot, the same kind of client as the baseline's. The two
 "SDK" rows use the Python SDK (`BotClient`, answering from its thread pool, or inline on its
 event loop). Then each real game (all four unless --game names some) match after match against
-the raw ping-pong with that game's request size, with each server's CPU per decision read from
-/proc (what the arena spends, whatever the load), and a last table of the four games' ratios.
+the raw ping-pong answering with one of that game's real requests, and against the same raw server
+with a client that parses each request and answers as the aio bot does ("raw, bot parses": the two
+clients then do the same work), with each server's CPU per decision read from /proc (what the arena
+spends, whatever the load), and a last table of the four games' ratios against both.
 The real games' organiser asks for each bot's matches on one RunMatches stream (`--unary-run-match`:
 a RunMatch call a match, as before), and their aio bots set Hello.start_in_request, as the SDK does.
 Prints tables; no assertions.
