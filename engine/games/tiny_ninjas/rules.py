@@ -299,7 +299,9 @@ def lose_card(s: TinyNinjasState, p: int, card: int) -> None:
 def roll(s: TinyNinjasState, stream: str, seat: int | str) -> int:
     """One TN die from `stream`, logged publicly."""
     face: int = s.chance.roll(stream, 6)
-    s.log.append((-1, "roll", seat, [face]))
+    ev = (-1, "roll", seat, [face])
+    s.log.append(ev)
+    s.last_roll = ev
     return face
 
 
@@ -308,7 +310,9 @@ def roll2(s: TinyNinjasState, stream: str, seat: int | str) -> tuple[int, int]:
     roll = s.chance.roll
     f1 = roll(stream, 6)
     f2 = roll(stream, 6)
-    s.log.append((-1, "roll", seat, [f1, f2]))
+    ev = (-1, "roll", seat, [f1, f2])
+    s.log.append(ev)
+    s.last_roll = ev
     return f1, f2
 
 

@@ -139,18 +139,15 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     if cfg["series_wins"]:
         out[AT_ATTACK + 5] = clipped(s.wins[me], 5.0)
         out[AT_DICE + 2 * len(DIE_FACES) + 1] = clipped(s.wins[1 - me], 5.0)
-    log = s.log
-    for back in range(len(log) - 1, -1, -1):  # the latest roll, as the view's last_dice
-        ev: tuple[Any, ...] = log[back]
-        if ev[1] == "roll":
-            faces: list[int] = ev[3]  # rules.roll and roll2 log a list
-            for k in range(min(2, len(faces))):
-                face = faces[k]
-                if 1 <= face <= len(DIE_FACES):
-                    out[AT_DICE + k * len(DIE_FACES) + face - 1] = 1.0
-            if ev[2] == me:
-                out[AT_DICE + 2 * len(DIE_FACES)] = 1.0
-            break
+    rolled = s.last_roll  # the latest roll, as the view's last_dice
+    if rolled is not None:
+        faces: list[int] = rolled[3]  # rules.roll and roll2 log a list
+        for k in range(min(2, len(faces))):
+            face = faces[k]
+            if 1 <= face <= len(DIE_FACES):
+                out[AT_DICE + k * len(DIE_FACES) + face - 1] = 1.0
+        if rolled[2] == me:
+            out[AT_DICE + 2 * len(DIE_FACES)] = 1.0
     if s.solo:
         if s.ai_card >= 0:
             out[AT_HAND - 2] = 1.0
