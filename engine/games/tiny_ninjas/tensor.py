@@ -89,6 +89,15 @@ def _scaled(values: tuple[object, ...], n: int, top: float) -> object:
     return values[n] if 0 <= n < len(values) else clipped(n, top)
 
 
+def _scaled_any(values: tuple[object, ...], value: Any, top: float) -> object:
+    """`scaled(value, top)` (a view's number: None or a non-number counts as 0), read from `values` when
+    `value` is an int in it."""
+    if isinstance(value, int) and 0 <= value < len(values):
+        n: int = value
+        return values[n]
+    return scaled(value, top)
+
+
 def _count_types(out: list[Any], at: int, cards: list[int], tally: list[int]) -> None:
     """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (zero before); `tally` is
     all zeros, and is left so (one list serves every count of a tensor)."""
@@ -198,64 +207,65 @@ class TinyNinjasEncoding(Encoding):
         clipped, None counted as 0), written into place."""
         me = int(view["seat"])
         out: list[Any] = [0.0] * SIZE
+        one: object = 1.0  # made once: see state_tensor
         tally = [0] * NUM_TYPES
         mode = MODE_INDEX.get(view["mode"], -1)
         if mode >= 0:
-            out[mode] = 1.0
+            out[mode] = one
         phase = PHASE_INDEX.get(view["phase"], -1)
         if phase >= 0:
-            out[AT_PHASE + phase] = 1.0
-        out[AT_ROUND] = scaled(view["round"], 100.0)
+            out[AT_PHASE + phase] = one
+        out[AT_ROUND] = _scaled_any(BY_100, view["round"], 100.0)
         if view["attacker"] == me:
-            out[AT_ROUND + 1] = 1.0
+            out[AT_ROUND + 1] = one
         if me in view["to_act"]:
-            out[AT_ROUND + 2] = 1.0
-        out[AT_ROUND + 3] = scaled(view["attacks_this_round"], 10.0)
+            out[AT_ROUND + 2] = one
+        out[AT_ROUND + 3] = _scaled_any(BY_10, view["attacks_this_round"], 10.0)
         if view["freeze_pending"]:
-            out[AT_ROUND + 4] = 1.0
+            out[AT_ROUND + 4] = one
         revealed = view["revealed_hands"]
         at = AT_SEATS
         for p in (me, 1 - me):
-            out[at] = scaled(view["health"][p], 20.0)
-            out[at + 1] = scaled(view["max_health"][p], 20.0)
-            out[at + 2] = scaled(view["hand_limit"][p], 10.0)
-            out[at + 3] = scaled(view["hand_sizes"][p], 10.0)
+            out[at] = _scaled_any(BY_20, view["health"][p], 20.0)
+            out[at + 1] = _scaled_any(BY_20, view["max_health"][p], 20.0)
+            out[at + 2] = _scaled_any(BY_10, view["hand_limit"][p], 10.0)
+            out[at + 3] = _scaled_any(BY_10, view["hand_sizes"][p], 10.0)
             if str(p) in revealed:
-                out[at + 4] = 1.0
+                out[at + 4] = one
             tokens = view["tokens"][p]
             for k in range(len(TOKENS)):
                 if TOKENS[k] in tokens:
-                    out[at + 5 + k] = 1.0
+                    out[at + 5 + k] = one
             _count_names(out, at + AT_KNOWN, view["known_cards"][p], tally)
             _count_names(out, at + AT_REVEALED, revealed.get(str(p), ()), tally)
             at += PER_SEAT
-        out[AT_DRAW] = scaled(view["draw_pile_size"], 70.0)
+        out[AT_DRAW] = _scaled_any(BY_70, view["draw_pile_size"], 70.0)
         _count_names(out, AT_DRAW + 1, view["discard_pile"], tally)
         attack = view["pending_attack"] or {}
         if attack:
-            out[AT_ATTACK] = 1.0
+            out[AT_ATTACK] = one
         colour = attack.get("colour")
         if colour == "RED":
-            out[AT_ATTACK + 1] = 1.0
+            out[AT_ATTACK + 1] = one
         elif colour == "BLUE":
-            out[AT_ATTACK + 2] = 1.0
-        out[AT_ATTACK + 3] = scaled(attack.get("amount"), 10.0)
-        out[AT_ATTACK + 4] = scaled(attack.get("undefendable"), 10.0)
+            out[AT_ATTACK + 2] = one
+        out[AT_ATTACK + 3] = _scaled_any(BY_10, attack.get("amount"), 10.0)
+        out[AT_ATTACK + 4] = _scaled_any(BY_10, attack.get("undefendable"), 10.0)
         series = view.get("series") or {"wins": [0, 0]}
-        out[AT_ATTACK + 5] = scaled(series["wins"][me], 5.0)
+        out[AT_ATTACK + 5] = _scaled_any(BY_5, series["wins"][me], 5.0)
         dice = view["last_dice"] or {"faces": []}
         faces = list(dice["faces"]) + [0, 0]
         for k in range(2):
             for face in range(1, len(DIE_FACES) + 1):
                 if faces[k] == face:
-                    out[AT_DICE + k * len(DIE_FACES) + face - 1] = 1.0
+                    out[AT_DICE + k * len(DIE_FACES) + face - 1] = one
         if dice.get("seat") == me:
-            out[AT_DICE + 2 * len(DIE_FACES)] = 1.0
-        out[AT_DICE + 2 * len(DIE_FACES) + 1] = scaled(series["wins"][1 - me], 5.0)
+            out[AT_DICE + 2 * len(DIE_FACES)] = one
+        out[AT_DICE + 2 * len(DIE_FACES) + 1] = _scaled_any(BY_5, series["wins"][1 - me], 5.0)
         if view.get("ai_card"):
-            out[AT_HAND - 2] = 1.0
+            out[AT_HAND - 2] = one
         if view.get("difficulty"):
-            out[AT_HAND - 1] = 1.0
+            out[AT_HAND - 1] = one
         _count_names(out, AT_HAND, view["hand"], tally)
         _count_names(out, AT_MARKED, view.get("mulligan_marked", ()), tally)
         return out
