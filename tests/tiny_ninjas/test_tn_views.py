@@ -92,3 +92,26 @@ def test_a_caller_that_changes_a_view_changes_neither_the_state_nor_another_view
         state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
         steps += 1
     assert state.is_over() and steps > 10
+
+
+def test_each_event_renders_as_the_log_entry_reads_byte_for_byte_in_every_mode() -> None:
+    """The views' renderer (`_render`, written out kind by kind) gives `_event_dict`'s dict with its keys in
+    the same order: the arena sends the JSON as built, unsorted, so the order is part of the message."""
+    from tourney.engine.games.tiny_ninjas.state import _render
+
+    game = get_game("tiny-ninjas")
+    kinds = set()
+    for mode in ("standard", "blitz", "survivor", "champion", "solo"):
+        for seed in range(6):
+            state = game.new_state(seed, players=2, config={"mode": mode, "use_expansion": True})
+            rng = random.Random(seed)
+            for _ in range(3000):  # bounded: every match ends long before
+                if state.is_over():
+                    break
+                state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+            assert state.is_over()
+            for ev in state.log:
+                kinds.add(ev[1])
+                assert json.dumps(_render(ev)) == json.dumps(_event_dict(ev)), ev
+    assert {"roll", "attack", "play", "health", "shield", "defend", "draw", "drew", "round", "end_round",
+            "no_defend", "end"} <= kinds  # every kind written out was met, and one that is not
