@@ -76,18 +76,22 @@ def _times(hi: i64, lo: i64, k3: i64, k2: i64, k1: i64, k0: i64) -> tuple[i64, i
     return high & _HALF, low & _HALF
 
 
-def below_from_halves(hi: i64, lo: i64, n: i64) -> i64:
-    """The draw in 0..n-1 that the stream state hi * 2**32 + lo gives (0 < n < 2**30): splitmix64's
-    output mix of the state, times n, over 2**64, exactly as Chance.below computes it on one int.
-
-    On 32-bit halves every intermediate stays below 2**62 (below 2**51 until the last line), so compiled,
-    every step is one machine operation on an i64 that cannot overflow.
-    """
+def _mixed(hi: i64, lo: i64) -> tuple[i64, i64]:
+    """splitmix64's output mix of the stream state hi * 2**32 + lo, as halves: the raw 64-bit value
+    that state gives. On 32-bit halves every intermediate stays below 2**51, so compiled, every step
+    is one machine operation on an i64 that cannot overflow."""
     hi, lo = _xorshift(hi, lo, 30)
     hi, lo = _times(hi, lo, 0xBF58, 0x476D, 0x1CE4, 0xE5B9)  # 0xBF58476D1CE4E5B9
     hi, lo = _xorshift(hi, lo, 27)
     hi, lo = _times(hi, lo, 0x94D0, 0x49BB, 0x1331, 0x11EB)  # 0x94D049BB133111EB
-    hi, lo = _xorshift(hi, lo, 31)
+    return _xorshift(hi, lo, 31)
+
+
+def below_from_halves(hi: i64, lo: i64, n: i64) -> i64:
+    """The draw in 0..n-1 that the stream state hi * 2**32 + lo gives (0 < n < 2**30): splitmix64's
+    output mix of the state, times n, over 2**64, exactly as Chance.below computes it on one int.
+    """
+    hi, lo = _mixed(hi, lo)
     # floor((hi * 2**32 + lo) * n / 2**64), with the low half's part floored first: the same value.
     return (hi * n + ((lo * n) >> 32)) >> 32
 
@@ -152,6 +156,27 @@ class Chance:
             out.append(z ^ (z >> 31))
         self._state[name] = _as_signed(s)
         return out
+
+    def next_halves(self, name: str, k: int) -> list[int]:
+        """The next `k` raw 64-bit values of stream `name` as 2k 32-bit halves, each value's high half
+        first: `next64s(name, k)` split. Compiled, the stream stays in machine integers (next64s works
+        on big integers there), so a deal that needs 32-bit draws takes them from here."""
+        if not _COMPILED:
+            out = []
+            for x in self.next64s(name, k):
+                out.append(x >> 32)
+                out.append(x & _HALF)
+            return out
+        kept: i64 = self._position(name)
+        halves: list[int] = []
+        for _ in range(k):
+            hi, lo = _stepped(kept)
+            kept = _kept(hi, lo)
+            hi, lo = _mixed(hi, lo)
+            halves.append(hi)
+            halves.append(lo)
+        self._state[name] = kept
+        return halves
 
     def _position(self, name: str) -> int:
         """Stream `name`'s state as kept (signed), its start if it has not drawn yet."""

@@ -62,6 +62,23 @@ def test_next64s_equals_the_reference_and_continues_where_below_stopped() -> Non
                 assert chance.below(name, 6) == next(expected) * 6 >> 64
 
 
+def test_next_halves_split_the_reference_values_and_continue_where_below_stopped() -> None:
+    """next_halves (Tiny Ninjas' deal) runs on machine integers when compiled: each value's high half,
+    then its low half, the stream left where as many next64s values leave it."""
+    rng = random.Random(32)
+    for seed in SEEDS:
+        chance = Chance(seed)
+        for name in NAMES:
+            expected = reference(seed, name)
+            for _ in range(40):
+                k = rng.randrange(0, 60)
+                halves = []
+                for value in [next(expected) for _ in range(k)]:
+                    halves += [value >> 32, value & 0xFFFFFFFF]
+                assert chance.next_halves(name, k) == halves, (seed, name, k)
+                assert chance.below(name, 6) == next(expected) * 6 >> 64
+
+
 def test_shuffled_and_rolls_equal_the_reference() -> None:
     for seed in SEEDS:
         chance = Chance(seed)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
+
+import pytest
 
 from tourney.engine.core import get_game
 from tourney.engine.games.tiny_ninjas.state import _event_dict
@@ -50,3 +54,64 @@ def test_views_asked_now_and_then_over_a_champion_series_match_the_log_filtered_
         steps += 1
     assert state.is_over()
     assert state.public_view()["events"] == [_event_dict(ev) for ev in state.log if ev[0] == -1]
+
+
+def _scribble(value: Any) -> None:
+    """Change every dict and list inside `value`, as a careless caller might."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _scribble(item)
+        value["scribble"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("scribble")
+
+
+@pytest.mark.parametrize("mode", ["standard", "champion", "blitz"])
+def test_a_caller_that_changes_a_view_changes_neither_the_state_nor_another_view(mode: str) -> None:
+    """Every container of a view is the caller's own: changing all of them leaves the state's later views,
+    a view taken before, a copy's views and the spectator's exactly as they were."""
+    game = get_game("tiny-ninjas")
+    state = game.new_state(5, players=2, config={"mode": mode})
+    rng = random.Random(5)
+    steps = 0
+    while not state.is_over() and steps < 5000:  # bounded: a series ends long before
+        for seat in state.to_act():
+            kept = state.observe(seat)
+            before = json.dumps(kept)
+            public = json.dumps(state.public_view())
+            twin = state.clone()
+            _scribble(state.observe(seat))
+            _scribble(state.public_view())
+            _scribble(twin.observe(seat))
+            assert json.dumps(kept) == before
+            assert json.dumps(state.observe(seat)) == before
+            assert json.dumps(twin.observe(seat)) == before
+            assert json.dumps(state.public_view()) == public
+        state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+        steps += 1
+    assert state.is_over() and steps > 10
+
+
+def test_each_event_renders_as_the_log_entry_reads_byte_for_byte_in_every_mode() -> None:
+    """The views' renderer (`_render`, written out kind by kind) gives `_event_dict`'s dict with its keys in
+    the same order: the arena sends the JSON as built, unsorted, so the order is part of the message."""
+    from tourney.engine.games.tiny_ninjas.state import _render
+
+    game = get_game("tiny-ninjas")
+    kinds = set()
+    for mode in ("standard", "blitz", "survivor", "champion", "solo"):
+        for seed in range(6):
+            state = game.new_state(seed, players=2, config={"mode": mode, "use_expansion": True})
+            rng = random.Random(seed)
+            for _ in range(3000):  # bounded: every match ends long before
+                if state.is_over():
+                    break
+                state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+            assert state.is_over()
+            for ev in state.log:
+                kinds.add(ev[1])
+                assert json.dumps(_render(ev)) == json.dumps(_event_dict(ev)), ev
+    assert {"roll", "attack", "play", "health", "shield", "defend", "draw", "drew", "round", "end_round",
+            "no_defend", "end"} <= kinds  # every kind written out was met, and one that is not

@@ -133,30 +133,22 @@ def first_copy(cards: Sequence[int], shown: int, skip: Sequence[int] = ()) -> in
     raise IllegalAction(f"there is no {INSTANCE_NAME[shown]} to move.")
 
 
-_HALF = (1 << 32) - 1
-
-
 def shuffle(chance: Chance, name: str, items: Sequence[int]) -> list[int]:
     """A uniform shuffle of items from stream `name` (an injected permutation first, if any).
 
-    Fisher-Yates with two 32-bit indices per 64-bit draw, so a 58-card deal costs 29 draws
-    instead of 57 (index bias below 2**-25 for decks this size): the deal is the costliest
-    chance event of a random playout.
+    Fisher-Yates with a 32-bit index per swap, two per 64-bit value of the stream (each value's high
+    half first), so a 58-card deal costs 29 values instead of 57 (index bias below 2**-25 for decks
+    this size): the deal is the costliest chance event of a random playout.
     """
     inj = chance.inject
     if inj is not None and inj.shuffles:
         return chance.shuffled(name, items)
     out = list(items)
-    draws = iter(chance.next64s(name, len(out) // 2))  # one per two of the len(out) - 1 swaps
-    spare = -1
-    for i in range(len(out) - 1, 0, -1):
-        if spare < 0:
-            x = next(draws)
-            spare = x & _HALF
-            j = ((x >> 32) * (i + 1)) >> 32
-        else:
-            j = (spare * (i + 1)) >> 32
-            spare = -1
+    n = len(out)
+    words = chance.next_halves(name, n // 2)  # one per swap: n - 1 swaps
+    for k in range(n - 1):
+        i = n - 1 - k
+        j = (words[k] * (i + 1)) >> 32
         out[i], out[j] = out[j], out[i]
     return out
 
@@ -307,7 +299,9 @@ def lose_card(s: TinyNinjasState, p: int, card: int) -> None:
 def roll(s: TinyNinjasState, stream: str, seat: int | str) -> int:
     """One TN die from `stream`, logged publicly."""
     face: int = s.chance.roll(stream, 6)
-    s.log.append((-1, "roll", seat, [face]))
+    ev = (-1, "roll", seat, [face])
+    s.log.append(ev)
+    s.last_roll = ev
     return face
 
 
@@ -316,7 +310,9 @@ def roll2(s: TinyNinjasState, stream: str, seat: int | str) -> tuple[int, int]:
     roll = s.chance.roll
     f1 = roll(stream, 6)
     f2 = roll(stream, 6)
-    s.log.append((-1, "roll", seat, [f1, f2]))
+    ev = (-1, "roll", seat, [f1, f2])
+    s.log.append(ev)
+    s.last_roll = ev
     return f1, f2
 
 

@@ -117,6 +117,49 @@ def _event_dict(ev: tuple[Any, ...]) -> dict[str, Any]:
     return out
 
 
+def _names(cards: Sequence[int]) -> list[str]:
+    """The cards' names, in order (a fresh list: a view never shares one with the state)."""
+    return [INSTANCE_NAME[c] for c in cards]
+
+
+def _render(ev: tuple[Any, ...]) -> dict[str, Any]:
+    """`_event_dict(ev)`, written out field by field for the kinds a battle logs most (a view renders the
+    events it shows afresh, so that no view shares a dict with the state or with another view: this is
+    its hot loop); the other kinds through `_event_dict`. Keys in EVENT_FIELDS's order."""
+    kind: str = ev[1]
+    if kind == "roll":
+        faces: list[int] = ev[3]  # rules.roll and roll2 log a list
+        return {"type": kind, "seat": ev[2], "faces": list(faces)}
+    if kind == "attack":
+        return {"type": kind, "colour": ev[2], "amount": ev[3], "undefendable": ev[4], "frozen": ev[5]}
+    if kind == "play":
+        tokens: tuple[str, ...] = ev[4]  # a Play action's tokens
+        return {"type": kind, "seat": ev[2], "card": INSTANCE_NAME[ev[3]], "tokens": list(tokens), "mode": ev[5]}
+    if kind == "health":
+        health: list[int] = ev[2]
+        return {"type": kind, "health": list(health)}
+    if kind == "shield":
+        return {"type": kind, "blocked": ev[2], "counter": ev[3]}
+    if kind == "defend":
+        return {"type": kind, "seat": ev[2], "card": INSTANCE_NAME[ev[3]], "yellow": ev[4]}
+    if kind == "draw":
+        return {"type": kind, "seat": ev[2], "count": ev[3]}
+    if kind == "drew":
+        cards: list[int] = ev[3]
+        return {"type": kind, "seat": ev[2], "cards": _names(cards)}
+    if kind == "round":
+        return {"type": kind, "round": ev[2], "attacker": ev[3]}
+    if kind == "end_round":
+        return {"type": kind, "round": ev[2]}
+    if kind == "no_defend":
+        return {"type": kind, "seat": ev[2]}
+    return _event_dict(ev)
+
+
+# The names of the tokens a mask holds, by mask (data.TOKEN_NAMES's order).
+TOKEN_LISTS: Final = tuple(tuple(name for bit, name in TOKEN_NAMES if mask & bit) for mask in range(8))
+
+
 class TinyNinjasState(State):
     """A Tiny Ninjas match in progress (a battle, or a Champion series of battles).
 
@@ -158,9 +201,7 @@ class TinyNinjasState(State):
         self.solo = self.mode is SOLO
         self.chance = chance
         self.log: list[tuple[Any, ...]] = []
-        self._event_dicts: list[dict[str, Any]] = []  # log[i] as a dict, built as views need them
-        # viewer (-1: spectator) -> (the events it may see as dicts, how much of the log they cover)
-        self._shown: dict[int, tuple[list[dict[str, Any]], int]] = {}
+        self.last_roll: tuple[Any, ...] | None = None  # the log's latest "roll" event (public: views show it)
         self.result: Outcome | None = None
         self._legal: list[Action] | None = None
         self._to_act: tuple[int, ...] = ()
@@ -282,12 +323,12 @@ class TinyNinjasState(State):
             "health": list(self.health),
             "max_health": list(self.maxh),
             "hand_limit": list(self.limit),
-            "tokens": [[n for bit, n in TOKEN_NAMES if self.tokens[p] & bit] for p in (0, 1)],
+            "tokens": [list(TOKEN_LISTS[self.tokens[0]]), list(TOKEN_LISTS[self.tokens[1]])],
             "hand_sizes": [len(hands[0]), len(hands[1])],
-            "revealed_hands": {str(p): [INSTANCE_NAME[c] for c in hands[p]] for p in (0, 1) if reveal[p]},
-            "known_cards": [[INSTANCE_NAME[c] for c in self.known[p]] for p in (0, 1)],
+            "revealed_hands": {str(p): _names(hands[p]) for p in (0, 1) if reveal[p]},
+            "known_cards": [_names(self.known[0]), _names(self.known[1])],
             "draw_pile_size": len(self.draw),
-            "discard_pile": [INSTANCE_NAME[c] for c in self.discard],
+            "discard_pile": _names(self.discard),
             "pending_attack": None,
             "last_dice": None,
         }
@@ -298,13 +339,11 @@ class TinyNinjasState(State):
                 "amount": self.p_amount,
                 "undefendable": self.p_undef,
             }
-        for back in range(len(self.log) - 1, -1, -1):  # newest first (mypyc cannot reverse these tuples)
-            ev = self.log[back]
-            if ev[1] == "roll":
-                faces: Sequence[int] = ev[3]  # typed: mypyc cannot loop over an untyped value
-                obs["last_dice"] = {"seat": ev[2], "faces": list(faces),
-                                    "readings": [list(DIE_FACES[f - 1]) for f in faces]}
-                break
+        rolled = self.last_roll
+        if rolled is not None:
+            faces: list[int] = rolled[3]  # typed: mypyc cannot loop over an untyped value
+            obs["last_dice"] = {"seat": rolled[2], "faces": list(faces),
+                                "readings": [list(DIE_FACES[f - 1]) for f in faces]}
         if cfg["series_wins"]:
             obs["series"] = {"battle": self.battle, "wins": list(self.wins), "levels": list(self.level)}
         if self.solo:
@@ -318,39 +357,35 @@ class TinyNinjasState(State):
         events of earlier requests knows where this window starts. The window keeps every
         request small however long a Champion series runs."""
         obs = self._view(seat)
-        obs["hand"] = [INSTANCE_NAME[c] for c in self.hands[seat]]
-        obs["hand_ids"] = shown_ids(self.hands[seat])
+        hand = self.hands[seat]
+        obs["hand"] = _names(hand)
+        obs["hand_ids"] = shown_ids(hand)
         if self.phase == R.P_MULLIGAN:
-            obs["mulligan_marked"] = [INSTANCE_NAME[c] for c in self.mull[seat]]
-        events = self._events(seat)
-        obs["events"] = events[-EVENTS_SHOWN:]
-        obs["events_total"] = len(events)
+            obs["mulligan_marked"] = _names(self.mull[seat])
+        seen = self._visible(seat)
+        first = len(seen) - EVENTS_SHOWN if len(seen) > EVENTS_SHOWN else 0
+        obs["events"] = [_render(seen[i]) for i in range(first, len(seen))]
+        obs["events_total"] = len(seen)
         return obs
 
     def public_view(self) -> Observation:
         """What a spectator sees: no hidden hand, no private draw."""
         obs = self._view(-1)
-        obs["events"] = list(self._events(-1))  # a copy: the cached list keeps growing
+        obs["events"] = [_render(ev) for ev in self._visible(-1)]
         return obs
 
-    def _events(self, seat: int) -> list[dict[str, Any]]:
-        """The public events and `seat`'s private ones, as dicts (the cached list: do not change it).
+    def _visible(self, seat: int) -> list[tuple[Any, ...]]:
+        """The log's public events and `seat`'s private ones (-1: the public ones), in order.
 
-        A view is asked for on every decision and the log only grows, so each event is turned
-        into a dict once, and each viewer's filtered list only takes in what was logged since
-        its last view (shared by every later view: views are read-only).
-        """
-        log = self.log
-        done = self._event_dicts
-        for i in range(len(done), len(log)):
-            done.append(_event_dict(log[i]))
-        events, upto = self._shown.get(seat, ([], 0))
-        for i in range(upto, len(log)):
-            viewer = log[i][0]
+        Each view renders what it shows afresh: a dict kept and handed to every later view would
+        let a caller that changes one view change the next, and copying a kept dict costs about
+        what rendering it does."""
+        out = []
+        for ev in self.log:
+            viewer: int = ev[0]
             if viewer == -1 or viewer == seat:
-                events.append(done[i])
-        self._shown[seat] = (events, len(log))
-        return events
+                out.append(ev)
+        return out
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> TinyNinjasState:
@@ -380,8 +415,7 @@ class TinyNinjasState(State):
         c.stats = [list(self.stats[0]), list(self.stats[1])]
         c.empty_flag = self.empty_flag
         c.log = list(self.log)
-        c._event_dicts = []  # searches rarely look at a copy's events: it rebuilds them if asked
-        c._shown = {}
+        c.last_roll = self.last_roll
         c.result = self.result
         c._legal = self._legal
         c._to_act = self._to_act

@@ -64,18 +64,50 @@ PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASE_NAMES)}
 # A per-type count as the tensor holds it (n / COPIES, at most 1), for n = 0, 1, ..., 70: kept as
 # objects, so that storing one in the tensor is a pointer copy, not a new float each time.
 COUNT_VALUE: Final[tuple[object, ...]] = tuple(min(1.0, n / COPIES) for n in range(71))
+# Each card's type as a byte: compiled, indexing bytes gives a machine integer, a tuple a boxed one.
+TYPE_BYTE: Final = bytes(INSTANCE_TYPE)
+
+
+def _values(top: float, most: int) -> tuple[object, ...]:
+    """`clipped(n, top)` for n = 0..most, as objects: storing one in a tensor is then a pointer copy,
+    where `clipped` makes a new float each time."""
+    return tuple(clipped(n, top) for n in range(most + 1))
+
+
+# The scales of state_tensor's numbers, over the values the options allow (and more).
+BY_5: Final = _values(5.0, 20)
+BY_10: Final = _values(10.0, 100)
+BY_20: Final = _values(20.0, 100)
+BY_70: Final = _values(70.0, 200)
+BY_100: Final = _values(100.0, 1000)
+# The tensor's token slots (0 RED, 1 BLUE, 2 YELLOW: TOKENS's order) a token mask sets.
+TOKEN_SLOTS: Final = tuple(tuple(k for k in range(len(TOKEN_NAMES)) if mask & TOKEN_NAMES[k][0]) for mask in range(8))
+
+
+def _scaled(values: tuple[object, ...], n: int, top: float) -> object:
+    """`clipped(n, top)`, read from `values` (`_values(top, ...)`) when n is in it."""
+    return values[n] if 0 <= n < len(values) else clipped(n, top)
+
+
+def _scaled_any(values: tuple[object, ...], value: Any, top: float) -> object:
+    """`scaled(value, top)` (a view's number: None or a non-number counts as 0), read from `values` when
+    `value` is an int in it."""
+    if isinstance(value, int) and 0 <= value < len(values):
+        n: int = value
+        return values[n]
+    return scaled(value, top)
 
 
 def _count_types(out: list[Any], at: int, cards: list[int], tally: list[int]) -> None:
     """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (zero before); `tally` is
     all zeros, and is left so (one list serves every count of a tensor)."""
     for c in cards:
-        t = INSTANCE_TYPE[c]
+        t = TYPE_BYTE[c]
         n = tally[t] + 1
         tally[t] = n
         out[at + t] = COUNT_VALUE[n]
     for c in cards:
-        tally[INSTANCE_TYPE[c]] = 0
+        tally[TYPE_BYTE[c]] = 0
 
 
 def _count_names(out: list[Any], at: int, names: Sequence[Any], tally: list[int]) -> None:
@@ -94,69 +126,71 @@ def _count_names(out: list[Any], at: int, names: Sequence[Any], tally: list[int]
 
 
 def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
-    """`encode(s.observe(me))`, number for number, from the state's fields."""
+    """`encode(s.observe(me))`, number for number, from the state's fields. Every number is stored as an
+    object made once (`one`, the `_values` tables, COUNT_VALUE): compiled, a float written into the list
+    would be a new object each time."""
     out: list[Any] = [0.0] * SIZE
+    one: object = 1.0
     tally = [0] * NUM_TYPES
     cfg = s.cfg
     mode = MODE_INDEX.get(cfg["mode"], -1)
     if mode >= 0:
-        out[mode] = 1.0
-    out[AT_PHASE + s.phase] = 1.0
-    out[AT_ROUND] = clipped(s.round, 100.0)
+        out[mode] = one
+    out[AT_PHASE + s.phase] = one
+    out[AT_ROUND] = _scaled(BY_100, s.round, 100.0)
     if s.attacker == me:
-        out[AT_ROUND + 1] = 1.0
+        out[AT_ROUND + 1] = one
     if me in s._to_act:
-        out[AT_ROUND + 2] = 1.0
-    out[AT_ROUND + 3] = clipped(s.attacks, 10.0)
+        out[AT_ROUND + 2] = one
+    out[AT_ROUND + 3] = _scaled(BY_10, s.attacks, 10.0)
     if s.freeze:
-        out[AT_ROUND + 4] = 1.0
+        out[AT_ROUND + 4] = one
     reveal = cfg["reveal_hand"]
+    health = s.health
+    maxh = s.maxh
+    limit = s.limit
+    hands = s.hands
     at = AT_SEATS
     for p in (me, 1 - me):
-        out[at] = clipped(s.health[p], 20.0)
-        out[at + 1] = clipped(s.maxh[p], 20.0)
-        out[at + 2] = clipped(s.limit[p], 10.0)
-        out[at + 3] = clipped(len(s.hands[p]), 10.0)
-        tokens = s.tokens[p]
-        for k in range(len(TOKEN_NAMES)):  # in TOKENS's order: RED, BLUE, YELLOW
-            if tokens & TOKEN_NAMES[k][0]:
-                out[at + 5 + k] = 1.0
+        out[at] = _scaled(BY_20, health[p], 20.0)
+        out[at + 1] = _scaled(BY_20, maxh[p], 20.0)
+        out[at + 2] = _scaled(BY_10, limit[p], 10.0)
+        out[at + 3] = _scaled(BY_10, len(hands[p]), 10.0)
+        for k in TOKEN_SLOTS[s.tokens[p]]:
+            out[at + 5 + k] = one
         _count_types(out, at + AT_KNOWN, s.known[p], tally)
         if reveal[p]:
-            out[at + 4] = 1.0
-            _count_types(out, at + AT_REVEALED, s.hands[p], tally)
+            out[at + 4] = one
+            _count_types(out, at + AT_REVEALED, hands[p], tally)
         at += PER_SEAT
-    out[AT_DRAW] = clipped(len(s.draw), 70.0)
+    out[AT_DRAW] = _scaled(BY_70, len(s.draw), 70.0)
     _count_types(out, AT_DRAW + 1, s.discard, tally)
     if s.phase == P_DEFEND:
-        out[AT_ATTACK] = 1.0
+        out[AT_ATTACK] = one
         if s.p_colour == RED:
-            out[AT_ATTACK + 1] = 1.0
+            out[AT_ATTACK + 1] = one
         elif s.p_colour == BLUE:
-            out[AT_ATTACK + 2] = 1.0
-        out[AT_ATTACK + 3] = clipped(s.p_amount, 10.0)
-        out[AT_ATTACK + 4] = clipped(s.p_undef, 10.0)
+            out[AT_ATTACK + 2] = one
+        out[AT_ATTACK + 3] = _scaled(BY_10, s.p_amount, 10.0)
+        out[AT_ATTACK + 4] = _scaled(BY_10, s.p_undef, 10.0)
     if cfg["series_wins"]:
-        out[AT_ATTACK + 5] = clipped(s.wins[me], 5.0)
-        out[AT_DICE + 2 * len(DIE_FACES) + 1] = clipped(s.wins[1 - me], 5.0)
-    log = s.log
-    for back in range(len(log) - 1, -1, -1):  # the latest roll, as the view's last_dice
-        ev: tuple[Any, ...] = log[back]
-        if ev[1] == "roll":
-            faces: list[int] = ev[3]  # rules.roll and roll2 log a list
-            for k in range(min(2, len(faces))):
-                face = faces[k]
-                if 1 <= face <= len(DIE_FACES):
-                    out[AT_DICE + k * len(DIE_FACES) + face - 1] = 1.0
-            if ev[2] == me:
-                out[AT_DICE + 2 * len(DIE_FACES)] = 1.0
-            break
+        out[AT_ATTACK + 5] = _scaled(BY_5, s.wins[me], 5.0)
+        out[AT_DICE + 2 * len(DIE_FACES) + 1] = _scaled(BY_5, s.wins[1 - me], 5.0)
+    rolled = s.last_roll  # the latest roll, as the view's last_dice
+    if rolled is not None:
+        faces: list[int] = rolled[3]  # rules.roll and roll2 log a list
+        for k in range(min(2, len(faces))):
+            face = faces[k]
+            if 1 <= face <= len(DIE_FACES):
+                out[AT_DICE + k * len(DIE_FACES) + face - 1] = one
+        if rolled[2] == me:
+            out[AT_DICE + 2 * len(DIE_FACES)] = one
     if s.solo:
         if s.ai_card >= 0:
-            out[AT_HAND - 2] = 1.0
+            out[AT_HAND - 2] = one
         if cfg["difficulty"]:
-            out[AT_HAND - 1] = 1.0
-    _count_types(out, AT_HAND, s.hands[me], tally)
+            out[AT_HAND - 1] = one
+    _count_types(out, AT_HAND, hands[me], tally)
     if s.phase == P_MULLIGAN:
         _count_types(out, AT_MARKED, s.mull[me], tally)
     return out
@@ -173,64 +207,65 @@ class TinyNinjasEncoding(Encoding):
         clipped, None counted as 0), written into place."""
         me = int(view["seat"])
         out: list[Any] = [0.0] * SIZE
+        one: object = 1.0  # made once: see state_tensor
         tally = [0] * NUM_TYPES
         mode = MODE_INDEX.get(view["mode"], -1)
         if mode >= 0:
-            out[mode] = 1.0
+            out[mode] = one
         phase = PHASE_INDEX.get(view["phase"], -1)
         if phase >= 0:
-            out[AT_PHASE + phase] = 1.0
-        out[AT_ROUND] = scaled(view["round"], 100.0)
+            out[AT_PHASE + phase] = one
+        out[AT_ROUND] = _scaled_any(BY_100, view["round"], 100.0)
         if view["attacker"] == me:
-            out[AT_ROUND + 1] = 1.0
+            out[AT_ROUND + 1] = one
         if me in view["to_act"]:
-            out[AT_ROUND + 2] = 1.0
-        out[AT_ROUND + 3] = scaled(view["attacks_this_round"], 10.0)
+            out[AT_ROUND + 2] = one
+        out[AT_ROUND + 3] = _scaled_any(BY_10, view["attacks_this_round"], 10.0)
         if view["freeze_pending"]:
-            out[AT_ROUND + 4] = 1.0
+            out[AT_ROUND + 4] = one
         revealed = view["revealed_hands"]
         at = AT_SEATS
         for p in (me, 1 - me):
-            out[at] = scaled(view["health"][p], 20.0)
-            out[at + 1] = scaled(view["max_health"][p], 20.0)
-            out[at + 2] = scaled(view["hand_limit"][p], 10.0)
-            out[at + 3] = scaled(view["hand_sizes"][p], 10.0)
+            out[at] = _scaled_any(BY_20, view["health"][p], 20.0)
+            out[at + 1] = _scaled_any(BY_20, view["max_health"][p], 20.0)
+            out[at + 2] = _scaled_any(BY_10, view["hand_limit"][p], 10.0)
+            out[at + 3] = _scaled_any(BY_10, view["hand_sizes"][p], 10.0)
             if str(p) in revealed:
-                out[at + 4] = 1.0
+                out[at + 4] = one
             tokens = view["tokens"][p]
             for k in range(len(TOKENS)):
                 if TOKENS[k] in tokens:
-                    out[at + 5 + k] = 1.0
+                    out[at + 5 + k] = one
             _count_names(out, at + AT_KNOWN, view["known_cards"][p], tally)
             _count_names(out, at + AT_REVEALED, revealed.get(str(p), ()), tally)
             at += PER_SEAT
-        out[AT_DRAW] = scaled(view["draw_pile_size"], 70.0)
+        out[AT_DRAW] = _scaled_any(BY_70, view["draw_pile_size"], 70.0)
         _count_names(out, AT_DRAW + 1, view["discard_pile"], tally)
         attack = view["pending_attack"] or {}
         if attack:
-            out[AT_ATTACK] = 1.0
+            out[AT_ATTACK] = one
         colour = attack.get("colour")
         if colour == "RED":
-            out[AT_ATTACK + 1] = 1.0
+            out[AT_ATTACK + 1] = one
         elif colour == "BLUE":
-            out[AT_ATTACK + 2] = 1.0
-        out[AT_ATTACK + 3] = scaled(attack.get("amount"), 10.0)
-        out[AT_ATTACK + 4] = scaled(attack.get("undefendable"), 10.0)
+            out[AT_ATTACK + 2] = one
+        out[AT_ATTACK + 3] = _scaled_any(BY_10, attack.get("amount"), 10.0)
+        out[AT_ATTACK + 4] = _scaled_any(BY_10, attack.get("undefendable"), 10.0)
         series = view.get("series") or {"wins": [0, 0]}
-        out[AT_ATTACK + 5] = scaled(series["wins"][me], 5.0)
+        out[AT_ATTACK + 5] = _scaled_any(BY_5, series["wins"][me], 5.0)
         dice = view["last_dice"] or {"faces": []}
         faces = list(dice["faces"]) + [0, 0]
         for k in range(2):
             for face in range(1, len(DIE_FACES) + 1):
                 if faces[k] == face:
-                    out[AT_DICE + k * len(DIE_FACES) + face - 1] = 1.0
+                    out[AT_DICE + k * len(DIE_FACES) + face - 1] = one
         if dice.get("seat") == me:
-            out[AT_DICE + 2 * len(DIE_FACES)] = 1.0
-        out[AT_DICE + 2 * len(DIE_FACES) + 1] = scaled(series["wins"][1 - me], 5.0)
+            out[AT_DICE + 2 * len(DIE_FACES)] = one
+        out[AT_DICE + 2 * len(DIE_FACES) + 1] = _scaled_any(BY_5, series["wins"][1 - me], 5.0)
         if view.get("ai_card"):
-            out[AT_HAND - 2] = 1.0
+            out[AT_HAND - 2] = one
         if view.get("difficulty"):
-            out[AT_HAND - 1] = 1.0
+            out[AT_HAND - 1] = one
         _count_names(out, AT_HAND, view["hand"], tally)
         _count_names(out, AT_MARKED, view.get("mulligan_marked", ()), tally)
         return out
