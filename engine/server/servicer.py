@@ -149,12 +149,9 @@ class ArenaServicer:
                          context: grpc.aio.ServicerContext[Any, Any]) -> None:
         """RunMatch for many matches on one stream: each starts as its request is read, each record is
         written when its match ends; a request RunMatch would refuse ends the stream with its status."""
-        first = await context.read()
-        if first is grpc.aio.EOF:
+        first = await self._first_request(context)
+        if first is None:
             return
-        if not await self._is_admin(first.admin_token, context):
-            await self._admit(context)
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
         # Records to write, or why the stream ends; None once every request was read and its match ended.
         ended: Ended = asyncio.Queue()
         room = asyncio.Semaphore(RUN_MATCHES_IN_FLIGHT)
@@ -167,6 +164,45 @@ class ArenaServicer:
                 room.release()
         finally:
             reader.cancel()
+
+    async def _first_request(self, context: grpc.aio.ServicerContext[Any, Any]) -> pb.RunMatchRequest | None:
+        """A RunMatches stream's first request once it carries the admin token (None: the stream ended first).
+
+        Until its token is read a stream is an unauthenticated call like any other: admitted, and given
+        hello_timeout_s to send it, so streams that never send cannot pile up uncounted. The organiser is
+        never counted: its token frees the place at once, and a stream admission refuses still has its
+        first request read during the refusal's pause, so a flood does not keep the organiser out."""
+        ticket = self.admission.enter(context.peer())
+        refusal = ticket if isinstance(ticket, str) else None
+        if isinstance(ticket, Ticket):
+            context.add_done_callback(functools.partial(_leave, ticket))
+        elif self._slowed >= MAX_SLOWED_REFUSALS:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket)
+        wait_s = REFUSAL_PAUSE_S if refusal else self.arena.config.hello_timeout_s
+        self._slowed += bool(refusal)
+        try:
+            read = await asyncio.wait_for(context.read(), wait_s)
+        except TimeoutError:
+            read = None
+        finally:
+            self._slowed -= bool(refusal)
+        if read is grpc.aio.EOF:
+            return None
+        first: pb.RunMatchRequest | None = read
+        if first is not None and self.arena.is_admin(first.admin_token):
+            if isinstance(ticket, Ticket):
+                ticket.leave()
+            return first
+        if refusal is not None:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refusal)
+        if first is None:
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                f"no request within {self.arena.config.hello_timeout_s:g} s of opening the stream: "
+                                "send the first RunMatchRequest at once.")
+        assert first is not None
+        await self._is_admin(first.admin_token, context)  # counts a wrong token as a failed authentication
+        await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
+        raise AssertionError("unreachable: abort raises")
 
     async def _start_each(self, request: pb.RunMatchRequest, context: grpc.aio.ServicerContext[Any, Any],
                           room: asyncio.Semaphore, ended: Ended) -> None:
@@ -381,6 +417,11 @@ def _match_ended(playing: set[asyncio.Future[pb.MatchRecord]], ended: Ended,
         ended.put_nowait(problem)
     else:  # what RunMatch would answer as an internal error
         ended.put_nowait(ArenaError(grpc.StatusCode.INTERNAL, f"the match failed: {type(problem).__name__}"))
+
+
+def _leave(ticket: Ticket, _context: object) -> None:
+    """A call's done callback: its admission place is free again."""
+    ticket.leave()
 
 
 def _parse_bot_message(data: bytes) -> pb.BotMessage | None:
