@@ -331,7 +331,8 @@ class ArenaServicer:
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
                     return
                 if refused is not None:
-                    self.auth_failures.failed(context.peer())
+                    if hello.token:  # a Hello without one guessed nothing: it spends no try (see `locked`)
+                        self.auth_failures.failed(context.peer())
                     await context.write(error_message("unauthenticated", refused))
                     await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
                     return
