@@ -189,9 +189,13 @@ def _await_connections(arena: LocalArena, processes: Mapping[int, Program]) -> t
     """Wait until every program has connected; else (seat, why) for the first that exited or stayed silent.
 
     The wait is timed on the programs' start clock: time a loaded machine kept them off the CPU is
-    not held against them (up to CONNECT_CEILING_S on the wall)."""
-    clock = StartClock([p.process.pid for p in processes.values() if p.process is not None], CONNECT_CEILING_S,
-                       serving=os.getpid())  # the arena answers from this process
+    not held against them (up to CONNECT_CEILING_S on the wall); time a sandbox's own CPU cap did is."""
+    started = [p for p in processes.values() if p.process is not None]
+    # A sandbox's own CPU cap holding its threads back is the bot's doing, not the machine's: charged.
+    held = {p.process.pid: p.cgroup.throttled_s for p in started
+            if isinstance(p, SandboxedProgram) and p.process is not None and p.cgroup is not None}
+    clock = StartClock([p.process.pid for p in started], CONNECT_CEILING_S,
+                       serving=os.getpid(), held=held)  # the arena answers from this process
     while True:
         waiting = [i for i, p in processes.items() if not arena.arena.connected(p.name)]
         if not waiting:

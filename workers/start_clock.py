@@ -7,15 +7,17 @@ thread was runnable but not running (the second field of /proc/PID/task/TID/sche
 clock charges a program the wall time since it was started less the largest such delay among its
 threads, its descendants' threads and the threads of the process serving its arena (a starved
 arena answers its Hello late): a program that sleeps or blocks is charged in full, one kept
-off the CPU is not. An absolute ceiling on the wall still ends every wait, so threads that
-crowd each other out cannot stall a match for long. Where /proc has no schedstat, it is the wall.
+off the CPU is not. Time a program's own CPU cap (a sandbox's cgroup) held its threads back is its
+own doing and is charged: the clock is then how long the start would take on an idle machine with
+the program's caps. An absolute ceiling on the wall still ends every wait, so threads that crowd
+each other out cannot stall a match for long. Where /proc has no schedstat, it is the wall.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +54,11 @@ def thread_times(pid: int) -> dict[tuple[int, int], ThreadTimes]:
 
 def descendants(roots: Iterable[int]) -> set[int]:
     """The processes in the trees under roots (the roots included), from each process's parent in /proc."""
+    return set().union(*trees(roots).values())
+
+
+def trees(roots: Iterable[int]) -> dict[int, set[int]]:
+    """Each root's process tree (the root included), from one scan of every process's parent in /proc."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir(PROC):
         if not entry.isdigit():
@@ -64,28 +71,39 @@ def descendants(roots: Iterable[int]) -> set[int]:
         after_name = stat.rsplit(")", 1)[-1].split()
         if len(after_name) > 1 and after_name[1].isdigit():
             children.setdefault(int(after_name[1]), []).append(int(entry))
-    found: set[int] = set()
-    todo = [pid for pid in roots if pid > 0]
-    while todo:
-        pid = todo.pop()
-        if pid not in found:
-            found.add(pid)
-            todo.extend(children.get(pid, ()))
+    found: dict[int, set[int]] = {}
+    for root in roots:
+        if root <= 0:
+            continue
+        tree = found.setdefault(root, set())
+        todo = [root]
+        while todo:
+            pid = todo.pop()
+            if pid not in tree:
+                tree.add(pid)
+                todo.extend(children.get(pid, ()))
     return found
 
 
 class StartClock:
     """Seconds a set of started programs has been charged since the clock was made (see the module)."""
 
-    def __init__(self, roots: Iterable[int], ceiling_s: float, serving: int | None = None) -> None:
+    def __init__(self, roots: Iterable[int], ceiling_s: float, serving: int | None = None,
+                 held: Mapping[int, Callable[[], float]] | None = None) -> None:
         """roots: the started programs (their descendants count too); serving: the process whose own
-        threads answer them (the arena's), whose waits for a CPU are not held against them either."""
+        threads answer them (the arena's), whose waits for a CPU are not held against them either;
+        held: for a root whose tree has a CPU cap of its own (a sandbox's cgroup), the seconds that cap
+        has held its threads back so far. Those waits are the program's own doing, and are charged:
+        else a silent program spinning more threads than its cap runs would stay to the ceiling."""
         self.roots = [pid for pid in roots if pid > 0]
         self.ceiling_s = ceiling_s
         self.serving = {serving} if serving else set()
         self.started = self._polled = time.monotonic()
         self._tree_at = self.started
-        self._pids = (descendants(self.roots) if self.roots else set()) | self.serving
+        self._held = {root: cap for root, cap in (held or {}).items() if root in self.roots}
+        self._held_base = {root: cap() for root, cap in self._held.items()}
+        self._trees = trees(self.roots)
+        self._pids = set().union(*self._trees.values()) | self.serving
         self._base = {key: t.waited for pid in self._pids for key, t in thread_times(pid).items()}
         self._last: dict[tuple[int, int], ThreadTimes] = {}
         self._pending: dict[tuple[int, int], float] = {}
@@ -103,8 +121,12 @@ class StartClock:
         as waited before the kernel says so."""
         now = time.monotonic()
         if self.roots and now - self._tree_at >= TREE_EVERY_S:
-            self._pids, self._tree_at = descendants(self.roots) | self.serving, now
+            self._trees, self._tree_at = trees(self.roots), now
+            self._pids = set().union(*self._trees.values()) | self.serving
         step, self._polled = now - self._polled, now
+        # A thread's wait includes the time its own cap held it back (summed over CPUs: never less).
+        capped = {pid: cap() - self._held_base[root] for root, cap in self._held.items()
+                  for pid in self._trees.get(root, ())}
         for pid in self._pids:
             for key, times in thread_times(pid).items():
                 last = self._last.get(key)
@@ -112,7 +134,7 @@ class StartClock:
                 self._pending[key] = self._pending.get(key, 0.0) + step if stalled else 0.0
                 self._last[key] = times
                 # A thread first seen after the clock started has waited only since it began.
-                waited = times.waited - self._base.get(key, 0.0) + self._pending[key]
+                waited = times.waited - self._base.get(key, 0.0) + self._pending[key] - capped.get(pid, 0.0)
                 self._waited = max(self._waited, waited)
         return max(0.0, now - self.started - self._waited)
 
