@@ -127,11 +127,15 @@ class StartClock:
         # A thread's wait includes the time its own cap held it back (summed over CPUs: never less).
         capped = {pid: cap() - self._held_base[root] for root, cap in self._held.items()
                   for pid in self._trees.get(root, ())}
+        # Only the threads alive now are kept: a program that starts and ends threads by the thousand
+        # would otherwise leave a record of each for as long as the wait lasts.
+        last, pending = self._last, self._pending
+        self._last, self._pending = {}, {}
         for pid in self._pids:
             for key, times in thread_times(pid).items():
-                last = self._last.get(key)
-                stalled = last is not None and times.runnable and times.ran == last.ran
-                self._pending[key] = self._pending.get(key, 0.0) + step if stalled else 0.0
+                before = last.get(key)
+                stalled = before is not None and times.runnable and times.ran == before.ran
+                self._pending[key] = pending.get(key, 0.0) + step if stalled else 0.0
                 self._last[key] = times
                 # A thread first seen after the clock started has waited only since it began.
                 waited = times.waited - self._base.get(key, 0.0) + self._pending[key] - capped.get(pid, 0.0)
