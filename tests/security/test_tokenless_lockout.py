@@ -4,12 +4,16 @@ socket, so that the victim has an address of its own): they guess nothing, so th
 from __future__ import annotations
 
 import tempfile
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
 import pytest
 
-from tests.server.harness import WAIT_S
+from tests.server.harness import WAIT_S, wait_for
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.local import LocalArena
@@ -51,3 +55,52 @@ def test_tokenless_hellos_from_a_locked_out_address_do_not_lock_everyone_out() -
             assert {_hello(attacker, f"nobody-{i}", "") for i in range(12)} == {"UNAUTHENTICATED"}
             # ... and spent nothing: alice, from another address, still joins with her token.
             assert _hello(f"unix:{socket}", "alice", ALICE_TOKEN) == "OK"
+
+
+def _silent_play(channel: grpc.Channel, release: threading.Event) -> str:
+    """A Play stream that never says Hello (its request stream waits for `release`): how it ended."""
+    def nothing() -> Iterator[bytes]:
+        release.wait(WAIT_S)
+        yield from ()
+
+    play = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=lambda b: b,
+                                 response_deserializer=pb.ArenaMessage.FromString)
+    try:
+        list(play(nothing(), timeout=WAIT_S))
+    except grpc.RpcError as exc:
+        return str(exc.code().name)  # type: ignore[attr-defined]
+    return "OK"
+
+
+@pytest.mark.timeout(120)
+def test_a_locked_out_address_still_meets_the_unauthenticated_limits() -> None:
+    # The attack the lockout change opened: once its tokens are refused, an address floods streams that
+    # present none. They are admitted as unauthenticated calls, so the arena's cap on those in flight
+    # still holds them to a few (the rest are refused with a sentence), and each ends at its Hello deadline.
+    config = ArenaConfig(allow_anonymous=True, auth_failures_per_address=1, auth_failures_per_address_per_s=0.01,
+                         unauthenticated_calls=6, hello_timeout_s=2.0, calls_per_connection=16)
+    release = threading.Event()
+    with LocalArena(config) as local:
+        assert [_hello(local.address, "", "guess"), _hello(local.address, "x", "guess")] == \
+            ["UNAUTHENTICATED", "RESOURCE_EXHAUSTED"]  # locked out for credentials
+        channels = [grpc.insecure_channel(local.address, options=OWN_CONNECTION) for _ in range(3)]
+        try:
+            with ThreadPoolExecutor(18) as pool:
+                calls = [pool.submit(_silent_play, channels[i % 3], release) for i in range(18)]
+                most = 0
+
+                def ended() -> bool:
+                    nonlocal most
+                    with local.arena.admission.lock:
+                        most = max(most, local.arena.admission.unauthenticated)
+                    return all(call.done() for call in calls)
+
+                assert wait_for(ended, WAIT_S / 2)
+                codes = Counter(call.result() for call in calls)
+            assert most <= 6 and codes["RESOURCE_EXHAUSTED"] >= 12 and set(codes) <= {
+                "RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED"}, codes
+            assert _hello(local.address, "newcomer", "") == "OK"  # and a tokenless bot still joins
+        finally:
+            release.set()
+            for channel in channels:
+                channel.close()
