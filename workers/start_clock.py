@@ -7,8 +7,9 @@ thread was runnable but not running (the second field of /proc/PID/task/TID/sche
 clock charges a program the wall time since it was started less the largest such delay among its
 threads, its descendants' threads and the threads of the process serving its arena (a starved
 arena answers its Hello late): a program that sleeps or blocks is charged in full, one kept
-off the CPU is not. Time a program's own CPU cap (a sandbox's cgroup) held its threads back is its
-own doing and is charged: the clock is then how long the start would take on an idle machine with
+off the CPU is not. A sandboxed program's waits of its own doing are charged: time its CPU cap (its
+cgroup) held its threads back, and time its threads queued behind each other (it is charged at least
+the CPU it used): the clock is then about how long the start would take on an idle machine with
 the program's caps. An absolute ceiling on the wall still ends every wait, so threads that crowd
 each other out cannot stall a match for long. Where /proc has no schedstat, it is the wall.
 """
@@ -23,6 +24,7 @@ from pathlib import Path
 
 PROC = Path("/proc")
 TREE_EVERY_S = 0.2  # how often the program's process tree is looked up again (it is a scan of /proc)
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")  # the unit of a process's CPU times in /proc/PID/stat
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,15 @@ def trees(roots: Iterable[int]) -> dict[int, set[int]]:
     return found
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds process pid and the children it reaped have used (0.0 once it is gone)."""
+    try:
+        fields = (PROC / str(pid) / "stat").read_text().rsplit(")", 1)[-1].split()
+        return sum(int(tick) for tick in fields[11:15]) / CLOCK_TICKS
+    except (OSError, ValueError):
+        return 0.0
+
+
 class StartClock:
     """Seconds a set of started programs has been charged since the clock was made (see the module)."""
 
@@ -92,9 +103,11 @@ class StartClock:
                  held: Mapping[int, Callable[[], float]] | None = None) -> None:
         """roots: the started programs (their descendants count too); serving: the process whose own
         threads answer them (the arena's), whose waits for a CPU are not held against them either;
-        held: for a root whose tree has a CPU cap of its own (a sandbox's cgroup), the seconds that cap
-        has held its threads back so far. Those waits are the program's own doing, and are charged:
-        else a silent program spinning more threads than its cap runs would stay to the ceiling."""
+        held: the roots in a sandbox of their own, each with the seconds its CPU cap (its cgroup) has
+        held its threads back so far. Such a program's waits for its own cap, and for its own other
+        threads, are its doing: the cap's hold is taken from its waits, and it is charged at least the
+        CPU its tree used (at most the wall), else a silent program spinning more threads than it can
+        run would stay to the ceiling."""
         self.roots = [pid for pid in roots if pid > 0]
         self.ceiling_s = ceiling_s
         self.serving = {serving} if serving else set()
@@ -105,6 +118,8 @@ class StartClock:
         self._trees = trees(self.roots)
         self._pids = set().union(*self._trees.values()) | self.serving
         self._base = {key: t.waited for pid in self._pids for key, t in thread_times(pid).items()}
+        self._cpu_base = {pid: process_cpu(pid) for root in self._held for pid in self._trees.get(root, ())}
+        self._used = 0.0  # the most CPU seconds a sandboxed tree has used since the clock was made
         self._last: dict[tuple[int, int], ThreadTimes] = {}
         self._pending: dict[tuple[int, int], float] = {}
         self._waited = 0.0
@@ -114,7 +129,8 @@ class StartClock:
         return time.monotonic() - self.started
 
     def charged(self) -> float:
-        """Wall seconds less the longest any of the programs' threads waited for a CPU meanwhile.
+        """Wall seconds less the longest any of the programs' threads waited for a CPU meanwhile (for a
+        sandboxed program: at least the CPU it used).
 
         The kernel adds to a thread's wait only when the thread gets a CPU, so a thread that is
         runnable and has not run since the last look has been waiting all along: that time counts
@@ -123,6 +139,10 @@ class StartClock:
         if self.roots and now - self._tree_at >= TREE_EVERY_S:
             self._trees, self._tree_at = trees(self.roots), now
             self._pids = set().union(*self._trees.values()) | self.serving
+            # A process that ends is reaped inside the tree: its CPU moves into its parent's, never lost.
+            for root in self._held:
+                used = sum(process_cpu(pid) - self._cpu_base.get(pid, 0.0) for pid in self._trees.get(root, ()))
+                self._used = max(self._used, used)
         step, self._polled = now - self._polled, now
         # A thread's wait includes the time its own cap held it back (summed over CPUs: never less).
         capped = {pid: cap() - self._held_base[root] for root, cap in self._held.items()
@@ -140,7 +160,8 @@ class StartClock:
                 # A thread first seen after the clock started has waited only since it began.
                 waited = times.waited - self._base.get(key, 0.0) + self._pending[key] - capped.get(pid, 0.0)
                 self._waited = max(self._waited, waited)
-        return max(0.0, now - self.started - self._waited)
+        wall = now - self.started
+        return max(0.0, wall - self._waited, min(self._used, wall))
 
     def expired(self, limit_s: float) -> bool:
         """Whether the programs have been charged limit_s, or the wall has reached the ceiling."""
