@@ -193,8 +193,8 @@ class ArenaServicer:
             if isinstance(ticket, Ticket):
                 ticket.leave()
             return first
-        if refusal is not None:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refusal)
+        if refusal is not None:  # paused like any refusal, however soon its request came
+            await self._refuse(context, refusal)
         if first is None:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
                                 f"no request within {self.arena.config.hello_timeout_s:g} s of opening the stream: "
