@@ -10,6 +10,7 @@ import grpc
 import pytest
 
 from tests.security.siege import ADMIN, siege_arena
+from tests.server.bots import RecordingBot
 from tests.server.harness import WAIT_S, wait_for
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.generated import arena_pb2_grpc as pb_grpc
@@ -57,4 +58,32 @@ def test_runmatches_streams_that_never_send_are_admitted_and_end_by_themselves()
     finally:
         release.set()
         channel.close()
+        harness.close()
+
+
+@pytest.mark.timeout(120)
+def test_a_cut_runmatches_stream_leaves_no_match_unfinished_and_no_seat_claimed() -> None:
+    # The attack: the organiser's client cuts its stream with matches in flight. They are played out
+    # (as a RunMatch whose caller hung up is), kept for GetMatch, and every seat they claimed is free again.
+    harness = siege_arena(good_bot=False)
+    try:
+        harness.bot("slow", RecordingBot(seed=3, delay_s=0.1), max_concurrent_matches=4)
+        release = threading.Event()
+
+        def asks() -> Iterator[pb.RunMatchRequest]:
+            for i in range(4):
+                yield pb.RunMatchRequest(admin_token=ADMIN, game="sticks", seats=["remote:slow", "random"],
+                                         seed=10 + i, match_id=f"cut-{i}")
+            release.wait(WAIT_S)  # the stream stays open until it is cut
+
+        kept = [f"cut-{i}" for i in range(4)]
+        call = harness.stub.RunMatches(asks(), timeout=WAIT_S)
+        assert wait_for(lambda: all(harness.arena.find_live(m) is not None for m in kept))  # all four started
+        assert harness.arena.live_match_ids()  # the premise: some are still being played when the stream is cut
+        call.cancel()
+        release.set()
+        assert wait_for(lambda: all(harness.arena.get_match(m) is not None for m in kept))
+        assert not harness.arena.live_match_ids()
+        assert [s.active for s in harness.arena.connected("slow")] == [0]
+    finally:
         harness.close()
