@@ -9,6 +9,7 @@ thread of its own (`status` says when).
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +32,8 @@ from tourney.web.live import WatchLimit
 
 MAX_UPLOAD = 32 << 20  # the packed-bundle limit: a bigger body is refused as it arrives
 MAX_UPLOADS = 4  # bodies being received at once (each held in memory): more are refused with 429
+# ... and each for at most this long (32 MiB at 270 KB/s), so trickled bodies cannot hold those places.
+UPLOAD_READ_S = 120.0
 MAX_RUN = 500
 MAX_GAMES = 8
 Name = Annotated[str, PathParam(max_length=64)]
@@ -62,13 +65,18 @@ def hosted_doc(engine: Engine, name: str, token: str | None) -> dict[str, Any]:
 
 
 async def read_body(request: Request) -> bytes:
-    """The request body, refused (413) once it passes MAX_UPLOAD."""
+    """The request body, refused (413) once it passes MAX_UPLOAD, and (408) when it takes UPLOAD_READ_S."""
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_UPLOAD:
-            raise HTTPException(413, f"the upload is over {MAX_UPLOAD >> 20} MiB: leave out what the bot does not "
-                                     "need.")
+    try:
+        async with asyncio.timeout(UPLOAD_READ_S):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_UPLOAD:
+                    raise HTTPException(413, f"the upload is over {MAX_UPLOAD >> 20} MiB: leave out what the bot "
+                                             "does not need.")
+    except TimeoutError:
+        raise HTTPException(408, f"the upload took over {UPLOAD_READ_S:g} s to arrive: send it again on a faster "
+                                 "connection.") from None
     return bytes(body)
 
 
