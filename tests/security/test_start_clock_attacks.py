@@ -3,8 +3,10 @@ cgroup: what it can make the clock forgive, and what the clock reads of it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -140,3 +142,41 @@ def test_tasks_that_vanish_while_the_clock_reads_them_are_skipped_and_forgotten(
     finally:
         churner.kill()
         churner.wait()
+
+
+# Leaves a spinning grandchild behind (its parent exits, so it is re-parented out of the tree), says
+# the grandchild's pid, then sleeps.
+ESCAPER = f"""
+import os, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        print(os.getpid(), flush=True)
+        end = time.monotonic() + {WAIT_S}
+        while time.monotonic() < end:
+            pass
+    os._exit(0)
+os.wait()
+time.sleep({WAIT_S})
+"""
+
+
+def test_a_process_that_leaves_the_tree_takes_no_forgiveness_with_it() -> None:
+    # The attack: spin where the clock does not look. Then the spinner's waits are not counted either,
+    # and what is left in the tree sleeps: it is charged in full.
+    program = subprocess.Popen([sys.executable, "-c", ESCAPER], stdout=subprocess.PIPE, text=True)
+    assert program.stdout is not None
+    spinner = int(program.stdout.readline())
+    try:
+        clock = StartClock([program.pid], ceiling_s=60.0)
+        deadline = time.monotonic() + WAIT_S
+        while clock.wall() < 2.0 and time.monotonic() < deadline:
+            clock.charged()
+            time.sleep(0.05)
+        assert spinner not in descendants([program.pid])  # the premise: the spinner left the tree
+        assert clock.charged() >= clock.wall() / 2
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(spinner, signal.SIGKILL)
+        program.kill()
+        program.wait()
