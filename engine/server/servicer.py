@@ -18,7 +18,7 @@ from google.protobuf.message import DecodeError
 
 from tourney.engine.bots import bot_names
 from tourney.engine.core import available_games
-from tourney.engine.server.admission import Ticket
+from tourney.engine.server.admission import Ticket, peer_address
 from tourney.engine.server.arena import Arena, ArenaError
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.limits import hello_problem
@@ -63,6 +63,7 @@ class ArenaServicer:
         self.admission = arena.admission
         self._slowed = 0  # refused calls pausing before their answer
         self.auth_failures = arena.auth_failures
+        self._sessions_from: dict[str, int] = {}  # address -> bot sessions open from it
 
     async def _admit(self, context: grpc.aio.ServicerContext[Any, Any]) -> Ticket:
         """Admit a call that is not the organiser's, or end it with RESOURCE_EXHAUSTED (see admission.py)."""
@@ -285,6 +286,7 @@ class ArenaServicer:
         """
         loop = asyncio.get_running_loop()
         session: BotSession | None = None
+        counted = ""  # the address this session is counted against, once it is
         ticket = await self._admit(context)
         try:
             hello_by = loop.time() + self.arena.config.hello_timeout_s
@@ -330,6 +332,14 @@ class ArenaServicer:
                     await context.write(error_message("arena_full", full))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
                     return
+                address = peer_address(context.peer())
+                crowded = self._sessions_from.get(address, 0) >= self.arena.config.max_sessions_per_address
+                if refused is None and crowded:
+                    full = (f"{self.arena.config.max_sessions_per_address} bot sessions are open from this address "
+                            "already: close one, or play more matches on each (Hello.max_concurrent_matches).")
+                    await context.write(error_message("arena_full", full))
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
+                    return
                 if refused is not None:
                     if hello.token:  # a Hello without one guessed nothing: it spends no try (see `locked`)
                         self.auth_failures.failed(context.peer())
@@ -348,6 +358,8 @@ class ArenaServicer:
                     await context.write(error_message(
                         "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
             self.arena.add_session(session)
+            counted = peer_address(context.peer())
+            self._sessions_from[counted] = self._sessions_from.get(counted, 0) + 1
             ticket.authenticated()
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(
                 session_id=session.session_id, bot_name=session.name, games=sorted(session.games or known),
@@ -370,6 +382,10 @@ class ArenaServicer:
         finally:
             if session is not None:
                 self.arena.remove_session(session)
+            if counted:
+                left = self._sessions_from.pop(counted) - 1
+                if left:
+                    self._sessions_from[counted] = left
 
     async def _read(self, session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         """Route the bot's messages until its side of the stream ends, then close the session."""
