@@ -2,12 +2,14 @@
 the one write of the web app, a new version uploaded by the bot's author with its token.
 
 The upload is the archive's bytes as the request body (a .tar, .tar.gz or .zip of the bot's folder),
-read up to the bundle limit and refused past it; the version is stored at once and validated on a
+read up to the bundle limit and refused past it, and only once the headers carry the author's token
+(at most MAX_UPLOADS at once); the version is stored at once and validated on a
 thread of its own (`status` says when).
 """
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -26,8 +28,12 @@ from tourney.tournament.hosted.validation_queue import ValidationBusy, Validatio
 from tourney.tournament.store.database import url_of
 from tourney.tournament.store.hosted import hosted_bot, is_author
 from tourney.web import reads
+from tourney.web.live import WatchLimit
 
 MAX_UPLOAD = 32 << 20  # the packed-bundle limit: a bigger body is refused as it arrives
+MAX_UPLOADS = 4  # bodies being received at once (each held in memory): more are refused with 429
+# ... and each for at most this long (32 MiB at 270 KB/s), so trickled bodies cannot hold those places.
+UPLOAD_READ_S = 120.0
 MAX_RUN = 500
 MAX_GAMES = 8
 Name = Annotated[str, PathParam(max_length=64)]
@@ -59,13 +65,18 @@ def hosted_doc(engine: Engine, name: str, token: str | None) -> dict[str, Any]:
 
 
 async def read_body(request: Request) -> bytes:
-    """The request body, refused (413) once it passes MAX_UPLOAD."""
+    """The request body, refused (413) once it passes MAX_UPLOAD, and (408) when it takes UPLOAD_READ_S."""
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_UPLOAD:
-            raise HTTPException(413, f"the upload is over {MAX_UPLOAD >> 20} MiB: leave out what the bot does not "
-                                     "need.")
+    try:
+        async with asyncio.timeout(UPLOAD_READ_S):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_UPLOAD:
+                    raise HTTPException(413, f"the upload is over {MAX_UPLOAD >> 20} MiB: leave out what the bot "
+                                             "does not need.")
+    except TimeoutError:
+        raise HTTPException(408, f"the upload took over {UPLOAD_READ_S:g} s to arrive: send it again on a faster "
+                                 "connection.") from None
     return bytes(body)
 
 
@@ -73,7 +84,10 @@ def add_hosted_routes(app: FastAPI, engine: Engine, page: Page) -> None:
     """Register the hosted-bot JSON API and page on `app`."""
     validations = ValidationQueue(engine, url_of(engine))
 
-    def upload(name: str, token: str | None, data: bytes, run: str, games: list[str]) -> dict[str, Any]:
+    uploads = WatchLimit(MAX_UPLOADS)
+
+    def check_author(name: str, token: str | None) -> None:
+        """404 for no such hosted bot, 403 unless `token` is its author's."""
         try:
             bot, _ = hosted_bot(engine, name)
         except TourneyError as exc:
@@ -81,6 +95,8 @@ def add_hosted_routes(app: FastAPI, engine: Engine, page: Page) -> None:
         if not is_author(bot, token):
             raise HTTPException(403, f"uploading a version of '{name}' needs its author's token "
                                      "(header Authorization: Bearer TOKEN, from `tourney bot token`).")
+
+    def upload(name: str, data: bytes, run: str, games: list[str]) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="tourney-upload-") as folder:
             archive = Path(folder) / "bundle"
             archive.write_bytes(data)
@@ -99,8 +115,15 @@ def add_hosted_routes(app: FastAPI, engine: Engine, page: Page) -> None:
                          run: Annotated[str, Query(min_length=1, max_length=MAX_RUN)],
                          game: Annotated[list[str] | None, Query(max_length=MAX_GAMES)] = None,
                          authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        data = await read_body(request)
-        return await run_in_threadpool(upload, name, bearer(authorization), data, run, game or [])
+        # Who may upload is known from the headers: nobody else's body is read (each is up to MAX_UPLOAD).
+        await run_in_threadpool(check_author, name, bearer(authorization))
+        if not uploads.take():
+            raise HTTPException(429, f"{uploads.limit} uploads are being received: try again when one has finished.")
+        try:
+            data = await read_body(request)
+        finally:
+            uploads.give()
+        return await run_in_threadpool(upload, name, data, run, game or [])
 
     @app.get("/api/hosted/{name}", summary="A hosted bot's versions, validation and faults (logs: its author)")
     async def api_hosted(name: Name, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:

@@ -188,10 +188,12 @@ def _capped(result: MatchResult, hosted: Mapping[int, SandboxedProgram]) -> Matc
 def _await_connections(arena: LocalArena, processes: Mapping[int, Program]) -> tuple[int, str] | None:
     """Wait until every program has connected; else (seat, why) for the first that exited or stayed silent.
 
-    The wait is timed on the programs' start clock: time a loaded machine kept them off the CPU is
-    not held against them (up to CONNECT_CEILING_S on the wall)."""
-    clock = StartClock([p.process.pid for p in processes.values() if p.process is not None], CONNECT_CEILING_S,
-                       serving=os.getpid())  # the arena answers from this process
+    Each program's wait is timed on its own start clock: time a loaded machine kept it off the CPU is
+    not held against it (up to CONNECT_CEILING_S on the wall); time its sandbox's own CPU cap or its own
+    other threads did is. Its own: one program's threads never stretch another's wait."""
+    arena_process = os.getpid()  # the arena answers from this process
+    clocks = {i: StartClock([p.process.pid] if p.process is not None else [], CONNECT_CEILING_S,
+                            serving=arena_process, held=_sandbox_hold(p)) for i, p in processes.items()}
     while True:
         waiting = [i for i, p in processes.items() if not arena.arena.connected(p.name)]
         if not waiting:
@@ -200,9 +202,22 @@ def _await_connections(arena: LocalArena, processes: Mapping[int, Program]) -> t
             process = processes[i]
             if not process.alive():
                 return i, _why(process, "it exited before connecting")
-        if clock.expired(CONNECT_WAIT_S):
-            return waiting[0], _why(processes[waiting[0]], silent_for(clock))
+        for i in waiting:
+            if clocks[i].expired(CONNECT_WAIT_S):
+                return i, _why(processes[i], silent_for(clocks[i]))
         time.sleep(POLL_S)
+
+
+def _sandbox_hold(program: Program) -> dict[int, Callable[[], float]]:
+    """A sandboxed program's root with its cgroup's CPU hold (see StartClock's `held`); nothing for any other."""
+    if isinstance(program, SandboxedProgram) and program.process is not None:
+        return {program.process.pid: program.cgroup.throttled_s if program.cgroup is not None else _uncapped}
+    return {}
+
+
+def _uncapped() -> float:
+    """The CPU hold of a sandbox without a cgroup (its caps are rlimits): none."""
+    return 0.0
 
 
 def silent_for(clock: StartClock) -> str:

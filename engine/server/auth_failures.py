@@ -1,8 +1,10 @@
 """Failed authentication is limited per address and overall, not only per connection.
 
-Every wrong bot token (Hello) and wrong admin token spends one try from the address's bucket
-and from the arena's; once either is empty, credentials from that address (or from anyone) are
-refused unread until the buckets refill, so guessing gains nothing from more connections. A
+Every wrong bot token (Hello) and wrong admin token spends one try from the address's bucket and
+from the arena's; once either is empty, credentials from that address (or from anyone) are
+refused unread until the buckets refill, so guessing gains nothing from more connections. A Hello
+or call without a token guesses nothing and spends nothing (else one address could keep the arena's
+bucket empty with tokenless Hellos, which its own lockout does not refuse). A
 right admin token is checked before this limit and always admitted: the organiser must get
 through, and a 24-byte random token is beyond guessing at any rate.
 """

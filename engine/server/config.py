@@ -32,6 +32,9 @@ class ArenaConfig:
     # max_sessions bot sessions at once: idle or surplus streams cannot pile up.
     hello_timeout_s: float = 10.0
     max_sessions: int = 10_000
+    # ... and at most max_sessions_per_address from one address (a bot needs one; each holds up to
+    # max_matches_per_session matches), so one client cannot take every place.
+    max_sessions_per_address: int = 1_000
     # Per stream: messages waiting for a bot that does not read (past either cap it is cut off,
     # `slow_reader`), and the match slots a Hello may ask for.
     max_queued_messages: int = 4096

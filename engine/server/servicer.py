@@ -18,7 +18,7 @@ from google.protobuf.message import DecodeError
 
 from tourney.engine.bots import bot_names
 from tourney.engine.core import available_games
-from tourney.engine.server.admission import Ticket
+from tourney.engine.server.admission import Ticket, peer_address
 from tourney.engine.server.arena import Arena, ArenaError
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.limits import hello_problem
@@ -63,6 +63,7 @@ class ArenaServicer:
         self.admission = arena.admission
         self._slowed = 0  # refused calls pausing before their answer
         self.auth_failures = arena.auth_failures
+        self._sessions_from: dict[str, int] = {}  # address -> bot sessions open from it
 
     async def _admit(self, context: grpc.aio.ServicerContext[Any, Any]) -> Ticket:
         """Admit a call that is not the organiser's, or end it with RESOURCE_EXHAUSTED (see admission.py)."""
@@ -149,12 +150,9 @@ class ArenaServicer:
                          context: grpc.aio.ServicerContext[Any, Any]) -> None:
         """RunMatch for many matches on one stream: each starts as its request is read, each record is
         written when its match ends; a request RunMatch would refuse ends the stream with its status."""
-        first = await context.read()
-        if first is grpc.aio.EOF:
+        first = await self._first_request(context)
+        if first is None:
             return
-        if not await self._is_admin(first.admin_token, context):
-            await self._admit(context)
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
         # Records to write, or why the stream ends; None once every request was read and its match ended.
         ended: Ended = asyncio.Queue()
         room = asyncio.Semaphore(RUN_MATCHES_IN_FLIGHT)
@@ -167,6 +165,45 @@ class ArenaServicer:
                 room.release()
         finally:
             reader.cancel()
+
+    async def _first_request(self, context: grpc.aio.ServicerContext[Any, Any]) -> pb.RunMatchRequest | None:
+        """A RunMatches stream's first request once it carries the admin token (None: the stream ended first).
+
+        Until its token is read a stream is an unauthenticated call like any other: admitted, and given
+        hello_timeout_s to send it, so streams that never send cannot pile up uncounted. The organiser is
+        never counted: its token frees the place at once, and a stream admission refuses still has its
+        first request read during the refusal's pause, so a flood does not keep the organiser out."""
+        ticket = self.admission.enter(context.peer())
+        refusal = ticket if isinstance(ticket, str) else None
+        if isinstance(ticket, Ticket):
+            context.add_done_callback(functools.partial(_leave, ticket))
+        elif self._slowed >= MAX_SLOWED_REFUSALS:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket)
+        wait_s = REFUSAL_PAUSE_S if refusal else self.arena.config.hello_timeout_s
+        self._slowed += bool(refusal)
+        try:
+            read = await asyncio.wait_for(context.read(), wait_s)
+        except TimeoutError:
+            read = None
+        finally:
+            self._slowed -= bool(refusal)
+        if read is grpc.aio.EOF:
+            return None
+        first: pb.RunMatchRequest | None = read
+        if first is not None and self.arena.is_admin(first.admin_token):
+            if isinstance(ticket, Ticket):
+                ticket.leave()
+            return first
+        if refusal is not None:  # paused like any refusal, however soon its request came
+            await self._refuse(context, refusal)
+        if first is None:
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                f"no request within {self.arena.config.hello_timeout_s:g} s of opening the stream: "
+                                "send the first RunMatchRequest at once.")
+        assert first is not None
+        await self._is_admin(first.admin_token, context)  # counts a wrong token as a failed authentication
+        await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token: pass the arena's --admin-token.")
+        raise AssertionError("unreachable: abort raises")
 
     async def _start_each(self, request: pb.RunMatchRequest, context: grpc.aio.ServicerContext[Any, Any],
                           room: asyncio.Semaphore, ended: Ended) -> None:
@@ -249,6 +286,7 @@ class ArenaServicer:
         """
         loop = asyncio.get_running_loop()
         session: BotSession | None = None
+        counted = ""  # the address this session is counted against, once it is
         ticket = await self._admit(context)
         try:
             hello_by = loop.time() + self.arena.config.hello_timeout_s
@@ -294,8 +332,17 @@ class ArenaServicer:
                     await context.write(error_message("arena_full", full))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
                     return
+                address = peer_address(context.peer())
+                crowded = self._sessions_from.get(address, 0) >= self.arena.config.max_sessions_per_address
+                if refused is None and crowded:
+                    full = (f"{self.arena.config.max_sessions_per_address} bot sessions are open from this address "
+                            "already: close one, or play more matches on each (Hello.max_concurrent_matches).")
+                    await context.write(error_message("arena_full", full))
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
+                    return
                 if refused is not None:
-                    self.auth_failures.failed(context.peer())
+                    if hello.token:  # a Hello without one guessed nothing: it spends no try (see `locked`)
+                        self.auth_failures.failed(context.peer())
                     await context.write(error_message("unauthenticated", refused))
                     await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
                     return
@@ -311,6 +358,8 @@ class ArenaServicer:
                     await context.write(error_message(
                         "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
             self.arena.add_session(session)
+            counted = peer_address(context.peer())
+            self._sessions_from[counted] = self._sessions_from.get(counted, 0) + 1
             ticket.authenticated()
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(
                 session_id=session.session_id, bot_name=session.name, games=sorted(session.games or known),
@@ -333,6 +382,10 @@ class ArenaServicer:
         finally:
             if session is not None:
                 self.arena.remove_session(session)
+            if counted:
+                left = self._sessions_from.pop(counted) - 1
+                if left:
+                    self._sessions_from[counted] = left
 
     async def _read(self, session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         """Route the bot's messages until its side of the stream ends, then close the session."""
@@ -381,6 +434,11 @@ def _match_ended(playing: set[asyncio.Future[pb.MatchRecord]], ended: Ended,
         ended.put_nowait(problem)
     else:  # what RunMatch would answer as an internal error
         ended.put_nowait(ArenaError(grpc.StatusCode.INTERNAL, f"the match failed: {type(problem).__name__}"))
+
+
+def _leave(ticket: Ticket, _context: object) -> None:
+    """A call's done callback: its admission place is free again."""
+    ticket.leave()
 
 
 def _parse_bot_message(data: bytes) -> pb.BotMessage | None:

@@ -75,6 +75,15 @@ def impersonate():
 
 threading.Thread(target=impersonate, daemon=True).start()
 """,
+    # Never says Hello: spins four processes, more than its CPU cap lets run, to be kept "waiting for a CPU".
+    "spinner": """
+import os, time
+for _ in range(2):
+    os.fork()
+end = time.monotonic() + 120
+while time.monotonic() < end:
+    pass
+""",
     # Never says Hello: holds the arena's socket open and says nothing.
     "silent": """
 import os, socket, time

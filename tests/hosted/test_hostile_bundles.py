@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
 
+from tests.hosted.bundles import GAME
 from tests.hosted.conftest import Beside, Store, processes_with
 from tourney.engine.core import Termination
+from tourney.tournament.hosted.seat import hosted_program
+from tourney.workers import programs
+from tourney.workers.programs import play_with_programs
+from tourney.workers.sandbox import SandboxLimits
+from tourney.workers.start_clock import StartClock
 
 pytestmark = [pytest.mark.timeout(120)]
 
@@ -72,6 +79,49 @@ def test_a_bot_that_never_says_hello_forfeits(hosted_store: Store, beside: Besid
     assert "did not connect within 5 s" in result.reason
     assert "SILENT: connected" in hosted_store.log("silent")
     assert "SILENT" not in result.reason  # a hosted bot's log stays out of the stored (public) result
+
+
+def _watch_clocks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, float]]:
+    """(charged, wall) of each start clock that expired, from now on; the connect limit made 3 s."""
+    monkeypatch.setattr(programs, "CONNECT_WAIT_S", 3.0)
+    decided: list[tuple[float, float]] = []
+
+    class Watched(StartClock):
+        def expired(self, limit_s: float) -> bool:
+            done = super().expired(limit_s)
+            if done:
+                decided.append((self.charged(), self.wall()))
+            return done
+
+    monkeypatch.setattr(programs, "StartClock", Watched)
+    return decided
+
+
+@pytest.mark.parametrize("cpus", [0.1, 1.0])
+def test_a_silent_bot_spinning_past_its_cpu_forfeits_on_its_limit(hosted_store: Store, beside: Beside,
+                                                                  monkeypatch: pytest.MonkeyPatch, cpus: float) -> None:
+    # Before: the start clock took threads its own CPU cap throttled (a tenth of a CPU), or its own threads
+    # queued behind each other (a whole CPU, on a loaded machine), for threads a busy machine kept waiting:
+    # this bot was charged 0.1-0.6 s in 30 s and held its match to the 30 s wall ceiling.
+    decided = _watch_clocks(monkeypatch)
+    capped = functools.partial(hosted_program, hosted_store.url, limits=SandboxLimits(cpus=cpus))
+    result = play_with_programs(GAME, ["hosted:spinner", "random"], 7, {}, 2000, hosted_store.logs, hosted=capped)
+    assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
+    assert "did not connect within 3 s" in result.reason
+    charged, wall = decided[0]
+    assert charged >= 3.0, (charged, wall)  # it ran out of its own time, not of the wall's ceiling
+
+
+def test_a_spinning_bot_does_not_stretch_its_opponents_wait(hosted_store: Store, beside: Beside,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: one clock timed every program of a match, so the spinner's threads, kept waiting, were
+    # forgiven to the silent bot too: it stayed to the 30 s ceiling. Each program has its own clock now.
+    decided = _watch_clocks(monkeypatch)
+    result = hosted_store.play("hosted:silent", "hosted:spinner")
+    assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
+    assert "did not connect within 3 s" in result.reason
+    charged, wall = decided[0]
+    assert charged >= 3.0, (charged, wall)
 
 
 def test_a_bot_that_sleeps_in_a_reply_times_out(hosted_store: Store, beside: Beside) -> None:

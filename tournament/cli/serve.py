@@ -86,6 +86,9 @@ def serve(
                                                       "reading --db (default tourney.db).")] = None,
     max_sessions: Annotated[int, typer.Option(help="Bot sessions held at once; more are refused "
                                                    "(arena_full).")] = ArenaConfig.max_sessions,
+    max_sessions_per_address: Annotated[int, typer.Option(help="Bot sessions held at once from one address; "
+                                                               "more are refused (arena_full).")
+                                        ] = ArenaConfig.max_sessions_per_address,
     max_matches_per_session: Annotated[int, typer.Option(help="Match slots one stream may ask for in "
                                                               "Hello.")] = ArenaConfig.max_matches_per_session,
     max_queued_messages: Annotated[int, typer.Option(help="Messages waiting for one bot before it is cut off "
@@ -142,7 +145,8 @@ def serve(
             raise ConfigError("--tls-cert and --tls-key go together: give both or neither.")
         if leagues and not db:
             raise ConfigError("--leagues reads the leagues from the database: add --db.")
-        limits = {"--max-sessions": max_sessions, "--max-matches-per-session": max_matches_per_session,
+        limits = {"--max-sessions": max_sessions, "--max-sessions-per-address": max_sessions_per_address,
+                  "--max-matches-per-session": max_matches_per_session,
                   "--max-queued-messages": max_queued_messages, "--max-queued-mb": max_queued_mb,
                   "--max-receive-kb": max_receive_kb, "--bad-message-burst": bad_message_burst,
                   "--calls-per-connection": calls_per_connection,
@@ -174,6 +178,7 @@ def serve(
             err.print(f"admin token (for RunMatch / tourney arena-match): {admin}", highlight=False)
         config = ArenaConfig(admin_token=admin, allow_anonymous=allow_anonymous,
                              tokens=load_tokens(tokens), default_move_ms=move_ms, max_sessions=max_sessions,
+                             max_sessions_per_address=max_sessions_per_address,
                              max_matches_per_session=max_matches_per_session,
                              max_queued_messages=max_queued_messages, max_queued_bytes=max_queued_mb << 20,
                              max_receive_bytes=max_receive_kb << 10, bad_message_burst=bad_message_burst,

@@ -68,11 +68,8 @@ class Cgroup:
 
     def out_of_memory(self) -> bool:
         """True when the kernel killed a member for passing the memory cap."""
-        with contextlib.suppress(OSError):
-            for line in (self.dirs["memory"] / "memory.oom_control").read_text().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "oom_kill" and int(value) > 0:
-                    return True
+        if _counter(self.dirs["memory"] / "memory.oom_control", "oom_kill") > 0:
+            return True
         with contextlib.suppress(OSError, ValueError):
             peak = int((self.dirs["memory"] / "memory.max_usage_in_bytes").read_text())
             return peak >= self.limits.memory_bytes * 0.98  # older kernels: no oom_kill counter
@@ -80,12 +77,12 @@ class Cgroup:
 
     def pids_capped(self) -> bool:
         """True when a fork was refused because the group had `pids` processes."""
-        with contextlib.suppress(OSError, ValueError):
-            for line in (self.dirs["pids"] / "pids.events").read_text().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "max" and int(value) > 0:
-                    return True
-        return False
+        return _counter(self.dirs["pids"] / "pids.events", "max") > 0
+
+    def throttled_s(self) -> float:
+        """Seconds the CPU cap has held the group's threads back so far (cpu.stat's throttled_time,
+        summed over the CPUs where it was throttled)."""
+        return _counter(self.dirs["cpu"] / "cpu.stat", "throttled_time") / 1e9
 
     def remove(self) -> None:
         """Delete the (emptied) groups; a group still busy after the kill wait is left for the next sweep."""
@@ -99,6 +96,16 @@ class Cgroup:
                     if time.monotonic() >= deadline:
                         break
                     time.sleep(0.01)
+
+
+def _counter(path: Path, name: str) -> int:
+    """The number named `name` in a cgroup file of "name value" lines; 0 when it is not there."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in path.read_text().splitlines():
+            key, _, value = line.partition(" ")
+            if key == name:
+                return int(value)
+    return 0
 
 
 def _write(path: Path, value: int) -> None:

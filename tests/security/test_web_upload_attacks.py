@@ -1,0 +1,93 @@
+"""Attacks on the web app's one write, a hosted bot's upload, over a real uvicorn server on 127.0.0.1:
+what a client without the author's token can make it hold."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from sqlalchemy.engine import Engine
+
+from tests.hosted.bundles import GAME, bot_source
+from tests.web.browser import served
+from tourney.tournament.hosted.submission import submit_version
+from tourney.tournament.store.database import open_store
+from tourney.tournament.store.hosted import set_token
+from tourney.web import hosted
+from tourney.web.app import create_app
+from tourney.web.hosted import MAX_UPLOAD
+
+WAIT_S = 20.0
+
+
+def _open_upload(base: str, name: str, token: str | None) -> socket.socket:
+    """An upload that announces a body of the largest size allowed and sends its first KiB only."""
+    address = urlsplit(base)
+    sock = socket.create_connection((address.hostname or "127.0.0.1", address.port or 80), timeout=WAIT_S)
+    head = (f"POST /api/hosted/{name}/versions?run=python3+bot.py&game={GAME} HTTP/1.1\r\n"
+            f"Host: {address.netloc}\r\nContent-Length: {MAX_UPLOAD}\r\n"
+            + (f"Authorization: Bearer {token}\r\n" if token else "") + "\r\n")
+    sock.sendall(head.encode() + b"\0" * 1024)
+    return sock
+
+
+def _status(sock: socket.socket) -> int | None:
+    """The status of the answer, once its first line arrived within WAIT_S (None: no answer came)."""
+    deadline = time.monotonic() + WAIT_S
+    got = b""
+    sock.settimeout(0.2)
+    while b"\r\n" not in got and time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            continue
+        if not chunk:
+            break
+        got += chunk
+    return int(got.split()[1]) if got.startswith(b"HTTP/1.1 ") else None
+
+
+def _frank(tmp_path: Path) -> tuple[Engine, str]:
+    """A store with hosted bot frank, and its author's token."""
+    engine = open_store(str(tmp_path / "t.db"))
+    folder = tmp_path / "v1"
+    folder.mkdir()
+    (folder / "bot.py").write_text(bot_source("good"))
+    submit_version(engine, "frank", folder, "python3 bot.py", [GAME])
+    return engine, set_token(engine, "frank")
+
+
+@pytest.mark.timeout(120)
+def test_an_upload_without_the_token_is_refused_before_its_body_is_read(tmp_path: Path) -> None:
+    # Before: the whole body (up to 32 MiB) was read into memory first and the token checked after,
+    # so anyone could make the web app hold 32 MiB (64 MiB while copied) per upload, as many at once
+    # as they opened, and keep each for as long as they took to send it.
+    engine, token = _frank(tmp_path)
+    with served(create_app(engine)) as base:
+        strangers = [_open_upload(base, "frank", guess) for guess in (None, "not-the-token")]
+        nobody = _open_upload(base, "nobody", token)
+        assert [_status(sock) for sock in strangers] == [403, 403]
+        assert _status(nobody) == 404
+        # The author's uploads are read; past a few at once, the next is refused before its body.
+        authors = [_open_upload(base, "frank", token) for _ in range(5)]
+        assert [_status(sock) for sock in authors[4:]] == [429]
+        for sock in [*strangers, nobody, *authors]:
+            sock.close()
+
+
+@pytest.mark.timeout(120)
+def test_trickled_uploads_lose_their_places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The attack: an author (anyone with a bot) opens every upload place with bodies that never finish
+    # arriving, and no other author could upload again. Each body now has UPLOAD_READ_S to arrive.
+    monkeypatch.setattr(hosted, "UPLOAD_READ_S", 1.0)
+    engine, token = _frank(tmp_path)
+    with served(create_app(engine)) as base:
+        stalled = [_open_upload(base, "frank", token) for _ in range(hosted.MAX_UPLOADS)]
+        assert [_status(sock) for sock in stalled] == [408] * hosted.MAX_UPLOADS
+        late = _open_upload(base, "frank", token)
+        assert _status(late) == 408  # admitted (not 429): the places were free again, then it stalled too
+        for sock in [*stalled, late]:
+            sock.close()
