@@ -235,9 +235,14 @@ def ray_cpu_and_wall(executor: object, plan: TournamentPlan) -> tuple[float, flo
 def tree_cpu_s() -> float:
     """CPU seconds (user + system) used so far by this process and every process below it: the Ray
     that ray.init started here (raylet, GCS, workers, agents) runs in this process's children."""
+    return sum(cpu for cpu, _ in subtree_cpu(include_self=True).values())
+
+
+def subtree_cpu(include_self: bool = False) -> dict[int, tuple[float, str]]:
+    """pid -> (CPU seconds used so far, command name) of every live process below this one (and this one)."""
     tick = os.sysconf("SC_CLK_TCK")
     children: dict[int, list[int]] = {}
-    used: dict[int, float] = {}
+    used: dict[int, tuple[float, str]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -247,13 +252,17 @@ def tree_cpu_s() -> float:
             continue
         fields = stat[stat.rindex(")") + 2:].split()  # after the command name, which may hold spaces
         children.setdefault(int(fields[1]), []).append(int(entry.name))
-        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
-    total, todo = 0.0, [os.getpid()]
+        used[int(entry.name)] = ((int(fields[11]) + int(fields[12])) / tick, stat[stat.index("(") + 1:stat.rindex(")")])
+    found: dict[int, tuple[float, str]] = {}
+    todo = list(children.get(os.getpid(), []))
+    if include_self:
+        todo.append(os.getpid())
     while todo:
         pid = todo.pop()
-        total += used.get(pid, 0.0)
+        if pid in used:
+            found[pid] = used[pid]
         todo += children.get(pid, [])
-    return total
+    return found
 
 
 def ray_reference_scaling(ray: object, per_task_s: float, tasks: int = 12) -> float:
@@ -484,6 +493,7 @@ def bench_db(pg: str | None, game: str) -> None:
 
 
 RSS_SIZES = (1_000, 100_000)
+SAMPLE_S = 0.05  # how often (h) reads the CPU of every process of a run
 CLI_BOTS = "random,random@r2"  # the shortest matches there are: the loop's own cost shows most
 # The child runs the CLI's own entry point and, at exit (after the command's SystemExit), writes its
 # peak resident set (VmHWM) to the file named first on its command line.
@@ -583,25 +593,39 @@ def bench_cli_loop(game: str, matches: int, repeats: int) -> None:
           f"ratio {best_steady / max(direct):.2f}")
 
 
-def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the CLI and every process below it) of `tourney run --json` playing
-    `matches` random-vs-random matches into a fresh SQLite file.
+def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[float, float, dict[str, float]]:
+    """(wall seconds, CPU seconds of the CLI and every process below it, those CPU seconds by command name) of
+    `tourney run --json` playing `matches` random-vs-random matches into a fresh SQLite file.
 
-    This process becomes a subreaper, so a process the run leaves behind (Ray's, which outlive their
-    parent for a moment at shutdown) is handed here rather than to init, and is reaped here: the
-    children's CPU that the kernel adds up for this process then holds every process of the run.
+    The CPU is read from /proc every SAMPLE_S while the run lasts, each process's last reading kept: the
+    children's CPU the kernel adds up for this process (getrusage) missed most of Ray's (a 20,000-match run:
+    8.3 s by getrusage, 14.6 s by sampling, the Ray worker's 5.1 s among the missing), since a process's CPU
+    reaches it only through a chain of parents that each waited for their child, and Ray's processes are
+    killed and reparented rather than waited for. What a process uses in its last SAMPLE_S is missed: at
+    most a few hundredths of a second a process, on either side. This process becomes a subreaper, so a
+    process the run orphans (Ray's, at shutdown) stays below it, in view, until it ends, and is reaped here.
     """
     import ctypes
-    import resource
+    import threading
 
     ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seen: dict[int, tuple[float, str]] = {}
+    done = threading.Event()
+
+    def sample() -> None:
+        while True:
+            seen.update(subtree_cpu())
+            if done.wait(SAMPLE_S):
+                return
+
+    sampler = threading.Thread(target=sample, daemon=True)
     with tempfile.TemporaryDirectory() as tmp:
         tourney = Path(sys.executable).parent / "tourney"
         argv = [str(tourney), "run", "--json", "--game", game, "--bots", CLI_BOTS, "--games-per-pair", str(matches),
                 "--seed-key", "bench-tournament", "--db", str(Path(tmp) / "user.db"), *extra]
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        sampler.start()
         err = proc.communicate()[1]
         wall = time.perf_counter() - start
         if proc.returncode != 0:
@@ -614,8 +638,12 @@ def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[f
                 break  # none left
             if pid == 0:
                 time.sleep(0.05)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        done.set()
+        sampler.join()
+    by_name: dict[str, float] = {}
+    for cpu, name in seen.values():
+        by_name[name] = by_name.get(name, 0.0) + cpu
+    return wall, sum(by_name.values()), by_name
 
 
 def bench_user_overhead(game: str, matches: int, repeats: int) -> None:
@@ -626,16 +654,23 @@ def bench_user_overhead(game: str, matches: int, repeats: int) -> None:
     print(f"{'turn':>4}{'load 1m':>9}{'--local m/s':>13}{'Ray m/s':>10}{'wall':>8}{'--local CPU s':>15}"
           f"{'Ray CPU s':>11}{'CPU':>8}")
     walls, cpus = [], []
+    parts: list[dict[str, float]] = []
     for turn in range(1, repeats + 1):
         load = os.getloadavg()[0]
-        local_wall, local_cpu = cli_run_everything(game, matches, ["--local"])
-        ray_wall, ray_cpu = cli_run_everything(game, matches, ["--workers", "1"])
+        local_wall, local_cpu, _ = cli_run_everything(game, matches, ["--local"])
+        ray_wall, ray_cpu, ray_parts = cli_run_everything(game, matches, ["--workers", "1"])
+        parts.append(ray_parts)
         walls.append(_percent_over(ray_wall, local_wall))
         cpus.append(_percent_over(ray_cpu, local_cpu))
         print(f"{turn:>4}{load:>9.2f}{matches / local_wall:>13.0f}{matches / ray_wall:>10.0f}{walls[-1]:>+7.1f}%"
               f"{local_cpu:>15.2f}{ray_cpu:>11.2f}{cpus[-1]:>+7.1f}%", flush=True)
     print(f"median of {repeats}: Ray {statistics.median(walls):+.1f}% wall time, "
           f"{statistics.median(cpus):+.1f}% CPU over --local (goal <= 5%)")
+    names = sorted({name for p in parts for name in p}, key=lambda n: -statistics.median(p.get(n, 0.0) for p in parts))
+    print("the Ray runs' CPU seconds by process (median of the turns; `tourney` is the driver, which also plays the "
+          "matches that end before Ray is up; ray::IDLE is the worker between tasks)")
+    for name in names:
+        print(f"  {name:<24}{statistics.median(p.get(name, 0.0) for p in parts):>8.2f}")
 
 
 def first_result_s(extra: list[str], timeout_s: float = 120.0) -> float:
