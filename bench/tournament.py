@@ -22,7 +22,7 @@
 (g) the CLI's loop against `play_and_record` on many short matches, in CPU time (goal: >= 0.9x);
 (h) Ray's overhead as a user sees it: `tourney run --workers 1` (Ray, started by the run) against `tourney run
     --local` on the same run, wall-clock matches/s and the CPU of every process either started (Ray's
-    included), turns interleaved (goal: <= 5%);
+    included), turns interleaved (goal: <= 5%); with `--joined`, also a run joining a Ray started once beforehand;
 `--store-only` runs just (d) and (f), `--ray-only` just (a), (b) and (h), `--cli-only` just (f) and (g),
 `--user-only` just (h).
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
@@ -31,6 +31,7 @@ The machine is shared: run it when it is quiet, and read the numbers as a rough 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import shutil
@@ -609,6 +610,7 @@ def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[f
     import threading
 
     ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    already = subtree_cpu()  # a joined cluster's processes: only what they use during the run counts
     seen: dict[int, tuple[float, str]] = {}
     done = threading.Event()
 
@@ -631,46 +633,102 @@ def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[f
         if proc.returncode != 0:
             sys.exit(f"error: tourney run failed:\n{err.decode(errors='replace').strip()}")
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:  # Ray's processes handed to this one as the run ended
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break  # none left
-            if pid == 0:
-                time.sleep(0.05)
+        while time.monotonic() < deadline and set(subtree_cpu()) - set(already):  # Ray's, handed here at the end
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(-1, os.WNOHANG)
+            time.sleep(0.05)
         done.set()
         sampler.join()
+    for pid, (cpu, name) in already.items():
+        if pid in seen:
+            seen[pid] = (seen[pid][0] - cpu, name)
     by_name: dict[str, float] = {}
     for cpu, name in seen.values():
         by_name[name] = by_name.get(name, 0.0) + cpu
     return wall, sum(by_name.values()), by_name
 
 
-def bench_user_overhead(game: str, matches: int, repeats: int) -> None:
+def bench_user_overhead(game: str, matches: int, repeats: int, joined: bool = False) -> None:
     """(h) `tourney run --workers 1` (Ray) against `tourney run --local`, as a user runs them: the same matches,
-    wall-clock matches/s and whole-run CPU of every process, Ray's start included; the turns alternate."""
+    wall-clock matches/s and whole-run CPU of every process, Ray's start included; the turns alternate.
+
+    joined: a third run each turn joins a 1-CPU Ray started once beforehand (`ray start --head` on 127.0.0.1, no
+    dashboard, no usage stats), as someone who runs many tournaments would: the cluster's start is then paid
+    once, not by every run; what its processes use during the run is counted.
+    """
     print(f"\n(h) Ray as a user sees it: `tourney run --workers 1` vs `tourney run --local`, {matches} {game} matches "
           f"({CLI_BOTS}), whole runs (start, Ray's start and shutdown, play, store, finish), {repeats} turns")
+    cluster = joined_cluster() if joined else None
     print(f"{'turn':>4}{'load 1m':>9}{'--local m/s':>13}{'Ray m/s':>10}{'wall':>8}{'--local CPU s':>15}"
-          f"{'Ray CPU s':>11}{'CPU':>8}")
-    walls, cpus = [], []
+          f"{'Ray CPU s':>11}{'CPU':>8}" + (f"{'joined m/s':>12}{'wall':>8}{'CPU s':>8}{'CPU':>8}" if cluster else ""))
+    walls, cpus, joined_walls, joined_cpus = [], [], [], []
     parts: list[dict[str, float]] = []
-    for turn in range(1, repeats + 1):
-        load = os.getloadavg()[0]
-        local_wall, local_cpu, _ = cli_run_everything(game, matches, ["--local"])
-        ray_wall, ray_cpu, ray_parts = cli_run_everything(game, matches, ["--workers", "1"])
-        parts.append(ray_parts)
-        walls.append(_percent_over(ray_wall, local_wall))
-        cpus.append(_percent_over(ray_cpu, local_cpu))
-        print(f"{turn:>4}{load:>9.2f}{matches / local_wall:>13.0f}{matches / ray_wall:>10.0f}{walls[-1]:>+7.1f}%"
-              f"{local_cpu:>15.2f}{ray_cpu:>11.2f}{cpus[-1]:>+7.1f}%", flush=True)
+    try:
+        for turn in range(1, repeats + 1):
+            load = os.getloadavg()[0]
+            local_wall, local_cpu, _ = cli_run_everything(game, matches, ["--local"])
+            ray_wall, ray_cpu, ray_parts = cli_run_everything(game, matches, ["--workers", "1"])
+            parts.append(ray_parts)
+            walls.append(_percent_over(ray_wall, local_wall))
+            cpus.append(_percent_over(ray_cpu, local_cpu))
+            line = (f"{turn:>4}{load:>9.2f}{matches / local_wall:>13.0f}{matches / ray_wall:>10.0f}{walls[-1]:>+7.1f}%"
+                    f"{local_cpu:>15.2f}{ray_cpu:>11.2f}{cpus[-1]:>+7.1f}%")
+            if cluster is not None:
+                join_wall, join_cpu, _ = cli_run_everything(game, matches, ["--address", cluster[0], "--workers", "1"])
+                joined_walls.append(_percent_over(join_wall, local_wall))
+                joined_cpus.append(_percent_over(join_cpu, local_cpu))
+                line += (f"{matches / join_wall:>12.0f}{joined_walls[-1]:>+7.1f}%{join_cpu:>8.2f}"
+                         f"{joined_cpus[-1]:>+7.1f}%")
+            print(line, flush=True)
+    finally:
+        if cluster is not None:
+            stop_cluster(cluster[1])
     print(f"median of {repeats}: Ray {statistics.median(walls):+.1f}% wall time, "
           f"{statistics.median(cpus):+.1f}% CPU over --local (goal <= 5%)")
+    if joined_walls:
+        print(f"median of {repeats}: joined Ray {statistics.median(joined_walls):+.1f}% wall time, "
+              f"{statistics.median(joined_cpus):+.1f}% CPU over --local")
     names = sorted({name for p in parts for name in p}, key=lambda n: -statistics.median(p.get(n, 0.0) for p in parts))
     print("the Ray runs' CPU seconds by process (median of the turns; `tourney` is the driver, which also plays the "
           "matches that end before Ray is up; ray::IDLE is the worker between tasks)")
     for name in names:
         print(f"  {name:<24}{statistics.median(p.get(name, 0.0) for p in parts):>8.2f}")
+
+
+def joined_cluster() -> tuple[str, Path]:
+    """Start a 1-CPU Ray head on 127.0.0.1 in a temp dir of its own, below this process; return its address and
+    that dir (stop_cluster ends it)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: its daemons stay below us
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    temp = Path(tempfile.mkdtemp(prefix="tourney-bench-ray-"))
+    ray_cli = [sys.executable, "-c", "from ray.scripts.scripts import main; main()"]
+    subprocess.run([*ray_cli, "start", "--head", "--node-ip-address", "127.0.0.1", f"--port={port}", "--num-cpus", "1",
+                    "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp}"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return f"127.0.0.1:{port}", temp
+
+
+def stop_cluster(temp: Path) -> None:
+    """End every process of the cluster started in `temp` (found by that dir in its command line), reap them, and
+    remove the dir. Not `ray stop`: that stops every Ray of the machine, other people's too."""
+    import signal
+
+    needle = os.fsencode(temp)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            with contextlib.suppress(OSError):
+                if needle in (entry / "cmdline").read_bytes():
+                    os.kill(int(entry.name), signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and subtree_cpu():
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(-1, os.WNOHANG)
+        time.sleep(0.05)
+    shutil.rmtree(temp, ignore_errors=True)
 
 
 def first_result_s(extra: list[str], timeout_s: float = 120.0) -> float:
@@ -726,11 +784,13 @@ def main() -> None:
     parser.add_argument("--cli-only", action="store_true", help="Only (f) and (g), the CLI's memory and loop.")
     parser.add_argument("--cli-matches", type=int, default=4000, help="Matches of (g)'s longer CLI run.")
     parser.add_argument("--user-only", action="store_true", help="Only (h), Ray against --local as a user runs them.")
+    parser.add_argument("--joined", action="store_true",
+                        help="(h) also joins a Ray started once beforehand (`ray start --head` on 127.0.0.1).")
     parser.add_argument("--user-matches", type=int, default=60000,
                         help="Matches of each run of (h): long enough that Ray's start is a small part.")
     args = parser.parse_args()
     if args.user_only:
-        bench_user_overhead(args.game, args.user_matches, args.repeats)
+        bench_user_overhead(args.game, args.user_matches, args.repeats, args.joined)
         return
     if args.cli_only:
         bench_rss(args.game)
@@ -741,7 +801,7 @@ def main() -> None:
         return
     if not args.store_only:
         bench_ray(args.game, args.matches, args.repeats, args.ray_bots)
-        bench_user_overhead(args.game, args.user_matches, args.repeats)
+        bench_user_overhead(args.game, args.user_matches, args.repeats, args.joined)
         if args.ray_only:
             return
         bench_first_result()
