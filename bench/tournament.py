@@ -23,8 +23,10 @@
 (h) Ray's overhead as a user sees it: `tourney run --workers 1` (Ray, started by the run) against `tourney run
     --local` on the same run, wall-clock matches/s and the CPU of every process either started (Ray's
     included), turns interleaved (goal: <= 5%); with `--joined`, also a run joining a Ray started once beforehand;
+(i) a Ray chunk's cost per match besides play: pickling it in the worker, unpickling it and building its rows in
+    the driver;
 `--store-only` runs just (d) and (f), `--ray-only` just (a), (b) and (h), `--cli-only` just (f) and (g),
-`--user-only` just (h).
+`--user-only` just (h), `--wire-only` just (i).
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
 """
 
@@ -652,9 +654,9 @@ def bench_user_overhead(game: str, matches: int, repeats: int, joined: bool = Fa
     """(h) `tourney run --workers 1` (Ray) against `tourney run --local`, as a user runs them: the same matches,
     wall-clock matches/s and whole-run CPU of every process, Ray's start included; the turns alternate.
 
-    joined: a third run each turn joins a 1-CPU Ray started once beforehand (`ray start --head` on 127.0.0.1, no
-    dashboard, no usage stats), as someone who runs many tournaments would: the cluster's start is then paid
-    once, not by every run; what its processes use during the run is counted.
+    joined: a third run each turn joins a 1-CPU Ray started once beforehand (`ray start --head` on 127.0.0.1,
+    no dashboard, usage stats, autoscaler monitor or log monitor), as someone who runs many tournaments would:
+    the cluster's start is then paid once, not by every run; what its processes use during the run is counted.
     """
     print(f"\n(h) Ray as a user sees it: `tourney run --workers 1` vs `tourney run --local`, {matches} {game} matches "
           f"({CLI_BOTS}), whole runs (start, Ray's start and shutdown, play, store, finish), {repeats} turns")
@@ -707,7 +709,10 @@ def joined_cluster() -> tuple[str, Path]:
     temp = Path(tempfile.mkdtemp(prefix="tourney-bench-ray-"))
     ray_cli = [sys.executable, "-c", "from ray.scripts.scripts import main; main()"]
     subprocess.run([*ray_cli, "start", "--head", "--node-ip-address", "127.0.0.1", f"--port={port}", "--num-cpus", "1",
-                    "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp}"],
+                    "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp}",
+                    # Ray's hidden options: no autoscaler monitor (a fixed cluster) and no log monitor (a run does
+                    # not ask for its workers' output); ray.init offers neither.
+                    "--no-monitor", "--include-log-monitor=false"],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return f"127.0.0.1:{port}", temp
 
@@ -729,6 +734,38 @@ def stop_cluster(temp: Path) -> None:
             os.waitpid(-1, os.WNOHANG)
         time.sleep(0.05)
     shutil.rmtree(temp, ignore_errors=True)
+
+
+def bench_wire(game: str, matches: int, repeats: int) -> None:
+    """(i) what a Ray chunk of finished matches costs besides playing them, per match: pickling it in the worker
+    (play_chunk's pickle), unpickling it in the driver (unpack_chunk) and building its rows (match_rows), CPU
+    microseconds, the best of `repeats` (the least disturbed by the machine's other work)."""
+    import pickle
+    from datetime import datetime
+
+    from tourney.workers.ray_tasks import unpack_chunk
+
+    plan = TournamentPlan(game=game, entrants=[Entrant("random", "random"), Entrant("r2", "random")], seed=1,
+                          games_per_pair=matches, seed_key="bench-tournament")
+    chunk = [play_and_record(plan, pairing) for pairing in plan.schedule()]
+    packed = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+    entrants = {"random": 1, "r2": 2}
+    at = datetime.now(UTC)
+
+    def best_us(work: Any) -> float:
+        times = []
+        for _ in range(repeats):
+            started = time.process_time()
+            work()
+            times.append(time.process_time() - started)
+        return min(times) / matches * 1e6
+
+    print(f"\n(i) a Ray chunk's cost per match besides play: {matches} {game} matches ({CLI_BOTS}), CPU us, "
+          f"best of {repeats}, load {os.getloadavg()[0]:.2f}")
+    print(f"{'pickle (worker)':>16}{'unpickle (driver)':>19}{'rows (driver)':>15}{'bytes':>8}")
+    print(f"{best_us(lambda: pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)):>16.2f}"
+          f"{best_us(lambda: unpack_chunk(packed)):>19.2f}"
+          f"{best_us(lambda: match_rows(1, plan, chunk, [], entrants, at)):>15.2f}{len(packed) / matches:>8.0f}")
 
 
 def first_result_s(extra: list[str], timeout_s: float = 120.0) -> float:
@@ -784,11 +821,15 @@ def main() -> None:
     parser.add_argument("--cli-only", action="store_true", help="Only (f) and (g), the CLI's memory and loop.")
     parser.add_argument("--cli-matches", type=int, default=4000, help="Matches of (g)'s longer CLI run.")
     parser.add_argument("--user-only", action="store_true", help="Only (h), Ray against --local as a user runs them.")
+    parser.add_argument("--wire-only", action="store_true", help="Only (i), a Ray chunk's cost besides play.")
     parser.add_argument("--joined", action="store_true",
                         help="(h) also joins a Ray started once beforehand (`ray start --head` on 127.0.0.1).")
     parser.add_argument("--user-matches", type=int, default=60000,
                         help="Matches of each run of (h): long enough that Ray's start is a small part.")
     args = parser.parse_args()
+    if args.wire_only:
+        bench_wire(args.game, args.matches, 5)
+        return
     if args.user_only:
         bench_user_overhead(args.game, args.user_matches, args.repeats, args.joined)
         return
