@@ -22,15 +22,18 @@
 (g) the CLI's loop against `play_and_record` on many short matches, in CPU time (goal: >= 0.9x);
 (h) Ray's overhead as a user sees it: `tourney run --workers 1` (Ray, started by the run) against `tourney run
     --local` on the same run, wall-clock matches/s and the CPU of every process either started (Ray's
-    included), turns interleaved (goal: <= 5%);
+    included), turns interleaved (goal: <= 5%); with `--joined`, also a run joining a Ray started once beforehand;
+(i) a Ray chunk's cost per match besides play: pickling it in the worker, unpickling it and building its rows in
+    the driver;
 `--store-only` runs just (d) and (f), `--ray-only` just (a), (b) and (h), `--cli-only` just (f) and (g),
-`--user-only` just (h).
+`--user-only` just (h), `--wire-only` just (i).
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import shutil
@@ -235,9 +238,14 @@ def ray_cpu_and_wall(executor: object, plan: TournamentPlan) -> tuple[float, flo
 def tree_cpu_s() -> float:
     """CPU seconds (user + system) used so far by this process and every process below it: the Ray
     that ray.init started here (raylet, GCS, workers, agents) runs in this process's children."""
+    return sum(cpu for cpu, _ in subtree_cpu(include_self=True).values())
+
+
+def subtree_cpu(include_self: bool = False) -> dict[int, tuple[float, str]]:
+    """pid -> (CPU seconds used so far, command name) of every live process below this one (and this one)."""
     tick = os.sysconf("SC_CLK_TCK")
     children: dict[int, list[int]] = {}
-    used: dict[int, float] = {}
+    used: dict[int, tuple[float, str]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -247,13 +255,17 @@ def tree_cpu_s() -> float:
             continue
         fields = stat[stat.rindex(")") + 2:].split()  # after the command name, which may hold spaces
         children.setdefault(int(fields[1]), []).append(int(entry.name))
-        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
-    total, todo = 0.0, [os.getpid()]
+        used[int(entry.name)] = ((int(fields[11]) + int(fields[12])) / tick, stat[stat.index("(") + 1:stat.rindex(")")])
+    found: dict[int, tuple[float, str]] = {}
+    todo = list(children.get(os.getpid(), []))
+    if include_self:
+        todo.append(os.getpid())
     while todo:
         pid = todo.pop()
-        total += used.get(pid, 0.0)
+        if pid in used:
+            found[pid] = used[pid]
         todo += children.get(pid, [])
-    return total
+    return found
 
 
 def ray_reference_scaling(ray: object, per_task_s: float, tasks: int = 12) -> float:
@@ -484,6 +496,7 @@ def bench_db(pg: str | None, game: str) -> None:
 
 
 RSS_SIZES = (1_000, 100_000)
+SAMPLE_S = 0.05  # how often (h) reads the CPU of every process of a run
 CLI_BOTS = "random,random@r2"  # the shortest matches there are: the loop's own cost shows most
 # The child runs the CLI's own entry point and, at exit (after the command's SystemExit), writes its
 # peak resident set (VmHWM) to the file named first on its command line.
@@ -583,59 +596,176 @@ def bench_cli_loop(game: str, matches: int, repeats: int) -> None:
           f"ratio {best_steady / max(direct):.2f}")
 
 
-def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the CLI and every process below it) of `tourney run --json` playing
-    `matches` random-vs-random matches into a fresh SQLite file.
+def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[float, float, dict[str, float]]:
+    """(wall seconds, CPU seconds of the CLI and every process below it, those CPU seconds by command name) of
+    `tourney run --json` playing `matches` random-vs-random matches into a fresh SQLite file.
 
-    This process becomes a subreaper, so a process the run leaves behind (Ray's, which outlive their
-    parent for a moment at shutdown) is handed here rather than to init, and is reaped here: the
-    children's CPU that the kernel adds up for this process then holds every process of the run.
+    The CPU is read from /proc every SAMPLE_S while the run lasts, each process's last reading kept: the
+    children's CPU the kernel adds up for this process (getrusage) missed most of Ray's (a 20,000-match run:
+    8.3 s by getrusage, 14.6 s by sampling, the Ray worker's 5.1 s among the missing), since a process's CPU
+    reaches it only through a chain of parents that each waited for their child, and Ray's processes are
+    killed and reparented rather than waited for. What a process uses in its last SAMPLE_S is missed: at
+    most a few hundredths of a second a process, on either side. This process becomes a subreaper, so a
+    process the run orphans (Ray's, at shutdown) stays below it, in view, until it ends, and is reaped here.
     """
     import ctypes
-    import resource
+    import threading
 
     ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    already = subtree_cpu()  # a joined cluster's processes: only what they use during the run counts
+    seen: dict[int, tuple[float, str]] = {}
+    done = threading.Event()
+
+    def sample() -> None:
+        while True:
+            seen.update(subtree_cpu())
+            if done.wait(SAMPLE_S):
+                return
+
+    sampler = threading.Thread(target=sample, daemon=True)
     with tempfile.TemporaryDirectory() as tmp:
         tourney = Path(sys.executable).parent / "tourney"
         argv = [str(tourney), "run", "--json", "--game", game, "--bots", CLI_BOTS, "--games-per-pair", str(matches),
                 "--seed-key", "bench-tournament", "--db", str(Path(tmp) / "user.db"), *extra]
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        sampler.start()
         err = proc.communicate()[1]
         wall = time.perf_counter() - start
         if proc.returncode != 0:
             sys.exit(f"error: tourney run failed:\n{err.decode(errors='replace').strip()}")
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:  # Ray's processes handed to this one as the run ended
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break  # none left
-            if pid == 0:
-                time.sleep(0.05)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        while time.monotonic() < deadline and set(subtree_cpu()) - set(already):  # Ray's, handed here at the end
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(-1, os.WNOHANG)
+            time.sleep(0.05)
+        done.set()
+        sampler.join()
+    for pid, (cpu, name) in already.items():
+        if pid in seen:
+            seen[pid] = (seen[pid][0] - cpu, name)
+    by_name: dict[str, float] = {}
+    for cpu, name in seen.values():
+        by_name[name] = by_name.get(name, 0.0) + cpu
+    return wall, sum(by_name.values()), by_name
 
 
-def bench_user_overhead(game: str, matches: int, repeats: int) -> None:
+def bench_user_overhead(game: str, matches: int, repeats: int, joined: bool = False) -> None:
     """(h) `tourney run --workers 1` (Ray) against `tourney run --local`, as a user runs them: the same matches,
-    wall-clock matches/s and whole-run CPU of every process, Ray's start included; the turns alternate."""
+    wall-clock matches/s and whole-run CPU of every process, Ray's start included; the turns alternate.
+
+    joined: a third run each turn joins a 1-CPU Ray started once beforehand (`ray start --head` on 127.0.0.1,
+    no dashboard, usage stats, autoscaler monitor or log monitor), as someone who runs many tournaments would:
+    the cluster's start is then paid once, not by every run; what its processes use during the run is counted.
+    """
     print(f"\n(h) Ray as a user sees it: `tourney run --workers 1` vs `tourney run --local`, {matches} {game} matches "
           f"({CLI_BOTS}), whole runs (start, Ray's start and shutdown, play, store, finish), {repeats} turns")
+    cluster = joined_cluster() if joined else None
     print(f"{'turn':>4}{'load 1m':>9}{'--local m/s':>13}{'Ray m/s':>10}{'wall':>8}{'--local CPU s':>15}"
-          f"{'Ray CPU s':>11}{'CPU':>8}")
-    walls, cpus = [], []
-    for turn in range(1, repeats + 1):
-        load = os.getloadavg()[0]
-        local_wall, local_cpu = cli_run_everything(game, matches, ["--local"])
-        ray_wall, ray_cpu = cli_run_everything(game, matches, ["--workers", "1"])
-        walls.append(_percent_over(ray_wall, local_wall))
-        cpus.append(_percent_over(ray_cpu, local_cpu))
-        print(f"{turn:>4}{load:>9.2f}{matches / local_wall:>13.0f}{matches / ray_wall:>10.0f}{walls[-1]:>+7.1f}%"
-              f"{local_cpu:>15.2f}{ray_cpu:>11.2f}{cpus[-1]:>+7.1f}%", flush=True)
+          f"{'Ray CPU s':>11}{'CPU':>8}" + (f"{'joined m/s':>12}{'wall':>8}{'CPU s':>8}{'CPU':>8}" if cluster else ""))
+    walls, cpus, joined_walls, joined_cpus = [], [], [], []
+    parts: list[dict[str, float]] = []
+    try:
+        for turn in range(1, repeats + 1):
+            load = os.getloadavg()[0]
+            local_wall, local_cpu, _ = cli_run_everything(game, matches, ["--local"])
+            ray_wall, ray_cpu, ray_parts = cli_run_everything(game, matches, ["--workers", "1"])
+            parts.append(ray_parts)
+            walls.append(_percent_over(ray_wall, local_wall))
+            cpus.append(_percent_over(ray_cpu, local_cpu))
+            line = (f"{turn:>4}{load:>9.2f}{matches / local_wall:>13.0f}{matches / ray_wall:>10.0f}{walls[-1]:>+7.1f}%"
+                    f"{local_cpu:>15.2f}{ray_cpu:>11.2f}{cpus[-1]:>+7.1f}%")
+            if cluster is not None:
+                join_wall, join_cpu, _ = cli_run_everything(game, matches, ["--address", cluster[0], "--workers", "1"])
+                joined_walls.append(_percent_over(join_wall, local_wall))
+                joined_cpus.append(_percent_over(join_cpu, local_cpu))
+                line += (f"{matches / join_wall:>12.0f}{joined_walls[-1]:>+7.1f}%{join_cpu:>8.2f}"
+                         f"{joined_cpus[-1]:>+7.1f}%")
+            print(line, flush=True)
+    finally:
+        if cluster is not None:
+            stop_cluster(cluster[1])
     print(f"median of {repeats}: Ray {statistics.median(walls):+.1f}% wall time, "
           f"{statistics.median(cpus):+.1f}% CPU over --local (goal <= 5%)")
+    if joined_walls:
+        print(f"median of {repeats}: joined Ray {statistics.median(joined_walls):+.1f}% wall time, "
+              f"{statistics.median(joined_cpus):+.1f}% CPU over --local")
+    names = sorted({name for p in parts for name in p}, key=lambda n: -statistics.median(p.get(n, 0.0) for p in parts))
+    print("the Ray runs' CPU seconds by process (median of the turns; `tourney` is the driver, which also plays the "
+          "matches that end before Ray is up; ray::IDLE is the worker between tasks)")
+    for name in names:
+        print(f"  {name:<24}{statistics.median(p.get(name, 0.0) for p in parts):>8.2f}")
+
+
+def joined_cluster() -> tuple[str, Path]:
+    """Start a 1-CPU Ray head on 127.0.0.1 in a temp dir of its own, below this process; return its address and
+    that dir (stop_cluster ends it)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: its daemons stay below us
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    temp = Path(tempfile.mkdtemp(prefix="tourney-bench-ray-"))
+    ray_cli = [sys.executable, "-c", "from ray.scripts.scripts import main; main()"]
+    subprocess.run([*ray_cli, "start", "--head", "--node-ip-address", "127.0.0.1", f"--port={port}", "--num-cpus", "1",
+                    "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp}",
+                    # Ray's hidden options: no autoscaler monitor (a fixed cluster) and no log monitor (a run does
+                    # not ask for its workers' output); ray.init offers neither.
+                    "--no-monitor", "--include-log-monitor=false"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return f"127.0.0.1:{port}", temp
+
+
+def stop_cluster(temp: Path) -> None:
+    """End every process of the cluster started in `temp` (found by that dir in its command line), reap them, and
+    remove the dir. Not `ray stop`: that stops every Ray of the machine, other people's too."""
+    import signal
+
+    needle = os.fsencode(temp)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            with contextlib.suppress(OSError):
+                if needle in (entry / "cmdline").read_bytes():
+                    os.kill(int(entry.name), signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and subtree_cpu():
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(-1, os.WNOHANG)
+        time.sleep(0.05)
+    shutil.rmtree(temp, ignore_errors=True)
+
+
+def bench_wire(game: str, matches: int, repeats: int) -> None:
+    """(i) what a Ray chunk of finished matches costs besides playing them, per match: pickling it in the worker
+    (play_chunk's pickle), unpickling it in the driver (unpack_chunk) and building its rows (match_rows), CPU
+    microseconds, the best of `repeats` (the least disturbed by the machine's other work)."""
+    import pickle
+    from datetime import datetime
+
+    from tourney.workers.ray_tasks import unpack_chunk
+
+    plan = TournamentPlan(game=game, entrants=[Entrant("random", "random"), Entrant("r2", "random")], seed=1,
+                          games_per_pair=matches, seed_key="bench-tournament")
+    chunk = [play_and_record(plan, pairing) for pairing in plan.schedule()]
+    packed = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+    entrants = {"random": 1, "r2": 2}
+    at = datetime.now(UTC)
+
+    def best_us(work: Any) -> float:
+        times = []
+        for _ in range(repeats):
+            started = time.process_time()
+            work()
+            times.append(time.process_time() - started)
+        return min(times) / matches * 1e6
+
+    print(f"\n(i) a Ray chunk's cost per match besides play: {matches} {game} matches ({CLI_BOTS}), CPU us, "
+          f"best of {repeats}, load {os.getloadavg()[0]:.2f}")
+    print(f"{'pickle (worker)':>16}{'unpickle (driver)':>19}{'rows (driver)':>15}{'bytes':>8}")
+    print(f"{best_us(lambda: pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)):>16.2f}"
+          f"{best_us(lambda: unpack_chunk(packed)):>19.2f}"
+          f"{best_us(lambda: match_rows(1, plan, chunk, [], entrants, at)):>15.2f}{len(packed) / matches:>8.0f}")
 
 
 def first_result_s(extra: list[str], timeout_s: float = 120.0) -> float:
@@ -691,11 +821,17 @@ def main() -> None:
     parser.add_argument("--cli-only", action="store_true", help="Only (f) and (g), the CLI's memory and loop.")
     parser.add_argument("--cli-matches", type=int, default=4000, help="Matches of (g)'s longer CLI run.")
     parser.add_argument("--user-only", action="store_true", help="Only (h), Ray against --local as a user runs them.")
+    parser.add_argument("--wire-only", action="store_true", help="Only (i), a Ray chunk's cost besides play.")
+    parser.add_argument("--joined", action="store_true",
+                        help="(h) also joins a Ray started once beforehand (`ray start --head` on 127.0.0.1).")
     parser.add_argument("--user-matches", type=int, default=60000,
                         help="Matches of each run of (h): long enough that Ray's start is a small part.")
     args = parser.parse_args()
+    if args.wire_only:
+        bench_wire(args.game, args.matches, 5)
+        return
     if args.user_only:
-        bench_user_overhead(args.game, args.user_matches, args.repeats)
+        bench_user_overhead(args.game, args.user_matches, args.repeats, args.joined)
         return
     if args.cli_only:
         bench_rss(args.game)
@@ -706,7 +842,7 @@ def main() -> None:
         return
     if not args.store_only:
         bench_ray(args.game, args.matches, args.repeats, args.ray_bots)
-        bench_user_overhead(args.game, args.user_matches, args.repeats)
+        bench_user_overhead(args.game, args.user_matches, args.repeats, args.joined)
         if args.ray_only:
             return
         bench_first_result()

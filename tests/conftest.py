@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 import tests.sticks  # noqa: F401
-from tests.ray_start import start_ray
+from tests.ray_start import start_ray, stop_ray
 
 
 @pytest.fixture(scope="session")
@@ -26,4 +26,4 @@ def ray_session() -> Iterator[object]:
         start_ray(num_cpus=2)
     yield ray
     if owned:
-        ray.shutdown()
+        stop_ray()

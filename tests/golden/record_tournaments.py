@@ -19,15 +19,15 @@ from tests.golden.tournament_cases import GOLDEN_FILE, record_all
 
 def main() -> None:
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    from tests.ray_start import start_ray
+    from tests.ray_start import start_ray, stop_ray
     from tourney.workers import RayExecutor
 
-    ray = start_ray(num_cpus=2)
+    start_ray(num_cpus=2)
     try:
         with tempfile.TemporaryDirectory(prefix="tourney-golden-") as tmp:
             record = record_all(RayExecutor(workers=2), Path(tmp))
     finally:
-        ray.shutdown()
+        stop_ray()
     path = Path(__file__).with_name(GOLDEN_FILE)
     path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     print(f"wrote {path}")

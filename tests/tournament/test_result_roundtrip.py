@@ -4,6 +4,8 @@ the termination, reason, forfeit seat, details and replay."""
 
 from __future__ import annotations
 
+import pickle
+import pickletools
 from dataclasses import replace
 
 import pytest
@@ -100,3 +102,20 @@ def test_an_unplayed_forfeit_reads_back_with_its_culprit(tmp_path) -> None:
     back = stored_result(engine, match.id)
     assert back is not None
     assert back[1] == replace(record.result, details={"forfeit": True})
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_a_record_travels_from_a_worker_as_plain_values_and_keeps_its_result(index: int) -> None:
+    """What a Ray worker pickles is the record's plain values (no result object to rebuild in the driver),
+    and the record unpickled gives back the same result: every seat (the forfeit's fault included), the
+    termination, forfeit seat and the replay's inputs; only the steps and details live in their stored form."""
+    result = results()[index]
+    record = match_record(["a", "b"], result)
+    packed = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+    names = {arg for _, arg, _ in pickletools.genops(packed) if isinstance(arg, str)}  # the globals' names among them
+    assert not names & {"MatchResult", "SeatResult", "Replay", "Termination"}
+    back = pickle.loads(packed)  # noqa: S301  (our own bytes)
+    assert back == record and back is not record
+    assert back.result == replace(result, replay=replace(result.replay, steps=[]), details={})
+    assert back.termination is result.termination and back.seats == result.seats
+    assert back.plies == len(result.replay.steps) and back.players == len(result.seats)

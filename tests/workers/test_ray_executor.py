@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tourney.tournament.cli import app
@@ -152,3 +157,33 @@ def test_ray_gets_one_task_fewer_while_this_process_finishes_a_match(ray_session
     assert not here.playing()
     assert executor.slots(here) == IN_FLIGHT_PER_WORKER * 2  # 2 workers are all the CPUs: Ray caps what runs
     assert RayExecutor(workers=1).slots() == 1  # fewer workers than CPUs: nothing queued that Ray would start
+
+
+CHILD_STARTS_RAY = """
+import json, ray
+from tourney.workers import RayExecutor
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.runner import TournamentPlan
+import tests.sticks  # noqa: F401
+executor = RayExecutor(workers=1)
+plan = TournamentPlan(game="sticks", entrants=[Entrant("a", "random"), Entrant("b", "random")], seed=1,
+                      games_per_pair=2, seed_key="ray-config-test-key")
+played = [p for chunk in executor.run(plan, plan.schedule()) for p in chunk]
+assert executor._ready.wait(200)  # this process may have played both matches while Ray was starting
+config = dict(ray._private.worker._global_node._config)
+executor.close()
+print(json.dumps({"played": len(played), "metrics": config.get("enable_metrics_collection")}))
+"""
+
+
+@pytest.mark.timeout(240)
+def test_the_ray_a_run_starts_itself_does_not_collect_its_own_metrics():
+    """A run that starts its own Ray (no cluster to join) turns Ray's metrics collection off: tourney exports its
+    own, and Ray's costs an idle instance a third of its CPU. Checked in a child: this session's Ray is shared."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled", "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", CHILD_STARTS_RAY], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=220)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report == {"played": 2, "metrics": False}

@@ -1,16 +1,22 @@
 """A finished match in the form it travels to the store (StoredMatch), built where it was played.
 
-It holds the one MatchResult (`engine.core.result`) and who held each seat. Workers send it back
-instead of the bare result: the replay's steps are already serialised and compressed (`replay`),
-and the details and achievements read, so the driver (the one serial part) only writes rows
-(writes.match_rows), and a task's return value stays small: the result it carries keeps its
-replay's inputs, not its steps, and its details only as `details_json`.
+It holds the one MatchResult (`engine.core.result`) as plain values, and who held each seat. Workers
+send it back instead of the bare result: the replay's steps are already serialised and compressed
+(`replay`), and the details and achievements read, so the driver (the one serial part) only writes
+rows (writes.match_rows) from values it reads straight off the record.
+
+Plain values, not the result's objects, because a Ray worker pickles every record and the driver
+unpickles it: a MatchResult with its SeatResults and Replay cost ~10 us a match each way on Tiny
+Ninjas' shortest matches (issue 32: ~5% of a match), where a record pickles as one tuple of strings,
+numbers and small tuples. The MatchResult is rebuilt from the values only when something asks for it
+(`result`, `seats`), which the writing of a tournament's matches never does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 from tourney.engine.core import (
     MatchResult,
@@ -32,45 +38,98 @@ BYE = Termination.BYE  # the termination of a stored bye
 BYE_SEED = -1  # the seed offset of a bye pairing: it is recorded, never played
 BYE_OUTCOME = Outcome(((0,),), (0.0,), "bye")  # a bye's one seat, alone in first place
 
+# A seat's result as plain values, in SeatResult's order: tier, tier size, score, points, decisions, think
+# seconds, faults (kind -> count).
+SeatValues = tuple[int, int, float, float, int, float, Mapping[str, int]]
 
-@dataclass(frozen=True)
+
+def seat_values(seat: SeatResult) -> SeatValues:
+    """A seat's result as plain values (SeatValues); a fault's kind as its text (a Termination is a StrEnum, equal
+    to its text, which pickles as a string rather than as a call to rebuild the enum)."""
+    faults = {str(kind): count for kind, count in seat.faults.items()} if seat.faults else seat.faults
+    return (seat.tier, seat.tier_size, seat.score, seat.points, seat.decisions, seat.think_s, faults)
+
+
 class StoredMatch:
-    """A finished match on its way to the store: the result, the entrants at its seats, and its
-    replay and details already in their stored form."""
+    """A finished match on its way to the store: the result as plain values, the entrants at its seats, and
+    its replay and details already in their stored form."""
 
-    aliases: tuple[str, ...]
-    result: MatchResult  # its replay keeps the inputs (the steps are in `replay`); its details are in details_json
-    plies: int
-    replay: str
-    details_json: str
-    # What each entrant earned in this match, as (alias, number, name): read from the details
-    # where the match was played, so the driver does not parse every match's details again.
-    achievements: tuple[tuple[str, int, str], ...] = ()
+    __slots__ = ("achievements", "aliases", "details_json", "forfeit_seat", "game_id", "inputs", "plies", "reason",
+                 "replay", "seat_values", "seed", "termination_text", "_result")
+
+    def __init__(self, aliases: Sequence[str], result: MatchResult, plies: int, replay: str, details_json: str,
+                 achievements: tuple[tuple[str, int, str], ...] = ()) -> None:
+        """The stored form of `result` (whose replay steps and details are kept only in `replay` and
+        `details_json`), played by `aliases`; `plies`: how many steps its replay has."""
+        self.aliases = tuple(aliases)
+        self.game_id = result.game_id
+        self.seed = result.seed
+        self.termination_text = str(result.termination)  # a StrEnum: its value
+        self.reason = result.reason
+        self.seat_values = tuple(seat_values(s) for s in result.seats)
+        self.forfeit_seat = result.forfeit_seat
+        # The replay's inputs (players, config, seed): the rest of the Replay the result holds, without steps.
+        self.inputs = (result.replay.players, result.replay.config, result.replay.seed)
+        self.plies = plies
+        self.replay = replay
+        self.details_json = details_json
+        # What each entrant earned in this match, as (alias, number, name): read from the details
+        # where the match was played, so the driver does not parse every match's details again.
+        self.achievements = achievements
+        self._result: MatchResult | None = None
+
+    def _values(self) -> tuple[Any, ...]:
+        return (self.aliases, self.game_id, self.seed, self.termination_text, self.reason, self.seat_values,
+                self.forfeit_seat, self.inputs, self.plies, self.replay, self.details_json, self.achievements)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _unpickled, self._values()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StoredMatch) and self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and its values hold dicts
+
+    def __repr__(self) -> str:
+        return f"StoredMatch{self._values()!r}"
 
     @property
-    def seed(self) -> int:
-        """The match's seed (-1: it was recorded, never played)."""
-        return self.result.seed
+    def result(self) -> MatchResult:
+        """The match's result (its replay without steps, no details: those are in `replay`, `details_json`)."""
+        if self._result is None:
+            players, config, seed = self.inputs
+            seats = tuple(SeatResult(*values) for values in self.seat_values)
+            self._result = MatchResult(self.game_id, self.seed, Termination(self.termination_text), self.reason, seats,
+                                       Replay(self.game_id, players, config, seed), {}, self.forfeit_seat)
+        return self._result
 
     @property
     def players(self) -> int:
         """How many seats the match had."""
-        return self.result.players
+        return len(self.seat_values)
 
     @property
     def termination(self) -> Termination:
         """How the match ended."""
-        return self.result.termination
-
-    @property
-    def reason(self) -> str:
-        """Why it ended, in words."""
-        return self.result.reason
+        return Termination(self.termination_text)
 
     @property
     def seats(self) -> tuple[SeatResult, ...]:
         """Every seat's result, in seat order (`aliases` names who held each)."""
         return self.result.seats
+
+
+def _unpickled(aliases: tuple[str, ...], game_id: str, seed: int, termination_text: str, reason: str,
+               seats: tuple[SeatValues, ...], forfeit_seat: int | None, inputs: tuple[int, dict[str, Any], int],
+               plies: int, replay: str, details_json: str, achievements: tuple[tuple[str, int, str], ...]
+               ) -> StoredMatch:
+    """A StoredMatch from the values it was pickled as (no MatchResult is built)."""
+    record = StoredMatch.__new__(StoredMatch)
+    record.aliases, record.game_id, record.seed, record.termination_text = aliases, game_id, seed, termination_text
+    record.reason, record.seat_values, record.forfeit_seat, record.inputs = reason, seats, forfeit_seat, inputs
+    record.plies, record.replay, record.details_json, record.achievements = plies, replay, details_json, achievements
+    record._result = None
+    return record
 
 
 Played = PlayedMatch[Pairing, StoredMatch]  # the workers' played match: a scheduled match, its record, its seconds
@@ -97,6 +156,4 @@ def match_record(aliases: Sequence[str], result: MatchResult) -> StoredMatch:
     details = dumps(jsonable(result.details))
     earned = tuple((e.alias, e.number, e.name) for e in match_achievements(details, aliases))
     # The steps and the details travel once, in their stored form (`replay`, `details_json`).
-    carried = replace(result, replay=replace(result.replay, steps=[]), details={})
-    return StoredMatch(tuple(aliases), carried, len(result.replay.steps), pack_replay(result.replay.to_dict()),
-                       details, earned)
+    return StoredMatch(aliases, result, len(result.replay.steps), pack_replay(result.replay.to_dict()), details, earned)

@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from tourney.engine.core import MatchResult, SeatResult
+from tourney.engine.core import MatchResult
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.formats.seeding import new_seed_key
 from tourney.tournament.rating.achievements import streak_achievements
@@ -30,7 +30,7 @@ from tourney.tournament.rating.standings import MatchLog, Standing
 from tourney.tournament.store.bulk import insert_many
 from tourney.tournament.store.codec import dumps, loads
 from tourney.tournament.store.reads import load_match_log, streak_results
-from tourney.tournament.store.records import Played, bye_match
+from tourney.tournament.store.records import Played, SeatValues, bye_match, seat_values
 from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import (
     Achievement,
@@ -143,21 +143,21 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
         if number in seen:
             continue
         seen.add(number)
-        result = rec.result  # its fields read directly: StoredMatch's properties cost a call each (issue 32)
-        match = (tournament_id, number, pairing.round, game, result.seed, len(result.seats), config,
-                 result.termination, result.reason, rec.plies, duration_s, rec.replay, rec.details_json, finished_at)
+        # The record's plain values, read directly (issue 32: a property costs a call each).
+        match = (tournament_id, number, pairing.round, game, rec.seed, len(rec.seat_values), config,
+                 rec.termination_text, rec.reason, rec.plies, duration_s, rec.replay, rec.details_json, finished_at)
         # A solo match stores its entrants' seats only: the game's own AI holds the ones after them.
-        seats = [_seat_row(i, alias, sr, entrants.get(alias))
-                 for i, (alias, sr) in enumerate(zip(rec.aliases, result.seats, strict=False))]
+        seats = [_seat_row(i, alias, values, entrants.get(alias))
+                 for i, (alias, values) in enumerate(zip(rec.aliases, rec.seat_values, strict=False))]
         earned = [(tournament_id, alias, n, name, None) for alias, n, name in rec.achievements]
         out.append(MatchRows(match, seats, earned))
     return out
 
 
-def _seat_row(seat: int, alias: str, sr: SeatResult, entrant_id: int | None) -> tuple[Any, ...]:
+def _seat_row(seat: int, alias: str, values: SeatValues, entrant_id: int | None) -> tuple[Any, ...]:
     """A MatchSeat row's values (SEAT_COLUMNS but the match id) for seat number `seat`, held by `alias`."""
-    return (seat, entrant_id, alias, sr.tier, sr.points, sr.score, sr.decisions, sr.think_s,
-            dumps(sr.faults) if sr.faults else NO_FAULTS)
+    tier, _, score, points, decisions, think_s, faults = values
+    return (seat, entrant_id, alias, tier, points, score, decisions, think_s, dumps(faults) if faults else NO_FAULTS)
 
 
 _MATCHES: Table = Match.__table__  # type: ignore[attr-defined]
@@ -305,7 +305,7 @@ def record_arena_match(engine: Engine, match_id: str, names: Sequence[str], resu
             session.flush()
             assert row.id is not None
             for seat, (alias, sr) in enumerate(zip(names, result.seats, strict=True)):  # no tournament: no entrant
-                values = (row.id, *_seat_row(seat, alias, sr, None))
+                values = (row.id, *_seat_row(seat, alias, seat_values(sr), None))
                 session.add(MatchSeat(**dict(zip(SEAT_COLUMNS, values, strict=True))))
             session.commit()
     guard(write)
