@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from sqlmodel import Session, select
 
-from tests.server.harness import WAIT_S, ArenaHarness
+from tests.server.harness import WAIT_S, ArenaHarness, wait_for
+from tourney.engine.server.arena import Arena
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.tournament.entrants import Entrant
@@ -36,6 +38,20 @@ def siege_arena(good_bot: bool = True, **limits: object) -> ArenaHarness:
     if good_bot:
         harness.bot("good", max_concurrent_matches=4)
     return harness
+
+
+def peak_unauthenticated(arena: Arena, finished: Callable[[], bool], timeout: float) -> tuple[bool, int]:
+    """Poll until `finished()` (or `timeout` seconds), watching the arena's count of unauthenticated calls
+    in flight: (whether it finished, the most that count reached meanwhile)."""
+    most = 0
+
+    def ended() -> bool:
+        nonlocal most
+        with arena.admission.lock:
+            most = max(most, arena.admission.unauthenticated)
+        return finished()
+
+    return wait_for(ended, timeout), most
 
 
 class GoodTournament:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from tests.security.siege import ADMIN, siege_arena
+from tests.security.siege import ADMIN, peak_unauthenticated, siege_arena
 from tests.server.bots import RecordingBot
 from tests.server.harness import WAIT_S, wait_for
 from tourney.engine.server.generated import arena_pb2 as pb
@@ -36,16 +36,9 @@ def test_runmatches_streams_that_never_send_are_admitted_and_end_by_themselves()
     try:
         stub = pb_grpc.ArenaStub(channel)
         calls = [stub.RunMatches(_silent(release), timeout=WAIT_S) for _ in range(8)]
-        most = 0
-
-        def ended() -> bool:
-            nonlocal most
-            with harness.arena.admission.lock:
-                most = max(most, harness.arena.admission.unauthenticated)
-            return all(call.done() for call in calls)
-
         # Each ends well before the client's own deadline: refused past the cap, or cut at the deadline.
-        assert wait_for(ended, WAIT_S / 2)
+        finished, most = peak_unauthenticated(harness.arena, lambda: all(call.done() for call in calls), WAIT_S / 2)
+        assert finished
         codes = Counter(call.code().name for call in calls)
         assert set(codes) <= {"RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED"} and codes["RESOURCE_EXHAUSTED"] >= 1, codes
         assert most <= 4

@@ -13,7 +13,8 @@ from pathlib import Path
 import grpc
 import pytest
 
-from tests.server.harness import WAIT_S, wait_for
+from tests.security.siege import peak_unauthenticated
+from tests.server.harness import WAIT_S
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.local import LocalArena
@@ -87,15 +88,9 @@ def test_a_locked_out_address_still_meets_the_unauthenticated_limits() -> None:
         try:
             with ThreadPoolExecutor(18) as pool:
                 calls = [pool.submit(_silent_play, channels[i % 3], release) for i in range(18)]
-                most = 0
-
-                def ended() -> bool:
-                    nonlocal most
-                    with local.arena.admission.lock:
-                        most = max(most, local.arena.admission.unauthenticated)
-                    return all(call.done() for call in calls)
-
-                assert wait_for(ended, WAIT_S / 2)
+                finished, most = peak_unauthenticated(local.arena, lambda: all(call.done() for call in calls),
+                                                      WAIT_S / 2)
+                assert finished
                 codes = Counter(call.result() for call in calls)
             assert most <= 6 and codes["RESOURCE_EXHAUSTED"] >= 12 and set(codes) <= {
                 "RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED"}, codes
