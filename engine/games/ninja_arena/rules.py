@@ -351,14 +351,18 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
     spiral = False
     chance = st.chance
     dice = st.dice
-    which = a.dice if a.dice in _SUBSETS else tuple(sorted(a.dice))  # subsets are already ascending
+    which = a.dice  # validated: distinct dice, and ascending unless a bot listed them otherwise
+    for k in range(1, len(which)):
+        if which[k - 1] > which[k]:
+            which = tuple(sorted(which))
+            break
     rolled = chance.rolls(stream, 6, len(which))  # one draw per die, in that order, in one call
     for k in range(len(which)):
         i = which[k]
         face = DIE_FACES[i][rolled[k] - 1]
         dice[base + i] = face
         spiral = spiral or face == D.W
-    st.events.append(("roll", p, (dice[base], dice[base + 1], dice[base + 2], dice[base + 3], dice[base + 4])))
+    st.events.append(("roll", p, faces_tuple(dice, base)))
     if spiral and st.power[p] and st.top[p] == D.SHIKAMARU and conscious(st, p):
         tgt = a.stream_target if a.stream_target >= 0 else left_of(st, p)
         if tgt >= 0 and conscious(st, tgt):
@@ -368,6 +372,18 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
 
 # Each die's faces by the number rolled (a Final copy: the compiled rules index it directly).
 DIE_FACES: Final[tuple[tuple[int, ...], ...]] = D.DIE_FACES
+# Five dice's faces as a tuple, by the faces packed three bits each: at most 7**5 of them, each made
+# once, so a roll's event builds no tuple of its own.
+_FACES_TUPLE: Final[list[tuple[int, ...] | None]] = [None] * (1 << 15)
+
+
+def faces_tuple(dice: list[int], base: int) -> tuple[int, ...]:
+    """dice[base:base + 5] as a tuple, one shared object per five faces."""
+    key = (((dice[base] * 8 + dice[base + 1]) * 8 + dice[base + 2]) * 8 + dice[base + 3]) * 8 + dice[base + 4]
+    got = _FACES_TUPLE[key]
+    if got is None:
+        got = _FACES_TUPLE[key] = (dice[base], dice[base + 1], dice[base + 2], dice[base + 3], dice[base + 4])
+    return got
 
 
 def sides(st: ArenaState, p: int, n: int) -> dict[int, int]:
@@ -552,10 +568,11 @@ def recovery_pause(st: ArenaState, order: list[int]) -> None:
     _reset(st)
 
 
-def mistaken_hits(st: ArenaState, hitters: list[int], was_ko: set[int]) -> None:
-    """Hits with no claim that tick: a wound each; the first hitter sets off the Shadow token."""
+def mistaken_hits(st: ArenaState, hitters: list[int], was_ko: int) -> None:
+    """Hits with no claim that tick: a wound each (`was_ko`: the bit set of seats KO'd when the tick
+    began); the first hitter sets off the Shadow token."""
     for p in hitters:
-        mistake(st, p, p in was_ko)
+        mistake(st, p, bool(was_ko >> p & 1))
     if st.shadow_on and hitters:
         first = hitters[0]
         if first != shadow_owner(st):
@@ -638,41 +655,47 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
     n = st.n
     eliminated, ko = st.eliminated, st.ko
     live = st.live
-    was_ko = {p for p in live if ko[p]}
+    # Seats as bits rather than sets and lists: a tick of rolls then builds no container of its own
+    # beyond the events (each one is garbage the collector counts, and it runs every ~700 of them).
+    was_ko = 0
+    for p in live:
+        if ko[p]:
+            was_ko |= 1 << p
     # A. validate and classify: each live seat's action (a Mistake becomes WAIT) and its HIT claim
-    acts: list[Action] = [_WAIT] * n
-    bad: list[int] = []
-    claims = [-1] * n  # -1: no HIT; else what the HIT claims (0: nothing)
-    hit = False
+    bad = hits = 0
     chosen: dict[int, Action] = actions if isinstance(actions, dict) else dict(actions)  # dict.get is direct
     for p in live:
         a = chosen.get(p, _WAIT)
         if not valid(st, p, a):
-            bad.append(p)
+            bad |= 1 << p
         elif isinstance(a, _HIT):
-            claims[p] = claim_kind(st, p)
-            hit = True
-        else:
-            acts[p] = a
+            hits |= 1 << p
+    # HIT claims are read before anything moves (rolls change the dice): -1 no HIT, else the claim.
+    claims: list[int] = []
+    if hits:
+        claims = [claim_kind(st, p) if hits >> p & 1 else -1 for p in range(n)]
     # B. the priority order of this tick
     pi = st.chance.shuffled("tiebreak", live)
     # C. Mistakes
     if bad:
         for p in pi:
-            if p in bad:
-                mistake(st, p, p in was_ko)
+            if bad >> p & 1:
+                mistake(st, p, bool(was_ko >> p & 1))
         if end_check(st):
             st.t += 1
             return
-    # D. rolls and techniques
+    # D. rolls and techniques (a Mistake or a HIT does nothing here)
+    skip = bad | hits
     for p in pi:
-        a = acts[p]
+        if skip >> p & 1:
+            continue
+        a = chosen.get(p, _WAIT)
         if isinstance(a, _ROLL):
             do_roll(st, p, a)
         elif isinstance(a, _ACTIVATE):
             do_activate(st, p, a)
     # E. the Uzumaki
-    if hit:
+    if hits:
         hitters = [p for p in pi if claims[p] >= 0]
         trigger = next((p for p in hitters if claims[p]), -1)
         if trigger < 0:
@@ -754,7 +777,8 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     offer = _OFFERED[st.top[p]][st.bottom[p] + 1]
     rooms = _ROOMS[st.top[p]][st.bottom[p] + 1]
     dice, base = st.dice, 5 * p
-    asks: list[int] | None = None
+    first = -1
+    more: list[int] | None = None
     for k in range(len(offer)):
         key, tech, owner, code = offer[k]
         aka = akamaru(st, p, owner)
@@ -776,13 +800,15 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
                 continue
             # Everything the activations depend on, in one int (`_activations` reads it back).
             ask = (((((code * 4 + v) * 32 + bits) * 64 + seen) * 8 + p) * 8 + st.n) * 8 + (has_bonus * 3 + shields)
-            if asks is None:
-                asks = [ask]
+            if first < 0:
+                first = ask  # the common case, one technique: no list
+            elif more is None:
+                more = [first, ask]
             else:
-                asks.append(ask)
-    if asks is None:
+                more.append(ask)
+    if first < 0:
         return head
-    return _joined(head, kind, asks)
+    return _joined(head, kind, first, more)
 
 
 # Whole legal lists with activations, by their head and their activations' keys: one lookup
@@ -792,24 +818,24 @@ _JOINED: Final[dict[int, tuple[Action, ...]]] = {}
 _JOINED_MANY: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
 
 
-def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Action, ...]:
-    """head (of `kind`) followed by the activations of each key in asks, remembered (and forgotten
-    past a bound)."""
-    if len(asks) == 1:
-        key = asks[0] * 4 + kind
+def _joined(head: tuple[Action, ...], kind: int, first: int, more: list[int] | None) -> tuple[Action, ...]:
+    """head (of `kind`) followed by the activations of ask `first` alone or, when several techniques
+    are satisfiable, of each ask in `more`; remembered (and forgotten past a bound)."""
+    if more is None:
+        key = first * 4 + kind
         got = _JOINED.get(key)
         if got is None:
             if len(_JOINED) >= 200_000:
                 _JOINED.clear()
-            got = _JOINED[key] = head + _activations(asks[0])
+            got = _JOINED[key] = head + _activations(first)
         return got
-    many = (kind, *asks)
+    many = (kind, *more)
     got = _JOINED_MANY.get(many)
     if got is None:
         if len(_JOINED_MANY) >= 200_000:
             _JOINED_MANY.clear()
         out = list(head)
-        for ask in asks:
+        for ask in more:
             out.extend(_activations(ask))
         got = _JOINED_MANY[many] = tuple(out)
     return got
