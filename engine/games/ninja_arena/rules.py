@@ -668,7 +668,7 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
         a = chosen.get(p, _WAIT)
         if not valid(st, p, a):
             bad |= 1 << p
-        elif isinstance(a, _HIT):
+        elif type(a) is not _ROLL and isinstance(a, _HIT):  # a roll (most actions) skips the subclass walk
             hits |= 1 << p
     # HIT claims are read before anything moves (rolls change the dice): -1 no HIT, else the claim.
     claims: list[int] = []

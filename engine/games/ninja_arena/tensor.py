@@ -139,6 +139,8 @@ def _faces(dice: Any) -> list[int]:
 
 def _number(value: Any) -> float:
     """A view's number as the tensor reads it: ints and floats as they are, anything else 0."""
+    if type(value) is int:  # what the view holds: one pointer test
+        return float(value)
     return float(value) if isinstance(value, (int, float)) else 0.0  # a tuple: `int | float` builds a union per call
 
 
