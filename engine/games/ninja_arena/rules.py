@@ -257,7 +257,8 @@ def valid(st: ArenaState, p: int, a: Action) -> bool:
     return False
 
 
-_SUBSETS: Final = frozenset(tuple(i for i in range(5) if m >> i & 1) for m in range(1, 32))
+# The very tuples the legal rolls hold: a lookup then meets its own key and skips comparing tuples.
+_SUBSETS: Final = frozenset(ROLL_SUBSETS)
 
 
 def _dice_ok(dice: tuple[int, ...]) -> bool:
