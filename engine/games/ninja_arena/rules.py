@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from tourney.engine.core import Action
+from tourney.engine.core.chance import i64
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena.actions import HIT, ROLL_SUBSETS, ROLLS, WAIT, Activate, Hit, Roll, Wait
 from tourney.engine.games.ninja_arena.matching import (
@@ -380,11 +381,21 @@ _FACES_TUPLE: Final[list[tuple[int, ...] | None]] = [None] * (1 << 15)
 
 def faces_tuple(dice: list[int], base: int) -> tuple[int, ...]:
     """dice[base:base + 5] as a tuple, one shared object per five faces."""
-    key = (((dice[base] * 8 + dice[base + 1]) * 8 + dice[base + 2]) * 8 + dice[base + 3]) * 8 + dice[base + 4]
-    got = _FACES_TUPLE[key]
+    got = _FACES_TUPLE[faces_key(dice, base)]
     if got is None:
-        got = _FACES_TUPLE[key] = (dice[base], dice[base + 1], dice[base + 2], dice[base + 3], dice[base + 4])
+        got = _FACES_TUPLE[faces_key(dice, base)] = (dice[base], dice[base + 1], dice[base + 2], dice[base + 3],
+                                                     dice[base + 4])
     return got
+
+
+def faces_key(dice: list[int], base: int) -> i64:
+    """The faces of dice[base:base + 5] packed three bits each (below 2**15), in machine integers."""
+    at: i64 = base
+    key: i64 = 0
+    for i in range(5):
+        face: i64 = dice[at + i]
+        key = key * 8 + face
+    return key
 
 
 def sides(st: ArenaState, p: int, n: int) -> dict[int, int]:
@@ -739,10 +750,10 @@ _ROOMS: Final = [[tuple(tuple((room_of(req), len(req)) for req, _ in tech.varian
                   for offer in row] for row in _OFFERED]
 
 # Each seat's conscious opponents from its left, by [table size][seat][bit set of those seats].
-_OPPONENTS: Final = {
-    n: [[tuple(q for q in around if mask >> q & 1) for mask in range(1 << n)] for around in _AROUND[n]]
-    for n in _AROUND
-}
+_OPPONENTS: Final = [
+    [[tuple(q for q in around if mask >> q & 1) for mask in range(1 << n)] for around in _AROUND[n]]
+    if n in _AROUND else [] for n in range(max(_AROUND) + 1)
+]  # a list by table size: compiled, indexing it is cheaper than a dict lookup
 
 
 def techniques(st: ArenaState, p: int) -> tuple[tuple[str, D.Technique, int, int], ...]:
@@ -757,32 +768,42 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     The ROLL part and each technique's activations are shared tuples, the latter cached on a small
     int (the technique, its variant, the dice, the opponents, the bonus and the Sand Shield): only
     the canonical dice are worked out per call, in one pass over the five dice."""
+    # Each of the seat's fields read once into a local: compiled, every `st.x[p]` is a list read
+    # with its checks, and this runs once per seat per tick.
+    n = st.n
     eliminated, ko = st.eliminated, st.ko
     seen = 0
-    for q in range(st.n):
+    for q in range(n):
         if q != p and not eliminated[q] and not ko[q]:
             seen |= 1 << q
-    opps = _OPPONENTS[st.n][p][seen]
+    opps = _OPPONENTS[n][p][seen]
+    top, power, down = st.top[p], st.power[p], ko[p]
     if st.t <= st.stitched[p]:
         head, kind = _WAIT_HIT, 0
-    elif st.power[p] and st.top[p] == D.SHIKAMARU and not ko[p]:
+    elif power and top == D.SHIKAMARU and not down:
         head, kind = _stream_rolls(opps), 1  # which stream rolls: the opponents, in every ask below
     else:
         head, kind = _WAIT_HIT_ROLLS, 2
-    if ko[p] or not opps:
+    if down or not opps:
         return head
-    blade = st.power[p] and st.top[p] == D.TEMARI
+    blade = power and top == D.TEMARI
     m = masks(st, p) if blade else ()
-    has_bonus = st.power[p] and bonus_now(st, p) > 0  # no Power, no bonus: skip the table lookup
-    shield = st.shield[p] if st.shield[p] < 2 else 2
-    offer = _OFFERED[st.top[p]][st.bottom[p] + 1]
-    rooms = _ROOMS[st.top[p]][st.bottom[p] + 1]
+    has_bonus = power and bonus_now(st, p) > 0  # no Power, no bonus: skip the table lookup
+    kiba = power and top == D.KIBA  # `akamaru` for each of Kiba's own techniques
+    shield = st.shield[p]
+    if shield > 2:
+        shield = 2
+    column = st.bottom[p] + 1
+    offer = _OFFERED[top][column]
+    rooms = _ROOMS[top][column]
     dice, base = st.dice, 5 * p
+    # The low digits of every ask (see below): the opponents, the seat, the table size and the bonus.
+    tail = ((seen * 8 + p) * 8 + n) * 8 + has_bonus * 3
     first = -1
     more: list[int] | None = None
     for k in range(len(offer)):
         key, tech, owner, code = offer[k]
-        aka = akamaru(st, p, owner)
+        aka = kiba and owner == D.KIBA
         shields = shield if owner == D.GAARA and key == "T2" else 0
         variants = rooms[k]
         for v in range(len(variants)):
@@ -799,8 +820,9 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
                     bits = fill_bits(dice, base, room, size)
             if not bits:
                 continue
-            # Everything the activations depend on, in one int (`_activations` reads it back).
-            ask = (((((code * 4 + v) * 32 + bits) * 64 + seen) * 8 + p) * 8 + st.n) * 8 + (has_bonus * 3 + shields)
+            # Everything the activations depend on, in one int (`_activations` reads it back):
+            # (((((code * 4 + v) * 32 + bits) * 64 + seen) * 8 + p) * 8 + n) * 8 + has_bonus * 3 + shields.
+            ask = ((code * 4 + v) * 32 + bits) * 32768 + tail + shields
             if first < 0:
                 first = ask  # the common case, one technique: no list
             elif more is None:

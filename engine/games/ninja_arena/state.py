@@ -23,7 +23,7 @@ _DICE_TEXT: Final[list[str | None]] = [None] * (1 << 15)
 
 def dice_text(dice: list[int], base: int) -> str:
     """Five dice as letters ('.' for BLANK), as `data.letters` writes them; remembered per faces."""
-    key = (((dice[base] * 8 + dice[base + 1]) * 8 + dice[base + 2]) * 8 + dice[base + 3]) * 8 + dice[base + 4]
+    key = rules.faces_key(dice, base)
     got = _DICE_TEXT[key]
     if got is None:
         got = _DICE_TEXT[key] = "".join(_LETTERS[d] for d in dice[base : base + 5])
