@@ -87,18 +87,25 @@ class NinjaVersusNinjaEncoding(Encoding):
         out: list[Any] = [0.0] * SIZE
         if me == 0 or me == 1:
             out[me] = _ONE
-        ninjas = view["ninjas"]
+        # The view's lists and dicts typed as such: compiled, their reads are then direct list and dict
+        # calls rather than the generic item lookups, iterators and method calls of an Any.
+        ninjas: list[Any] = view["ninjas"]
+        scores: list[Any] = view["score"]
+        shadows: list[Any] = view["shadow"]
+        missions: list[Any] = view["mission"]
         at = 2
-        for p in (me, 1 - me):
-            for name in ninjas[p]:
-                square = SQUARE_INDEX.get(name, -1)
+        for k in range(2):
+            names: list[Any] = ninjas[me if k == 0 else 1 - me]
+            for i in range(len(names)):
+                square = SQUARE_INDEX.get(names[i], -1)
                 if square >= 0:
                     out[at + square] = _ONE
             at += NUM_SQUARES
-        for p in (me, 1 - me):
-            out[at] = scaled(view["score"][p], target)
-            out[at + 1] = scaled(view["shadow"][p], 12.0)
-            mission = view["mission"][p] or {}
+        for k in range(2):
+            p = me if k == 0 else 1 - me
+            out[at] = scaled(scores[p], target)
+            out[at + 1] = scaled(shadows[p], 12.0)
+            mission: dict[str, Any] = missions[p] or {}
             if mission:
                 out[at + 2] = _ONE
                 out[at + 3] = scaled(SQUARE_INDEX.get(mission.get("square", ""), 0), NUM_SQUARES)
