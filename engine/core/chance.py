@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
-from mypy_extensions import i64
+from mypy_extensions import i64 as i64  # exported: the games' compiled rules use machine integers too
 
 T = TypeVar("T")
 
@@ -196,10 +196,11 @@ class Chance:
         s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
         return ((s ^ (s >> 31)) * n) >> 64
 
-    def _draws(self, name: str, count: int, first: int, step: int) -> list[int]:
-        """`count` draws of stream `name`, the k-th in 0..first + k * step - 1: what as many `below` calls
-        give one after another, with the stream's state read and written once (a roll of several dice
-        or a shuffle is one call, and compiled, the state stays in machine integers between draws)."""
+    def _draws(self, name: str, count: int, first: int, step: int, offset: int = 0) -> list[int]:
+        """`count` draws of stream `name`, the k-th in 0..first + k * step - 1 (plus `offset`): what as many
+        `below` calls give one after another, with the stream's state read and written once (a roll of
+        several dice or a shuffle is one call, and compiled, the state stays in machine integers between
+        draws)."""
         if count <= 0:
             return []
         s = self._position(name)
@@ -208,9 +209,10 @@ class Chance:
         if _COMPILED and 0 < first < _HALVES_MAX_N and 0 < last < _HALVES_MAX_N:
             n: i64 = first
             kept: i64 = s
+            shift: i64 = offset
             for _ in range(count):
                 hi, lo = _stepped(kept)
-                out.append(below_from_halves(hi, lo, n))
+                out.append(below_from_halves(hi, lo, n) + shift)
                 kept = _kept(hi, lo)
                 n += step
             self._state[name] = kept
@@ -221,7 +223,7 @@ class Chance:
             s = (s + _GOLDEN) & _MASK
             z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            out.append(((z ^ (z >> 31)) * m) >> 64)
+            out.append((((z ^ (z >> 31)) * m) >> 64) + offset)
             m += step
         self._state[name] = _as_signed(s)
         return out
@@ -239,10 +241,7 @@ class Chance:
         inj = self.inject
         if inj is not None and inj.dice:
             return [self.roll(name, sides) for _ in range(count)]
-        out = self._draws(name, count, sides, 0)
-        for i in range(len(out)):
-            out[i] += 1
-        return out
+        return self._draws(name, count, sides, 0, 1)  # a face is the draw in 0..sides-1, plus one
 
     def pick(self, name: str, n: int) -> int:
         """A uniform index in 0..n-1 (e.g. a random card from a hand), or the next injected pick."""

@@ -150,12 +150,20 @@ class MaitreNinjaState(State):
             "defender": None if over else self.defender,
             "attacker_rank": None if over else self.attacker_rank(),
             "parries": None if over else self.row_length(),
-            "parry_supply": dict(zip(PARRY_TYPES, self.setup.parry_supply, strict=True)),
+            "parry_supply": self._supply(),
             "fight_cap": self.setup.fight_cap,
             "first_master": self.first_master,
             "final_queue": list(self.queue),
             "history": [rec.public for rec in fights],
         }
+
+    def _supply(self) -> dict[str, int]:
+        """Each parry type's count (the setup has one per type), without zip's call from the compiled build."""
+        counts = self.setup.parry_supply
+        out: dict[str, int] = {}
+        for k in range(len(PARRY_TYPES)):
+            out[PARRY_TYPES[k]] = counts[k]
+        return out
 
     def observe(self, seat: int) -> Observation:
         """The public view, with only the latest HISTORY_SHOWN fights (each names its fight number,

@@ -59,6 +59,11 @@ ROLE_INDEX: Final = {role: i for i, role in enumerate(ROLES)}
 ROLE_ATTACKER, ROLE_DEFENDER, ROLE_WATCHER, ROLE_NONE = range(len(ROLES))
 
 
+# A flag's 1.0 as one object made at import (not a literal, which the compiled build would box anew on
+# every write into a list): the tensor's lists hold it as they would any float.
+_ONE: Final[Any] = float(1)
+
+
 def _count_parries(out: list[Any], at: int, row: Sequence[str]) -> None:
     """`Features.counts(row, PARRY_TYPES, ROW_MAX)` into out[at:at + 3] (zero before)."""
     tally = [0, 0, 0]
@@ -73,10 +78,10 @@ def _write_seat(out: list[Any], at: int, element: str, rank: float) -> int:
     """A seat's presence flag, element one-hot and rank (already scaled) from out[at] on (zero
     before); returns where the rank went, which the seat's counters and roles follow. The view and
     the state paths both write a seat through here."""
-    out[at] = 1.0
+    out[at] = _ONE
     k = ELEMENT_INDEX.get(element, -1)
     if k >= 0:
-        out[at + 1 + k] = 1.0
+        out[at + 1 + k] = _ONE
     at += 1 + len(ELEMENTS)
     out[at] = rank
     return at
@@ -84,7 +89,7 @@ def _write_seat(out: list[Any], at: int, element: str, rank: float) -> int:
 
 def state_tensor(s: MaitreNinjaState, me: int) -> list[float]:
     """`encode(s.observe(me))`, number for number, from the state's fields."""
-    out = [0.0] * SIZE
+    out: list[Any] = [0.0] * SIZE  # Any: a flag's _ONE is stored as it is
     n = s.num_players
     over = s.phase == OVER
     elements = s.setup.elements
@@ -95,14 +100,14 @@ def state_tensor(s: MaitreNinjaState, me: int) -> list[float]:
         at = _write_seat(out, k * PER_SEAT, elements[p], clipped(s.ranks[p], MAITRE))
         out[at + 1] = clipped(s.attacks_made[p], 50.0)
         if not over and s.attacker == p:
-            out[at + 2] = 1.0
+            out[at + 2] = _ONE
         if not over and s.defender == p:
-            out[at + 3] = 1.0
+            out[at + 3] = _ONE
         if p in s.queue:
-            out[at + 4] = 1.0
+            out[at + 4] = _ONE
     phase = PHASE_INDEX.get(s.phase, -1)
     if phase >= 0:
-        out[AT_PHASE + phase] = 1.0
+        out[AT_PHASE + phase] = _ONE
     out[AT_FIGHT] = clipped(s.fights + (0 if over else 1), FIGHT_CAP)
     if not over:
         rank = s.ranks[s.attacker]
@@ -112,13 +117,13 @@ def state_tensor(s: MaitreNinjaState, me: int) -> list[float]:
     for k in range(len(PARRY_TYPES)):
         out[AT_SUPPLY + k] = clipped(supply[k], 4.0)
     if over:
-        out[AT_ROLE + ROLE_NONE] = 1.0
+        out[AT_ROLE + ROLE_NONE] = _ONE
     elif me == s.attacker:
-        out[AT_ROLE + ROLE_ATTACKER] = 1.0
+        out[AT_ROLE + ROLE_ATTACKER] = _ONE
     elif me == s.defender:
-        out[AT_ROLE + ROLE_DEFENDER] = 1.0
+        out[AT_ROLE + ROLE_DEFENDER] = _ONE
     else:
-        out[AT_ROLE + ROLE_WATCHER] = 1.0
+        out[AT_ROLE + ROLE_WATCHER] = _ONE
     if me == s.defender and not over:
         _count_parries(out, AT_ROW, s.laid)
         out[AT_ROW + len(PARRY_TYPES)] = clipped(len(s.laid), ROW_MAX)
@@ -133,12 +138,12 @@ def state_tensor(s: MaitreNinjaState, me: int) -> list[float]:
         for card in last.line.cards[: last.resolution.revealed]:
             c = CARD_INDEX.get(card, -1)
             if c >= 0:
-                out[AT_LAST + c] = 1.0  # one copy of each attack card: a count of 1 at most
+                out[AT_LAST + c] = _ONE  # one copy of each attack card: a count of 1 at most
         _count_parries(out, AT_LAST_ROW, last.row)
         if last.resolution.attacker_wins:
-            out[AT_LAST_ROW + len(PARRY_TYPES)] = 1.0
+            out[AT_LAST_ROW + len(PARRY_TYPES)] = _ONE
         if last.attacker == me:
-            out[AT_LAST_ROW + len(PARRY_TYPES) + 1] = 1.0
+            out[AT_LAST_ROW + len(PARRY_TYPES) + 1] = _ONE
     return out
 
 
@@ -160,14 +165,14 @@ class MaitreNinjaEncoding(Encoding):
             at = _write_seat(out, k * PER_SEAT, elements[p], scaled(ranks[p], MAITRE))
             out[at + 1] = scaled(attacks[p], 50.0)
             if attacker == p:
-                out[at + 2] = 1.0
+                out[at + 2] = _ONE
             if defender == p:
-                out[at + 3] = 1.0
+                out[at + 3] = _ONE
             if p in queue:
-                out[at + 4] = 1.0
+                out[at + 4] = _ONE
         phase = PHASE_INDEX.get(view["phase"], -1)
         if phase >= 0:
-            out[AT_PHASE + phase] = 1.0
+            out[AT_PHASE + phase] = _ONE
         out[AT_FIGHT] = scaled(view["fight_number"], FIGHT_CAP)
         out[AT_FIGHT + 1] = scaled(view["attacker_rank"], MAITRE)
         out[AT_FIGHT + 2] = scaled(view["parries"], ROW_MAX)
@@ -176,7 +181,7 @@ class MaitreNinjaEncoding(Encoding):
             out[AT_SUPPLY + k] = scaled(supply[PARRY_TYPES[k]], 4.0)
         role = ROLE_INDEX.get(view["role"], -1)
         if role >= 0:
-            out[AT_ROLE + role] = 1.0
+            out[AT_ROLE + role] = _ONE
         row = view.get("row_so_far", ())
         _count_parries(out, AT_ROW, row)
         out[AT_ROW + len(PARRY_TYPES)] = clipped(len(row), ROW_MAX)
@@ -187,12 +192,12 @@ class MaitreNinjaEncoding(Encoding):
             for card in last.get("attack", ()):
                 c = CARD_INDEX.get(card, -1)
                 if c >= 0:
-                    out[AT_LAST + c] = 1.0  # a count scaled by 1: 1 for any card shown
+                    out[AT_LAST + c] = _ONE  # a count scaled by 1: 1 for any card shown
             _count_parries(out, AT_LAST_ROW, last.get("row", ()))
             if last.get("winner") == "attacker":
-                out[AT_LAST_ROW + len(PARRY_TYPES)] = 1.0
+                out[AT_LAST_ROW + len(PARRY_TYPES)] = _ONE
             if last.get("attacker") == me:
-                out[AT_LAST_ROW + len(PARRY_TYPES) + 1] = 1.0
+                out[AT_LAST_ROW + len(PARRY_TYPES) + 1] = _ONE
         return out
 
     def encode_state(self, state: State, seat: int) -> list[float]:

@@ -176,7 +176,7 @@ class RealtimeDriver:
             elif what == 2:
                 _, seat = self._bare.pop(0)
                 if not st.eliminated[seat]:
-                    rules.mistaken_hits(st, [seat], {seat} if st.ko[seat] else set())
+                    rules.mistaken_hits(st, [seat], 1 << seat if st.ko[seat] else 0)
                     rules.end_check(st)
             else:
                 batch = [q for q in self._queue if q.at_ms == ms]

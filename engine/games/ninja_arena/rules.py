@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from tourney.engine.core import Action
+from tourney.engine.core.chance import i64
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena.actions import HIT, ROLL_SUBSETS, ROLLS, WAIT, Activate, Hit, Roll, Wait
 from tourney.engine.games.ninja_arena.matching import (
@@ -257,7 +258,8 @@ def valid(st: ArenaState, p: int, a: Action) -> bool:
     return False
 
 
-_SUBSETS: Final = frozenset(tuple(i for i in range(5) if m >> i & 1) for m in range(1, 32))
+# The very tuples the legal rolls hold: a lookup then meets its own key and skips comparing tuples.
+_SUBSETS: Final = frozenset(ROLL_SUBSETS)
 
 
 def _dice_ok(dice: tuple[int, ...]) -> bool:
@@ -351,14 +353,18 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
     spiral = False
     chance = st.chance
     dice = st.dice
-    which = a.dice if a.dice in _SUBSETS else tuple(sorted(a.dice))  # subsets are already ascending
+    which = a.dice  # validated: distinct dice, and ascending unless a bot listed them otherwise
+    for k in range(1, len(which)):
+        if which[k - 1] > which[k]:
+            which = tuple(sorted(which))
+            break
     rolled = chance.rolls(stream, 6, len(which))  # one draw per die, in that order, in one call
     for k in range(len(which)):
         i = which[k]
         face = DIE_FACES[i][rolled[k] - 1]
         dice[base + i] = face
         spiral = spiral or face == D.W
-    st.events.append(("roll", p, (dice[base], dice[base + 1], dice[base + 2], dice[base + 3], dice[base + 4])))
+    st.events.append(("roll", p, faces_tuple(dice, base)))
     if spiral and st.power[p] and st.top[p] == D.SHIKAMARU and conscious(st, p):
         tgt = a.stream_target if a.stream_target >= 0 else left_of(st, p)
         if tgt >= 0 and conscious(st, tgt):
@@ -368,6 +374,28 @@ def do_roll(st: ArenaState, p: int, a: Roll) -> None:
 
 # Each die's faces by the number rolled (a Final copy: the compiled rules index it directly).
 DIE_FACES: Final[tuple[tuple[int, ...], ...]] = D.DIE_FACES
+# Five dice's faces as a tuple, by the faces packed three bits each: at most 7**5 of them, each made
+# once, so a roll's event builds no tuple of its own.
+_FACES_TUPLE: Final[list[tuple[int, ...] | None]] = [None] * (1 << 15)
+
+
+def faces_tuple(dice: list[int], base: int) -> tuple[int, ...]:
+    """dice[base:base + 5] as a tuple, one shared object per five faces."""
+    got = _FACES_TUPLE[faces_key(dice, base)]
+    if got is None:
+        got = _FACES_TUPLE[faces_key(dice, base)] = (dice[base], dice[base + 1], dice[base + 2], dice[base + 3],
+                                                     dice[base + 4])
+    return got
+
+
+def faces_key(dice: list[int], base: int) -> i64:
+    """The faces of dice[base:base + 5] packed three bits each (below 2**15), in machine integers."""
+    at: i64 = base
+    key: i64 = 0
+    for i in range(5):
+        face: i64 = dice[at + i]
+        key = key * 8 + face
+    return key
 
 
 def sides(st: ArenaState, p: int, n: int) -> dict[int, int]:
@@ -552,10 +580,11 @@ def recovery_pause(st: ArenaState, order: list[int]) -> None:
     _reset(st)
 
 
-def mistaken_hits(st: ArenaState, hitters: list[int], was_ko: set[int]) -> None:
-    """Hits with no claim that tick: a wound each; the first hitter sets off the Shadow token."""
+def mistaken_hits(st: ArenaState, hitters: list[int], was_ko: int) -> None:
+    """Hits with no claim that tick: a wound each (`was_ko`: the bit set of seats KO'd when the tick
+    began); the first hitter sets off the Shadow token."""
     for p in hitters:
-        mistake(st, p, p in was_ko)
+        mistake(st, p, bool(was_ko >> p & 1))
     if st.shadow_on and hitters:
         first = hitters[0]
         if first != shadow_owner(st):
@@ -638,41 +667,47 @@ def resolve_tick(st: ArenaState, actions: Mapping[int, Action]) -> None:
     n = st.n
     eliminated, ko = st.eliminated, st.ko
     live = st.live
-    was_ko = {p for p in live if ko[p]}
+    # Seats as bits rather than sets and lists: a tick of rolls then builds no container of its own
+    # beyond the events (each one is garbage the collector counts, and it runs every ~700 of them).
+    was_ko = 0
+    for p in live:
+        if ko[p]:
+            was_ko |= 1 << p
     # A. validate and classify: each live seat's action (a Mistake becomes WAIT) and its HIT claim
-    acts: list[Action] = [_WAIT] * n
-    bad: list[int] = []
-    claims = [-1] * n  # -1: no HIT; else what the HIT claims (0: nothing)
-    hit = False
+    bad = hits = 0
     chosen: dict[int, Action] = actions if isinstance(actions, dict) else dict(actions)  # dict.get is direct
     for p in live:
         a = chosen.get(p, _WAIT)
         if not valid(st, p, a):
-            bad.append(p)
-        elif isinstance(a, _HIT):
-            claims[p] = claim_kind(st, p)
-            hit = True
-        else:
-            acts[p] = a
+            bad |= 1 << p
+        elif type(a) is not _ROLL and isinstance(a, _HIT):  # a roll (most actions) skips the subclass walk
+            hits |= 1 << p
+    # HIT claims are read before anything moves (rolls change the dice): -1 no HIT, else the claim.
+    claims: list[int] = []
+    if hits:
+        claims = [claim_kind(st, p) if hits >> p & 1 else -1 for p in range(n)]
     # B. the priority order of this tick
     pi = st.chance.shuffled("tiebreak", live)
     # C. Mistakes
     if bad:
         for p in pi:
-            if p in bad:
-                mistake(st, p, p in was_ko)
+            if bad >> p & 1:
+                mistake(st, p, bool(was_ko >> p & 1))
         if end_check(st):
             st.t += 1
             return
-    # D. rolls and techniques
+    # D. rolls and techniques (a Mistake or a HIT does nothing here)
+    skip = bad | hits
     for p in pi:
-        a = acts[p]
+        if skip >> p & 1:
+            continue
+        a = chosen.get(p, _WAIT)
         if isinstance(a, _ROLL):
             do_roll(st, p, a)
         elif isinstance(a, _ACTIVATE):
             do_activate(st, p, a)
     # E. the Uzumaki
-    if hit:
+    if hits:
         hitters = [p for p in pi if claims[p] >= 0]
         trigger = next((p for p in hitters if claims[p]), -1)
         if trigger < 0:
@@ -715,10 +750,10 @@ _ROOMS: Final = [[tuple(tuple((room_of(req), len(req)) for req, _ in tech.varian
                   for offer in row] for row in _OFFERED]
 
 # Each seat's conscious opponents from its left, by [table size][seat][bit set of those seats].
-_OPPONENTS: Final = {
-    n: [[tuple(q for q in around if mask >> q & 1) for mask in range(1 << n)] for around in _AROUND[n]]
-    for n in _AROUND
-}
+_OPPONENTS: Final = [
+    [[tuple(q for q in around if mask >> q & 1) for mask in range(1 << n)] for around in _AROUND[n]]
+    if n in _AROUND else [] for n in range(max(_AROUND) + 1)
+]  # a list by table size: compiled, indexing it is cheaper than a dict lookup
 
 
 def techniques(st: ArenaState, p: int) -> tuple[tuple[str, D.Technique, int, int], ...]:
@@ -733,31 +768,42 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     The ROLL part and each technique's activations are shared tuples, the latter cached on a small
     int (the technique, its variant, the dice, the opponents, the bonus and the Sand Shield): only
     the canonical dice are worked out per call, in one pass over the five dice."""
+    # Each of the seat's fields read once into a local: compiled, every `st.x[p]` is a list read
+    # with its checks, and this runs once per seat per tick.
+    n = st.n
     eliminated, ko = st.eliminated, st.ko
     seen = 0
-    for q in range(st.n):
+    for q in range(n):
         if q != p and not eliminated[q] and not ko[q]:
             seen |= 1 << q
-    opps = _OPPONENTS[st.n][p][seen]
+    opps = _OPPONENTS[n][p][seen]
+    top, power, down = st.top[p], st.power[p], ko[p]
     if st.t <= st.stitched[p]:
         head, kind = _WAIT_HIT, 0
-    elif st.power[p] and st.top[p] == D.SHIKAMARU and not ko[p]:
+    elif power and top == D.SHIKAMARU and not down:
         head, kind = _stream_rolls(opps), 1  # which stream rolls: the opponents, in every ask below
     else:
         head, kind = _WAIT_HIT_ROLLS, 2
-    if ko[p] or not opps:
+    if down or not opps:
         return head
-    blade = st.power[p] and st.top[p] == D.TEMARI
+    blade = power and top == D.TEMARI
     m = masks(st, p) if blade else ()
-    has_bonus = st.power[p] and bonus_now(st, p) > 0  # no Power, no bonus: skip the table lookup
-    shield = st.shield[p] if st.shield[p] < 2 else 2
-    offer = _OFFERED[st.top[p]][st.bottom[p] + 1]
-    rooms = _ROOMS[st.top[p]][st.bottom[p] + 1]
+    has_bonus = power and bonus_now(st, p) > 0  # no Power, no bonus: skip the table lookup
+    kiba = power and top == D.KIBA  # `akamaru` for each of Kiba's own techniques
+    shield = st.shield[p]
+    if shield > 2:
+        shield = 2
+    column = st.bottom[p] + 1
+    offer = _OFFERED[top][column]
+    rooms = _ROOMS[top][column]
     dice, base = st.dice, 5 * p
-    asks: list[int] | None = None
+    # The low digits of every ask (see below): the opponents, the seat, the table size and the bonus.
+    tail = ((seen * 8 + p) * 8 + n) * 8 + has_bonus * 3
+    first = -1
+    more: list[int] | None = None
     for k in range(len(offer)):
         key, tech, owner, code = offer[k]
-        aka = akamaru(st, p, owner)
+        aka = kiba and owner == D.KIBA
         shields = shield if owner == D.GAARA and key == "T2" else 0
         variants = rooms[k]
         for v in range(len(variants)):
@@ -774,15 +820,18 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
                     bits = fill_bits(dice, base, room, size)
             if not bits:
                 continue
-            # Everything the activations depend on, in one int (`_activations` reads it back).
-            ask = (((((code * 4 + v) * 32 + bits) * 64 + seen) * 8 + p) * 8 + st.n) * 8 + (has_bonus * 3 + shields)
-            if asks is None:
-                asks = [ask]
+            # Everything the activations depend on, in one int (`_activations` reads it back):
+            # (((((code * 4 + v) * 32 + bits) * 64 + seen) * 8 + p) * 8 + n) * 8 + has_bonus * 3 + shields.
+            ask = ((code * 4 + v) * 32 + bits) * 32768 + tail + shields
+            if first < 0:
+                first = ask  # the common case, one technique: no list
+            elif more is None:
+                more = [first, ask]
             else:
-                asks.append(ask)
-    if asks is None:
+                more.append(ask)
+    if first < 0:
         return head
-    return _joined(head, kind, asks)
+    return _joined(head, kind, first, more)
 
 
 # Whole legal lists with activations, by their head and their activations' keys: one lookup
@@ -792,24 +841,24 @@ _JOINED: Final[dict[int, tuple[Action, ...]]] = {}
 _JOINED_MANY: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
 
 
-def _joined(head: tuple[Action, ...], kind: int, asks: list[int]) -> tuple[Action, ...]:
-    """head (of `kind`) followed by the activations of each key in asks, remembered (and forgotten
-    past a bound)."""
-    if len(asks) == 1:
-        key = asks[0] * 4 + kind
+def _joined(head: tuple[Action, ...], kind: int, first: int, more: list[int] | None) -> tuple[Action, ...]:
+    """head (of `kind`) followed by the activations of ask `first` alone or, when several techniques
+    are satisfiable, of each ask in `more`; remembered (and forgotten past a bound)."""
+    if more is None:
+        key = first * 4 + kind
         got = _JOINED.get(key)
         if got is None:
             if len(_JOINED) >= 200_000:
                 _JOINED.clear()
-            got = _JOINED[key] = head + _activations(asks[0])
+            got = _JOINED[key] = head + _activations(first)
         return got
-    many = (kind, *asks)
+    many = (kind, *more)
     got = _JOINED_MANY.get(many)
     if got is None:
         if len(_JOINED_MANY) >= 200_000:
             _JOINED_MANY.clear()
         out = list(head)
-        for ask in asks:
+        for ask in more:
             out.extend(_activations(ask))
         got = _JOINED_MANY[many] = tuple(out)
     return got

@@ -16,13 +16,15 @@ _DICE_STREAMS: Final = {n: tuple(f"dice/{p}" for p in range(n)) for n in range(1
 # What a view writes for a character and for a face, by index.
 NAMES: Final = tuple(c.name for c in D.CHARACTERS)
 _LETTERS: Final = tuple(D.SYMBOL_LETTER[s] for s in range(D.W + 1))
-_DICE_TEXT: Final[dict[int, str]] = {}
+# By the five faces packed three bits each (as rules.faces_tuple packs them): a list indexed directly
+# costs a view less than a dict lookup on an int.
+_DICE_TEXT: Final[list[str | None]] = [None] * (1 << 15)
 
 
 def dice_text(dice: list[int], base: int) -> str:
     """Five dice as letters ('.' for BLANK), as `data.letters` writes them; remembered per faces."""
-    key = (((dice[base] * 8 + dice[base + 1]) * 8 + dice[base + 2]) * 8 + dice[base + 3]) * 8 + dice[base + 4]
-    got = _DICE_TEXT.get(key)
+    key = rules.faces_key(dice, base)
+    got = _DICE_TEXT[key]
     if got is None:
         got = _DICE_TEXT[key] = "".join(_LETTERS[d] for d in dice[base : base + 5])
     return got
@@ -41,7 +43,10 @@ def _event_json(event: tuple[Any, ...]) -> list[Any]:
     out = list(event)
     for i in range(len(out)):
         x = out[i]
-        if not isinstance(x, (int, str)):  # a tuple of types: no union object per call
+        kind = type(x)
+        if kind is int or kind is str:  # nearly every item: two pointer tests before isinstance's walk
+            continue
+        if kind is tuple or not isinstance(x, (int, str)):  # a tuple of types: no union object per call
             out[i] = _as_json(x)
     return out
 

@@ -56,38 +56,44 @@ _KO: Final = _BOTTOM + len(NAMES)
 _DICE: Final = _KO + 12
 NAME_INDEX: Final = {name: i for i, name in enumerate(NAMES)}
 LETTER_FACE: Final = {letter: i + 1 for i, letter in enumerate(LETTERS)}
+# A flag's 1.0 as one object made at import (not a literal, which the compiled build would box anew on
+# every write into a list): the tensor's lists hold it as they would any float.
+_ONE: Final[Any] = float(1)
+
+
 def _scaled(value: float, top: float) -> float:
     return min(1.0, max(0.0, value / top))
 
 
-def _seat(out: list[float], at: int, top: int, bottom: int, ko: bool, cube: float, cube_bottom: float,
+def _seat(out: list[Any], at: int, top: int, bottom: int, ko: bool, cube: float, cube_bottom: float,
           recovered: bool, eliminated: bool, pool: float, power: bool, stitched: bool, byakugan: float,
           fan: float, gate: float, shield: float, faces: list[int]) -> None:
     """One seat's block at `at`: characters by index (-1: none), flags, numbers (scaled here) and the
     five faces (symbols; BLANK or anything unknown sets nothing). `out` starts at zero, so only what is
-    not zero is written (each write boxes a float in the compiled build, and most of a block is zero)."""
-    out[at] = 1.0
+    not zero is written (a scaled number is a float boxed per write in the compiled build, and most of a
+    block is zero); `out` holds Any so that a flag's 1.0 is one constant object, never boxed."""
+    out[at] = _ONE
     if top >= 0:
-        out[at + _TOP + top] = 1.0
+        out[at + _TOP + top] = _ONE
     if bottom >= 0:
-        out[at + _BOTTOM + bottom] = 1.0
+        out[at + _BOTTOM + bottom] = _ONE
     at += _KO
     if ko:
-        out[at] = 1.0
+        out[at] = _ONE
     if cube > 0:
         out[at + 1] = _scaled(cube, D.K_SPACES + 1)
     if cube_bottom > 0:
         out[at + 2] = _scaled(cube_bottom, D.K_SPACES + 1)
     if recovered:
-        out[at + 3] = 1.0
+        out[at + 3] = _ONE
     if eliminated:
-        out[at + 4] = 1.0
+        out[at + 4] = _ONE
     if pool > 0:
         out[at + 5] = _scaled(pool, 20)
     if power:
-        out[at + 6] = 1.0
+        out[at + 6] = _ONE
     if stitched:
-        out[at + 7] = 1.0
+        out[at + 7] = _ONE
     if byakugan > 0:
         out[at + 8] = _scaled(byakugan, D.BYAKUGAN_CHARGES)
     if fan > 0:
@@ -100,26 +106,26 @@ def _seat(out: list[float], at: int, top: int, bottom: int, ko: bool, cube: floa
     for i in range(D.DICE_PER_PLAYER):
         face = faces[i]
         if 1 <= face <= len(LETTERS):
-            out[at + len(LETTERS) * i + face - 1] = 1.0
+            out[at + len(LETTERS) * i + face - 1] = _ONE
 
 
 # The set bits of each byte, lowest first.
 _SET_BITS: Final = tuple(tuple(bit for bit in range(8) if m >> bit & 1) for m in range(256))
 
 
-def _summary(out: list[float], keys: Sequence[str], claim: bool, blocked: bool, masks: Sequence[int]) -> None:
+def _summary(out: list[Any], keys: Sequence[str], claim: bool, blocked: bool, masks: Sequence[int]) -> None:
     """The viewer's own summary: satisfiable techniques, a claiming HIT, a blocked ROLL, dice masks."""
     for t in range(len(TECHNIQUES)):
         if TECHNIQUES[t] in keys:
-            out[_SUMMARY + t] = 1.0
+            out[_SUMMARY + t] = _ONE
     if claim:
-        out[_SUMMARY + len(TECHNIQUES)] = 1.0
+        out[_SUMMARY + len(TECHNIQUES)] = _ONE
     if blocked:
-        out[_SUMMARY + len(TECHNIQUES) + 1] = 1.0
+        out[_SUMMARY + len(TECHNIQUES) + 1] = _ONE
     for i in range(min(len(masks), D.DICE_PER_PLAYER)):
         at = _MASKS + 8 * i
         for bit in _SET_BITS[masks[i] & 0xFF]:  # one write per set bit of the die's eight symbol bits
-            out[at + bit] = 1.0
+            out[at + bit] = _ONE
 
 
 _TEXT_FACES: Final[dict[str, list[int]]] = {}
@@ -139,6 +145,8 @@ def _faces(dice: Any) -> list[int]:
 
 def _number(value: Any) -> float:
     """A view's number as the tensor reads it: ints and floats as they are, anything else 0."""
+    if type(value) is int:  # what the view holds: one pointer test
+        return float(value)
     return float(value) if isinstance(value, (int, float)) else 0.0  # a tuple: `int | float` builds a union per call
 
 
@@ -150,7 +158,7 @@ class NinjaArenaEncoding(Encoding):
 
     def encode(self, view: Observation) -> list[float]:
         """The table as SIZE numbers, the viewer's seat first."""
-        out = [0.0] * SIZE
+        out: list[Any] = [0.0] * SIZE  # Any: a 1.0 written is one shared object, not a float boxed per write
         me = int(view["seat"])
         mode = view["mode"]
         if mode in MODES:
@@ -183,7 +191,7 @@ class NinjaArenaEncoding(Encoding):
         holds the whole table, so this reads nothing the seat's view does not)."""
         assert isinstance(state, ArenaState)
         st = state
-        out = [0.0] * SIZE
+        out: list[Any] = [0.0] * SIZE  # Any: a 1.0 written is one shared object, not a float boxed per write
         out[2 if st.duel else 0] = 1.0
         out[_TICK] = _scaled(float(st.t), st.tick_cap)
         out[_TICK + 1] = 1.0 if st.shadow_on else 0.0
