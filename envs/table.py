@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import orjson
 from gymnasium import spaces
 
 from tourney.engine.core import (
@@ -93,8 +94,13 @@ class Table:
         return {"observation": self.tensor(seat), "action_mask": self.mask(seat)}
 
     def view(self, seat: int) -> Observation:
-        """The seat's JSON view, exactly what a bot over the network is shown."""
-        return self.state.observe(seat)
+        """The seat's JSON view, exactly what a bot over the network is shown, as the caller's own copy.
+
+        A game's views share what does not change between them (a finished fight's face, a closed
+        row of the move log) with the state and with one another: the engine only reads them. A
+        trainer may write into what it is handed, so it gets the view through JSON, as a bot over the
+        network does, and nothing it changes reaches the match or the other seats' views."""
+        return orjson.loads(orjson.dumps(self.state.observe(seat)))  # type: ignore[no-any-return]
 
     def action_of(self, seat: int, index: object) -> Action | None:
         """The action at fixed `index` for `seat`; an index outside its mask is None, or, in a game that
