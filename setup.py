@@ -26,7 +26,7 @@ LAYERS = ("engine", "workers", "tournament", "web", "envs")
 # mutation, monkeypatching): the rules, states, actions, tables and tensors of the four games and
 # the core's chance streams. Each game's bots, rendering and Game object stay interpreted. Then the
 # arena's per-decision path that is not the game (the referee's steps, the codecs, the request
-# framing): with it compiled the arena's own CPU a decision fell 10-20% (engine/server/README.md).
+# framing): with it compiled the arena's own CPU a decision fell 6-22% (engine/server/README.md).
 COMPILED = (
     "engine/core/chance.py",
     "engine/core/encoding.py",
