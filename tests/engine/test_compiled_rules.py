@@ -153,3 +153,17 @@ def test_without_a_compiler_the_install_is_the_pure_source(tmp_path: Path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "tourney/engine/games/ninja_arena/rules.py" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
+
+
+def test_the_referees_time_control_is_a_plain_value_on_either_build():
+    """The referee is compiled, its TimeControl not (a compiled frozen dataclass cannot be pickled or
+    copied): plans and configurations that carry one still pickle and copy it."""
+    import copy
+    import pickle
+
+    from tourney.engine.referee import TimeControl
+
+    control = TimeControl(move_s=0.5, bank_s=2.0, increment_s=0.1)
+    assert pickle.loads(pickle.dumps(control)) == control
+    assert copy.deepcopy(control) == control and hash(copy.copy(control)) == hash(control)
+    assert TimeControl.from_ms(250) == TimeControl(move_s=0.25)
