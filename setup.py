@@ -24,7 +24,9 @@ LAYERS = ("engine", "workers", "tournament", "web", "envs")
 
 # Hot in the profile of random playouts and views, and free of what mypyc refuses (class-level
 # mutation, monkeypatching): the rules, states, actions, tables and tensors of the four games and
-# the core's chance streams. Each game's bots, rendering and Game object stay interpreted.
+# the core's chance streams. Each game's bots, rendering and Game object stay interpreted. Then the
+# arena's per-decision path that is not the game (the referee's steps, the codecs, the request
+# framing): with it compiled the arena's own CPU a decision fell 6-22% (engine/server/README.md).
 COMPILED = (
     "engine/core/chance.py",
     "engine/core/encoding.py",
@@ -47,6 +49,16 @@ COMPILED = (
     "engine/games/ninja_arena/rules.py",
     "engine/games/ninja_arena/state.py",
     "engine/games/ninja_arena/tensor.py",
+    "engine/core/json_view.py",
+    # The arena's per-decision path beside the rules.
+    "engine/referee.py",
+    "engine/server/framing.py",
+    "engine/server/wire.py",
+    "engine/server/codecs/base.py",
+    "engine/server/codecs/tiny_ninjas.py",
+    "engine/server/codecs/maitre_ninja.py",
+    "engine/server/codecs/ninja_versus_ninja.py",
+    "engine/server/codecs/ninja_arena.py",
 )
 # The one shared library mypyc links the compiled modules into, inside the package.
 COMPILED_GROUP = "tourney.engine.compiled_rules"

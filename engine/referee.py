@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 from tourney.engine.core import (
@@ -36,25 +35,13 @@ from tourney.engine.core import (
     match_result,
     termination_of,
 )
+from tourney.engine.core.time_control import TimeControl
 
 # The replay and the result live in engine.core; they are named here too, where a match is played.
 __all__ = [
     "Answer", "Clock", "Decision", "MatchResult", "MatchSteps", "OnStep", "Replay", "SeatStats", "TimeControl",
     "ask_seat", "asks_together", "drive", "forfeit_result", "new_match", "play_match", "referee_steps", "replay_match",
 ]
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """Per-move limit, plus an optional bank that overruns draw on, refilled by an increment."""
-
-    move_s: float | None = None
-    bank_s: float = 0.0
-    increment_s: float = 0.0
-
-    @staticmethod
-    def from_ms(move_ms: int | None) -> TimeControl:
-        return TimeControl(move_s=None if move_ms is None else move_ms / 1000.0)
 
 
 Clock = Callable[[], float]
@@ -183,7 +170,10 @@ def ask_seat(seat: Seat, request: DecisionRequest, clock: Clock = time.perf_coun
     index: object = -1
     fault: Termination | None = None
     try:
-        index = seat.act(request)
+        # Called as returning object, not the protocol's int: the compiled referee would otherwise check
+        # the answer's type on return and call a bot's wrong answer ("1", None) a crash, not illegal.
+        act: Callable[[DecisionRequest], object] = seat.act
+        index = act(request)
     except SeatFault as exc:
         fault = exc.kind
     except Exception:  # a bot's bug must end its match, not the referee

@@ -21,12 +21,18 @@ SEEDS = 40
 # Plays random playouts of every game (fewest and most players) on SEEDS seeds and prints, per game,
 # a digest of everything a seat or a trainer meets: who acts, the legal labels, each acting seat's
 # view and training tensor (from the view and from the state), the actions, a clone and a
-# determinized world at mid-game, the outcome.
+# determinized world at mid-game, the outcome; and what the arena's compiled path makes of it (the
+# server's codecs, framing and request bytes of every decision, and the referee's result of a match).
 PLAYOUTS = r"""
 import hashlib, json, random, sys
 import tourney.engine as engine
+from tourney.engine.bots import make_bot
 from tourney.engine.core import available_games, ConfigError
+from tourney.engine.referee import play_match
+from tourney.engine.server.codecs import codec_for
+from tourney.engine.server.wire import legal_encoder, observation_bytes, request_message
 import tourney.engine.games.ninja_arena.rules as probe
+import tourney.engine.server.wire as wire_probe
 
 digests = {}
 for game in available_games():
@@ -37,6 +43,7 @@ for game in available_games():
     except ConfigError:
         pass
     encoding = game.encoding()
+    codec = codec_for(game.id)
     # Every mode too (Tiny Ninjas' Solo and series, Ninja Arena's Duel), on a quarter of the seeds.
     tables = [(players, None, int(sys.argv[1])) for players in sorted(set(counts))]
     tables += [(game.min_players, {"mode": mode}, int(sys.argv[1]) // 4) for mode in game.modes[1:]]
@@ -55,6 +62,8 @@ for game in available_games():
                     legal = state.legal_actions(seat)
                     view = state.observe(seat)
                     h.update(json.dumps([seat, [a.label for a in legal], view], sort_keys=True).encode())
+                    h.update(request_message(f"m{seed}", step, seat, observation_bytes(codec, view), 1000,
+                                             legal_encoder(codec).encode(legal)))
                     if encoding is not None:
                         h.update(repr(encoding.encode(view)).encode())
                         h.update(repr(encoding.encode_state(state, seat)).encode())
@@ -67,8 +76,13 @@ for game in available_games():
                 state.apply(joint)
                 step += 1
             h.update(repr(state.outcome()).encode())
+            played = play_match(game.id, [make_bot("random", game, seed + s) for s in range(players)], seed, config)
+            h.update(repr((played.termination, played.reason, played.details, played.forfeit_seat,
+                           [(s.tier, s.tier_size, s.score, s.points, s.decisions, s.faults) for s in played.seats],
+                           [[(d.seat, d.index, d.fault) for d in step] for step in played.replay.steps])).encode())
         digests[f"{game.id}/{players}/{(config or {}).get('mode', 'default')}"] = h.hexdigest()
-print(json.dumps({"compiled": engine.COMPILED_RULES, "probe": probe.__file__, "digests": digests}))
+print(json.dumps({"compiled": engine.COMPILED_RULES, "probe": probe.__file__, "wire_probe": wire_probe.__file__,
+                  "digests": digests}))
 """
 
 
@@ -89,7 +103,8 @@ def test_the_compiled_and_the_pure_rules_play_the_same_matches():
     assert pure["compiled"] is False and str(pure["probe"]).endswith("rules.py")
     if not compiled["compiled"]:
         pytest.skip("this install has no compiled rules (no C compiler at install time): nothing to compare")
-    assert not str(compiled["probe"]).endswith(".py")
+    assert not str(compiled["probe"]).endswith(".py") and not str(compiled["wire_probe"]).endswith(".py")
+    assert str(pure["wire_probe"]).endswith("wire.py")
     digests = pure["digests"]
     assert isinstance(digests, dict) and len(digests) >= 12  # four games, their 4-player tables and modes
     assert compiled["digests"] == digests
@@ -138,3 +153,17 @@ def test_without_a_compiler_the_install_is_the_pure_source(tmp_path: Path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "tourney/engine/games/ninja_arena/rules.py" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
+
+
+def test_the_referees_time_control_is_a_plain_value_on_either_build():
+    """The referee is compiled, its TimeControl not (a compiled frozen dataclass cannot be pickled or
+    copied): plans and configurations that carry one still pickle and copy it."""
+    import copy
+    import pickle
+
+    from tourney.engine.referee import TimeControl
+
+    control = TimeControl(move_s=0.5, bank_s=2.0, increment_s=0.1)
+    assert pickle.loads(pickle.dumps(control)) == control
+    assert copy.deepcopy(control) == control and hash(copy.copy(control)) == hash(control)
+    assert TimeControl.from_ms(250) == TimeControl(move_s=0.25)

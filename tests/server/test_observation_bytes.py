@@ -121,4 +121,4 @@ def test_tiny_ninjas_request_bytes_hide_the_opponents_hand() -> None:
 
 def test_a_typed_codec_must_name_a_game_of_observation() -> None:
     with pytest.raises(TypeError, match="name the game's field of Observation"):
-        type("NoGameCodec", (TypedCodec,), {"oneof": "chess"})
+        type("NoGameCodec", (TypedCodec,), {"oneof": "chess"})()

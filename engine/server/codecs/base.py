@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import orjson
 from google.protobuf.message import Message
+from mypy_extensions import mypyc_attr
 
 from tourney.engine.core import Action, Observation
 from tourney.engine.server.framing import field, varint
@@ -57,26 +58,27 @@ def dumps(value: Any) -> str:
     return _COMPACT.encode(value)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TypedCodec:
     """A game's typed codec: a subclass names its field of pb.Observation (`oneof`) and builds every
     field of its message but `json` (`typed`); the JSON of the whole dict is added here.
 
     `observation_bytes` is what the arena sends: the JSON (the largest field) is framed after the
     typed fields, neither copied into the typed message nor the typed message into an Observation.
+    The keys are read when the codec is made, not set on the class: the codecs are compiled, and a
+    compiled class's attributes cannot change after it is defined.
     """
 
-    oneof: str = ""
-    _oneof_tag = b""  # the keys of the game's field in Observation, and of `json` in the game's message
-    _json_tag = b""
+    oneof: ClassVar[str] = ""
 
-    def __init_subclass__(cls) -> None:
-        super().__init_subclass__()
-        game_field = pb.Observation.DESCRIPTOR.fields_by_name.get(cls.oneof)
+    def __init__(self) -> None:
+        game_field = pb.Observation.DESCRIPTOR.fields_by_name.get(self.oneof)
         if game_field is None or game_field.message_type is None:
-            raise TypeError(f"{cls.__name__}.oneof is {cls.oneof!r}: name the game's field of Observation, "
+            raise TypeError(f"{type(self).__name__}.oneof is {self.oneof!r}: name the game's field of Observation, "
                             f"one of {sorted(pb.Observation.DESCRIPTOR.fields_by_name)}.")
-        cls._oneof_tag = varint(game_field.number << 3 | 2)
-        cls._json_tag = varint(game_field.message_type.fields_by_name["json"].number << 3 | 2)
+        # The keys of the game's field in Observation, and of `json` in the game's message.
+        self._oneof_tag = varint(game_field.number << 3 | 2)
+        self._json_tag = varint(game_field.message_type.fields_by_name["json"].number << 3 | 2)
 
     def typed(self, obs: Observation) -> Message:
         """The game's observation message with every field but `json`."""

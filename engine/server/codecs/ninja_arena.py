@@ -60,6 +60,7 @@ class NinjaArenaCodec(TypedCodec):
     oneof = "ninja_arena"
 
     def __init__(self) -> None:
+        super().__init__()
         self._players: dict[tuple[tuple[str, Any], ...], bytes] = {}
 
     def typed(self, obs: Observation) -> pb.NinjaArenaObservation:
