@@ -128,6 +128,11 @@ class StartClock:
         """Seconds on the wall since the clock was made."""
         return time.monotonic() - self.started
 
+    def cpu_used(self) -> float:
+        """The most CPU seconds a sandboxed program's tree has used since the clock was made (as of the
+        last look): the least such a program is charged."""
+        return self._used
+
     def charged(self) -> float:
         """Wall seconds less the longest any of the programs' threads waited for a CPU meanwhile (for a
         sandboxed program: at least the CPU it used).
