@@ -20,6 +20,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect
 
 from tourney.engine.core import TourneyError
 from tourney.tournament.hosted.document import hosted_bot_doc
@@ -77,6 +78,8 @@ async def read_body(request: Request) -> bytes:
     except TimeoutError:
         raise HTTPException(408, f"the upload took over {UPLOAD_READ_S:g} s to arrive: send it again on a faster "
                                  "connection.") from None
+    except ClientDisconnect:  # the uploader hung up mid-body: nothing to store, and nothing for the log to trace
+        raise HTTPException(400, "the upload was cut off before its body ended: send it again.") from None
     return bytes(body)
 
 

@@ -3,12 +3,15 @@ what a client without the author's token can make it hold."""
 
 from __future__ import annotations
 
+import asyncio
+import select
 import socket
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from fastapi import HTTPException, Request
 from sqlalchemy.engine import Engine
 
 from tests.hosted.bundles import GAME, bot_source
@@ -50,6 +53,39 @@ def _status(sock: socket.socket) -> int | None:
     return int(got.split()[1]) if got.startswith(b"HTTP/1.1 ") else None
 
 
+def _first_answered(socks: list[socket.socket]) -> dict[int, int]:
+    """{index: status} of the sockets answered by the time the first answer arrives (within WAIT_S)."""
+    got = [b""] * len(socks)
+    for sock in socks:
+        sock.settimeout(0)
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        readable, _, _ = select.select(socks, [], [], 0.2)
+        for sock in readable:
+            got[socks.index(sock)] += sock.recv(4096)
+        answered = {i: int(g.split()[1]) for i, g in enumerate(got) if g.startswith(b"HTTP/1.1 ") and b"\r\n" in g}
+        if answered:
+            return answered
+    return {}
+
+
+def _slots_freed(base: str, token: str) -> bool:
+    """Whether a whole (junk) upload by the author is read again within WAIT_S: its 400 for a bad bundle,
+    not 429, says the uploads cut before it have given back their places."""
+    address = urlsplit(base)
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        sock = socket.create_connection((address.hostname or "127.0.0.1", address.port or 80), timeout=WAIT_S)
+        head = (f"POST /api/hosted/frank/versions?run=python3+bot.py&game={GAME} HTTP/1.1\r\n"
+                f"Host: {address.netloc}\r\nContent-Length: 4\r\nAuthorization: Bearer {token}\r\n\r\n")
+        sock.sendall(head.encode() + b"junk")
+        status = _status(sock)
+        sock.close()
+        if status != 429:
+            return status == 400
+    return False
+
+
 def _frank(tmp_path: Path) -> tuple[Engine, str]:
     """A store with hosted bot frank, and its author's token."""
     engine = open_store(str(tmp_path / "t.db"))
@@ -71,11 +107,24 @@ def test_an_upload_without_the_token_is_refused_before_its_body_is_read(tmp_path
         nobody = _open_upload(base, "nobody", token)
         assert [_status(sock) for sock in strangers] == [403, 403]
         assert _status(nobody) == 404
-        # The author's uploads are read; past a few at once, the next is refused before its body.
+        # The author's uploads are read; past a few at once, the next is refused before its body. Which of
+        # the five is refused is the order the server checked their tokens in, not the order they opened.
         authors = [_open_upload(base, "frank", token) for _ in range(5)]
-        assert [_status(sock) for sock in authors[4:]] == [429]
+        assert list(_first_answered(authors).values()) == [429]
         for sock in [*strangers, nobody, *authors]:
-            sock.close()
+            sock.close()  # hung up mid-body: each gives back its place
+        assert _slots_freed(base, token)
+
+
+def test_an_upload_cut_mid_body_is_answered_in_one_sentence() -> None:
+    # Before: starlette's ClientDisconnect escaped the handler, and the app logged a traceback for each.
+    async def hung_up() -> dict[str, str]:
+        return {"type": "http.disconnect"}
+
+    request = Request({"type": "http", "method": "POST", "headers": [], "query_string": b""}, hung_up)
+    with pytest.raises(HTTPException) as refused:
+        asyncio.run(hosted.read_body(request))
+    assert refused.value.status_code == 400 and "cut off" in str(refused.value.detail)
 
 
 @pytest.mark.timeout(120)
