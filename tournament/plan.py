@@ -99,7 +99,12 @@ class TournamentPlan:
 
     def spec(self) -> FormatSpec:
         """The format settings, checked: one sentence for anything a user can get wrong."""
-        from tourney.tournament.formats.registry import FORMATS, FormatSpec  # the driver's: see the module's doc
+        from tourney.tournament.formats.registry import (  # the driver's: see the module's doc
+            FORMATS,
+            MAX_MATCHES,
+            FormatSpec,
+            matches_at_most,
+        )
         from tourney.tournament.rating.sprt import ELO_SCALES
 
         n = len(self.entrants)
@@ -128,8 +133,12 @@ class TournamentPlan:
                 raise ConfigError("--sprt needs elo0 < elo1 and alpha, beta between 0 and 1, e.g. --sprt 0,5.")
         if self.sprt_elo not in ELO_SCALES:
             raise ConfigError(f"--sprt-elo '{self.sprt_elo}' is not an Elo scale: choose logistic or normalized.")
-        return FormatSpec(self.format, self.players, self.games_per_pair, self.cycles, self.rounds, 0, self.sprt,
+        spec = FormatSpec(self.format, self.players, self.games_per_pair, self.cycles, self.rounds, 0, self.sprt,
                           self.seed, self.sprt_elo)
+        if (most := matches_at_most(spec, n)) > MAX_MATCHES:
+            raise ConfigError(f"this tournament would play up to {most:,} matches, more than the {MAX_MATCHES:,} one "
+                              "run holds: lower --games-per-pair, --cycles or --rounds, or split it into several runs.")
+        return spec
 
     def schedule(self) -> list[Pairing]:
         """The whole schedule of a format planned up front (round 0 of round-robin or gauntlet)."""

@@ -44,6 +44,8 @@ def guarded(body: Callable[[], None]) -> None:
         body()
     except TourneyError as exc:
         fail(str(exc))
+    except OverflowError:  # a number too big for a store's 64-bit column, or for a compiled rule's integer
+        fail(f"a number given is beyond a 64-bit integer: give whole numbers from {-(2**63):,} to {2**63 - 1:,}.")
     except KeyboardInterrupt:
         fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
 

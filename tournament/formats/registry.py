@@ -27,12 +27,16 @@ from tourney.tournament.formats import swiss
 from tourney.tournament.formats.dutch import DutchUnavailable, dutch_round
 from tourney.tournament.formats.gauntlet import gauntlet
 from tourney.tournament.formats.pairing import Pairing, PlayedGame, encounters, seeds_used
-from tourney.tournament.formats.pods import pod_schedule
+from tourney.tournament.formats.pods import pod_count_rounds, pod_schedule
 from tourney.tournament.formats.round_robin import round_robin
 from tourney.tournament.rating.sprt import SprtState, pentanomial, sprt
 
 SPRT_PAIRS_PER_ROUND = 8  # duplicate pairs per opponent between two looks at the test
 SPRT_MAX_ROUNDS = 500
+# One run holds at most this many matches: its schedule is planned up front (about 150 bytes and
+# 2 us a match), so ten million is a run of over an hour that still fits in memory, while a typo of
+# --games-per-pair 10**20 is refused at once instead of planning forever.
+MAX_MATCHES = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -67,17 +71,29 @@ def sprt_stride(n: int) -> int:
 
 @dataclass(frozen=True)
 class Format:
-    """How a format plans: round r's pairings from the games of earlier rounds (None: it is over), and how
-    many matches the whole tournament plays (an upper bound when a test decides when to stop)."""
+    """How a format plans: round r's pairings from the games of earlier rounds (None: it is over), how
+    many matches the whole tournament plays (an upper bound when a test decides when to stop), and a
+    bound on that count by arithmetic alone (`most`: checked against MAX_MATCHES before planning)."""
 
     plan_round: Callable[[FormatSpec, int, Sequence[PlayedGame], int], list[Pairing] | None]
     total: Callable[[FormatSpec, int], int]
+    most: Callable[[FormatSpec, int], int]
 
 
-def up_front(schedule: Callable[[FormatSpec, int], list[Pairing]]) -> Format:
+def up_front(schedule: Callable[[FormatSpec, int], list[Pairing]], most: Callable[[FormatSpec, int], int]) -> Format:
     """A format whose whole schedule is known at the start: all of it is round 0 of the driver."""
     return Format(lambda spec, n, _earlier, r: schedule(spec, n) if r == 0 else None,
-                  lambda spec, n: len(schedule(spec, n)))
+                  lambda spec, n: len(schedule(spec, n)), most)
+
+
+def round_robin_most(spec: FormatSpec, n: int) -> int:
+    """Every pair's games each cycle; pods: every round's full tables (pods.py plans at most four times
+    the rounds every pair needs to meet when --rounds is not given), each table playing a game per seat."""
+    if spec.players == 2:
+        return n * (n - 1) // 2 * spec.games_per_pair * spec.cycles
+    k = spec.players
+    rounds = spec.rounds if spec.rounds is not None else 4 * pod_count_rounds(n, k)
+    return rounds * spec.cycles * (n // k) * k
 
 
 def round_robin_schedule(spec: FormatSpec, n: int) -> list[Pairing]:
@@ -118,12 +134,18 @@ def sprt_round(spec: FormatSpec, n: int, earlier: Sequence[PlayedGame], r: int) 
                     round_index=r)
 
 
-SPRT = Format(sprt_round, lambda spec, n: (spec.rounds or SPRT_MAX_ROUNDS) * sprt_stride(n))
+def sprt_total(spec: FormatSpec, n: int) -> int:
+    """Every batch the SPRT may play before its round cap."""
+    return (spec.rounds or SPRT_MAX_ROUNDS) * sprt_stride(n)
+
+
+SPRT = Format(sprt_round, sprt_total, sprt_total)
 FORMATS: Mapping[str, Format] = {
-    "round-robin": up_front(round_robin_schedule),
-    "swiss": Format(swiss_round, swiss_total),
-    "gauntlet": up_front(gauntlet_schedule),
-    "solo": up_front(lambda spec, n: solo_schedule(n, spec.games_per_pair * spec.cycles)),
+    "round-robin": up_front(round_robin_schedule, round_robin_most),
+    "swiss": Format(swiss_round, swiss_total, swiss_total),
+    "gauntlet": up_front(gauntlet_schedule, lambda spec, n: (n - 1) * spec.games_per_pair * spec.cycles),
+    "solo": up_front(lambda spec, n: solo_schedule(n, spec.games_per_pair * spec.cycles),
+                     lambda spec, n: n * spec.games_per_pair * spec.cycles),
 }
 
 
@@ -135,6 +157,11 @@ def format_of(spec: FormatSpec) -> Format:
 def total_estimate(spec: FormatSpec, n: int) -> int:
     """How many matches the tournament plays (an upper bound for SPRT runs)."""
     return format_of(spec).total(spec, n)
+
+
+def matches_at_most(spec: FormatSpec, n: int) -> int:
+    """A bound on the matches of `spec` over n entrants, by arithmetic alone (nothing is planned)."""
+    return format_of(spec).most(spec, n)
 
 
 def next_round(spec: FormatSpec, n: int, history: Sequence[PlayedGame], r: int) -> list[Pairing] | None:

@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.server import command_name, is_command
+from tourney.tournament.formats.registry import MAX_MATCHES
 from tourney.tournament.league.schedule import next_due, utc_now
 from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.codec import dumps
@@ -55,6 +56,9 @@ class LeagueSettings:
             raise ConfigError("--promote must be at least 1 when there are several divisions: pass e.g. --promote 2.")
         if self.games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {self.games_per_pair}.")
+        if self.games_per_pair > MAX_MATCHES:  # even a round of two bots could never be played
+            raise ConfigError(f"--games-per-pair {self.games_per_pair:,} is more than the {MAX_MATCHES:,} matches one "
+                              "round holds: lower it.")
         if self.players != 2 or not game.min_players <= 2 <= game.max_players:
             raise ConfigError(f"leagues pair two players per match and {self.game} is not a two-player game: "
                               "pick another --game.")
