@@ -37,7 +37,8 @@ from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, M
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
-from tourney.engine.core import FAULT_KINDS, Termination, available_games
+from tourney.engine.core import FAULT_KINDS, ConfigError, Termination, available_games
+from tourney.engine.core.ports import check_port
 from tourney.engine.referee import Decision, MatchResult
 
 # A registry of our own (not the process-global default): tests and the dashboard check read exactly
@@ -280,8 +281,13 @@ def serve_metrics(port: int, host: str = "127.0.0.1") -> int:
     Every known series is primed at zero first, so the first scrape already shows them all.
     Listening on every interface (0.0.0.0) is the caller's explicit choice (--metrics-host).
     """
+    check_port(port, "--metrics-port")
     prime()
-    server, _thread = start_http_server(port, addr=host, registry=REGISTRY)
+    try:
+        server, _thread = start_http_server(port, addr=host, registry=REGISTRY)
+    except OSError as exc:
+        raise ConfigError(f"cannot serve metrics on {host}:{port} ({exc.strerror}): pick another --metrics-port.") \
+            from None
     return int(server.server_address[1])
 
 

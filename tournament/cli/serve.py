@@ -24,6 +24,7 @@ import typer
 from tourney.engine.bots import make_bot
 from tourney.engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
 from tourney.engine.core.environment import ADMIN_TOKEN_ENV, ARENA_ENV, BOT_NAME_ENV, DB_ENV, TOKEN_ENV, TOKENS_ENV
+from tourney.engine.core.ports import check_port
 from tourney.engine.referee import MatchResult
 from tourney.engine.server import (
     REMOTE_PREFIX,
@@ -139,6 +140,10 @@ def serve(
 ) -> None:
     """Run the arena: bots connect over gRPC and play matches requested with RunMatch."""
     def body() -> None:
+        for flag, named in (("--port", port), ("--admin-port", admin_port), ("--metrics-port", metrics_port),
+                            ("--web-port", web_port)):
+            if named is not None:  # before the admin token is printed: a bad port is the only line
+                check_port(named, flag)
         if move_ms <= 0:
             raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
         if (tls_cert is None) != (tls_key is None):

@@ -14,6 +14,7 @@ import typer
 
 from tourney.engine.core import ConfigError
 from tourney.engine.core.environment import ADMIN_TOKEN_ENV
+from tourney.engine.core.ports import check_port
 from tourney.tournament.cli.shared import guarded
 from tourney.tournament.store.database import open_store
 
@@ -25,8 +26,7 @@ if TYPE_CHECKING:
 def listen(host: str, port: int, flag: str) -> socket.socket:
     """A socket bound to host:port (0: any free port), or one sentence naming `flag` when the port cannot
     be had."""
-    if not 0 <= port < 65536:
-        raise ConfigError(f"{flag} must be between 1 and 65535 (or 0 for any free port), not {port}.")
+    check_port(port, flag)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
