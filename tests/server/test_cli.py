@@ -108,12 +108,13 @@ def test_serve_with_db_stores_every_finished_match(tmp_path: Path) -> None:
     assert [a for (a,) in seats] == ["random", "greedy"] * 2
 
 
-def test_connect_to_an_arena_that_is_not_there_says_so_in_one_line() -> None:
+@pytest.mark.parametrize("command", [("connect", "--game", "tiny-ninjas", "--bot", "random"),
+                                     ("arena-match", "--game", "tiny-ninjas", "--bots", "random,random")])
+def test_an_arena_that_is_not_there_is_one_line_naming_the_fix(command: tuple[str, ...]) -> None:
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    done = subprocess.run([*TOURNEY, "connect", "--game", "tiny-ninjas", "--bot", "random",
-                           "--arena", f"127.0.0.1:{port}"],
+    done = subprocess.run([*TOURNEY, *command, "--arena", f"127.0.0.1:{port}"],
                           cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()

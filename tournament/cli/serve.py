@@ -415,6 +415,9 @@ def _run_remote(address: str, request: pb.RunMatchRequest) -> pb.MatchRecord:
         try:
             return cast(pb.MatchRecord, run(request, timeout=3600))
         except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.UNAVAILABLE:
+                raise ConfigError(f"never reached an arena at {address} ({rpc_detail(exc).rstrip('.')}): start it "
+                                  "with `tourney serve`, or fix --arena.") from None
             raise ConfigError(rpc_detail(exc)) from None
 
 
