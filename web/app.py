@@ -20,7 +20,6 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request
 from fastapi import Path as PathParam
-from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -50,6 +49,14 @@ LiveIds = Callable[[], Sequence[str]]
 # is answered 404 (see not_stored), never passed to the database (whose integers it would overflow).
 StoredId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]
 
+
+def invalid_input(errors: Sequence[Any]) -> str:
+    """One sentence for the first thing wrong in a request: where it is and the rule it broke (the rule's
+    text comes from the schema, so its length does not depend on what was sent)."""
+    first = errors[0] if errors else {}
+    where = " ".join(str(part) for part in first.get("loc", ("input",)))
+    rule = str(first.get("msg", "is not valid"))[:200].rstrip(".")
+    return f"{where}: {rule}; fix it and try again."
 
 def create_app(engine: Engine, arena: str | None = None, admin_token: str | None = None,
                live_ids: LiveIds | None = None) -> FastAPI:
@@ -90,10 +97,12 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
 
     @app.exception_handler(RequestValidationError)
     async def not_stored(request: Request, exc: RequestValidationError) -> Response:
-        """A path id that cannot be a stored one (too large, not a number) is not found; other bad input is 422."""
-        if any(error.get("loc", ("",))[0] == "path" for error in exc.errors()):
+        """A path id that cannot be a stored one (too large, not a number) is not found; other bad input is 422,
+        in one sentence that names the field but never repeats what was sent (it may be megabytes)."""
+        errors = exc.errors()
+        if any(error.get("loc", ("",))[0] == "path" for error in errors):
             return await http_error(request, StarletteHTTPException(404, "no such id is stored: check the address."))
-        return JSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
+        return await http_error(request, StarletteHTTPException(422, invalid_input(errors)))
 
     # ------------------------------------------------------------------ JSON
 

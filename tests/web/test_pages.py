@@ -204,6 +204,20 @@ def test_bad_input_is_a_clear_4xx(client: TestClient, filled: Filled) -> None:
     assert client.get(f"/tournaments/{filled.sprt}", params={"page": "x"}).status_code == 422
 
 
+@pytest.mark.parametrize("url,params", [("/api/tournaments/{sprt}/matches", {"bot": "Q" * 50_000}),
+                                        ("/api/tournaments", {"page": "Q" * 50_000}),
+                                        ("/tournaments/{sprt}", {"page": "Q" * 50_000})])
+def test_bad_input_is_one_sentence_that_does_not_echo_what_was_sent(client: TestClient, filled: Filled, url: str,
+                                                                     params: dict[str, str]) -> None:
+    r = client.get(url.format(sprt=filled.sprt), params=params)
+    assert r.status_code == 422 and "QQQQ" not in r.text and len(r.content) < 4000
+    if url.startswith("/api/"):
+        detail = r.json()["detail"]
+        assert isinstance(detail, str) and detail.endswith(".") and next(iter(params)) in detail
+    else:
+        assert "422" in r.text and "Traceback" not in r.text
+
+
 def test_nothing_writes(client: TestClient, filled: Filled) -> None:
     from fastapi.routing import APIRoute
 
