@@ -44,6 +44,7 @@ def serve_web(db: str, arena: str | None, host: str, port: int, admin_token: str
     import uvicorn
 
     from tourney.web.app import create_app
+    from tourney.web.connections import server_config
 
     sock = listen(host, port, "--port")
     if "://" not in db and not Path(db).exists():  # the web app only reads: it never makes a store
@@ -52,7 +53,7 @@ def serve_web(db: str, arena: str | None, host: str, port: int, admin_token: str
     engine = open_store(db)
     web = create_app(engine, arena=arena, admin_token=admin_token or os.environ.get(ADMIN_TOKEN_ENV) or None)
     print(f"tourney web on http://{host}:{sock.getsockname()[1]}/", flush=True)  # the port --port 0 got
-    uvicorn.Server(uvicorn.Config(web, log_level="warning")).run(sockets=[sock])
+    uvicorn.Server(server_config(web)).run(sockets=[sock])
 
 app = typer.Typer()  # its one command, `web`, is added to the root app
 
@@ -75,13 +76,15 @@ class _QuietServer:
     def __init__(self, app: object, sock: socket.socket) -> None:
         import uvicorn
 
+        from tourney.web.connections import server_config
+
         class Server(uvicorn.Server):
             @contextlib.contextmanager
             def capture_signals(self) -> Iterator[None]:
                 yield
 
         self.sock = sock
-        self.server = Server(uvicorn.Config(app, log_level="warning", lifespan="off"))  # type: ignore[arg-type]
+        self.server = Server(server_config(app, lifespan="off"))
 
     async def run(self) -> None:
         try:

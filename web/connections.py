@@ -1,0 +1,74 @@
+"""The web server's connections, bounded: how many are open, how many from one address, and how long one
+may take to send its request's head.
+
+uvicorn alone accepts every connection and waits forever for a request head that arrives a byte at a
+time, so one client could hold every file descriptor of the process (a slowloris). The arena bounds the
+same with `max_connections` and its idle timeout; this is the web app's side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+MAX_CONNECTIONS = 1024  # open at once; the 64 live streams and 4 exports fit far inside it
+MAX_PER_ADDRESS = 64  # from one client address (behind a reverse proxy, the proxy bounds its clients)
+HEAD_S = 10.0  # to send a request's head (line and headers), on a new connection or between requests
+
+
+class BoundedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol that refuses a connection past the limits above (closed at once) and
+    closes one whose request head has not arrived within HEAD_S."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._armed_for: Any = None
+        address = self.client[0] if self.client else None
+        same = sum(1 for other in self.connections if peer_host(other) == address)
+        if len(self.connections) > MAX_CONNECTIONS or same > MAX_PER_ADDRESS:
+            transport.close()
+            return
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.cycle is not self._armed_for and self._head_timer is not None:  # a request head was read
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request's head gets HEAD_S too, however slowly its bytes trickle in
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if getattr(self, "_head_timer", None) is not None:
+            self._head_timer.cancel()  # type: ignore[union-attr]
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+        self._armed_for = self.cycle
+        self._head_timer = self.loop.call_later(HEAD_S, self._head_late)
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        idle = self.cycle is self._armed_for and (self.cycle is None or self.cycle.response_complete)
+        if idle and not self.transport.is_closing():
+            self.transport.close()
+
+
+def peer_host(connection: object) -> str | None:
+    """The client address of one of uvicorn's connections (None when it has none, e.g. a Unix socket)."""
+    client = getattr(connection, "client", None)
+    return str(client[0]) if isinstance(client, tuple) and client else None
+
+
+def server_config(app: Any, **options: Any) -> uvicorn.Config:
+    """uvicorn's settings for the web app, with the bounded protocol above."""
+    return uvicorn.Config(app, http=BoundedH11, log_level="warning", **options)
