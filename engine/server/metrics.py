@@ -31,7 +31,6 @@ from prometheus_client import (
     Histogram,
     PlatformCollector,
     ProcessCollector,
-    start_http_server,
 )
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
@@ -40,6 +39,7 @@ from prometheus_client.utils import floatToGoString
 from tourney.engine.core import FAULT_KINDS, ConfigError, Termination, available_games
 from tourney.engine.core.ports import check_port
 from tourney.engine.referee import Decision, MatchResult
+from tourney.engine.server.metrics_http import start_metrics_http
 
 # A registry of our own (not the process-global default): tests and the dashboard check read exactly
 # what is exported, and two arenas in one test process do not collide.
@@ -284,7 +284,7 @@ def serve_metrics(port: int, host: str = "127.0.0.1") -> int:
     check_port(port, "--metrics-port")
     prime()
     try:
-        server, _thread = start_http_server(port, addr=host, registry=REGISTRY)
+        server, _thread = start_metrics_http(port, host, REGISTRY)
     except OSError as exc:
         raise ConfigError(f"cannot serve metrics on {host}:{port} ({exc.strerror}): pick another --metrics-port.") \
             from None

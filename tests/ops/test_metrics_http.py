@@ -1,0 +1,49 @@
+"""The metrics endpoint is bounded (engine/server/metrics_http.py): connections that never finish their
+request hold at most MAX_SCRAPES threads, and Prometheus' scrape is served again once they go."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+from prometheus_client import CollectorRegistry, Counter
+
+from tests.web.test_connections import closed_by_server
+from tourney.engine.server.metrics_http import MAX_SCRAPES, start_metrics_http
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_unfinished_requests_hold_at_most_max_scrapes_threads_and_scrapes_come_back() -> None:
+    registry = CollectorRegistry()
+    Counter("probe_total", "a series to scrape", registry=registry).inc()
+    server, thread = start_metrics_http(0, "127.0.0.1", registry)
+    port = server.server_address[1]
+    before = threading.active_count()
+    held = []
+    try:
+        for _ in range(MAX_SCRAPES):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+            sock.sendall(b"GET /metrics HTTP/1.1\r\n")  # a request that never ends
+            held.append(sock)
+        extra = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(8)]
+        held.extend(extra)
+        deadline = time.monotonic() + 30
+        assert all(closed_by_server(sock, deadline) for sock in extra)
+        assert threading.active_count() <= before + MAX_SCRAPES
+    finally:
+        for sock in held:
+            sock.close()
+    deadline = time.monotonic() + 30
+    while True:  # the held slots are given back as their connections close
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+                assert b"probe_total 1.0" in answer.read()
+            break
+        except OSError:
+            assert time.monotonic() < deadline
+    server.shutdown()
+    thread.join(30)
