@@ -145,7 +145,7 @@ class ArenaServicer:
         half-way (its bots still get MatchEnded, and GetMatch still finds it). ArenaError for a bad config."""
         try:
             config = json.loads(request.config_json) if request.config_json else None
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes (a small message)
             config = "bad"
         if config is not None and not isinstance(config, dict):
             raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT, "config_json is not a JSON object: send e.g. {}.")
