@@ -98,7 +98,7 @@ def start_table(runs: int) -> list[str]:
         (folder / "bot.py").write_text(BOT)
         socket = Path(tmp) / "arena.sock"
         config = ArenaConfig(allow_anonymous=True)
-        with LocalArena(config, unix_path=str(socket)) as arena:
+        with LocalArena(config, unix_paths=[str(socket)]) as arena:
             # Bare and sandboxed starts alternate, so a change in the machine's load hits both alike.
             exits: tuple[list[float], list[float]] = ([], [])
             hellos: tuple[list[float], list[float]] = ([], [])

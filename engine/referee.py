@@ -139,8 +139,9 @@ def referee_steps(
             st = stats[seat]
             st.decisions += 1
             st.think_s += used
-            # Kept to the microsecond the replay document holds, so a stored replay reads back equal.
-            decision = Decision(seat, index if fault is None and isinstance(index, int) else -1,
+            # Kept to the microsecond the replay document holds, so a stored replay reads back equal; the
+            # index as a plain int (a bot's True is 1, as the compiled Decision would make it anyway).
+            decision = Decision(seat, int(index) if fault is None and isinstance(index, int) else -1,
                                 round(used * 1000.0, 3), fault)
             step.append(decision)
             if on_decision is not None:

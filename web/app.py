@@ -151,7 +151,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
 
     @app.get("/api/tournaments/{tournament_id}/export.jsonl",
              summary="Every match as JSON lines, streamed (public; full=true: the organiser's, admin token)")
-    async def api_export(tournament_id: int, full: bool = False,
+    async def api_export(tournament_id: StoredId, full: bool = False,
                          x_admin_token: Annotated[str | None, Header()] = None) -> StreamingResponse:
         if full and not is_admin(x_admin_token):
             raise HTTPException(403, "the full export needs the admin token (header X-Admin-Token).")
@@ -159,9 +159,11 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
             raise HTTPException(429, f"{exports.limit} downloads are running: try again when one has finished.")
         try:
             lines = await run_in_threadpool(export_lines, engine, tournament_id, full)
-        except StoreError as exc:
+        except BaseException as exc:  # whatever failed, the place is given back (else it was lost for good)
             exports.give()
-            raise HTTPException(404, str(exc)) from None
+            if isinstance(exc, StoreError):
+                raise HTTPException(404, str(exc)) from None
+            raise
 
         async def body() -> AsyncIterator[str]:
             try:  # the reads and the replays run in the thread pool, a batch of matches at a time

@@ -3,7 +3,8 @@ the one write of the web app, a new version uploaded by the bot's author with it
 
 The upload is the archive's bytes as the request body (a .tar, .tar.gz or .zip of the bot's folder),
 read up to the bundle limit and refused past it, and only once the headers carry the author's token
-(at most MAX_UPLOADS at once); the version is stored at once and validated on a
+(at most MAX_UPLOADS at once, one a bot: an author trickling bodies holds one place, never them all);
+the version is stored at once and validated on a
 thread of its own (`status` says when).
 """
 
@@ -88,9 +89,10 @@ def add_hosted_routes(app: FastAPI, engine: Engine, page: Page) -> None:
     validations = ValidationQueue(engine, url_of(engine))
 
     uploads = WatchLimit(MAX_UPLOADS)
+    receiving: set[str] = set()  # bots with an upload being received (one at a time each)
 
-    def check_author(name: str, token: str | None) -> None:
-        """404 for no such hosted bot, 403 unless `token` is its author's."""
+    def check_author(name: str, token: str | None) -> str:
+        """The hosted bot's stored name; 404 for no such bot, 403 unless `token` is its author's."""
         try:
             bot, _ = hosted_bot(engine, name)
         except TourneyError as exc:
@@ -98,6 +100,7 @@ def add_hosted_routes(app: FastAPI, engine: Engine, page: Page) -> None:
         if not is_author(bot, token):
             raise HTTPException(403, f"uploading a version of '{name}' needs its author's token "
                                      "(header Authorization: Bearer TOKEN, from `tourney bot token`).")
+        return bot.name
 
     def upload(name: str, data: bytes, run: str, games: list[str]) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="tourney-upload-") as folder:
@@ -119,13 +122,18 @@ def add_hosted_routes(app: FastAPI, engine: Engine, page: Page) -> None:
                          game: Annotated[list[str] | None, Query(max_length=MAX_GAMES)] = None,
                          authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         # Who may upload is known from the headers: nobody else's body is read (each is up to MAX_UPLOAD).
-        await run_in_threadpool(check_author, name, bearer(authorization))
+        bot = await run_in_threadpool(check_author, name, bearer(authorization))
+        if bot in receiving:
+            raise HTTPException(429, f"an upload of '{bot}' is being received already: send the next when it has "
+                                     f"finished (it has {UPLOAD_READ_S:g} s at most).")
         if not uploads.take():
             raise HTTPException(429, f"{uploads.limit} uploads are being received: try again when one has finished.")
+        receiving.add(bot)
         try:
             data = await read_body(request)
         finally:
             uploads.give()
+            receiving.discard(bot)
         return await run_in_threadpool(upload, name, data, run, game or [])
 
     @app.get("/api/hosted/{name}", summary="A hosted bot's versions, validation and faults (logs: its author)")

@@ -7,7 +7,8 @@ bot, and are stopped (their whole process group) when the match ends. A program 
 connects forfeits the match as a crash; it cannot stall the tournament.
 
 A hosted seat is its bundle run in a sandbox with no network: the arena then listens on a Unix
-socket too, in a private folder bound into the sandbox, and the bot connects through it. A
+socket of that seat's own too, in a private folder bound into its sandbox, and the bot connects
+through it (a seat's limits are its socket's: no seat spends another's). A
 hosted bot that a sandbox cap stopped (memory, processes, wall time) forfeits as a crash that
 says which cap. Where a hosted bot's bundle comes from (the store) is the caller's: it passes a
 `HostedStart` (tournament/hosted/seat.py's hosted_starter).
@@ -112,12 +113,17 @@ def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], hosted
     admin_token = secrets.token_urlsafe(12)
     arena_config = ArenaConfig(admin_token=admin_token, allow_anonymous=not any_hosted,
                                seat_wait_s=CONNECT_WAIT_S, tokens={n: token_hash(t) for n, t in tokens.items() if t})
-    socket_path: Path | None = None
+    # Each hosted seat its own socket, in a folder of its own (the one its sandbox sees): the arena counts
+    # a socket's callers as one address, so no seat can spend its opponent's limits (server.py).
+    sockets: dict[int, Path] = {}
     if any_hosted:
         folder = tempfile.mkdtemp(prefix="tourney-arena-")  # short: a socket path has 107 bytes at most
         stack.callback(shutil.rmtree, folder, True)
-        socket_path = Path(folder) / SOCKET_NAME
-    arena = stack.enter_context(LocalArena(arena_config, unix_path=str(socket_path) if socket_path else None))
+        for i, spec in enumerate(specs):
+            if is_hosted(spec):
+                (Path(folder) / str(i)).mkdir()
+                sockets[i] = Path(folder) / str(i) / SOCKET_NAME
+    arena = stack.enter_context(LocalArena(arena_config, unix_paths=[str(path) for path in sockets.values()]))
     table = ProgramArena(arena, admin_token, [], {}, {}, {g: tokens[g] for g in guests})
     for i, spec in enumerate(specs):
         if i not in names:
@@ -125,11 +131,11 @@ def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], hosted
             continue
         name = names[i]
         try:
-            if is_hosted(spec) and socket_path is not None:
+            if i in sockets:
                 if hosted is None:
                     raise ConfigError(f"{spec} is a hosted bot, and this match has no store to read it from: "
                                       "pass --db.")
-                table.hosted[i] = stack.enter_context(hosted(spec, name, tokens[name], socket_path, log_dir))
+                table.hosted[i] = stack.enter_context(hosted(spec, name, tokens[name], sockets[i], log_dir))
                 table.processes[i] = table.hosted[i]
             else:
                 table.processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, tokens[name], log_dir))

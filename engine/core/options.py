@@ -37,6 +37,15 @@ Validator = Callable[[dict[str, Any], int | None], None]
 Layer = Callable[[Mapping[str, Any], int | None], Mapping[str, Any]]
 
 
+SHOWN_CHARS = 64  # how much of a value an error repeats (a config's value may be as long as its message)
+
+
+def _shown(value: Any) -> str:
+    """`value`'s repr as an error repeats it: at most SHOWN_CHARS characters, marked when shortened."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}... ({len(text)} characters)"
+
+
 @dataclass(frozen=True)
 class Option:
     """One option: its key, kind, default, a one-line help, and the limits a value must keep.
@@ -67,17 +76,18 @@ class Option:
         if self.choices:
             # Same type as well as equal: True is not the choice 1, nor 1.0 the seat 1.
             if not any(type(value) is type(c) and value == c for c in self.choices):
-                raise ConfigError(f"config '{name}' is {value!r}: use one of {', '.join(map(str, self.choices))}.")
+                choices = ", ".join(map(str, self.choices))
+                raise ConfigError(f"config '{name}' is {_shown(value)}: use one of {choices}.")
             return value
         if self.kind == "bool" and not isinstance(value, bool):
-            raise ConfigError(f"config '{name}' is {value!r}: give true or false.")
+            raise ConfigError(f"config '{name}' is {_shown(value)}: give true or false.")
         if self.kind in ("int", "float"):
             numeric = (int,) if self.kind == "int" else (int, float)
             if isinstance(value, bool) or not isinstance(value, numeric) or not self._in_range(value):
                 either = " or null" if self.nullable else ""  # null: the game chooses (see the help)
-                raise ConfigError(f"config '{name}' is {value!r}: give {self._range_words()}{either}.")
+                raise ConfigError(f"config '{name}' is {_shown(value)}: give {self._range_words()}{either}.")
         if self.kind == "str" and not isinstance(value, str):
-            raise ConfigError(f"config '{name}' is {value!r}: give text.")
+            raise ConfigError(f"config '{name}' is {_shown(value)}: give text.")
         return value
 
     def _in_range(self, value: float) -> bool:
@@ -105,11 +115,12 @@ class Option:
                 return True
             if text in _FALSE:
                 return False
-        if self.kind == "int" and _WHOLE.fullmatch(text):
-            return int(text)  # JSON would refuse "03" and "+3"
         try:
+            if self.kind == "int" and _WHOLE.fullmatch(text):
+                return int(text)  # JSON would refuse "03" and "+3"
             return json.loads(raw)
-        except json.JSONDecodeError:
+        # Not JSON, or past what Python parses (an int of over 4,300 digits, nesting past the recursion limit).
+        except (ValueError, RecursionError):
             return raw
 
     def read(self, value: Any) -> Any:
@@ -295,7 +306,8 @@ def _per_seat(option: Option, value: Any) -> list[Any] | dict[int, Any]:
     if isinstance(value, list | tuple):
         if len(value) != seats:
             raise ConfigError(
-                f"config '{option.key}' is {list(value)!r}: give one value per seat ({seats}), or one for every seat."
+                f"config '{option.key}' is {_shown(list(value))}: give one value per seat ({seats}), or one for every "
+                "seat."
             )
         return [option.checked(item) for item in value]
     return [option.checked(value)] * seats

@@ -12,19 +12,20 @@ import grpc
 from tourney.engine.server.arena import Arena
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.server import start_server
+from tourney.engine.server.server import start_server, start_unix_listener
 
 
 class LocalArena:
     """`with LocalArena() as arena:` serves on arena.address until the block ends."""
 
     def __init__(self, config: ArenaConfig | None = None, host: str = "127.0.0.1", port: int = 0,
-                 tls: tuple[bytes, bytes] | None = None, unix_path: str | None = None) -> None:
+                 tls: tuple[bytes, bytes] | None = None, unix_paths: Sequence[str] = ()) -> None:
         self.arena = Arena(config or ArenaConfig(allow_anonymous=True))
         self.tls = tls
         self.host = host
         self.port = port
-        self.unix_path = unix_path  # a Unix socket served too (sandboxed bots reach the arena through it)
+        # Unix sockets served too, each its own listener (sandboxed bots reach the arena through them).
+        self.unix_paths = list(unix_paths)
         self.address = ""
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -37,19 +38,23 @@ class LocalArena:
 
         async def main() -> None:
             self._stopping = asyncio.Event()
-            server: grpc.aio.Server | None = None
+            servers: list[grpc.aio.Server] = []
             try:
-                server, self.port = await start_server(self.arena, self.host, self.port, self.tls,
-                                                        self.unix_path)
+                server, self.port = await start_server(self.arena, self.host, self.port, self.tls)
+                servers.append(server)
+                for path in self.unix_paths:
+                    servers.append(await start_unix_listener(self.arena, path))
             except BaseException as exc:  # reported to start()
                 self._error = exc
                 self._ready.set()
+                for server in servers:
+                    await server.stop(None)
                 return
             self.address = f"{self.host}:{self.port}"
             self._ready.set()
             await self._stopping.wait()
             self.arena.shutdown()
-            await server.stop(1.0)
+            await asyncio.gather(*(server.stop(1.0) for server in servers))
 
         self._loop.run_until_complete(main())
         self._loop.close()

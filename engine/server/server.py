@@ -68,11 +68,13 @@ def server_options(config: ArenaConfig, file_limit: int) -> list[tuple[str, Any]
     ]
 
 
-async def _serve_arena(arena: Arena, options: list[tuple[str, Any]]) -> grpc.aio.Server:
-    """A gRPC server of the Arena service (with health and reflection when installed), not yet bound."""
+async def _serve_arena(arena: Arena, options: list[tuple[str, Any]], listener: str | None = None
+                       ) -> grpc.aio.Server:
+    """A gRPC server of the Arena service (with health and reflection when installed), not yet bound;
+    listener names every caller for the limits (see ArenaServicer), None: each by its gRPC peer."""
     available_games()  # import every game now, not during the first bot's Hello
     server = grpc.aio.server(options=options, interceptors=[MetricsInterceptor(arena_methods())])
-    server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena)),))
+    server.add_generic_rpc_handlers((arena_handler(ArenaServicer(arena, listener)),))
     service_names = ["tourney.v1.Arena"]
     try:
         from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -99,13 +101,11 @@ async def start_server(
     host: str = "127.0.0.1",
     port: int = 50051,
     tls: tuple[bytes, bytes] | None = None,
-    unix_path: str | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the arena on host:port (0 picks a free port); returns the server and its port.
 
-    tls is (certificate chain PEM, private key PEM). unix_path, when given, is a Unix socket the
-    arena listens on too (plain: only local processes reach it), for sandboxed bots with no network.
-    The standard health service and server reflection are enabled when their packages are installed.
+    tls is (certificate chain PEM, private key PEM). The standard health service and server
+    reflection are enabled when their packages are installed.
     """
     server = await _serve_arena(arena, server_options(arena.config, raise_file_limit()))
     address = f"{host}:{port}"
@@ -114,10 +114,22 @@ async def start_server(
         bound = server.add_secure_port(address, credentials)
     else:
         bound = server.add_insecure_port(address)
-    if unix_path is not None:
-        server.add_insecure_port(f"unix:{unix_path}")
     await server.start()
     return server, bound
+
+
+async def start_unix_listener(arena: Arena, path: str) -> grpc.aio.Server:
+    """The same arena on the Unix socket `path` (plain: only local processes reach it), for a sandboxed
+    bot with no network; returns the server.
+
+    Every caller on it counts as one address, `unix:PATH`, for the limits: gRPC gives Unix peers no
+    address of their own, so each hosted seat gets a socket (and a server) of its own, and what one
+    seat spends on its socket (failed tokens, Hellos, calls in flight) no other seat pays for.
+    """
+    server = await _serve_arena(arena, server_options(arena.config, raise_file_limit()), f"unix:{path}")
+    server.add_insecure_port(f"unix:{path}")
+    await server.start()
+    return server
 
 
 async def start_admin_listener(arena: Arena, port: int = 0) -> tuple[grpc.aio.Server, int]:

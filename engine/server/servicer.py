@@ -57,17 +57,26 @@ def list_games(arena: Arena) -> pb.ListGamesResponse:
 class ArenaServicer:
     """The gRPC methods of service tourney.v1.Arena over one Arena."""
 
-    def __init__(self, arena: Arena) -> None:
+    def __init__(self, arena: Arena, listener: str | None = None) -> None:
         self.arena = arena
+        # Who a caller is, for every per-connection and per-address limit: its gRPC peer, or on a Unix
+        # socket of its own (`listener`, one per hosted seat) that socket. gRPC names every Unix peer
+        # "unix:", so callers on a shared socket would share their limits: one seat's wrong tokens or
+        # silent streams would then lock its opponent out of their match.
+        self.listener = listener
         self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
         self.admission = arena.admission
         self._slowed = 0  # refused calls pausing before their answer
         self.auth_failures = arena.auth_failures
         self._sessions_from: dict[str, int] = {}  # address -> bot sessions open from it
 
+    def _peer(self, context: grpc.aio.ServicerContext[Any, Any]) -> str:
+        """The caller as the limits count it: its listener's own name, else its gRPC peer."""
+        return self.listener or context.peer()
+
     async def _admit(self, context: grpc.aio.ServicerContext[Any, Any]) -> Ticket:
         """Admit a call that is not the organiser's, or end it with RESOURCE_EXHAUSTED (see admission.py)."""
-        ticket = self.admission.enter(context.peer())
+        ticket = self.admission.enter(self._peer(context))
         if isinstance(ticket, str):
             await self._refuse(context, ticket)
         # Its place is freed when the call is over, not when the handler returns: an answer still
@@ -94,10 +103,10 @@ class ArenaServicer:
         if self.arena.is_admin(token):
             return True
         if token:
-            refused = self.auth_failures.refused(context.peer())
+            refused = self.auth_failures.refused(self._peer(context))
             if refused is not None:
                 await self._refuse(context, refused)
-            self.auth_failures.failed(context.peer())
+            self.auth_failures.failed(self._peer(context))
         return False
 
     async def ListGames(self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
@@ -136,7 +145,7 @@ class ArenaServicer:
         half-way (its bots still get MatchEnded, and GetMatch still finds it). ArenaError for a bad config."""
         try:
             config = json.loads(request.config_json) if request.config_json else None
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes (a small message)
             config = "bad"
         if config is not None and not isinstance(config, dict):
             raise ArenaError(grpc.StatusCode.INVALID_ARGUMENT, "config_json is not a JSON object: send e.g. {}.")
@@ -173,7 +182,7 @@ class ArenaServicer:
         hello_timeout_s to send it, so streams that never send cannot pile up uncounted. The organiser is
         never counted: its token frees the place at once, and a stream admission refuses still has its
         first request read during the refusal's pause, so a flood does not keep the organiser out."""
-        ticket = self.admission.enter(context.peer())
+        ticket = self.admission.enter(self._peer(context))
         refusal = ticket if isinstance(ticket, str) else None
         if isinstance(ticket, Ticket):
             context.add_done_callback(functools.partial(_leave, ticket))
@@ -312,7 +321,7 @@ class ArenaServicer:
                     await context.write(error_message("bad_hello", problem))
                     await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
                     return
-                if not self.hellos.allow(context.peer()):
+                if not self.hellos.allow(self._peer(context)):
                     limit = (f"too many Hello messages on this connection (at most {self.arena.config.hello_burst} "
                              f"at once, then {self.arena.config.hello_per_s:g} a second): slow down.")
                     await context.write(error_message("rate_limited", limit))
@@ -320,7 +329,7 @@ class ArenaServicer:
                     return
                 # A Hello without a token guesses nothing: an address locked out for wrong tokens
                 # still joins an arena that admits anonymous bots.
-                locked = self.auth_failures.refused(context.peer()) if hello.token else None
+                locked = self.auth_failures.refused(self._peer(context)) if hello.token else None
                 if locked is not None:
                     await context.write(error_message("rate_limited", locked))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, locked)
@@ -332,7 +341,7 @@ class ArenaServicer:
                     await context.write(error_message("arena_full", full))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
                     return
-                address = peer_address(context.peer())
+                address = peer_address(self._peer(context))
                 crowded = self._sessions_from.get(address, 0) >= self.arena.config.max_sessions_per_address
                 if refused is None and crowded:
                     full = (f"{self.arena.config.max_sessions_per_address} bot sessions are open from this address "
@@ -342,7 +351,7 @@ class ArenaServicer:
                     return
                 if refused is not None:
                     if hello.token:  # a Hello without one guessed nothing: it spends no try (see `locked`)
-                        self.auth_failures.failed(context.peer())
+                        self.auth_failures.failed(self._peer(context))
                     await context.write(error_message("unauthenticated", refused))
                     await context.abort(grpc.StatusCode.UNAUTHENTICATED, refused)
                     return
@@ -358,7 +367,7 @@ class ArenaServicer:
                     await context.write(error_message(
                         "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
             self.arena.add_session(session)
-            counted = peer_address(context.peer())
+            counted = peer_address(self._peer(context))
             self._sessions_from[counted] = self._sessions_from.get(counted, 0) + 1
             ticket.authenticated()
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(

@@ -22,6 +22,49 @@ class Random(Bot):
         return random.randrange(len(legal_actions))
 """
 
+# A bot that plays its own match (connected first, its opponent slower) and attacks the arena through
+# the same socket meanwhile (@ATTACK@, once per turn of a loop bounded to 15 s); it never returns to run_bot.
+HOSTILE_SESSION = """
+import grpc, os, threading, time
+from tourney_bot import BotClient
+from tourney_bot.generated import arena_pb2 as pb
+
+def silence():
+    time.sleep(11)
+    yield from ()
+
+def list_or_error(call):
+    try:
+        list(call)
+    except grpc.RpcError as exc:
+        if exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and not refused.is_set():
+            refused.set()
+            print("ATTACK: refused", exc.details(), flush=True)
+
+refused = threading.Event()
+
+class Hostile(Random):
+    def act(self, observation, legal_actions, request):
+        refused.wait(10)  # plays on once the attack has met the arena's limit (the log says it did)
+        return super().act(observation, legal_actions, request)
+
+client = BotClient(os.environ["TOURNEY_ARENA"], Hostile(), name=os.environ["TOURNEY_BOT_NAME"],
+                   token=os.environ["TOURNEY_TOKEN"])
+
+def attack():
+    client.connected.wait(30)
+    channel = grpc.insecure_channel(os.environ["TOURNEY_ARENA"])
+    play = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=lambda b: b,
+                                 response_deserializer=pb.ArenaMessage.FromString)
+    end, held = time.monotonic() + 15, []
+    while time.monotonic() < end:@ATTACK@
+
+threading.Thread(target=attack, daemon=True).start()
+client.run(max_matches=1)
+time.sleep(1)
+os._exit(0)
+"""
+
 BEFORE_PLAYING = {
     # Plays fairly; exists so that other bots' matches run beside the hostile ones.
     "good": "",
@@ -84,6 +127,26 @@ end = time.monotonic() + 120
 while time.monotonic() < end:
     pass
 """,
+    # Takes a second and a half to start (loads a model, say), then plays fairly.
+    "slow": """
+import time
+time.sleep(1.5)
+""",
+    # Once in, spends its arena address's failed-token tries (wrong tokens under its opponent's name)
+    # and its connection's Hellos for 15 s, so that a seat connecting later would be refused as "too
+    # many failed authentications" or "too many Hello messages".
+    "locker": HOSTILE_SESSION.replace("@ATTACK@", """
+        hello = pb.BotMessage(hello=pb.Hello(bot_name="slow-1", token="guess")).SerializeToString()
+        list_or_error(play(iter([hello]), timeout=2))
+        time.sleep(0.02)  # under the arena's 100 new calls a second from one address: never paused"""),
+    # Once in, holds 8 Play streams that never say Hello for 15 s (each for the arena's Hello deadline),
+    # so that a seat connecting later would find its connection's calls in flight all taken.
+    "crowder": HOSTILE_SESSION.replace("@ATTACK@", """
+        held = [t for t in held if t.is_alive()]
+        if len(held) < 8:
+            held.append(threading.Thread(target=lambda: list_or_error(play(silence(), timeout=12)), daemon=True))
+            held[-1].start()
+        time.sleep(0.05)"""),
     # Never says Hello: holds the arena's socket open and says nothing.
     "silent": """
 import os, socket, time

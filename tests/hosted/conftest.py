@@ -51,7 +51,8 @@ def hosted_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     store = Store(f"sqlite:///{folder / 'store.db'}", folder, f"tourney-orphan-{secrets.token_hex(6)}", secret,
                   listener.getsockname()[1], folder / "logs")
     engine = open_store(store.url)
-    for name in ("good", "remember", "forkbomb", "hog", "sleeper", "silent", "impostor", "spinner"):
+    for name in ("good", "remember", "forkbomb", "hog", "sleeper", "silent", "impostor", "spinner",
+                 "slow", "locker", "crowder"):
         submit(engine, folder / "bundles", name)
     submit(engine, folder / "bundles", "net", PORT=store.listener_port)
     submit(engine, folder / "bundles", "snoop", SECRET_PATH=str(secret))

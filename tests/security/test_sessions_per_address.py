@@ -58,7 +58,7 @@ def test_one_address_cannot_fill_the_arena_with_sessions() -> None:
     sessions: list[Session] = []
     with tempfile.TemporaryDirectory(prefix="tourney-t-") as folder:
         socket = Path(folder) / "a.sock"
-        with LocalArena(config, unix_path=str(socket)) as local:
+        with LocalArena(config, unix_paths=[str(socket)]) as local:
             try:
                 sessions = [Session(local.address, f"flood-{i}") for i in range(5)]
                 assert [s.first for s in sessions] == ["welcome"] * 3 + ["RESOURCE_EXHAUSTED"] * 2

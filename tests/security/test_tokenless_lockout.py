@@ -47,7 +47,7 @@ def test_tokenless_hellos_from_a_locked_out_address_do_not_lock_everyone_out() -
                          auth_failures_overall_per_s=0.01)
     with tempfile.TemporaryDirectory(prefix="tourney-t-") as folder:
         socket = Path(folder) / "a.sock"
-        with LocalArena(config, unix_path=str(socket)) as local:
+        with LocalArena(config, unix_paths=[str(socket)]) as local:
             attacker = local.address
             # Three wrong tokens lock the attacker's address out; its tokens are refused unread from then on.
             assert [_hello(attacker, "alice", f"guess-{i}") for i in range(4)] == \

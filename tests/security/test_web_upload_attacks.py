@@ -53,8 +53,8 @@ def _status(sock: socket.socket) -> int | None:
     return int(got.split()[1]) if got.startswith(b"HTTP/1.1 ") else None
 
 
-def _first_answered(socks: list[socket.socket]) -> dict[int, int]:
-    """{index: status} of the sockets answered by the time the first answer arrives (within WAIT_S)."""
+def _first_answered(socks: list[socket.socket], count: int = 1) -> dict[int, int]:
+    """{index: status} of the sockets answered by the time `count` answers arrived (within WAIT_S)."""
     got = [b""] * len(socks)
     for sock in socks:
         sock.settimeout(0)
@@ -64,19 +64,19 @@ def _first_answered(socks: list[socket.socket]) -> dict[int, int]:
         for sock in readable:
             got[socks.index(sock)] += sock.recv(4096)
         answered = {i: int(g.split()[1]) for i, g in enumerate(got) if g.startswith(b"HTTP/1.1 ") and b"\r\n" in g}
-        if answered:
+        if len(answered) >= count:
             return answered
     return {}
 
 
-def _slots_freed(base: str, token: str) -> bool:
-    """Whether a whole (junk) upload by the author is read again within WAIT_S: its 400 for a bad bundle,
-    not 429, says the uploads cut before it have given back their places."""
+def _slots_freed(base: str, token: str, name: str = "frank") -> bool:
+    """Whether a whole (junk) upload by the author of `name` is read within WAIT_S: its 400 for a bad
+    bundle, not 429, says an upload place was free for it (those cut before it gave theirs back)."""
     address = urlsplit(base)
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         sock = socket.create_connection((address.hostname or "127.0.0.1", address.port or 80), timeout=WAIT_S)
-        head = (f"POST /api/hosted/frank/versions?run=python3+bot.py&game={GAME} HTTP/1.1\r\n"
+        head = (f"POST /api/hosted/{name}/versions?run=python3+bot.py&game={GAME} HTTP/1.1\r\n"
                 f"Host: {address.netloc}\r\nContent-Length: 4\r\nAuthorization: Bearer {token}\r\n\r\n")
         sock.sendall(head.encode() + b"junk")
         status = _status(sock)
@@ -89,11 +89,16 @@ def _slots_freed(base: str, token: str) -> bool:
 def _frank(tmp_path: Path) -> tuple[Engine, str]:
     """A store with hosted bot frank, and its author's token."""
     engine = open_store(str(tmp_path / "t.db"))
-    folder = tmp_path / "v1"
+    return engine, _hosted_bot(engine, tmp_path, "frank")
+
+
+def _hosted_bot(engine: Engine, tmp_path: Path, name: str) -> str:
+    """Hosted bot `name` added to the store; its author's token."""
+    folder = tmp_path / name
     folder.mkdir()
     (folder / "bot.py").write_text(bot_source("good"))
-    submit_version(engine, "frank", folder, "python3 bot.py", [GAME])
-    return engine, set_token(engine, "frank")
+    submit_version(engine, name, folder, "python3 bot.py", [GAME])
+    return set_token(engine, name)
 
 
 @pytest.mark.timeout(120)
@@ -107,9 +112,10 @@ def test_an_upload_without_the_token_is_refused_before_its_body_is_read(tmp_path
         nobody = _open_upload(base, "nobody", token)
         assert [_status(sock) for sock in strangers] == [403, 403]
         assert _status(nobody) == 404
-        # The author's uploads are read; past a few at once, the next is refused before its body. Which of
-        # the five is refused is the order the server checked their tokens in, not the order they opened.
-        authors = [_open_upload(base, "frank", token) for _ in range(5)]
+        # Authors' uploads are read; past a few at once, the next is refused before its body. Which of the
+        # five is refused is the order the server checked their tokens in, not the order they opened.
+        others = {name: _hosted_bot(engine, tmp_path, name) for name in ("b1", "b2", "b3", "b4")}
+        authors = [_open_upload(base, name, author) for name, author in [("frank", token), *others.items()]]
         assert list(_first_answered(authors).values()) == [429]
         for sock in [*strangers, nobody, *authors]:
             sock.close()  # hung up mid-body: each gives back its place
@@ -129,14 +135,32 @@ def test_an_upload_cut_mid_body_is_answered_in_one_sentence() -> None:
 
 @pytest.mark.timeout(120)
 def test_trickled_uploads_lose_their_places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The attack: an author (anyone with a bot) opens every upload place with bodies that never finish
+    # The attack: authors (anyone with a bot) open every upload place with bodies that never finish
     # arriving, and no other author could upload again. Each body now has UPLOAD_READ_S to arrive.
     monkeypatch.setattr(hosted, "UPLOAD_READ_S", 1.0)
     engine, token = _frank(tmp_path)
+    authors = {f"b{i}": _hosted_bot(engine, tmp_path, f"b{i}") for i in range(hosted.MAX_UPLOADS)}
     with served(create_app(engine)) as base:
-        stalled = [_open_upload(base, "frank", token) for _ in range(hosted.MAX_UPLOADS)]
+        stalled = [_open_upload(base, name, author) for name, author in authors.items()]
         assert [_status(sock) for sock in stalled] == [408] * hosted.MAX_UPLOADS
         late = _open_upload(base, "frank", token)
         assert _status(late) == 408  # admitted (not 429): the places were free again, then it stalled too
         for sock in [*stalled, late]:
             sock.close()
+
+
+@pytest.mark.timeout(120)
+def test_one_author_cannot_hold_every_upload_place(tmp_path: Path) -> None:
+    # The attack: an author opens every upload place at once with bodies that trickle in (each may take
+    # UPLOAD_READ_S, two minutes, and is opened again as soon as it is refused), and no other author can
+    # upload at all. A bot now has one upload received at a time: its author holds one place at most.
+    engine, token = _frank(tmp_path)
+    grace = _hosted_bot(engine, tmp_path, "grace")
+    with served(create_app(engine)) as base:
+        trickled = [_open_upload(base, "frank", token) for _ in range(hosted.MAX_UPLOADS)]
+        answered = _first_answered(trickled, hosted.MAX_UPLOADS - 1)
+        assert sorted(answered.values()) == [429] * (hosted.MAX_UPLOADS - 1)  # all but one, at once
+        assert _slots_freed(base, grace, "grace")  # another author's upload is read meanwhile
+        for sock in trickled:
+            sock.close()
+        assert _slots_freed(base, token)  # and frank's next, once his held one was cut

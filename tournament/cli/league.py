@@ -23,7 +23,14 @@ from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.environment import ADMIN_TOKEN_ENV, DB_ENV, RAY_ADDRESS_ENV
-from tourney.tournament.cli.shared import guarded, open_existing, parse_settings, standing_doc
+from tourney.tournament.cli.shared import (
+    STORED_SEEDS,
+    check_seed,
+    guarded,
+    open_existing,
+    parse_settings,
+    standing_doc,
+)
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.league.members import (
     LEAGUE_FORMATS,
@@ -78,6 +85,7 @@ def create(
 ) -> None:
     """Create a league; its first round is due at the schedule's first tick from now."""
     def body() -> None:
+        check_seed(seed, STORED_SEEDS)
         engine = open_store(db)
         league = LeagueSettings(name=name, game=game, format=format, schedule=schedule,
                                 rounds_per_season=rounds_per_season, divisions=divisions, promote=promote,

@@ -49,6 +49,8 @@ from tourney.tournament.cli.logs import configure_cli_logging
 from tourney.tournament.cli.progress import ProgressLines
 from tourney.tournament.cli.shared import (
     DEFAULT_GAME,
+    MATCH_SEEDS,
+    STORED_SEEDS,
     TABLE_WIDTH,
     DbOpt,
     GameOpt,
@@ -60,6 +62,7 @@ from tourney.tournament.cli.shared import (
     SeedOpt,
     SetOpt,
     check_move_ms,
+    check_seed,
     err,
     fail,
     guarded,
@@ -176,6 +179,7 @@ def match(
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
+        check_seed(seed, MATCH_SEEDS)
         config = parse_settings(g.options, settings, mode, handicap, given_game_flags())
         entrants = parse_entrants(bots, g, unique=False)
         if any(is_hosted(e.spec) for e in entrants):  # resolved (and the sandbox checked) before playing
@@ -431,6 +435,7 @@ def run(
             return
         g = get_game(game)
         check_move_ms(move_ms)
+        check_seed(seed, STORED_SEEDS)
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
         config = parse_settings(g.options, settings, mode, handicap, given_game_flags())
@@ -534,6 +539,7 @@ def sprt_command(
     def body() -> None:
         g = get_game(game)
         check_move_ms(move_ms)
+        check_seed(seed, STORED_SEEDS)
         entrants = parse_entrants(bots, g)
         if len(entrants) != 2:
             raise ConfigError(f"sprt compares two bots, not {len(entrants)}: pass --bots new,old.")

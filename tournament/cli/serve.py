@@ -49,7 +49,7 @@ from tourney.engine.server import (
     start_server,
 )
 from tourney.tournament.cli.admin_token import check_admin_token
-from tourney.tournament.cli.shared import DEFAULT_GAME, GameOpt, JsonOpt, err, guarded
+from tourney.tournament.cli.shared import DEFAULT_GAME, MATCH_SEEDS, GameOpt, JsonOpt, check_seed, err, guarded
 from tourney.tournament.entrants import split_bot_list
 from tourney.tournament.responses import ArenaMatchDoc, played_match_doc
 
@@ -373,6 +373,7 @@ def arena_match(
     TOURNEY_BOT_NAME set, plays, and is stopped when the match is over.
     """
     def body() -> None:
+        check_seed(seed, MATCH_SEEDS)
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         specs = [b.strip() for b in split_bot_list(bots) if b.strip()]  # a quoted comma stays in its program
         token = admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")

@@ -99,6 +99,19 @@ def check_move_ms(move_ms: int | None) -> None:
         raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
 
 
+# The seeds a command takes: a tournament's or league's is kept in a signed 64-bit column of the store;
+# a match's may be played on an arena (a program seat's match, `arena-match`), whose RunMatch carries a uint64.
+STORED_SEEDS = range(-(1 << 63), 1 << 63)
+MATCH_SEEDS = range(1 << 64)
+
+
+def check_seed(seed: int | None, seeds: range) -> None:
+    """Refuse a --seed outside `seeds` (STORED_SEEDS or MATCH_SEEDS) before anything is played or stored."""
+    if seed is not None and seed not in seeds:
+        raise ConfigError(f"--seed must be from {seeds.start} to {seeds.stop - 1}, not {seed}: pass a seed in "
+                          "that range.")
+
+
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game id (see `tourney games`).")]
 SeedOpt = Annotated[int | None, typer.Option(help="Seed; the same seed replays the same matches.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")]
