@@ -34,7 +34,7 @@ from tourney.engine.core.environment import (
 from tourney.engine.core.registry import GAME_MODULES
 from tourney.workers.executor import MAX_CHUNK, Executor, Feed, MatchPlan, Played
 from tourney.workers.local import LocalExecutor
-from tourney.workers.settled_heap import freeze_once
+from tourney.workers.settled_heap import freeze_now, freeze_once
 
 # Chunks are cut so that each worker gets about this many chunks: small enough to balance
 # slow matches across workers, large enough that Ray's per-task cost stays a few percent.
@@ -205,7 +205,7 @@ class RayExecutor:
                         + client_hint(self._address)
                     ) from None
                 self._owns = True
-            freeze_once()  # Ray's own objects, imported and built by now: see settled_heap
+            freeze_now()  # Ray's own objects, imported and built by now (the run froze its own before): settled_heap
             self._cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
             self.workers = min(self._requested, self._cpus) if self._requested else self._cpus
             self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
