@@ -19,10 +19,15 @@
 (e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local;
 (f) peak RSS (VmHWM, a fresh process each) of the CLI itself, `tourney run --local`, playing, storing and
     finishing a 1,000- and a 100,000-match run (goal: within 20%);
-(g) the CLI's loop against `play_and_record` on many short matches, in CPU time (goal: >= 0.9x);
+(g) the CLI's loop against `play_and_record` on many short matches, in CPU time (goal: >= 0.9x): each round one
+    fresh process plays the same matches both ways (the first way alternating); `in run` is the CPU the CLI's run
+    spent inside play_and_record over the run's whole CPU (timed in the same seconds: the steady measure), and
+    `separate` the bare loop's CPU over the CLI run's; medians of at least 5 rounds;
 (h) Ray's overhead as a user sees it: `tourney run --workers 1` (Ray, started by the run) against `tourney run
-    --local` on the same run, wall-clock matches/s and the CPU of every process either started (Ray's
-    included), turns interleaved (goal: <= 5%); with `--joined`, also a run joining a Ray started once beforehand;
+    --local` on the same run, turns interleaved (goal: <= 5%): whole runs (wall-clock matches/s and the CPU of
+    every process either started, Ray's start included) and steady (a quarter-size run too: the matches between
+    the two sizes per wall and per CPU second, every fixed cost cancelled); with `--joined`, also a run joining a
+    Ray started once beforehand;
 (i) a Ray chunk's cost per match besides play: pickling it in the worker, unpickling it and building its rows in
     the driver;
 `--store-only` runs just (d) and (f), `--ray-only` just (a), (b) and (h), `--cli-only` just (f) and (g),

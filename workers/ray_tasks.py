@@ -196,6 +196,11 @@ class RayExecutor:
                 try:
                     # No address: a fresh local instance of our own ("local"), never a cluster that
                     # `ray start` left running on this machine, which ray.init() would otherwise join.
+                    # Not a lean head of our own (`ray start --head --block --include-dashboard=false
+                    # --no-monitor --include-log-monitor=false` in a child, joined): tried (issue 32), the
+                    # `ray start` process and the Ray Client server it always starts (~1 s of imports each) cost
+                    # more CPU than the monitor and log monitor it leaves out: a 20,000-match `--workers 1` run
+                    # used 13.85 s against 13.40 s this way (all processes, medians of 3 A/B turns, load 5-8).
                     ray.init(address=self._address or "local", **kwargs)
                 except Exception as exc:  # Ray raises ConnectionError, RuntimeError or its own types
                     where = self._address or "a local Ray instance"
