@@ -502,6 +502,8 @@ def bench_db(pg: str | None, game: str) -> None:
 
 RSS_SIZES = (1_000, 100_000)
 SAMPLE_S = 0.05  # how often (h) reads the CPU of every process of a run
+# A Ray worker's command names in /proc (15 characters at most): between tasks, and playing a chunk.
+RAY_WORKER_NAMES = ("ray::IDLE", "ray::play_chunk")
 CLI_BOTS = "random,random@r2"  # the shortest matches there are: the loop's own cost shows most
 # The child runs the CLI's own entry point and, at exit (after the command's SystemExit), writes its
 # peak resident set (VmHWM) to the file named first on its command line.
@@ -730,6 +732,7 @@ class UserRun:
     wall_short: float
     cpu_short: float
     parts: dict[str, float]  # the long run's CPU seconds by process name
+    parts_short: dict[str, float]
 
     def steady_per_wall_s(self, n: int, small: int) -> float:
         """Matches a wall second between the short and the long run: every start and fixed cost cancels out."""
@@ -743,8 +746,8 @@ class UserRun:
 def user_run(game: str, matches: int, small: int, extra: Sequence[str]) -> UserRun:
     """`tourney run` with `extra` at `matches` and at `small` matches (measured by cli_run_everything)."""
     wall, cpu, parts = cli_run_everything(game, matches, extra)
-    wall_short, cpu_short, _ = cli_run_everything(game, small, extra)
-    return UserRun(wall, cpu, wall_short, cpu_short, parts)
+    wall_short, cpu_short, parts_short = cli_run_everything(game, small, extra)
+    return UserRun(wall, cpu, wall_short, cpu_short, parts, parts_short)
 
 
 def bench_user_overhead(game: str, matches: int, repeats: int, joined: bool = False) -> None:
@@ -800,6 +803,11 @@ def bench_user_overhead(game: str, matches: int, repeats: int, joined: bool = Fa
         print(f"median of {repeats} turns, {way} over --local: whole run {whole_cpu:+.1f}% CPU, {whole_wall:+.1f}% "
               f"wall; steady {steady_cpu:+.1f}% CPU a match, {steady_wall:+.1f}% wall a match (goal <= 5%); "
               f"fixed cost a run {fixed:.2f} CPU s more")
+    worker = statistics.median(sum(r.parts_short.get(n, 0.0) for n in RAY_WORKER_NAMES) for r in runs["Ray"])
+    print(f"Ray's worker played in the short runs for {worker:.2f} CPU s (median): the driver plays the first matches "
+          "while Ray starts, so where this is small Ray was barely up before the short run ended, its start was cut "
+          "short there and not in the long run, and Ray's steady columns hold part of its start (a fair steady cost "
+          "a match needs a short run that Ray mostly plays: raise --user-matches; the joined runs have no start)")
     print("the Ray runs' CPU seconds by process (median of the turns; `tourney` is the driver, which also plays the "
           "matches that end before Ray is up; ray::IDLE is the worker between tasks)")
     parts = [r.parts for r in runs["Ray"]]
