@@ -19,14 +19,19 @@
 (e) seconds from typing `tourney run` to its first stored result, on Ray (the default) and with --local;
 (f) peak RSS (VmHWM, a fresh process each) of the CLI itself, `tourney run --local`, playing, storing and
     finishing a 1,000- and a 100,000-match run (goal: within 20%);
-(g) the CLI's loop against `play_and_record` on many short matches, in CPU time (goal: >= 0.9x);
+(g) the CLI's loop against `play_and_record` on many short matches, in CPU time (goal: >= 0.9x): each round one
+    fresh process plays the same matches both ways (the first way alternating); `in run` is the CPU the CLI's run
+    spent inside play_and_record over the run's whole CPU (timed in the same seconds: the steady measure), and
+    `separate` the bare loop's CPU over the CLI run's; medians of at least 5 rounds;
 (h) Ray's overhead as a user sees it: `tourney run --workers 1` (Ray, started by the run) against `tourney run
-    --local` on the same run, wall-clock matches/s and the CPU of every process either started (Ray's
-    included), turns interleaved (goal: <= 5%); with `--joined`, also a run joining a Ray started once beforehand;
+    --local` on the same run, turns interleaved (goal: <= 5%): whole runs (wall-clock matches/s and the CPU of
+    every process either started, Ray's start included) and steady (a quarter-size run too: the matches between
+    the two sizes per wall and per CPU second, every fixed cost cancelled); with `--joined`, also a run joining a
+    Ray started once beforehand;
 (i) a Ray chunk's cost per match besides play: pickling it in the worker, unpickling it and building its rows in
     the driver;
 `--store-only` runs just (d) and (f), `--ray-only` just (a), (b) and (h), `--cli-only` just (f) and (g),
-`--user-only` just (h), `--wire-only` just (i).
+`--loop-only` just (g), `--user-only` just (h), `--wire-only` just (i).
 The machine is shared: run it when it is quiet, and read the numbers as a rough guide.
 """
 
@@ -497,6 +502,8 @@ def bench_db(pg: str | None, game: str) -> None:
 
 RSS_SIZES = (1_000, 100_000)
 SAMPLE_S = 0.05  # how often (h) reads the CPU of every process of a run
+# A Ray worker's command names in /proc (15 characters at most): between tasks, and playing a chunk.
+RAY_WORKER_NAMES = ("ray::IDLE", "ray::play_chunk")
 CLI_BOTS = "random,random@r2"  # the shortest matches there are: the loop's own cost shows most
 # The child runs the CLI's own entry point and, at exit (after the command's SystemExit), writes its
 # peak resident set (VmHWM) to the file named first on its command line.
@@ -557,43 +564,109 @@ def bench_rss(game: str) -> None:
         print(f"{n:>9}{mb:>13.1f}{cpu:>9.1f}{mb / first:>10.2f}{os.getloadavg()[0]:>9.2f}", flush=True)
 
 
-def bench_cli_loop(game: str, matches: int, repeats: int) -> None:
-    """(g) the CLI's loop (`tourney run --local`) against `play_and_record` over the same matches, in CPU time.
-
-    The CLI's steady cost per match is the difference of two runs, `matches` and a tenth of it, divided
-    by the difference in matches: start-up (imports, opening the store) and the finish cancel out.
-    The in-process reference plays the same seeds (the same tournament seed and key) with
-    `play_and_record`, nothing stored. The three measurements take turns, `repeats` times; medians,
-    and the best of each (the least CPU: what a shared machine's load disturbed least; the
-    steady cost from the best long and best short run).
-    """
-    small = max(1, matches // 10)
+# (g)'s child: one process plays the same matches twice, in the order given first on its command line: through the
+# CLI (`tourney run --local --json`, its run_tournament call timed: the loop, each chunk's write, the finish's
+# standings, ratings and streaks; not the imports, the store's opening or the printing) and through a bare loop of
+# play_and_record (nothing stored). Both after the same gc set-up (freeze_once, which the CLI itself does): the
+# collector's settings are no side's advantage. Inside the CLI's run, the CPU spent in each match's
+# play_and_record (TournamentPlan.play) is added up too: the rest of the run is the loop's own work, measured in
+# the same seconds as the matches it serves. It prints the CLI's CPU, that in-play part and the bare loop's CPU.
+LOOP_CHILD = """
+import runpy, sys, time
+order, db, game, matches = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+import tourney.tournament.cli.main as cli
+from tourney.tournament.entrants import Entrant
+from tourney.tournament.plan import TournamentPlan, play_and_record
+from tourney.workers.settled_heap import freeze_once
+measured = {}
+def timed(*args, **kwargs):
+    started = time.process_time()
+    try:
+        return play(*args, **kwargs)
+    finally:
+        measured["cli"] = time.process_time() - started
+play, cli.run_tournament = cli.run_tournament, timed
+measured["in_play"] = 0.0
+def play_timed(self, pairing, play_one=TournamentPlan.play):
+    started = time.process_time()
+    try:
+        return play_one(self, pairing)
+    finally:
+        measured["in_play"] += time.process_time() - started
+TournamentPlan.play = play_timed
+def reference():
     plan = TournamentPlan(game=game, entrants=[Entrant("random", "random"), Entrant("r2", "random")], seed=1,
                           games_per_pair=matches, seed_key="bench-tournament")
     schedule = plan.schedule()
-    direct, steady, whole, bigs, smalls = [], [], [], [], []
-    print(f"\n(g) `tourney run --local` against play_and_record: {matches} {game} matches ({CLI_BOTS}), "
-          f"CPU seconds, {repeats} interleaved turns")
-    print(f"{'turn':>4}{'load 1m':>9}{'play_and_record m/s':>21}{'CLI steady m/s':>16}{'CLI whole m/s':>15}"
-          f"{'ratio':>7}")
-    for turn in range(1, repeats + 1):
-        started = time.process_time()
-        for pairing in schedule:
-            play_and_record(plan, pairing)
-        direct.append(matches / (time.process_time() - started))
-        big_s, _ = cli_run(game, matches)
-        small_s, _ = cli_run(game, small)
-        bigs.append(big_s)
-        smalls.append(small_s)
-        steady.append((matches - small) / (big_s - small_s))
-        whole.append(matches / big_s)
-        print(f"{turn:>4}{os.getloadavg()[0]:>9.2f}{direct[-1]:>21.0f}{steady[-1]:>16.0f}{whole[-1]:>15.0f}"
-              f"{steady[-1] / direct[-1]:>7.2f}", flush=True)
-    ratio = statistics.median(steady) / statistics.median(direct)
-    print(f"median: CLI steady / play_and_record = {ratio:.2f} (goal >= 0.9)")
-    best_steady = (matches - small) / (min(bigs) - min(smalls))
-    print(f"best of {repeats}: play_and_record {max(direct):.0f} m/s, CLI steady {best_steady:.0f} m/s, "
-          f"ratio {best_steady / max(direct):.2f}")
+    freeze_once()
+    started = time.process_time()
+    for pairing in schedule:
+        play_and_record(plan, pairing)
+    measured["reference"] = time.process_time() - started
+def through_cli():
+    sys.argv = ["tourney", "run", "--local", "--json", "--game", game, "--bots", "random,random@r2",
+                "--games-per-pair", str(matches), "--seed-key", "bench-tournament", "--db", db]
+    try:
+        runpy.run_module("tourney.tournament.cli", run_name="__main__")
+    except SystemExit as stop:
+        if stop.code:
+            raise
+for side in order.split(","):
+    reference() if side == "reference" else through_cli()
+print(measured["cli"], measured["in_play"], measured["reference"], file=sys.stderr)
+"""
+
+
+def loop_and_reference_cpu_s(game: str, matches: int, cli_first: bool) -> tuple[float, float, float]:
+    """(CPU seconds of the CLI's run_tournament, the part of them spent in play_and_record, CPU seconds of the bare
+    play_and_record loop) over the same `matches` matches, measured one after the other in one fresh process
+    (LOOP_CHILD)."""
+    order = "cli,reference" if cli_first else "reference,cli"
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run([sys.executable, "-c", LOOP_CHILD, order, str(Path(tmp) / "loop.db"), game, str(matches)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"error: (g)'s run failed:\n{done.stderr.strip()}")
+    cli_s, in_play_s, reference_s = done.stderr.split()[-3:]
+    return float(cli_s), float(in_play_s), float(reference_s)
+
+
+def bench_cli_loop(game: str, matches: int, repeats: int) -> None:
+    """(g) the CLI's loop (`tourney run --local`) against `play_and_record` over the same matches, in CPU time.
+
+    Each round is one fresh process that plays the same `matches` matches twice, one right after the other
+    (which goes first alternates by round), so a busy minute on the shared machine hits both sides of the round it
+    falls in (LOOP_CHILD): through the CLI, whose run_tournament call is timed (the loop, every chunk's write and
+    the finish: standings, ratings, streaks; not the imports, the store's opening or the JSON printed), and as a
+    bare loop of play_and_record, nothing stored. CPU time of the process, not wall. Two ratios a round:
+    - `separate`: the bare loop's CPU over the CLI's, the two measured a few seconds apart;
+    - `in run`: the CPU the CLI's run spent inside play_and_record over the whole run's: the matches and the
+      loop's own work (the rest) are timed in the same seconds, interleaved match by match, so the machine's
+      load changes both alike; this is the steadier of the two, and the loop's own us a match come from it.
+    The verdict is the median of at least 5 rounds, never one round.
+    """
+    rounds = max(5, repeats)
+    separate, in_run, own_us, direct, through = [], [], [], [], []
+    print(f"\n(g) `tourney run --local` against play_and_record: {matches} {game} matches ({CLI_BOTS}), CPU time, "
+          f"{rounds} interleaved rounds (each a fresh process playing them both ways, the first way alternating)")
+    print(f"{'round':>5}{'load 1m':>9}{'first':>11}{'play_and_record m/s':>21}{'CLI loop m/s':>14}{'separate':>10}"
+          f"{'in run':>8}{'own us/match':>14}")
+    for turn in range(1, rounds + 1):
+        load = os.getloadavg()[0]
+        cli_s, in_play_s, reference_s = loop_and_reference_cpu_s(game, matches, cli_first=turn % 2 == 0)
+        direct.append(matches / reference_s)
+        through.append(matches / cli_s)
+        separate.append(reference_s / cli_s)
+        in_run.append(in_play_s / cli_s)
+        own_us.append(1e6 * (cli_s - in_play_s) / matches)
+        first = "CLI" if turn % 2 == 0 else "reference"
+        print(f"{turn:>5}{load:>9.2f}{first:>11}{direct[-1]:>21.0f}{through[-1]:>14.0f}{separate[-1]:>10.2f}"
+              f"{in_run[-1]:>8.2f}{own_us[-1]:>14.1f}", flush=True)
+    med = statistics.median
+    print(f"median of {rounds} rounds: in run {med(in_run):.2f} (rounds {min(in_run):.2f}-{max(in_run):.2f}), "
+          f"separate {med(separate):.2f} (rounds {min(separate):.2f}-{max(separate):.2f}); goal >= 0.9")
+    print(f"    play_and_record {1e6 / med(direct):.0f} us a match alone, the CLI's loop {1e6 / med(through):.0f} us, "
+          f"of which its own work {med(own_us):.1f} us")
 
 
 def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[float, float, dict[str, float]]:
@@ -650,49 +723,95 @@ def cli_run_everything(game: str, matches: int, extra: Sequence[str]) -> tuple[f
     return wall, sum(by_name.values()), by_name
 
 
+@dataclass(frozen=True)
+class UserRun:
+    """One way of running (h)'s tournament, measured at two sizes: whole runs, and the steady part between them."""
+
+    wall: float  # seconds of the long run, start to exit
+    cpu: float  # CPU seconds of every process of the long run
+    wall_short: float
+    cpu_short: float
+    parts: dict[str, float]  # the long run's CPU seconds by process name
+    parts_short: dict[str, float]
+
+    def steady_per_wall_s(self, n: int, small: int) -> float:
+        """Matches a wall second between the short and the long run: every start and fixed cost cancels out."""
+        return (n - small) / (self.wall - self.wall_short)
+
+    def steady_per_cpu_s(self, n: int, small: int) -> float:
+        """Matches a CPU second (all processes) between the short and the long run."""
+        return (n - small) / (self.cpu - self.cpu_short)
+
+
+def user_run(game: str, matches: int, small: int, extra: Sequence[str]) -> UserRun:
+    """`tourney run` with `extra` at `matches` and at `small` matches (measured by cli_run_everything)."""
+    wall, cpu, parts = cli_run_everything(game, matches, extra)
+    wall_short, cpu_short, parts_short = cli_run_everything(game, small, extra)
+    return UserRun(wall, cpu, wall_short, cpu_short, parts, parts_short)
+
+
 def bench_user_overhead(game: str, matches: int, repeats: int, joined: bool = False) -> None:
     """(h) `tourney run --workers 1` (Ray) against `tourney run --local`, as a user runs them: the same matches,
-    wall-clock matches/s and whole-run CPU of every process, Ray's start included; the turns alternate.
+    interleaved turns, two measures of each:
+    - whole run: wall-clock matches/s and the CPU seconds of every process (Ray's start and shutdown included);
+    - steady: a quarter-size run is played too, and the matches between the two sizes over the wall and CPU
+      seconds between them give matches per wall second and per CPU second with every fixed cost (Ray's start,
+      imports, the store's opening, the finish's constant part) cancelled out: Ray's overhead per extra match.
 
-    joined: a third run each turn joins a 1-CPU Ray started once beforehand (`ray start --head` on 127.0.0.1,
+    joined: a third way each turn joins a 1-CPU Ray started once beforehand (`ray start --head` on 127.0.0.1,
     no dashboard, usage stats, autoscaler monitor or log monitor), as someone who runs many tournaments would:
     the cluster's start is then paid once, not by every run; what its processes use during the run is counted.
     """
-    print(f"\n(h) Ray as a user sees it: `tourney run --workers 1` vs `tourney run --local`, {matches} {game} matches "
-          f"({CLI_BOTS}), whole runs (start, Ray's start and shutdown, play, store, finish), {repeats} turns")
+    small = max(1, matches // 4)
+    ways = {"--local": ["--local"], "Ray": ["--workers", "1"]}
     cluster = joined_cluster() if joined else None
-    print(f"{'turn':>4}{'load 1m':>9}{'--local m/s':>13}{'Ray m/s':>10}{'wall':>8}{'--local CPU s':>15}"
-          f"{'Ray CPU s':>11}{'CPU':>8}" + (f"{'joined m/s':>12}{'wall':>8}{'CPU s':>8}{'CPU':>8}" if cluster else ""))
-    walls, cpus, joined_walls, joined_cpus = [], [], [], []
-    parts: list[dict[str, float]] = []
+    if cluster is not None:
+        ways["joined"] = ["--address", cluster[0], "--workers", "1"]
+    print(f"\n(h) Ray as a user sees it: `tourney run --workers 1` vs `tourney run --local`, {matches} and {small} "
+          f"{game} matches ({CLI_BOTS}), {repeats} interleaved turns; whole = the {matches}-match run from start to "
+          f"exit (Ray's start included); steady = the matches between the two sizes (every fixed cost cancelled)")
+    head = "".join(f"{w + ' whole m/s':>18}{'CPU s':>8}{'steady m/s':>12}{'m/CPU s':>9}" for w in ways)
+    print(f"{'turn':>4}{'load 1m':>9}{head}")
+    runs: dict[str, list[UserRun]] = {w: [] for w in ways}
     try:
         for turn in range(1, repeats + 1):
             load = os.getloadavg()[0]
-            local_wall, local_cpu, _ = cli_run_everything(game, matches, ["--local"])
-            ray_wall, ray_cpu, ray_parts = cli_run_everything(game, matches, ["--workers", "1"])
-            parts.append(ray_parts)
-            walls.append(_percent_over(ray_wall, local_wall))
-            cpus.append(_percent_over(ray_cpu, local_cpu))
-            line = (f"{turn:>4}{load:>9.2f}{matches / local_wall:>13.0f}{matches / ray_wall:>10.0f}{walls[-1]:>+7.1f}%"
-                    f"{local_cpu:>15.2f}{ray_cpu:>11.2f}{cpus[-1]:>+7.1f}%")
-            if cluster is not None:
-                join_wall, join_cpu, _ = cli_run_everything(game, matches, ["--address", cluster[0], "--workers", "1"])
-                joined_walls.append(_percent_over(join_wall, local_wall))
-                joined_cpus.append(_percent_over(join_cpu, local_cpu))
-                line += (f"{matches / join_wall:>12.0f}{joined_walls[-1]:>+7.1f}%{join_cpu:>8.2f}"
-                         f"{joined_cpus[-1]:>+7.1f}%")
-            print(line, flush=True)
+            order = list(ways) if turn % 2 else list(reversed(ways))
+            for way in order:
+                runs[way].append(user_run(game, matches, small, ways[way]))
+            line = "".join(f"{matches / r.wall:>18.0f}{r.cpu:>8.2f}{r.steady_per_wall_s(matches, small):>12.0f}"
+                           f"{r.steady_per_cpu_s(matches, small):>9.0f}" for r in (runs[w][-1] for w in ways))
+            print(f"{turn:>4}{load:>9.2f}{line}", flush=True)
     finally:
         if cluster is not None:
             stop_cluster(cluster[1])
-    print(f"median of {repeats}: Ray {statistics.median(walls):+.1f}% wall time, "
-          f"{statistics.median(cpus):+.1f}% CPU over --local (goal <= 5%)")
-    if joined_walls:
-        print(f"median of {repeats}: joined Ray {statistics.median(joined_walls):+.1f}% wall time, "
-              f"{statistics.median(joined_cpus):+.1f}% CPU over --local")
-    names = sorted({name for p in parts for name in p}, key=lambda n: -statistics.median(p.get(n, 0.0) for p in parts))
+    med = statistics.median
+    local = runs["--local"]
+    for way in ways:
+        if way == "--local":
+            continue
+        mine = runs[way]
+        pairs = list(zip(mine, local, strict=True))
+        whole_cpu = med(_percent_over(r.cpu, base.cpu) for r, base in pairs)
+        whole_wall = med(_percent_over(r.wall, base.wall) for r, base in pairs)
+        steady_cpu = med(_percent_over(base.steady_per_cpu_s(matches, small), r.steady_per_cpu_s(matches, small))
+                         for r, base in pairs)
+        steady_wall = med(_percent_over(base.steady_per_wall_s(matches, small), r.steady_per_wall_s(matches, small))
+                          for r, base in pairs)
+        fixed = med(_intercept(r.cpu, r.cpu_short, matches, small) - _intercept(base.cpu, base.cpu_short, matches,
+                                                                                small) for r, base in pairs)
+        print(f"median of {repeats} turns, {way} over --local: whole run {whole_cpu:+.1f}% CPU, {whole_wall:+.1f}% "
+              f"wall; steady {steady_cpu:+.1f}% CPU a match, {steady_wall:+.1f}% wall a match (goal <= 5%); "
+              f"fixed cost a run {fixed:.2f} CPU s more")
+    worker = statistics.median(sum(r.parts_short.get(n, 0.0) for n in RAY_WORKER_NAMES) for r in runs["Ray"])
+    print(f"Ray's worker played in the short runs for {worker:.2f} CPU s (median): the driver plays the first matches "
+          "while Ray starts, so where this is small Ray was barely up before the short run ended, its start was cut "
+          "short there and not in the long run, and Ray's steady columns hold part of its start (a fair steady cost "
+          "a match needs a short run that Ray mostly plays: raise --user-matches; the joined runs have no start)")
     print("the Ray runs' CPU seconds by process (median of the turns; `tourney` is the driver, which also plays the "
           "matches that end before Ray is up; ray::IDLE is the worker between tasks)")
+    parts = [r.parts for r in runs["Ray"]]
+    names = sorted({name for p in parts for name in p}, key=lambda n: -statistics.median(p.get(n, 0.0) for p in parts))
     for name in names:
         print(f"  {name:<24}{statistics.median(p.get(name, 0.0) for p in parts):>8.2f}")
 
@@ -820,15 +939,19 @@ def main() -> None:
     parser.add_argument("--ray-only", action="store_true", help="Only (a) and (b), Ray's scaling and overhead.")
     parser.add_argument("--cli-only", action="store_true", help="Only (f) and (g), the CLI's memory and loop.")
     parser.add_argument("--cli-matches", type=int, default=4000, help="Matches of (g)'s longer CLI run.")
+    parser.add_argument("--loop-only", action="store_true", help="Only (g), the CLI's loop against play_and_record.")
     parser.add_argument("--user-only", action="store_true", help="Only (h), Ray against --local as a user runs them.")
     parser.add_argument("--wire-only", action="store_true", help="Only (i), a Ray chunk's cost besides play.")
     parser.add_argument("--joined", action="store_true",
                         help="(h) also joins a Ray started once beforehand (`ray start --head` on 127.0.0.1).")
-    parser.add_argument("--user-matches", type=int, default=60000,
-                        help="Matches of each run of (h): long enough that Ray's start is a small part.")
+    parser.add_argument("--user-matches", type=int, default=40000,
+                        help="Matches of (h)'s long runs (a quarter for the short ones).")
     args = parser.parse_args()
     if args.wire_only:
         bench_wire(args.game, args.matches, 5)
+        return
+    if args.loop_only:
+        bench_cli_loop(args.game, args.cli_matches, args.repeats)
         return
     if args.user_only:
         bench_user_overhead(args.game, args.user_matches, args.repeats, args.joined)

@@ -34,12 +34,14 @@ from tourney.tournament.store.reads import (
 )
 from tourney.tournament.store.records import BYE_SEED
 from tourney.tournament.store.writes import (
+    bye_records,
     create_tournament,
     mark_status,
     record_matches,
     save_ratings,
     save_streaks,
 )
+from tourney.tournament.store.written_log import WrittenLog
 from tourney.workers.executor import Executor
 from tourney.workers.local import LocalExecutor
 
@@ -96,7 +98,11 @@ def run_tournament(
     if on_start is not None:
         on_start(tournament_id)
     done = PlayedNumbers(stored_numbers(engine, tournament_id))
-    expected = plan.expected_matches()
+    # Nothing stored yet: the run keeps what it writes for the end (store.written_log) instead of reading it back.
+    kept = WrittenLog() if not len(done) else None
+    # Only progress needs the total, and counting it builds the whole schedule once more (a format plans it to
+    # count it): ~1 us a match of the shortest, issue 32.
+    expected = plan.expected_matches() if on_match is not None else None
     total = max(expected, len(done)) if expected is not None else 0  # 0: open-ended (SPRT)
     r = 0
     while True:
@@ -108,15 +114,20 @@ def run_tournament(
         byes = [p for p in todo if p.seed_offset == BYE_SEED]
         if byes:
             record_matches(engine, tournament_id, plan, [], byes)
+            if kept is not None:
+                kept.add(bye_records(plan, byes))
             done.update(b.number for b in byes)
         matches = [p for p in todo if p.seed_offset != BYE_SEED]
         for chunk in runner.run(plan, matches):
             record_matches(engine, tournament_id, plan, chunk)
+            if kept is not None:
+                kept.add(chunk)
             done.update(p.number for p, _, _ in chunk)
             if on_match is not None:
                 on_match(len(done), total)
         r += 1
-    log = load_match_log(engine, tournament_id)  # one read for standings, ratings and streaks
+    # One log for standings, ratings and streaks: kept, or read once from the store.
+    log = kept.log() if kept is not None else load_match_log(engine, tournament_id)
     standings = standings_of(aliases, log)
     save_ratings(engine, tournament_id, standings)
     game = get_game(plan.game)

@@ -34,7 +34,7 @@ from tourney.engine.core.environment import (
 from tourney.engine.core.registry import GAME_MODULES
 from tourney.workers.executor import MAX_CHUNK, Executor, Feed, MatchPlan, Played
 from tourney.workers.local import LocalExecutor
-from tourney.workers.settled_heap import freeze_once
+from tourney.workers.settled_heap import freeze_now, freeze_once
 
 # Chunks are cut so that each worker gets about this many chunks: small enough to balance
 # slow matches across workers, large enough that Ray's per-task cost stays a few percent.
@@ -196,6 +196,11 @@ class RayExecutor:
                 try:
                     # No address: a fresh local instance of our own ("local"), never a cluster that
                     # `ray start` left running on this machine, which ray.init() would otherwise join.
+                    # Not a lean head of our own (`ray start --head --block --include-dashboard=false
+                    # --no-monitor --include-log-monitor=false` in a child, joined): tried (issue 32), the
+                    # `ray start` process and the Ray Client server it always starts (~1 s of imports each) cost
+                    # more CPU than the monitor and log monitor it leaves out: a 20,000-match `--workers 1` run
+                    # used 13.85 s against 13.40 s this way (all processes, medians of 3 A/B turns, load 5-8).
                     ray.init(address=self._address or "local", **kwargs)
                 except Exception as exc:  # Ray raises ConnectionError, RuntimeError or its own types
                     where = self._address or "a local Ray instance"
@@ -205,7 +210,7 @@ class RayExecutor:
                         + client_hint(self._address)
                     ) from None
                 self._owns = True
-            freeze_once()  # Ray's own objects, imported and built by now: see settled_heap
+            freeze_now()  # Ray's own objects, imported and built by now (the run froze its own before): settled_heap
             self._cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
             self.workers = min(self._requested, self._cpus) if self._requested else self._cpus
             self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)

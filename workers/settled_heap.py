@@ -30,10 +30,14 @@ _frozen_in: set[int] = set()  # the process ids that froze already (a forked chi
 def freeze_once() -> None:
     """Move every object tracked so far out of the collector's sight, once per process, and collect the young
     generation less often (YOUNG_COLLECTION_AT)."""
-    pid = os.getpid()
-    if pid in _frozen_in:
-        return
-    _frozen_in.add(pid)
+    if os.getpid() not in _frozen_in:
+        freeze_now()
+
+
+def freeze_now() -> None:
+    """freeze_once's work, even in a process that froze before: what it built since then (a Ray driver's Ray,
+    started in the background after the run's own imports and store were frozen) leaves the collector's sight too."""
+    _frozen_in.add(os.getpid())
     gc.collect()  # what is garbage now is freed first, not frozen
     gc.freeze()
     young, *older = gc.get_threshold()

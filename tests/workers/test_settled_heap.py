@@ -60,3 +60,24 @@ def test_after_the_freeze_young_collections_come_later_but_still_come_by_themsel
     assert int(threshold) == int(young_at) > 700  # later than Python's default
     assert early == "False"  # the cycle waited...
     assert collected == "True"  # ...and went without anyone calling gc.collect()
+
+
+AGAIN = """
+import gc
+from tourney.workers.settled_heap import freeze_now, freeze_once
+
+freeze_once()
+first = gc.get_freeze_count()
+built_later = [[i] for i in range(5000)]  # a Ray started after the run froze its own objects
+freeze_once()  # once per process: these stay in the collector's sight
+skipped = gc.get_freeze_count()
+freeze_now()  # ...unless frozen again on purpose
+print(first, skipped, gc.get_freeze_count())
+"""
+
+
+def test_freezing_again_takes_what_was_built_after_the_first_freeze() -> None:
+    out = subprocess.run([sys.executable, "-c", AGAIN], capture_output=True, text=True, timeout=60, check=True)
+    first, skipped, again = (int(x) for x in out.stdout.split())
+    assert skipped == first
+    assert again >= first + 5000

@@ -293,8 +293,9 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         executor = cast("PoolExecutor", on_arena)
     else:
         executor = make_executor(local=local, address=address, workers=workers)
-        if local:  # (a Ray executor freezes once Ray is up, its objects included)
-            freeze_once()  # the imports and the store outlive the run: the collector need not walk them
+        # The imports and the store outlive the run: the collector need not walk them. With Ray too: this process
+        # plans the schedule and plays the first matches while Ray starts (which freezes again once it is up).
+        freeze_once()
     from tourney.tournament.metrics import instrument
 
     # --metrics-port: matches counted as their results arrive here, and the remaining-matches gauge.

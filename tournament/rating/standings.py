@@ -145,17 +145,24 @@ class MatchLog:
     order, so every sum is the same.
     """
 
-    def __init__(self, matches: Iterable[Sequence[StandingSeat]]) -> None:
+    def __init__(self, matches: Iterable[Sequence[StandingSeat]] = ()) -> None:
         self.distinct: list[tuple[StandingSeat, ...]] = []
         self.order = array("I")
-        index: dict[tuple[StandingSeat, ...], int] = {}
+        self._index: dict[tuple[StandingSeat, ...], int] = {}
         for m in matches:
-            match = tuple(m)
-            at = index.get(match)
-            if at is None:
-                at = index[match] = len(self.distinct)
-                self.distinct.append(match)
-            self.order.append(at)
+            self.add(m)
+
+    def add(self, seats: Sequence[StandingSeat]) -> None:
+        """Put a match after the ones held."""
+        match = tuple(seats)
+        at = self._index.get(match)
+        if at is None:
+            at = self._index[match] = len(self.distinct)
+            self.distinct.append(match)
+        self.order.append(at)
+
+    def __len__(self) -> int:
+        return len(self.order)
 
     def __iter__(self) -> Iterator[tuple[StandingSeat, ...]]:
         distinct = self.distinct

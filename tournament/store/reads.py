@@ -77,23 +77,31 @@ def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[Stand
     faults: dict[str, int] = {}
     for rows in match_seats(conn, tournament_id):
         # Unpacked once (the _SEAT_COLUMNS in order): reading a Row's fields by name is a Python call each.
-        seats = [(alias, tier, points, faults_json)
-                 for _, _, _, _, alias, tier, points, faults_json in cast("list[tuple[Any, ...]]", rows)]
-        tiers: dict[int, int] = {}
-        for _, tier, _, _ in seats:
-            tiers[tier] = tiers.get(tier, 0) + 1
-        bye = rows[0].termination == BYE
-        match = []
-        for alias, tier, points, faults_json in seats:
+        seats = []
+        for _, _, _, _, alias, tier, points, faults_json in cast("list[tuple[Any, ...]]", rows):
             count = faults.get(faults_json)
             if count is None:
                 count = faults[faults_json] = sum(int(v) for v in loads(faults_json).values())
-            key = (alias, tier, tiers[tier], points, count, bye)
-            result = shared.get(key)
-            if result is None:
-                result = shared[key] = StandingSeat(*key)
-            match.append(result)
-        yield match
+            seats.append((alias, tier, points, count))
+        yield standing_match(seats, rows[0].termination == BYE, shared)
+
+
+def standing_match(seats: Sequence[tuple[str, int, float, int]], bye: bool,
+                   shared: dict[tuple[Any, ...], StandingSeat]) -> list[StandingSeat]:
+    """A match's StandingSeats from its seats' (alias, tier, points, fault count), in seat order: the one converter,
+    for stored matches (standings_input) and for the ones a run keeps as it writes them (store.written_log).
+    Equal seat results are one shared object, kept in `shared`."""
+    tiers: dict[int, int] = {}
+    for _, tier, _, _ in seats:
+        tiers[tier] = tiers.get(tier, 0) + 1
+    match = []
+    for alias, tier, points, count in seats:
+        key = (alias, tier, tiers[tier], points, count, bye)
+        result = shared.get(key)
+        if result is None:
+            result = shared[key] = StandingSeat(*key)
+        match.append(result)
+    return match
 
 
 def load_standings(engine: Engine, tournament_id: int, aliases: Sequence[str]) -> list[Standing]:

@@ -131,10 +131,7 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
     A number that occurs twice in the batch (a duplicated chunk) is written once: its first record.
     """
     config = dumps(plan.config)
-    # A bye is worth a win for every game the pairing would have played (two players), or the
-    # average share of the table (more players: a win would be worth k times that).
-    value = float(plan.games_per_pair / (1 if plan.players == 2 else plan.players))
-    stored = [*played, *((bye, bye_match(plan.game, plan.entrants[bye.seats[0]].alias, value), 0.0) for bye in byes)]
+    stored = [*played, *bye_records(plan, byes)]
     out: list[MatchRows] = []
     seen: set[int] = set()
     game = plan.game
@@ -152,6 +149,13 @@ def match_rows(tournament_id: int, plan: TournamentPlan, played: Sequence[Played
         earned = [(tournament_id, alias, n, name, None) for alias, n, name in rec.achievements]
         out.append(MatchRows(match, seats, earned))
     return out
+
+
+def bye_records(plan: TournamentPlan, byes: Sequence[Pairing]) -> list[Played]:
+    """The byes' records as stored. A bye is worth a win for every game the pairing would have played (two
+    players), or the average share of the table (more players: a win would be worth k times that)."""
+    value = float(plan.games_per_pair / (1 if plan.players == 2 else plan.players))
+    return [(bye, bye_match(plan.game, plan.entrants[bye.seats[0]].alias, value), 0.0) for bye in byes]
 
 
 def _seat_row(seat: int, alias: str, values: SeatValues, entrant_id: int | None) -> tuple[Any, ...]:
