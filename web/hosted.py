@@ -107,8 +107,7 @@ def add_hosted_routes(app: FastAPI, engine: Engine, page: Page) -> None:
             archive = Path(folder) / "bundle"
             archive.write_bytes(data)
             try:
-                version = submit_version(engine, name, archive, run, games)
-                validations.submit(name, version)
+                version = validations.submit(name, lambda: submit_version(engine, name, archive, run, games))
             except ValidationBusy as exc:
                 raise HTTPException(429, str(exc)) from None
             except TourneyError as exc:

@@ -53,6 +53,9 @@ LOG_TAIL_CHARS = 400  # ... and at most this many characters of them
 LOG_DIR = Path("bot-logs")
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 SOCKET_NAME = "arena.sock"
+# Connections each listener of a match's private arena takes (a public arena takes 4,096, ~17 KB each): a
+# program needs one, the organiser's RunMatch one, so a hosted bot cannot fill its worker with idle ones.
+PROGRAM_CONNECTIONS = 16
 
 
 class HostedStart(Protocol):
@@ -112,7 +115,8 @@ def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], hosted
     tokens = {name: secrets.token_urlsafe(16) if any_hosted else "" for name in [*names.values(), *guests]}
     admin_token = secrets.token_urlsafe(12)
     arena_config = ArenaConfig(admin_token=admin_token, allow_anonymous=not any_hosted,
-                               seat_wait_s=CONNECT_WAIT_S, tokens={n: token_hash(t) for n, t in tokens.items() if t})
+                               seat_wait_s=CONNECT_WAIT_S, tokens={n: token_hash(t) for n, t in tokens.items() if t},
+                               max_connections=PROGRAM_CONNECTIONS)
     # Each hosted seat its own socket, in a folder of its own (the one its sandbox sees): the arena counts
     # a socket's callers as one address, so no seat can spend its opponent's limits (server.py).
     sockets: dict[int, Path] = {}

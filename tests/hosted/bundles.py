@@ -147,6 +147,29 @@ time.sleep(1.5)
             held.append(threading.Thread(target=lambda: list_or_error(play(silence(), timeout=12)), daemon=True))
             held[-1].start()
         time.sleep(0.05)"""),
+    # Opens 200 connections to its arena socket at once (the most its open-file cap leaves room for), and
+    # says how many the arena took (answered its HTTP/2 preface) before it closed them; then plays.
+    "hoarder": """
+import os, socket, time
+path = os.environ["TOURNEY_ARENA"][len("unix:"):]
+preface = b"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n" + bytes.fromhex("000000040000000000")
+held = []
+for _ in range(200):
+    sock = socket.socket(socket.AF_UNIX)
+    sock.connect(path)
+    sock.sendall(preface)
+    held.append(sock)
+time.sleep(2)
+answered = 0
+for sock in held:
+    sock.setblocking(False)
+    try:
+        answered += bool(sock.recv(65536))
+    except OSError:
+        pass
+    sock.close()
+print("HOARDER: answered", answered, flush=True)
+""",
     # Never says Hello: holds the arena's socket open and says nothing.
     "silent": """
 import os, socket, time

@@ -13,6 +13,7 @@ import pytest
 
 from tests.hosted.conftest import Store
 from tourney.engine.core import Termination
+from tourney.workers import programs
 
 pytestmark = [pytest.mark.timeout(120)]
 PLAYED = (Termination.NORMAL, Termination.ADJUDICATION)
@@ -27,4 +28,14 @@ def test_wrong_tokens_from_one_seat_do_not_lock_out_its_opponent(hosted_store: S
 def test_streams_held_by_one_seat_do_not_keep_its_opponent_out(hosted_store: Store) -> None:
     result = hosted_store.play("hosted:crowder", "hosted:slow", move_ms=15_000)
     assert "ATTACK: refused this connection has 8 calls in flight" in hosted_store.log("crowder")
+    assert result.termination in PLAYED, result.reason
+
+
+def test_a_seat_holds_few_connections_to_its_socket(hosted_store: Store) -> None:
+    # Before: a private arena took 4,096 connections on each listener (as a public one does), about 17 KB
+    # of the worker's memory each: one hosted bot, with its open files and processes, could make its match's
+    # worker hold 70 MB of idle connections. A seat needs one; its socket now takes PROGRAM_CONNECTIONS.
+    result = hosted_store.play("hosted:hoarder", "random")
+    answered = int(hosted_store.log("hoarder").split("HOARDER: answered ")[1].split()[0])
+    assert 1 <= answered <= programs.PROGRAM_CONNECTIONS
     assert result.termination in PLAYED, result.reason

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import shutil
 import tarfile
+import threading
 import time
 from pathlib import Path
 
@@ -14,11 +15,12 @@ import pytest
 
 from tests.hosted.bundles import GAME, bot_source
 from tests.web.browser import served
+from tourney.tournament.hosted import validation_queue
 from tourney.tournament.hosted.document import hosted_bot_doc
 from tourney.tournament.hosted.submission import submit_version
 from tourney.tournament.hosted.validation import validate
 from tourney.tournament.store.database import open_store, url_of
-from tourney.tournament.store.hosted import set_token
+from tourney.tournament.store.hosted import hosted_bot, set_token
 from tourney.web.app import create_app
 from tourney.web.hosted import MAX_UPLOAD
 
@@ -81,3 +83,36 @@ def test_the_author_uploads_and_only_the_author_reads_the_logs(tmp_path: Path) -
         assert "PRIVATE-LOG-LINE" not in web.get("/hosted/frank", params={"token": "wrong"}).text
         assert "PRIVATE-LOG-LINE" in web.get("/hosted/frank", params={"token": token}).text
         assert web.get("/hosted/nobody").status_code == 404
+
+
+
+def test_an_upload_refused_for_a_full_queue_stores_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The attack: an author uploads faster than versions validate. Past the queue's places each upload was
+    # refused (429), but only after its version was stored: a new bundle in the store (up to 32 MiB) on
+    # every refused upload, pending for ever. Now a version is stored only when it has a place in the queue.
+    started, release = threading.Event(), threading.Event()
+
+    def validating(*args: object) -> None:
+        started.set()
+        release.wait(WAIT_S)
+
+    monkeypatch.setattr(validation_queue, "MAX_WAITING", 1)
+    monkeypatch.setattr(validation_queue, "validate", validating)
+    engine = open_store(str(tmp_path / "t.db"))
+    folder = tmp_path / "v1"
+    folder.mkdir()
+    (folder / "bot.py").write_text(bot_source("good"))
+    submit_version(engine, "frank", folder, "python3 bot.py", [GAME])
+    author = {"Authorization": f"Bearer {set_token(engine, 'frank')}"}
+    try:
+        with served(create_app(engine)) as base, httpx.Client(base_url=base, timeout=30) as web:
+            statuses = []
+            for i in range(4):  # one validating, one waiting, then no place
+                upload = web.post("/api/hosted/frank/versions", params={"run": "python3 bot.py", "game": GAME},
+                                  content=archive(bot_source("good") + f"\n# {i}\n"), headers=author)
+                statuses.append(upload.status_code)
+                assert i > 0 or started.wait(WAIT_S)  # the first is off the queue before the next arrives
+            assert statuses == [202, 202, 429, 429]
+            assert [v.version for v in hosted_bot(engine, "frank")[1]] == [1, 2, 3]  # v1 and the two queued
+    finally:
+        release.set()

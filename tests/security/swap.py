@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tourney.engine.core import State
+from tourney.engine.server.codecs import codec_for
 
 Revealed = Callable[[State, State, int], bool]
 
@@ -26,10 +27,17 @@ Revealed = Callable[[State, State, int], bool]
 def seen(state: State, seat: int) -> Any:
     """What `seat` and any spectator are shown, as the wire carries it, and what a trainer is shown:
     [observation, public view, the training tensor built from the state (`Encoding.encode_state`,
-    which reads the state itself, so it must hide what the view hides)]."""
+    which reads the state itself, so it must hide what the view hides), and the bytes of the arena's
+    ActionRequest fields for the seat: its typed observation (the game's codec) and, when it acts,
+    its typed legal actions]."""
     encoding = state.game.encoding()
     tensor = None if encoding is None else encoding.encode_state(state, seat)
-    return json.loads(json.dumps([state.observe(seat), state.public_view(), tensor]))
+    observation = state.observe(seat)
+    codec = codec_for(state.game.id)
+    wire = [codec.observation_bytes(observation).hex()]
+    if not state.is_over() and seat in state.to_act():
+        wire += [codec.action(action).SerializeToString().hex() for action in state.legal_actions(seat)]
+    return json.loads(json.dumps([observation, state.public_view(), tensor, wire]))
 
 
 def fork_hidden(state: State, observer: int, rng: random.Random) -> State:

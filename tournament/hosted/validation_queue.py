@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections.abc import Callable
 
 from sqlalchemy.engine import Engine
 
@@ -32,17 +33,22 @@ class ValidationQueue:
         self._waiting: queue.Queue[tuple[str, HostedVersion]] = queue.Queue(MAX_WAITING)
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._storing = threading.Lock()
 
-    def submit(self, name: str, version: HostedVersion) -> None:
-        """Queue a stored version for validation; ValidationBusy when MAX_WAITING already wait."""
-        try:
+    def submit(self, name: str, store: Callable[[], HostedVersion]) -> HostedVersion:
+        """Store a new version of bot `name` (`store()`) and queue it for validation; ValidationBusy, with
+        nothing stored, when MAX_WAITING already wait (a version stored without its place would wait for
+        ever, and every refused upload would still have left its bundle in the store)."""
+        with self._storing:  # the only writer of the queue: the room seen here is still there at the put
+            if self._waiting.full():
+                raise ValidationBusy(f"{MAX_WAITING} versions are waiting for validation: upload again later.")
+            version = store()
             self._waiting.put_nowait((name, version))
-        except queue.Full:
-            raise ValidationBusy(f"{MAX_WAITING} versions are waiting for validation: upload again later.") from None
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="hosted-validation", daemon=True)
                 self._thread.start()
+        return version
 
     def _run(self) -> None:
         while True:
