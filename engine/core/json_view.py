@@ -24,6 +24,16 @@ def jsonable(value: Any) -> Any:
 
     A match's details are the game's own values; this is the form they are sent and stored in.
     """
+    # The plain types first, by exact type: a details document is mostly ints and strings in dicts
+    # and lists, and an isinstance test against the Mapping ABC cost ~1 µs a value (the record of a
+    # Tiny Ninjas match: 30 µs of its ~170 µs turnover in the arena).
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [jsonable(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
