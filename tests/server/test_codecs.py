@@ -11,7 +11,7 @@ import pytest
 
 from tourney.engine.core import available_games, get_game
 from tourney.engine.server.codecs import codec_for, dumps
-from tourney.engine.server.codecs.base import GenericCodec
+from tourney.engine.server.codecs.base import GenericCodec, json_bytes
 from tourney.engine.server.framing import field, tag
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.wire import LegalEncoder, observation_bytes, request_message
@@ -155,6 +155,14 @@ def test_cached_legal_lists_are_the_actions_encoded_afresh(game_id: str) -> None
 
 def test_unknown_games_get_the_generic_codec() -> None:
     assert isinstance(codec_for("sticks"), GenericCodec)
+
+
+def test_json_bytes_are_the_json_text_encoded() -> None:
+    # what an observation's `json` field carries: orjson's bytes, its retry for non-string keys, and the
+    # standard library's last resort (an int beyond 64 bits), each the UTF-8 of what dumps writes
+    for value in ({"name": "Maître", "dice": (1, 2)}, {1: "one"}, {"big": 2**70}, [None, 1.5, "ü"]):
+        assert json_bytes(value) == dumps(value).encode()
+        assert json.loads(json_bytes(value)) == json.loads(json.dumps(value, default=str))
 
 
 def _stdlib(value: object) -> object:
