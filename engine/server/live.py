@@ -20,7 +20,9 @@ class LiveMatch:
     While nobody watches, a step on the event loop is not even rendered: `advance` keeps a
     way to render it, used only if a watcher arrives before the next step (the state cannot
     change meanwhile, as the referee runs on the same loop). Its last event (`finish`) waits the same
-    way: a match nobody watches never builds it unless a late watcher or a public record asks.
+    way: a match nobody watches never builds it unless a late watcher or a public record asks (a
+    Tiny Ninjas match saves ~12 µs: its final public view rendered, the record copied). Until then a
+    kept match holds its final state (8-19 kB) instead of that event, for the arena's max_finished.
     """
 
     match_id: str
