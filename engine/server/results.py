@@ -44,7 +44,7 @@ def ranks_of(ranking: Sequence[Sequence[int]], players: int) -> list[int]:
     return ranks
 
 
-# Read once: the enum wrapper's Value() is Python code (7 µs of a match's record in the arena).
+# Read once: the enum wrapper's Value() is Python code run for every record (0.35 -> 0.05 µs).
 _TERMINATION_VALUES: dict[Termination, pb.Termination] = {
     t: pb.Termination.Value(_WIRE_PREFIX + t.name) for t in Termination}
 
