@@ -24,6 +24,16 @@ def jsonable(value: Any) -> Any:
 
     A match's details are the game's own values; this is the form they are sent and stored in.
     """
+    # The plain types first, by exact type: a details document is mostly ints and strings in dicts
+    # and lists, and the isinstance test against the Mapping ABC was slow for each of them (a Tiny
+    # Ninjas match's details, 34 values: 14.4 -> 2.4 µs, compiled).
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [jsonable(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):

@@ -34,7 +34,7 @@ from tourney.engine.server.live import LiveMatch
 from tourney.engine.server.match_loop import LoopMatch
 from tourney.engine.server.metrics import MatchMetrics
 from tourney.engine.server.realtime import no_realtime, play_realtime, supports_realtime
-from tourney.engine.server.records import ended_message, public_record, without_replay
+from tourney.engine.server.records import ended_messages, public_record
 from tourney.engine.server.results import record_of, void_record
 from tourney.engine.server.sessions import BotSession, RemoteSeat, shown
 from tourney.engine.server.tokens import token_hash
@@ -225,7 +225,7 @@ class Arena:
             live.advance(0, lambda: dumps(first.public_view()))
         else:
             live.publish(live.event(0, dumps(first.public_view())))
-        config_json = dumps(dict(config or {}))
+        config_json = dumps(dict(config)) if config else "{}"  # what dumps({}) writes
         for seat, session in claimed:
             # No seed while the match runs: it decides every hidden card and future roll, so a bot
             # holding it could rebuild the opponents' hands (it is in the record at the end).
@@ -274,8 +274,8 @@ class Arena:
                 self._release(session)
         # The record is kept (GetMatch, Watch) before any bot hears the match is over.
         self._finish(live, record)
-        for seat, session in claimed:
-            session.end(ended_message(record, seat))
+        for (_, session), ended in zip(claimed, ended_messages(record, [seat for seat, _ in claimed]), strict=True):
+            session.end(ended)
         return record
 
     def _store(self, match_id: str, names: Sequence[str], result: MatchResult, seconds: float) -> None:
@@ -303,14 +303,9 @@ class Arena:
         return out
 
     def _finish(self, live: LiveMatch, record: pb.MatchRecord) -> None:
-        latest = live.latest()
         # Watchers see the record without seed or replay (they saw every public view already);
         # an organiser's watch swaps the full record in (see ArenaServicer.Watch).
-        final = live.event(live.step + 1, latest.public_view_json if latest is not None else "")
-        final.finished = True
-        final.record.CopyFrom(without_replay(record))
-        live.record = record
-        live.publish(final)
+        live.finish(record)
         self._live.pop(live.match_id, None)
         self._finished[live.match_id] = live
         while len(self._finished) > self.config.max_finished:

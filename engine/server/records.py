@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 
 from tourney.engine.core import ReplayMismatch
 from tourney.engine.public_replay import as_changes, public_frames
@@ -68,7 +69,24 @@ def public_record(record: pb.MatchRecord, final_view_json: str) -> pb.MatchRecor
 def ended_message(record: pb.MatchRecord, seat: int) -> pb.MatchEnded:
     """The MatchEnded that seat `seat` of a finished match is sent: ranks, scores, its points, and every
     seat's result as the public record shows it (no clocks)."""
-    return pb.MatchEnded(match_id=record.match_id, ranks=list(record.ranks), scores=list(record.scores),
-                         reason=record.reason, seat=seat, termination=record.termination,
-                         points=seat_points(record, seat), forfeit_seat=record.forfeit_seat,
-                         seats=without_replay(record).seats, termination_kind=record.termination_kind)
+    return ended_messages(record, [seat])[0]
+
+
+def ended_messages(record: pb.MatchRecord, seats: Sequence[int]) -> list[pb.MatchEnded]:
+    """`ended_message` for each of `seats`: what they share is built once (copied, then the seat and
+    its points set), as a match's turnover is a part of every decision's cost in the arena."""
+    public = pb.MatchRecord(seats=record.seats)
+    for result in public.seats:  # the clocks stay the organiser's, as in without_replay
+        result.decisions = 0
+        result.think_s = 0.0
+    shared = pb.MatchEnded(match_id=record.match_id, ranks=record.ranks, scores=record.scores,
+                           reason=record.reason, termination=record.termination, forfeit_seat=record.forfeit_seat,
+                           seats=public.seats, termination_kind=record.termination_kind)
+    out = []
+    for seat in seats:
+        ended = pb.MatchEnded()
+        ended.CopyFrom(shared)
+        ended.seat = seat
+        ended.points = seat_points(record, seat)
+        out.append(ended)
+    return out

@@ -44,10 +44,14 @@ def ranks_of(ranking: Sequence[Sequence[int]], players: int) -> list[int]:
     return ranks
 
 
+# Read once: the enum wrapper's Value() is Python code run for every record (0.35 -> 0.05 µs).
+_TERMINATION_VALUES: dict[Termination, pb.Termination] = {
+    t: pb.Termination.Value(_WIRE_PREFIX + t.name) for t in Termination}
+
+
 def termination_message(termination: Termination) -> pb.Termination:
     """The proto enum value of a termination."""
-    value: pb.Termination = pb.Termination.Value(_WIRE_PREFIX + termination.name)
-    return value
+    return _TERMINATION_VALUES[termination]
 
 
 def termination_from(record: pb.MatchRecord) -> Termination | None:
@@ -61,8 +65,11 @@ def termination_from(record: pb.MatchRecord) -> Termination | None:
 
 def seat_message(seat: SeatResult) -> pb.SeatResult:
     """The proto image of one seat's result."""
-    return pb.SeatResult(tier=seat.tier, tier_size=seat.tier_size, score=seat.score, points=seat.points,
-                         decisions=seat.decisions, think_s=seat.think_s, faults=dict(seat.faults))
+    message = pb.SeatResult(tier=seat.tier, tier_size=seat.tier_size, score=seat.score, points=seat.points,
+                            decisions=seat.decisions, think_s=seat.think_s)
+    if seat.faults:  # filled from an empty dict, the map cost more than the rest (1.15 -> 0.49 µs), writing nothing
+        message.faults.update(seat.faults)
+    return message
 
 
 def seat_of(message: pb.SeatResult) -> SeatResult:

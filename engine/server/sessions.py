@@ -29,6 +29,7 @@ from tourney.engine.server.wire import legal_encoder, observation_bytes, request
 # Sentinel on the outbound queue: the stream is over, the writer stops.
 _CLOSE = None
 _MATCH_STARTED_TAG = tag(pb.ArenaMessage, "match_started", True)
+_MATCH_ENDED_TAG = tag(pb.ArenaMessage, "match_ended", True)
 
 
 SHOWN_CHARS = 64  # how much of a client-chosen name or id an error, a log line or an abort detail repeats
@@ -282,7 +283,7 @@ class BotSession:
         held = self._starts.pop((ended.match_id, ended.seat), None)
         if held is not None:
             self.send(field(_MATCH_STARTED_TAG, held))
-        self.send(pb.ArenaMessage(match_ended=ended))
+        self.send(field(_MATCH_ENDED_TAG, ended.SerializeToString()))  # ArenaMessage(match_ended=ended), framed
 
     def _started(self, match_id: str, seat: int) -> bytes:
         """The held MatchStarted of this seat's match for its first request (empty once sent or never held)."""

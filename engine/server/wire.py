@@ -13,7 +13,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from tourney.engine.core import Action, Observation
-from tourney.engine.server.codecs import Codec, GenericCodec, dumps
+from tourney.engine.server.codecs import Codec, GenericCodec
+from tourney.engine.server.codecs.base import json_bytes
 from tourney.engine.server.framing import field, tag, varint
 from tourney.engine.server.generated import arena_pb2 as pb
 
@@ -35,14 +36,20 @@ class LegalEncoder:
 
     Encoding is the arena's hot path: a Maître Ninja defender can have ~35,000 legal rows.
     Each distinct action is encoded once (actions are frozen, so equal actions encode
-    equally), and an immutable legal sequence returned again by the game is reused whole.
+    equally), found again by identity before equality, and an immutable legal sequence
+    returned again by the game is reused whole.
     """
 
-    def __init__(self, codec: Codec, max_actions: int = 200_000, max_lists: int = 64) -> None:
+    def __init__(self, codec: Codec, max_actions: int = 200_000, max_lists: int = 64,
+                 max_by_id: int = 8192) -> None:
         self.codec = codec
         self.max_actions = max_actions
         self.max_lists = max_lists
         self._actions: dict[Action, bytes] = {}
+        # The same by identity: the games hand out the same action objects again and again (Tiny
+        # Ninjas ~97%), and an int's hash is free where a dataclass's __hash__ is Python code.
+        self.max_by_id = max_by_id
+        self._by_id: dict[int, tuple[Action, bytes]] = {}
         self._lists: OrderedDict[int, tuple[Sequence[Action], bytes]] = OrderedDict()
 
     def encode(self, legal: Sequence[Action]) -> bytes:
@@ -53,7 +60,12 @@ class LegalEncoder:
             return hit[1]
         parts = []
         cache = self._actions
+        by_id = self._by_id
         for action in legal:
+            seen = by_id.get(id(action))
+            if seen is not None and seen[0] is action:
+                parts.append(seen[1])
+                continue
             try:
                 data = cache.get(action)
             except TypeError:  # an unhashable action: encode it every time
@@ -63,6 +75,9 @@ class LegalEncoder:
                 data = field(_LEGAL_TAG, self.codec.action(action).SerializeToString())
                 if len(cache) < self.max_actions:
                     cache[action] = data
+            if len(by_id) >= self.max_by_id:  # a game that makes its actions anew churns through it
+                by_id.clear()
+            by_id[id(action)] = (action, data)  # held, so its id is not reused while it is here
             parts.append(data)
         out = b"".join(parts)
         # Only immutable sequences may be reused by identity (a list could change in place).
@@ -88,7 +103,7 @@ def observation_bytes(codec: Codec, obs: Observation) -> bytes:
     """The serialized proto Observation of `obs`: a generic (JSON-only) one framed here, a codec's own
     `observation_bytes` when it has one (it frames what repeats from request to request once)."""
     if isinstance(codec, GenericCodec):
-        return field(_GENERIC_TAG, field(_GAME_TAG, codec.game_id.encode()) + field(_JSON_TAG, dumps(obs).encode()))
+        return field(_GENERIC_TAG, field(_GAME_TAG, codec.game_id.encode()) + field(_JSON_TAG, json_bytes(obs)))
     framed = getattr(codec, "observation_bytes", None)
     data: bytes = framed(obs) if framed is not None else codec.observation(obs).SerializeToString()
     return data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import random
@@ -10,7 +11,8 @@ import pytest
 
 from tourney.engine.core import available_games, get_game
 from tourney.engine.server.codecs import codec_for, dumps
-from tourney.engine.server.codecs.base import GenericCodec
+from tourney.engine.server.codecs.base import GenericCodec, json_bytes
+from tourney.engine.server.framing import field, tag
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.wire import LegalEncoder, observation_bytes, request_message
 
@@ -137,8 +139,30 @@ def test_hand_encoded_requests_parse_as_the_generated_message(game_id: str) -> N
         assert encoder.encode(legal) == encoder.encode(legal)
 
 
+@pytest.mark.parametrize("game_id", BUILT)
+def test_cached_legal_lists_are_the_actions_encoded_afresh(game_id: str) -> None:
+    # Found by identity, by equality (a copy of an action: another object), or after the identity map
+    # filled up and was cleared (a bound of 5 ids): always the bytes of each action encoded on its own.
+    codec = codec_for(game_id)
+    encoder = LegalEncoder(codec, max_by_id=5)
+    for _, _, legal in _positions(game_id, 11, limit=40):
+        fresh = b"".join(field(tag(pb.ActionRequest, "legal_actions", True), codec.action(a).SerializeToString())
+                         for a in legal)
+        copies = [copy.copy(a) for a in legal]
+        assert encoder.encode(list(legal)) == encoder.encode(copies) == encoder.encode(list(legal)) == fresh
+        assert len(encoder._by_id) <= 5
+
+
 def test_unknown_games_get_the_generic_codec() -> None:
     assert isinstance(codec_for("sticks"), GenericCodec)
+
+
+def test_json_bytes_are_the_json_text_encoded() -> None:
+    # what an observation's `json` field carries: orjson's bytes, its retry for non-string keys, and the
+    # standard library's last resort (an int beyond 64 bits), each the UTF-8 of what dumps writes
+    for value in ({"name": "Maître", "dice": (1, 2)}, {1: "one"}, {"big": 2**70}, [None, 1.5, "ü"]):
+        assert json_bytes(value) == dumps(value).encode()
+        assert json.loads(json_bytes(value)) == json.loads(json.dumps(value, default=str))
 
 
 def _stdlib(value: object) -> object:

@@ -11,7 +11,7 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import DecisionRequest, Termination, get_game, jsonable
 from tourney.engine.referee import MatchResult, play_match
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.records import ended_message, without_replay
+from tourney.engine.server.records import ended_message, ended_messages, without_replay
 from tourney.engine.server.results import (
     ranks_of,
     record_of,
@@ -63,6 +63,24 @@ def test_a_bot_is_told_every_seat_result_and_the_typed_termination() -> None:
     assert result.seats[0].decisions > 0
     assert ended.termination_kind == pb.TERMINATION_ILLEGAL_MOVE and ended.termination == "illegal_move"
     assert list(ended.ranks) == [1, 2] and ended.points == 1.0  # the older fields still say the same
+
+
+def test_each_seat_is_sent_the_bytes_its_own_ended_message_had() -> None:
+    # ended_messages builds what the seats share once: each message must still be what one built field by
+    # field from the record gives, byte for byte (seat 0's zero seat and a seat's zero points included)
+    result = played(6, make_bot("random", GAME, 1), Illegal())
+    record = record_of("m7", ["a", "b"], result)
+    for seat, ended in zip([1, 0, 1], ended_messages(record, [1, 0, 1]), strict=True):
+        by_hand = pb.MatchEnded(match_id="m7", ranks=list(record.ranks), scores=list(record.scores),
+                                reason=record.reason, seat=seat, termination=record.termination,
+                                points=record.seats[seat].points, forfeit_seat=record.forfeit_seat,
+                                seats=[pb.SeatResult(tier=s.tier, tier_size=s.tier_size, score=s.score, points=s.points,
+                                                     faults=s.faults) for s in record.seats],
+                                termination_kind=record.termination_kind)
+        assert ended.SerializeToString(deterministic=True) == by_hand.SerializeToString(deterministic=True)
+        assert ended.SerializeToString() == ended_message(record, seat).SerializeToString()
+    assert [e.points for e in ended_messages(record, [0, 1])] == [1.0, 0.0]
+    assert record.seats[0].decisions > 0  # the record keeps its clocks
 
 
 def test_the_public_record_drops_the_details_with_the_seed_and_replay() -> None:
