@@ -125,6 +125,24 @@ def _count_names(out: list[Any], at: int, names: Sequence[Any], tally: list[int]
             tally[t] = 0
 
 
+def _seat_part(out: list[Any], at: int, s: TinyNinjasState, p: int, revealed: bool, tally: list[int]) -> None:
+    """Seat p's part of `state_tensor`, from out[at] on (a call per seat: compiled, a loop over the tuple
+    (me, 1 - me) built a tuple and iterated it through the generic iterator protocol)."""
+    one: object = 1.0
+    hand = s.hands[p]
+    out[at] = _scaled(BY_20, s.health[p], 20.0)
+    out[at + 1] = _scaled(BY_20, s.maxh[p], 20.0)
+    out[at + 2] = _scaled(BY_10, s.limit[p], 10.0)
+    out[at + 3] = _scaled(BY_10, len(hand), 10.0)
+    slots: tuple[int, ...] = TOKEN_SLOTS[s.tokens[p]]
+    for k in slots:
+        out[at + 5 + k] = one
+    _count_types(out, at + AT_KNOWN, s.known[p], tally)
+    if revealed:
+        out[at + 4] = one
+        _count_types(out, at + AT_REVEALED, hand, tally)
+
+
 def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     """`encode(s.observe(me))`, number for number, from the state's fields. Every number is stored as an
     object made once (`one`, the `_values` tables, COUNT_VALUE): compiled, a float written into the list
@@ -140,29 +158,15 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     out[AT_ROUND] = _scaled(BY_100, s.round, 100.0)
     if s.attacker == me:
         out[AT_ROUND + 1] = one
-    if me in s._to_act:
-        out[AT_ROUND + 2] = one
+    for seat in s._to_act:  # a loop over the typed tuple: `in` would box `me` and call the generic test
+        if seat == me:
+            out[AT_ROUND + 2] = one
     out[AT_ROUND + 3] = _scaled(BY_10, s.attacks, 10.0)
     if s.freeze:
         out[AT_ROUND + 4] = one
-    reveal = cfg["reveal_hand"]
-    health = s.health
-    maxh = s.maxh
-    limit = s.limit
-    hands = s.hands
-    at = AT_SEATS
-    for p in (me, 1 - me):
-        out[at] = _scaled(BY_20, health[p], 20.0)
-        out[at + 1] = _scaled(BY_20, maxh[p], 20.0)
-        out[at + 2] = _scaled(BY_10, limit[p], 10.0)
-        out[at + 3] = _scaled(BY_10, len(hands[p]), 10.0)
-        for k in TOKEN_SLOTS[s.tokens[p]]:
-            out[at + 5 + k] = one
-        _count_types(out, at + AT_KNOWN, s.known[p], tally)
-        if reveal[p]:
-            out[at + 4] = one
-            _count_types(out, at + AT_REVEALED, hands[p], tally)
-        at += PER_SEAT
+    reveal: list[bool] = cfg["reveal_hand"]  # typed: compiled, an Any's item and truth are generic calls
+    _seat_part(out, AT_SEATS, s, me, reveal[me], tally)
+    _seat_part(out, AT_SEATS + PER_SEAT, s, 1 - me, reveal[1 - me], tally)
     out[AT_DRAW] = _scaled(BY_70, len(s.draw), 70.0)
     _count_types(out, AT_DRAW + 1, s.discard, tally)
     if s.phase == P_DEFEND:
@@ -190,7 +194,7 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
             out[AT_HAND - 2] = one
         if cfg["difficulty"]:
             out[AT_HAND - 1] = one
-    _count_types(out, AT_HAND, hands[me], tally)
+    _count_types(out, AT_HAND, s.hands[me], tally)
     if s.phase == P_MULLIGAN:
         _count_types(out, AT_MARKED, s.mull[me], tally)
     return out
