@@ -63,7 +63,10 @@ MODE_INDEX: Final = {mode: i for i, mode in enumerate(MODES)}
 PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASE_NAMES)}
 # A per-type count as the tensor holds it (n / COPIES, at most 1), for n = 0, 1, ..., 70: kept as
 # objects, so that storing one in the tensor is a pointer copy, not a new float each time.
-COUNT_VALUE: Final[tuple[object, ...]] = tuple(min(1.0, n / COPIES) for n in range(71))
+# ZERO is the one 0.0 state_tensor fills its list with, and COUNT_VALUE[0]: a count's slot always holds one
+# of COUNT_VALUE's objects, so _count_types finds the count so far by identity (from 6 on, one object: 1.0).
+ZERO: Final[object] = float(0)  # made by a call: a literal might be inlined, and boxed anew, where it is used
+COUNT_VALUE: Final[tuple[object, ...]] = (ZERO, *(min(1.0, n / COPIES) for n in range(1, 71)))
 # Each card's type as a byte: compiled, indexing bytes gives a machine integer, a tuple a boxed one.
 TYPE_BYTE: Final = bytes(INSTANCE_TYPE)
 
@@ -98,16 +101,17 @@ def _scaled_any(values: tuple[object, ...], value: Any, top: float) -> object:
     return scaled(value, top)
 
 
-def _count_types(out: list[Any], at: int, cards: list[int], tally: list[int]) -> None:
-    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (zero before); `tally` is
-    all zeros, and is left so (one list serves every count of a tensor)."""
+def _count_types(out: list[Any], at: int, cards: list[int]) -> None:
+    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (ZERO before): each card moves
+    its type's slot one step along COUNT_VALUE, the step it is at found by identity, so no count is kept
+    beside the tensor (a tally list cost a boxed int read and written per card, and a pass to clear it)."""
     for c in cards:
-        t = TYPE_BYTE[c]
-        n = tally[t] + 1
-        tally[t] = n
-        out[at + t] = COUNT_VALUE[n]
-    for c in cards:
-        tally[TYPE_BYTE[c]] = 0
+        k = at + TYPE_BYTE[c]
+        held = out[k]
+        n = 0
+        while COUNT_VALUE[n] is not held:  # at most 6 steps: the slot holds COUNT_VALUE[0..6]
+            n += 1
+        out[k] = COUNT_VALUE[n + 1]
 
 
 def _count_names(out: list[Any], at: int, names: Sequence[Any], tally: list[int]) -> None:
@@ -125,7 +129,7 @@ def _count_names(out: list[Any], at: int, names: Sequence[Any], tally: list[int]
             tally[t] = 0
 
 
-def _seat_part(out: list[Any], at: int, s: TinyNinjasState, p: int, revealed: bool, tally: list[int]) -> None:
+def _seat_part(out: list[Any], at: int, s: TinyNinjasState, p: int, revealed: bool) -> None:
     """Seat p's part of `state_tensor`, from out[at] on (a call per seat: compiled, a loop over the tuple
     (me, 1 - me) built a tuple and iterated it through the generic iterator protocol)."""
     one: object = 1.0
@@ -137,19 +141,18 @@ def _seat_part(out: list[Any], at: int, s: TinyNinjasState, p: int, revealed: bo
     slots: tuple[int, ...] = TOKEN_SLOTS[s.tokens[p]]
     for k in slots:
         out[at + 5 + k] = one
-    _count_types(out, at + AT_KNOWN, s.known[p], tally)
+    _count_types(out, at + AT_KNOWN, s.known[p])
     if revealed:
         out[at + 4] = one
-        _count_types(out, at + AT_REVEALED, hand, tally)
+        _count_types(out, at + AT_REVEALED, hand)
 
 
 def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     """`encode(s.observe(me))`, number for number, from the state's fields. Every number is stored as an
     object made once (`one`, the `_values` tables, COUNT_VALUE): compiled, a float written into the list
     would be a new object each time."""
-    out: list[Any] = [0.0] * SIZE
+    out: list[Any] = [ZERO] * SIZE
     one: object = 1.0
-    tally = [0] * NUM_TYPES
     cfg = s.cfg
     mode = MODE_INDEX.get(cfg["mode"], -1)
     if mode >= 0:
@@ -165,10 +168,10 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     if s.freeze:
         out[AT_ROUND + 4] = one
     reveal: list[bool] = cfg["reveal_hand"]  # typed: compiled, an Any's item and truth are generic calls
-    _seat_part(out, AT_SEATS, s, me, reveal[me], tally)
-    _seat_part(out, AT_SEATS + PER_SEAT, s, 1 - me, reveal[1 - me], tally)
+    _seat_part(out, AT_SEATS, s, me, reveal[me])
+    _seat_part(out, AT_SEATS + PER_SEAT, s, 1 - me, reveal[1 - me])
     out[AT_DRAW] = _scaled(BY_70, len(s.draw), 70.0)
-    _count_types(out, AT_DRAW + 1, s.discard, tally)
+    _count_types(out, AT_DRAW + 1, s.discard)
     if s.phase == P_DEFEND:
         out[AT_ATTACK] = one
         if s.p_colour == RED:
@@ -194,9 +197,9 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
             out[AT_HAND - 2] = one
         if cfg["difficulty"]:
             out[AT_HAND - 1] = one
-    _count_types(out, AT_HAND, s.hands[me], tally)
+    _count_types(out, AT_HAND, s.hands[me])
     if s.phase == P_MULLIGAN:
-        _count_types(out, AT_MARKED, s.mull[me], tally)
+        _count_types(out, AT_MARKED, s.mull[me])
     return out
 
 
