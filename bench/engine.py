@@ -156,16 +156,18 @@ def openspiel_playouts(name: str, *, seconds: float, clock: Clock = time.process
 
 
 def _sampler(new: Callable[[int], Any], step: Callable[[Any, random.Random], None],
-             over: Callable[[Any], bool], count: int, stride: int = 1) -> Callable[[], list[Any]]:
+             over: Callable[[Any], bool], count: int, stride: int = 1,
+             keep: Callable[[Any], bool] = lambda state: True) -> Callable[[], list[Any]]:
     """A function giving up to `count` states, every `stride`-th one met along random playouts of seeds
-    0, 1, ... (so an observation is timed over a game's whole course, not its start). Each call plays
-    every state afresh from its seed: no object is shared with another state or an earlier call."""
+    0, 1, ... (so an observation is timed over a game's whole course, not its start) of those `keep`
+    accepts. Each call plays every state afresh from its seed: no object is shared with another state or
+    an earlier call."""
     spots: list[tuple[int, int]] = []  # (seed, decisions played)
     seed = 0
     while len(spots) < count and seed < count:
         state, rng, played = new(seed), random.Random(seed), 0
         while not over(state) and len(spots) < count:
-            if played % stride == 0:
+            if played % stride == 0 and keep(state):
                 spots.append((seed, played))
             step(state, rng)
             played += 1
@@ -260,20 +262,49 @@ def floor_costs(game_id: str, players: int, *, count: int = 400, clock: Clock = 
     numbers and strings already made; and list() of its finished tensor. Best of `rounds`."""
     game = get_game(game_id)
     encoding = game.encoding()
-    copy = operator.methodcaller("copy")
 
     def step(state: Any, rng: random.Random) -> None:
         state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
 
     states = _sampler(lambda k: game.new_state(k, players=players), step, lambda s: s.is_over(), count)()
-    views = [_containers(state.observe(0)) for state in states]
     tensors = [encoding.encode_state(state, 0) if encoding is not None else [] for state in states]
-    view = tensor = math.inf
+    view = _copy_floor([state.observe(0) for state in states], clock, rounds)
+    tensor = math.inf
     for _ in range(rounds):
         gc.collect()
-        view = min(view, _per_item(views, lambda containers: list(map(copy, containers)), clock))
         tensor = min(tensor, _per_item(tensors, list, clock))
     return view, tensor
+
+
+def _copy_floor(views: Sequence[Any], clock: Clock, rounds: int = 9) -> float:
+    """CPU seconds per view of a copy in C of each of its dicts and lists, best of `rounds`. Each
+    container's `copy` is bound before the timing and called through map(operator.call, ...): finding a
+    method by name is no part of making a container (with it, the floor stood above observe() itself)."""
+    bound = [[container.copy for container in _containers(view)] for view in views]
+    best = math.inf
+    for _ in range(rounds):
+        gc.collect()
+        best = min(best, _per_item(bound, lambda copies: list(map(operator.call, copies)), clock))
+    return best
+
+
+def late_champion_costs(*, count: int = 100, clock: Clock = time.process_time) -> tuple[float, float, int]:
+    """Tiny Ninjas' seat-0 `observe` on Champion series states past the view's window (more events than
+    EVENTS_SHOWN, where a long series' views cost most), each played afresh; the copy floor of the same
+    views; and how many states were timed."""
+    from tourney.engine.games.tiny_ninjas.state import EVENTS_SHOWN
+
+    game = get_game("tiny-ninjas")
+
+    def step(state: Any, rng: random.Random) -> None:
+        state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+
+    sample = _sampler(lambda k: game.new_state(k, players=2, config={"mode": "champion"}), step,
+                      lambda s: s.is_over(), count, stride=7,
+                      keep=lambda s: s.observe(0)["events_total"] > EVENTS_SHOWN)
+    states = sample()
+    view = _per_fresh_call(sample, lambda s: s.observe(0), clock)
+    return view, _copy_floor([state.observe(0) for state in states], clock), len(states)
 
 
 def openspiel_observe_cost(name: str, *, count: int = 400, clock: Clock = time.process_time) -> float:
@@ -339,6 +370,10 @@ def beside_openspiel(console: Console, seconds: float, games: Sequence[str]) -> 
                       "no reference figures in this run.")
         return
     console.print(beside)
+    if "tiny-ninjas" in games:
+        late, floor, count = late_champion_costs()
+        console.print(f"tiny-ninjas late in a Champion series ({count} states whose view is past its window of "
+                      f"events): observe {late * 1e6:.2f} µs, copy view {floor * 1e6:.2f} µs.")
     console.print("ratio: ours / OpenSpiel's (playouts: above 1 is faster than OpenSpiel; ratio view: "
                   "observe() + its tensor, ratio state: the tensor from the state as the training environments "
                   "build it; below 2 meets issue 32's goal). Each view is timed on a state played afresh. copy: a "

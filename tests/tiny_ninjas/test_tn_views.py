@@ -115,3 +115,60 @@ def test_each_event_renders_as_the_log_entry_reads_byte_for_byte_in_every_mode()
                 assert json.dumps(_render(ev)) == json.dumps(_event_dict(ev)), ev
     assert {"roll", "attack", "play", "health", "shield", "defend", "draw", "drew", "round", "end_round",
             "no_defend", "end"} <= kinds  # every kind written out was met, and one that is not
+
+
+@pytest.mark.parametrize("mode", ["standard", "champion", "blitz", "solo"])
+def test_the_private_event_counts_follow_the_log_on_the_state_its_copies_and_its_samples(mode: str) -> None:
+    """observe() finds its window and `events_total` from the state's count of each seat's private events,
+    not by filtering the log: the counts must equal the log's at every step, on a clone and on a
+    determinized sample too, and a copy's new events must not count on its original."""
+    game = get_game("tiny-ninjas")
+    state = game.new_state(3, players=2, config={"mode": mode, "use_expansion": True})
+    rng = random.Random(3)
+
+    def counted(s: Any) -> list[int]:
+        return [sum(1 for ev in s.log if ev[0] == seat) for seat in (0, 1)]
+
+    steps = 0
+    while not state.is_over() and steps < 5000:  # bounded: a series ends long before
+        assert state.private_counts == counted(state)
+        twin = state.clone()
+        sample = state.determinize(rng.choice((0, 1)), random.Random(steps))
+        before = list(state.private_counts)
+        for copy in (twin, sample):
+            if not copy.is_over():
+                copy.apply({s: rng.choice(list(copy.legal_actions(s))) for s in copy.to_act()})
+            assert copy.private_counts == counted(copy)
+        assert state.private_counts == before == counted(state)
+        state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+        steps += 1
+    assert state.is_over() and state.private_counts == counted(state)
+    assert sum(state.private_counts) > 0  # there were private events to count
+    state.forget_log()
+    assert state.log == [] and state.private_counts == [0, 0]
+    assert state.observe(0)["events"] == [] and state.observe(1)["events_total"] == 0
+
+
+def test_a_changed_view_leaves_the_next_views_window_and_count_as_they_were() -> None:
+    """A Champion series past the window: a caller that empties or pads a view's events changes neither
+    the window the next view shows nor the count it reports (the counts are the state's own ints)."""
+    from tourney.engine.games.tiny_ninjas.state import EVENTS_SHOWN
+
+    game = get_game("tiny-ninjas")
+    state = game.new_state(6, players=2, config={"mode": "champion"})  # a long series: 474 events
+    rng = random.Random(6)
+    steps = 0
+    while len(state.log) < EVENTS_SHOWN + 150 and not state.is_over() and steps < 5000:
+        state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+        steps += 1
+    assert len(state.log) >= EVENTS_SHOWN + 150  # the window no longer holds everything
+    for seat in (0, 1):
+        kept = json.dumps(state.observe(seat))
+        view = state.observe(seat)
+        view["events"].clear()
+        view["events_total"] = 0
+        state.observe(seat)["events"].extend([{"type": "scribble"}] * EVENTS_SHOWN)
+        again = state.observe(seat)
+        assert json.dumps(again) == kept
+        everything = [_event_dict(ev) for ev in state.log if ev[0] == -1 or ev[0] == seat]
+        assert again["events"] == everything[-EVENTS_SHOWN:] and again["events_total"] == len(everything)

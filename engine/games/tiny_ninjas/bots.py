@@ -132,7 +132,7 @@ class PairedMonteCarloBot:
         while not self._out_of_budget(done, budget):
             world = request.determinize(self.rng)
             assert isinstance(world, TinyNinjasState)
-            world.log = []  # no rule reads the log back: a search copy need not carry the match's history
+            world.forget_log()
             playout_seed = self.rng.getrandbits(63)
             for i in alive:
                 totals[i] += self._playout(request, world, legal[i], playout_seed)

@@ -264,7 +264,7 @@ def draw_cards(s: TinyNinjasState, p: int, n: int) -> None:
         hand.append(c)
         got.append(c)
     if got:
-        s.log.append((p, "drew", p, got))
+        s.log_private((p, "drew", p, got))
         s.log.append((-1, "draw", p, len(got)))
 
 
@@ -604,7 +604,7 @@ def _phantom(s: TinyNinjasState, t: int, a: int, d: int, mode: str) -> Effect:
 
 def _intel(s: TinyNinjasState, t: int, a: int, d: int, mode: str) -> Effect:
     """INTEL (Spy): the Attacker sees the Defender's hand, then attacks for the printed value."""
-    s.log.append((a, "intel", a, list(s.hands[d])))
+    s.log_private((a, "intel", a, list(s.hands[d])))
     return ATK_VALUE[t], 0, 0, True, False
 
 

@@ -201,6 +201,9 @@ class TinyNinjasState(State):
         self.solo = self.mode is SOLO
         self.chance = chance
         self.log: list[tuple[Any, ...]] = []
+        # How many events of the log only seat 0, and only seat 1, may see (log_private counts them):
+        # so a view knows where its window starts and how many events it could see without a scan.
+        self.private_counts = [0, 0]
         self.last_roll: tuple[Any, ...] | None = None  # the log's latest "roll" event (public: views show it)
         self.result: Outcome | None = None
         self._legal: list[Action] | None = None
@@ -214,6 +217,17 @@ class TinyNinjasState(State):
         self.last_loser = -1
         self.ai_card = -1
         self.chooser = -1
+
+    def log_private(self, event: tuple[Any, ...]) -> None:
+        """Log `event`, which only the seat it names first may see (its drawn cards, a Spy's INTEL)."""
+        self.log.append(event)
+        seat: int = event[0]
+        self.private_counts[seat] += 1
+
+    def forget_log(self) -> None:
+        """Drop the log (a search copy's playouts need no history: no rule reads the log back)."""
+        self.log = []
+        self.private_counts = [0, 0]
 
     def set_phase(self, phase: int, to_act: tuple[int, ...]) -> None:
         """Move to decision point `phase`, with `to_act` deciding (drops the cached legal list)."""
@@ -362,30 +376,40 @@ class TinyNinjasState(State):
         obs["hand_ids"] = shown_ids(hand)
         if self.phase == R.P_MULLIGAN:
             obs["mulligan_marked"] = _names(self.mull[seat])
-        seen = self._visible(seat)
-        first = len(seen) - EVENTS_SHOWN if len(seen) > EVENTS_SHOWN else 0
-        obs["events"] = [_render(seen[i]) for i in range(first, len(seen))]
-        obs["events_total"] = len(seen)
+        # Each view renders what it shows afresh: a dict kept and handed to every later view would let a
+        # caller that changes one view change the next (copying a kept dict costs about what rendering does).
+        log = self.log
+        other = 1 - seat  # this seat sees every event but the other seat's private ones
+        total = len(log) - self.private_counts[other]
+        first = 0
+        if total > EVENTS_SHOWN:  # the window's first event: walk back from the end, never over the whole log
+            first = len(log)
+            shown = 0
+            while shown < EVENTS_SHOWN and first > 0:
+                first -= 1
+                viewer: int = log[first][0]
+                if viewer != other:
+                    shown += 1
+        events = []
+        for i in range(first, len(log)):
+            ev = log[i]
+            viewer = ev[0]
+            if viewer != other:
+                events.append(_render(ev))
+        obs["events"] = events
+        obs["events_total"] = total
         return obs
 
     def public_view(self) -> Observation:
         """What a spectator sees: no hidden hand, no private draw."""
         obs = self._view(-1)
-        obs["events"] = [_render(ev) for ev in self._visible(-1)]
-        return obs
-
-    def _visible(self, seat: int) -> list[tuple[Any, ...]]:
-        """The log's public events and `seat`'s private ones (-1: the public ones), in order.
-
-        Each view renders what it shows afresh: a dict kept and handed to every later view would
-        let a caller that changes one view change the next, and copying a kept dict costs about
-        what rendering it does."""
-        out = []
+        events = []
         for ev in self.log:
             viewer: int = ev[0]
-            if viewer == -1 or viewer == seat:
-                out.append(ev)
-        return out
+            if viewer == -1:
+                events.append(_render(ev))
+        obs["events"] = events
+        return obs
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> TinyNinjasState:
@@ -415,6 +439,7 @@ class TinyNinjasState(State):
         c.stats = [list(self.stats[0]), list(self.stats[1])]
         c.empty_flag = self.empty_flag
         c.log = list(self.log)
+        c.private_counts = list(self.private_counts)
         c.last_roll = self.last_roll
         c.result = self.result
         c._legal = self._legal

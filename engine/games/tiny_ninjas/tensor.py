@@ -63,7 +63,11 @@ MODE_INDEX: Final = {mode: i for i, mode in enumerate(MODES)}
 PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASE_NAMES)}
 # A per-type count as the tensor holds it (n / COPIES, at most 1), for n = 0, 1, ..., 70: kept as
 # objects, so that storing one in the tensor is a pointer copy, not a new float each time.
-COUNT_VALUE: Final[tuple[object, ...]] = tuple(min(1.0, n / COPIES) for n in range(71))
+# ZERO is the one 0.0 state_tensor fills its list with, and COUNT_VALUE[0]: a count's slot always holds one
+# of COUNT_VALUE's objects, so _count_types finds the count so far by identity (from 6 on, one object: 1.0).
+ZERO: Final[object] = float(0)  # made by a call: a literal might be inlined, and boxed anew, where it is used
+ONE: Final[object] = float(1)  # every flag of a tensor: one object, not a float boxed per call
+COUNT_VALUE: Final[tuple[object, ...]] = (ZERO, *(min(1.0, n / COPIES) for n in range(1, 71)))
 # Each card's type as a byte: compiled, indexing bytes gives a machine integer, a tuple a boxed one.
 TYPE_BYTE: Final = bytes(INSTANCE_TYPE)
 
@@ -98,40 +102,57 @@ def _scaled_any(values: tuple[object, ...], value: Any, top: float) -> object:
     return scaled(value, top)
 
 
-def _count_types(out: list[Any], at: int, cards: list[int], tally: list[int]) -> None:
-    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (zero before); `tally` is
-    all zeros, and is left so (one list serves every count of a tensor)."""
-    for c in cards:
-        t = TYPE_BYTE[c]
-        n = tally[t] + 1
-        tally[t] = n
-        out[at + t] = COUNT_VALUE[n]
-    for c in cards:
-        tally[TYPE_BYTE[c]] = 0
+def _count_one(out: list[Any], k: int) -> None:
+    """One more card of the type counted at out[k], which holds COUNT_VALUE[n]: COUNT_VALUE[n + 1] (the last
+    at most), n found by identity, so no count is kept beside the tensor (a tally list cost a boxed int read
+    and written per card, and a pass to clear it)."""
+    held = out[k]
+    n = 0
+    while COUNT_VALUE[n] is not held:  # bounded: a count's slot holds one of COUNT_VALUE's objects
+        n += 1
+    if n + 1 < len(COUNT_VALUE):
+        out[k] = COUNT_VALUE[n + 1]
 
 
-def _count_names(out: list[Any], at: int, names: Sequence[Any], tally: list[int]) -> None:
-    """`Features.counts(names, TYPE_NAMES, COPIES)` into out[at:at + NUM_TYPES] (zero before); `tally`
-    is all zeros, and is left so."""
+def _count_types(out: list[Any], at: int, cards: list[int]) -> None:
+    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (ZERO before)."""
+    for c in cards:
+        _count_one(out, at + TYPE_BYTE[c])
+
+
+def _count_names(out: list[Any], at: int, names: Sequence[Any]) -> None:
+    """`Features.counts(names, TYPE_NAMES, COPIES)` into out[at:at + NUM_TYPES] (ZERO before); a name that
+    is no card type counts nowhere."""
     for name in names:
         t = TYPE_BY_NAME.get(name, -1) if isinstance(name, str) else -1
         if t >= 0:
-            n = tally[t] + 1
-            tally[t] = n
-            out[at + t] = COUNT_VALUE[min(n, len(COUNT_VALUE) - 1)]
-    for name in names:
-        t = TYPE_BY_NAME.get(name, -1) if isinstance(name, str) else -1
-        if t >= 0:
-            tally[t] = 0
+            _count_one(out, at + t)
+
+
+def _seat_part(out: list[Any], at: int, s: TinyNinjasState, p: int, revealed: bool) -> None:
+    """Seat p's part of `state_tensor`, from out[at] on (a call per seat: compiled, a loop over the tuple
+    (me, 1 - me) built a tuple and iterated it through the generic iterator protocol)."""
+    one = ONE
+    hand = s.hands[p]
+    out[at] = _scaled(BY_20, s.health[p], 20.0)
+    out[at + 1] = _scaled(BY_20, s.maxh[p], 20.0)
+    out[at + 2] = _scaled(BY_10, s.limit[p], 10.0)
+    out[at + 3] = _scaled(BY_10, len(hand), 10.0)
+    slots: tuple[int, ...] = TOKEN_SLOTS[s.tokens[p]]
+    for k in slots:
+        out[at + 5 + k] = one
+    _count_types(out, at + AT_KNOWN, s.known[p])
+    if revealed:
+        out[at + 4] = one
+        _count_types(out, at + AT_REVEALED, hand)
 
 
 def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     """`encode(s.observe(me))`, number for number, from the state's fields. Every number is stored as an
-    object made once (`one`, the `_values` tables, COUNT_VALUE): compiled, a float written into the list
+    object made once (ONE, ZERO, the `_values` tables, COUNT_VALUE): compiled, a float written into the list
     would be a new object each time."""
-    out: list[Any] = [0.0] * SIZE
-    one: object = 1.0
-    tally = [0] * NUM_TYPES
+    out: list[Any] = [ZERO] * SIZE
+    one = ONE
     cfg = s.cfg
     mode = MODE_INDEX.get(cfg["mode"], -1)
     if mode >= 0:
@@ -140,31 +161,17 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     out[AT_ROUND] = _scaled(BY_100, s.round, 100.0)
     if s.attacker == me:
         out[AT_ROUND + 1] = one
-    if me in s._to_act:
-        out[AT_ROUND + 2] = one
+    for seat in s._to_act:  # a loop over the typed tuple: `in` would box `me` and call the generic test
+        if seat == me:
+            out[AT_ROUND + 2] = one
     out[AT_ROUND + 3] = _scaled(BY_10, s.attacks, 10.0)
     if s.freeze:
         out[AT_ROUND + 4] = one
-    reveal = cfg["reveal_hand"]
-    health = s.health
-    maxh = s.maxh
-    limit = s.limit
-    hands = s.hands
-    at = AT_SEATS
-    for p in (me, 1 - me):
-        out[at] = _scaled(BY_20, health[p], 20.0)
-        out[at + 1] = _scaled(BY_20, maxh[p], 20.0)
-        out[at + 2] = _scaled(BY_10, limit[p], 10.0)
-        out[at + 3] = _scaled(BY_10, len(hands[p]), 10.0)
-        for k in TOKEN_SLOTS[s.tokens[p]]:
-            out[at + 5 + k] = one
-        _count_types(out, at + AT_KNOWN, s.known[p], tally)
-        if reveal[p]:
-            out[at + 4] = one
-            _count_types(out, at + AT_REVEALED, hands[p], tally)
-        at += PER_SEAT
+    reveal: list[bool] = cfg["reveal_hand"]  # typed: compiled, an Any's item and truth are generic calls
+    _seat_part(out, AT_SEATS, s, me, reveal[me])
+    _seat_part(out, AT_SEATS + PER_SEAT, s, 1 - me, reveal[1 - me])
     out[AT_DRAW] = _scaled(BY_70, len(s.draw), 70.0)
-    _count_types(out, AT_DRAW + 1, s.discard, tally)
+    _count_types(out, AT_DRAW + 1, s.discard)
     if s.phase == P_DEFEND:
         out[AT_ATTACK] = one
         if s.p_colour == RED:
@@ -190,9 +197,9 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
             out[AT_HAND - 2] = one
         if cfg["difficulty"]:
             out[AT_HAND - 1] = one
-    _count_types(out, AT_HAND, hands[me], tally)
+    _count_types(out, AT_HAND, s.hands[me])
     if s.phase == P_MULLIGAN:
-        _count_types(out, AT_MARKED, s.mull[me], tally)
+        _count_types(out, AT_MARKED, s.mull[me])
     return out
 
 
@@ -206,9 +213,8 @@ class TinyNinjasEncoding(Encoding):
         """The seat's view as SIZE numbers, its own seat first (`Features`' rules: a number scaled and
         clipped, None counted as 0), written into place."""
         me = int(view["seat"])
-        out: list[Any] = [0.0] * SIZE
-        one: object = 1.0  # made once: see state_tensor
-        tally = [0] * NUM_TYPES
+        out: list[Any] = [ZERO] * SIZE
+        one = ONE
         mode = MODE_INDEX.get(view["mode"], -1)
         if mode >= 0:
             out[mode] = one
@@ -236,11 +242,11 @@ class TinyNinjasEncoding(Encoding):
             for k in range(len(TOKENS)):
                 if TOKENS[k] in tokens:
                     out[at + 5 + k] = one
-            _count_names(out, at + AT_KNOWN, view["known_cards"][p], tally)
-            _count_names(out, at + AT_REVEALED, revealed.get(str(p), ()), tally)
+            _count_names(out, at + AT_KNOWN, view["known_cards"][p])
+            _count_names(out, at + AT_REVEALED, revealed.get(str(p), ()))
             at += PER_SEAT
         out[AT_DRAW] = _scaled_any(BY_70, view["draw_pile_size"], 70.0)
-        _count_names(out, AT_DRAW + 1, view["discard_pile"], tally)
+        _count_names(out, AT_DRAW + 1, view["discard_pile"])
         attack = view["pending_attack"] or {}
         if attack:
             out[AT_ATTACK] = one
@@ -266,8 +272,8 @@ class TinyNinjasEncoding(Encoding):
             out[AT_HAND - 2] = one
         if view.get("difficulty"):
             out[AT_HAND - 1] = one
-        _count_names(out, AT_HAND, view["hand"], tally)
-        _count_names(out, AT_MARKED, view.get("mulligan_marked", ()), tally)
+        _count_names(out, AT_HAND, view["hand"])
+        _count_names(out, AT_MARKED, view.get("mulligan_marked", ()))
         return out
 
     def encode_state(self, state: State, seat: int) -> list[float]:
