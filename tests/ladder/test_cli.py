@@ -26,7 +26,7 @@ def db(tmp_path: Path) -> str:
     path = str(tmp_path / "ladder.db")
     for spec in ("greedy", "random", "random@r2"):
         code, out, _err = tourney("ladder", "add", spec, "--game", "sticks", "--db", path)
-        assert code == 0 and "added to the sticks ladder" in out
+        assert code == 0 and "added to the sticks ladder" in out, (out, _err)
     return path
 
 

@@ -6,6 +6,7 @@ Each command module (tournament/cli/*.py) makes its own Typer app, which main.py
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -34,7 +35,14 @@ TABLE_WIDTH = 400
 
 def fail(message: str) -> NoReturn:
     """One sentence on stderr and exit code 2."""
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {message}", file=sys.stderr, flush=True)
+    if "ray" in sys.modules and sys.stderr is sys.__stderr__:
+        # Ray's C++ core writes straight to file descriptor 2 while the process ends (e.g. "Failed to
+        # push error to driver" for a chunk stopped with its driver), after the sentence above, which
+        # must stay the last line. Only the real command's own stderr is closed, never a test's.
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 2)
+        os.close(quiet)
     raise typer.Exit(2)
 
 
