@@ -2,14 +2,18 @@
 
 prometheus_client's own server starts a thread for every connection and waits as long as a client
 likes for its request, so a client that opens connections and never finishes them gains a thread each.
-This one serves at most MAX_SCRAPES connections at once (more are closed unanswered) and gives each
-read READ_S seconds. A scrape takes milliseconds, and Prometheus opens one connection per target.
+This one serves at most MAX_SCRAPES connections at once (more are closed unanswered), gives each read
+READ_S seconds and a whole connection REQUEST_S (a byte trickled every few seconds passes every read's
+timeout). A scrape takes milliseconds, and Prometheus opens one connection per target.
 """
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import sys
 import threading
+import time
 from socketserver import ThreadingMixIn
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -19,6 +23,8 @@ from prometheus_client.registry import Collector
 
 MAX_SCRAPES = 16
 READ_S = 10.0
+REQUEST_S = 10.0  # a connection's whole life: request read, answered and closed
+CHECK_S = 1.0  # how often connections past REQUEST_S are looked for
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -31,13 +37,18 @@ class _QuietHandler(WSGIRequestHandler):
 
 
 class _BoundedServer(ThreadingMixIn, WSGIServer):
-    """One thread per connection, at most MAX_SCRAPES at once."""
+    """One thread per connection, at most MAX_SCRAPES at once, each connection ended after REQUEST_S."""
 
     daemon_threads = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.slots = threading.BoundedSemaphore(MAX_SCRAPES)
+        self.opened: dict[socket.socket, float] = {}  # each connection being served: when it was taken
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
         super().__init__(*args, **kwargs)
+        # One watchdog for every connection (a timer each would double the threads MAX_SCRAPES bounds).
+        threading.Thread(target=self._cut_late, name="metrics-cutoff", daemon=True).start()
 
     def process_request(self, request: Any, client_address: Any) -> None:
         if not self.slots.acquire(blocking=False):
@@ -46,10 +57,37 @@ class _BoundedServer(ThreadingMixIn, WSGIServer):
         super().process_request(request, client_address)
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
+        with self.lock:
+            self.opened[request] = time.monotonic()
         try:
             super().process_request_thread(request, client_address)
         finally:
+            with self.lock:
+                del self.opened[request]
             self.slots.release()
+
+    def _cut_late(self) -> None:
+        """Every CHECK_S, end the connections older than REQUEST_S, until the server stops."""
+        while not self.stopped.wait(CHECK_S):
+            now = time.monotonic()
+            with self.lock:
+                late = [connection for connection, since in self.opened.items() if now - since > REQUEST_S]
+            for connection in late:
+                with contextlib.suppress(OSError):  # it ended meanwhile (a closed socket has no descriptor)
+                    connection.shutdown(socket.SHUT_RDWR)  # its thread's blocked read or write returns at once
+
+    def shutdown(self) -> None:
+        self.stopped.set()
+        super().shutdown()
+
+    def server_close(self) -> None:
+        self.stopped.set()
+        super().server_close()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that timed out, hung up or was cut off is no error of ours: no traceback on stderr."""
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
 
 
 def start_metrics_http(port: int, host: str, registry: Collector) -> tuple[WSGIServer, threading.Thread]:

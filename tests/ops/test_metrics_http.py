@@ -7,6 +7,7 @@ import socket
 import threading
 import time
 import urllib.request
+from wsgiref.simple_server import WSGIServer
 
 import pytest
 from prometheus_client import CollectorRegistry, Counter
@@ -17,10 +18,15 @@ from tourney.engine.server.metrics_http import MAX_SCRAPES, start_metrics_http
 pytestmark = pytest.mark.timeout(120)
 
 
-def test_unfinished_requests_hold_at_most_max_scrapes_threads_and_scrapes_come_back() -> None:
+def probed_server() -> tuple[WSGIServer, threading.Thread]:
+    """A metrics endpoint on a free port serving one series, probe_total 1.0; the server and its thread."""
     registry = CollectorRegistry()
     Counter("probe_total", "a series to scrape", registry=registry).inc()
-    server, thread = start_metrics_http(0, "127.0.0.1", registry)
+    return start_metrics_http(0, "127.0.0.1", registry)
+
+
+def test_unfinished_requests_hold_at_most_max_scrapes_threads_and_scrapes_come_back() -> None:
+    server, thread = probed_server()
     port = server.server_address[1]
     before = threading.active_count()
     held = []
