@@ -34,9 +34,10 @@ from tourney.tournament.responses import MatchPageDoc, StandingsDoc
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.export import export_lines
 from tourney.web import ladder_reads, reads
+from tourney.web.connections import peer_host
 from tourney.web.game_viewers import viewer_games, viewer_script
 from tourney.web.hosted import add_hosted_routes
-from tourney.web.live import MAX_ID_LENGTH, WatchLimit, watch_events
+from tourney.web.live import MAX_ID_LENGTH, MAX_WATCHERS_PER_ADDRESS, WatchLimit, watch_events
 from tourney.web.replays import full_match_frames, public_match_frames
 
 HERE = Path(__file__).resolve().parent
@@ -66,7 +67,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     templates.env.filters["pts"] = points_text  # points as people read them: at most two decimals
     templates.env.globals["viewer_games"] = viewer_games()  # each game's drawing, loaded before viewer.js
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    watchers = WatchLimit()
+    watchers = WatchLimit(share=MAX_WATCHERS_PER_ADDRESS)
     # Each download replays every match of a tournament: a few at once keep the pages responsive.
     exports = WatchLimit(MAX_EXPORTS)
 
@@ -198,13 +199,13 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         return {"arena": arena, "matches": ids}
 
     @app.get("/api/live/{match_id}/events", summary="A live match as server-sent events (public views only)")
-    async def api_live_events(match_id: str) -> StreamingResponse:
+    async def api_live_events(request: Request, match_id: str) -> StreamingResponse:
         if arena is None:
             raise HTTPException(404, "this web app is not connected to an arena: start it with --arena.")
         if not LIVE_ID.match(match_id):
             raise HTTPException(404, "a match id is letters, digits and _.:- only.")
-        return StreamingResponse(watch_events(arena, match_id, watchers), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store"})
+        events = watch_events(arena, match_id, watchers, peer_host(request))
+        return StreamingResponse(events, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     # ------------------------------------------------------------------ HTML
 

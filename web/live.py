@@ -8,6 +8,7 @@ every seat (name, place, points, score, clock) and how the match ended.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,25 +18,39 @@ from tourney.engine.server import pb, pb_grpc, seat_of
 from tourney.tournament.responses import seat_docs
 
 MAX_WATCHERS = 64  # SSE streams open at once; more get a clear refusal
+MAX_WATCHERS_PER_ADDRESS = 8  # of them from one client address, so one client cannot take them all
 MAX_ID_LENGTH = 64
 RETRY_MS = 1000  # how soon the browser asks again when the match is not (yet) known
 
 
 class WatchLimit:
-    """Counts open streams so a crowd of spectators cannot open unbounded gRPC calls."""
+    """Counts open streams so a crowd of spectators cannot open unbounded gRPC calls, and (with `share`)
+    so one client address cannot take every one of them."""
 
-    def __init__(self, limit: int = MAX_WATCHERS) -> None:
+    def __init__(self, limit: int = MAX_WATCHERS, share: int | None = None) -> None:
         self.limit = limit
+        self.share = share
         self.open = 0
+        self.by_address: Counter[str] = Counter()
 
-    def take(self) -> bool:
+    def take(self, address: str | None = None) -> bool:
+        """Take a place (for `address`, counted against its share); False when none is free."""
         if self.open >= self.limit:
             return False
+        if address is not None and self.share is not None:
+            if self.by_address[address] >= self.share:
+                return False
+            self.by_address[address] += 1
         self.open += 1
         return True
 
-    def give(self) -> None:
+    def give(self, address: str | None = None) -> None:
+        """Give back a place taken with the same `address`."""
         self.open -= 1
+        if address is not None and self.share is not None:
+            self.by_address[address] -= 1
+            if not self.by_address[address]:
+                del self.by_address[address]  # the table holds only addresses with streams open
 
 
 def public_result(record: pb.MatchRecord) -> dict[str, Any]:
@@ -49,14 +64,16 @@ def _sse(event: str, data: dict[str, Any]) -> str:
     return f"event: {event}\nretry: {RETRY_MS}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-async def watch_events(arena: str, match_id: str, limit: WatchLimit) -> AsyncIterator[str]:
-    """The SSE text of one match: `frame` events (step, public view), then `end` with the result.
+async def watch_events(arena: str, match_id: str, limit: WatchLimit, viewer: str | None = None) -> AsyncIterator[str]:
+    """The SSE text of one match for the client at address `viewer`: `frame` events (step, public view),
+    then `end` with the result.
 
     An unknown match gives one `missing` event; the browser retries after RETRY_MS, so a page
     opened just before its match starts picks it up.
     """
-    if not limit.take():
-        yield _sse("busy", {"message": f"{limit.limit} live streams are open already: try again shortly."})
+    if not limit.take(viewer):
+        yield _sse("busy", {"message": "too many live streams are open (from your address, or in all): close one "
+                                       "or try again shortly."})
         return
     try:
         # A connection per viewer: the arena caps the calls one connection may have in flight.
@@ -75,4 +92,4 @@ async def watch_events(arena: str, match_id: str, limit: WatchLimit) -> AsyncIte
                 else:
                     yield _sse("missing", {"message": f"the arena stopped the stream ({exc.code().name})."})
     finally:  # also when the browser goes away (the stream is cancelled): the gRPC call closes with it
-        limit.give()
+        limit.give(viewer)
