@@ -39,6 +39,7 @@ from tourney.web.game_viewers import viewer_games, viewer_script
 from tourney.web.hosted import add_hosted_routes
 from tourney.web.live import MAX_ID_LENGTH, MAX_WATCHERS_PER_ADDRESS, WatchLimit, watch_events
 from tourney.web.replays import full_match_frames, public_match_frames
+from tourney.web.stalled import StallLimitedResponse
 
 HERE = Path(__file__).resolve().parent
 MAX_NAME = 200  # a bot name or filter longer than this names nothing stored
@@ -172,7 +173,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
                     yield line
             finally:  # finished, failed or the client went away
                 exports.give()
-        return StreamingResponse(body(), media_type="application/x-ndjson", headers={
+        return StallLimitedResponse(body(), media_type="application/x-ndjson", headers={
             "Content-Disposition": f'attachment; filename="tournament-{tournament_id}.jsonl"',
             "Cache-Control": "no-store"})
 
@@ -205,7 +206,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         if not LIVE_ID.match(match_id):
             raise HTTPException(404, "a match id is letters, digits and _.:- only.")
         events = watch_events(arena, match_id, watchers, peer_host(request))
-        return StreamingResponse(events, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return StallLimitedResponse(events, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     # ------------------------------------------------------------------ HTML
 
