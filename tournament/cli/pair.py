@@ -34,11 +34,13 @@ def pair(
     if system not in SYSTEMS:
         fail(f"--system {system} is not a pairing system here: use --system dutch.")
     try:
-        if trf_file.stat().st_size > MAX_TRF_BYTES:
-            fail(f"{trf_file} is larger than {MAX_TRF_BYTES // 2**20} MiB; a TRF of a Swiss is far smaller.")
-        text = trf_file.read_text(encoding="utf-8", errors="replace")
+        with trf_file.open("rb") as handle:  # read with a bound: a device, pipe or /proc file has no size to check
+            data = handle.read(MAX_TRF_BYTES + 1)
     except OSError as exc:
         fail(f"cannot read {trf_file}: {exc.strerror or exc}; check the path.")
+    if len(data) > MAX_TRF_BYTES:
+        fail(f"{trf_file} is larger than {MAX_TRF_BYTES // 2**20} MiB; a TRF of a Swiss is far smaller.")
+    text = data.decode("utf-8", errors="replace")
     try:
         tournament = read_trf(text)
         pairs, bye = pair_dutch(tournament)
