@@ -15,6 +15,9 @@ from pathlib import Path
 
 from tourney.engine.core import ConfigError
 from tourney.engine.core.environment import TOKENS_ENV
+from tourney.engine.core.small_files import read_small
+
+MAX_TOKEN_FILE = 16 << 20  # ~150,000 bots' names and hashes
 
 
 def token_hash(token: str) -> str:
@@ -39,8 +42,8 @@ def load_tokens(path: Path | None = None) -> dict[str, str]:
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text())
-    except ValueError:
+        data = json.loads(read_small(path, MAX_TOKEN_FILE, "token file"))
+    except (ValueError, RecursionError):  # RecursionError: brackets nested past Python's parser
         raise ConfigError(f"token file {path} is not JSON: fix or delete it.") from None
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         raise ConfigError(f"token file {path} is not a name -> hash object: fix or delete it.")

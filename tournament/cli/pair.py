@@ -13,6 +13,8 @@ from typing import Annotated
 
 import typer
 
+from tourney.engine.core import ConfigError
+from tourney.engine.core.small_files import read_small
 from tourney.tournament.cli.shared import fail
 from tourney.tournament.formats.dutch import DutchUnavailable
 from tourney.tournament.formats.trf import TrfError, format_pairing, pair_dutch, read_trf
@@ -34,13 +36,9 @@ def pair(
     if system not in SYSTEMS:
         fail(f"--system {system} is not a pairing system here: use --system dutch.")
     try:
-        with trf_file.open("rb") as handle:  # read with a bound: a device, pipe or /proc file has no size to check
-            data = handle.read(MAX_TRF_BYTES + 1)
-    except OSError as exc:
-        fail(f"cannot read {trf_file}: {exc.strerror or exc}; check the path.")
-    if len(data) > MAX_TRF_BYTES:
-        fail(f"{trf_file} is larger than {MAX_TRF_BYTES // 2**20} MiB; a TRF of a Swiss is far smaller.")
-    text = data.decode("utf-8", errors="replace")
+        text = read_small(trf_file, MAX_TRF_BYTES, "the TRF file").decode("utf-8", errors="replace")
+    except ConfigError as exc:
+        fail(str(exc))
     try:
         tournament = read_trf(text)
         pairs, bye = pair_dutch(tournament)

@@ -25,6 +25,7 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import Action, ConfigError, DecisionRequest, Game, State, get_game
 from tourney.engine.core.environment import ADMIN_TOKEN_ENV, ARENA_ENV, BOT_NAME_ENV, DB_ENV, TOKEN_ENV, TOKENS_ENV
 from tourney.engine.core.ports import check_port
+from tourney.engine.core.small_files import read_small
 from tourney.engine.referee import MatchResult
 from tourney.engine.server import (
     REMOTE_PREFIX,
@@ -55,6 +56,8 @@ from tourney.tournament.responses import ArenaMatchDoc, played_match_doc
 
 if TYPE_CHECKING:
     from tourney.tournament.cli.web import WebBeside
+
+MAX_PEM = 1 << 20  # a certificate chain or key: a few kB; a megabyte holds hundreds
 
 bots_app = typer.Typer(no_args_is_help=True, help="Bots allowed to connect to an arena, with their tokens (add).")
 app = typer.Typer()  # serve, connect and arena-match, added to the root app (bots_app is the `bots` group)
@@ -174,7 +177,8 @@ def serve(
         catch_up = parse_catch_up(league_catch_up)
         tls = None
         if tls_cert is not None and tls_key is not None:
-            tls = (tls_cert.read_bytes(), tls_key.read_bytes())
+            tls = (read_small(tls_cert, MAX_PEM, "--tls-cert"), read_small(tls_key, MAX_PEM, "--tls-key"))
+        known = load_tokens(tokens)  # before the admin token is printed: a bad token file is the only line
         admin = admin_token or os.environ.get(ADMIN_TOKEN_ENV)
         if admin:
             check_admin_token(admin)
@@ -182,7 +186,7 @@ def serve(
             admin = secrets.token_urlsafe(18)
             err.print(f"admin token (for RunMatch / tourney arena-match): {admin}", highlight=False)
         config = ArenaConfig(admin_token=admin, allow_anonymous=allow_anonymous,
-                             tokens=load_tokens(tokens), default_move_ms=move_ms, max_sessions=max_sessions,
+                             tokens=known, default_move_ms=move_ms, max_sessions=max_sessions,
                              max_sessions_per_address=max_sessions_per_address,
                              max_matches_per_session=max_matches_per_session,
                              max_queued_messages=max_queued_messages, max_queued_bytes=max_queued_mb << 20,
