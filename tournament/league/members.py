@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.server import command_name, is_command
 from tourney.tournament.formats.registry import MAX_MATCHES
-from tourney.tournament.league.schedule import next_due, utc_now
+from tourney.tournament.league.schedule import next_due, next_tick, utc_now
 from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.codec import dumps
 from tourney.tournament.store.hosted import resolve_version
@@ -69,6 +69,7 @@ def create_league(engine: Engine, settings: LeagueSettings, now: datetime | None
     """Store a new league; its first round is the schedule's first tick after `now`."""
     settings.check()
     when = now or utc_now()
+    next_tick(settings.schedule, when.timestamp())  # a schedule with no date to come (31 February) is refused here
     with Session(engine) as session:
         if session.exec(select(League).where(League.name == settings.name)).first() is not None:
             raise ConfigError(f"there is already a league named '{settings.name}': pick another name.")

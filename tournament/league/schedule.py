@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from croniter import croniter
+from croniter import CroniterBadDateError, croniter
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -37,7 +37,17 @@ def due_after(league: League, last: LeagueRound | None) -> float:
     """When the slot after `last` is due: the schedule's next tick after the last slot (or after
     the league's anchor: its creation, or its last resume)."""
     anchor = league.anchor_ts if last is None else max(last.due_ts, league.anchor_ts)
-    return float(croniter(league.schedule, anchor).get_next(float))
+    return next_tick(league.schedule, anchor)
+
+
+def next_tick(schedule: str, after: float) -> float:
+    """The first tick of cron `schedule` after the timestamp `after`; ConfigError when there is none
+    (a date that never comes, such as the 31st of February, or none before the calendar's end)."""
+    try:
+        return float(croniter(schedule, after).get_next(float))
+    except (CroniterBadDateError, OverflowError):
+        raise ConfigError(f"the schedule '{schedule}' has no date after {datetime.fromtimestamp(after, UTC):%Y-%m-%d}"
+                          " to fall on: write one whose days exist, e.g. '0 20 * * *'.") from None
 
 
 def parse_catch_up(text: str) -> int | None:
