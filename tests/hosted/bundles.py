@@ -170,6 +170,36 @@ for sock in held:
     sock.close()
 print("HOARDER: answered", answered, flush=True)
 """,
+    # Looks through every folder it can see for Unix sockets other than its own seat's (its opponent's,
+    # the organiser's) and tries to connect to each.
+    "peeker": """
+import os, socket, stat
+own = os.path.realpath(os.environ["TOURNEY_ARENA"][len("unix:"):])
+print("PEEK: own", own, flush=True)
+seen = 0
+for top, dirs, files in os.walk("/"):
+    # The read-only system folders hold no sockets and would take the sandbox's CPU past the seat's wait.
+    dirs[:] = [d for d in dirs if os.path.join(top, d) not in ("/proc", "/sys", "/dev", "/usr", "/lib", "/lib64")]
+    for name in files + dirs:
+        path = os.path.join(top, name)
+        seen += 1
+        try:
+            if not stat.S_ISSOCK(os.lstat(path).st_mode) or os.path.realpath(path) == own:
+                continue
+        except OSError:
+            continue
+        sock = socket.socket(socket.AF_UNIX)
+        try:
+            sock.connect(path)
+            print("PEEK: reached", path, flush=True)
+        except OSError as exc:
+            print("PEEK: other socket", path, exc.__class__.__name__, flush=True)
+        finally:
+            sock.close()
+    if seen > 50_000:
+        break
+print("PEEK: looked at", seen, flush=True)
+""",
     # Never says Hello: holds the arena's socket open and says nothing.
     "silent": """
 import os, socket, time
