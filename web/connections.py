@@ -9,6 +9,7 @@ same with `max_connections` and its idle timeout; this is the web app's side.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from typing import Any
 
 import uvicorn
@@ -27,7 +28,7 @@ class BoundedH11(H11Protocol):
         super().connection_made(transport)
         self._head_timer: asyncio.TimerHandle | None = None
         self._armed_for: Any = None
-        address = self.client[0] if self.client else None
+        address = peer_host(self)
         same = sum(1 for other in self.connections if peer_host(other) == address)
         if len(self.connections) > MAX_CONNECTIONS or same > MAX_PER_ADDRESS:
             transport.close()
@@ -64,9 +65,23 @@ class BoundedH11(H11Protocol):
 
 
 def peer_host(connection: object) -> str | None:
-    """The client address of one of uvicorn's connections (None when it has none, e.g. a Unix socket)."""
+    """The client address of one of uvicorn's connections or a request, as the per-address limits count it
+    (None when it has none, e.g. a Unix socket): an IPv6 client by its /64, which one host or subscriber
+    holds whole (2**64 addresses, one limit), and an IPv4 client the same whether or not it arrives
+    IPv4-mapped on a dual-stack socket."""
     client = getattr(connection, "client", None)
-    return str(client[0]) if isinstance(client, tuple) and client else None
+    if not (isinstance(client, tuple) and client):
+        return None
+    host = str(client[0])
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])  # a link-local address may carry its zone
+    except ValueError:
+        return host  # not an IP address (a test client's name): counted as given
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def server_config(app: Any, **options: Any) -> uvicorn.Config:
