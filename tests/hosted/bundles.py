@@ -147,28 +147,46 @@ time.sleep(1.5)
             held.append(threading.Thread(target=lambda: list_or_error(play(silence(), timeout=12)), daemon=True))
             held[-1].start()
         time.sleep(0.05)"""),
-    # Opens 200 connections to its arena socket at once (the most its open-file cap leaves room for), and
-    # says how many the arena took (answered its HTTP/2 preface) before it closed them; then plays.
+    # Opens up to 200 connections to its arena socket at once (the most its open-file cap leaves room for),
+    # and says how many it opened and how many the arena took (answered its HTTP/2 preface); every read is
+    # bounded, so it says so before its seat's start wait ends even on a loaded machine.
     "hoarder": """
 import os, socket, time
 path = os.environ["TOURNEY_ARENA"][len("unix:"):]
 preface = b"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n" + bytes.fromhex("000000040000000000")
-held = []
+held, tried = [], 0
 for _ in range(200):
+    tried += 1
     sock = socket.socket(socket.AF_UNIX)
-    sock.connect(path)
-    sock.sendall(preface)
-    held.append(sock)
-time.sleep(2)
-answered = 0
-for sock in held:
-    sock.setblocking(False)
+    sock.settimeout(0.5)  # a full backlog blocks connect(): the arena has stopped taking them, enough are open
     try:
-        answered += bool(sock.recv(65536))
+        sock.connect(path)
+        sock.sendall(preface)
     except OSError:
-        pass
+        sock.close()
+        break
+    held.append(sock)
+    sock.setblocking(False)
+answered, deadline, quiet_since = set(), time.monotonic() + 4, None
+while time.monotonic() < deadline:  # until one second passes with no new answer after the first
+    before = len(answered)
+    for i, sock in enumerate(held):
+        if i not in answered:
+            try:
+                if sock.recv(65536):
+                    answered.add(i)
+            except OSError:
+                pass
+    if answered and len(answered) == before:
+        quiet_since = quiet_since or time.monotonic()
+        if time.monotonic() - quiet_since > 1:
+            break
+    else:
+        quiet_since = None
+    time.sleep(0.05)
+for sock in held:
     sock.close()
-print("HOARDER: answered", answered, flush=True)
+print("HOARDER: tried", tried, "answered", len(answered), flush=True)
 """,
     # Looks through every folder it can see for Unix sockets other than its own seat's (its opponent's,
     # the organiser's) and tries to connect to each.

@@ -9,6 +9,8 @@ got in, and forfeited a match it should have played.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.hosted.conftest import Store
@@ -36,6 +38,9 @@ def test_a_seat_holds_few_connections_to_its_socket(hosted_store: Store) -> None
     # of the worker's memory each: one hosted bot, with its open files and processes, could make its match's
     # worker hold 70 MB of idle connections. A seat needs one; its socket now takes PROGRAM_CONNECTIONS.
     result = hosted_store.play("hosted:hoarder", "random")
-    answered = int(hosted_store.log("hoarder").split("HOARDER: answered ")[1].split()[0])
+    said = re.search(r"HOARDER: tried (\d+) answered (\d+)", hosted_store.log("hoarder"))
+    assert said is not None, hosted_store.log("hoarder")
+    tried, answered = int(said[1]), int(said[2])
+    assert tried > programs.PROGRAM_CONNECTIONS  # the attack really asked for more than a seat's share
     assert 1 <= answered <= programs.PROGRAM_CONNECTIONS
     assert result.termination in PLAYED, result.reason
