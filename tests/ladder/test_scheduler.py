@@ -87,3 +87,37 @@ def test_cost_per_match_does_not_depend_on_scanning_every_bot() -> None:
         s.add(f"b{i}", rng.gauss(25, 3), 4.0, matches=3)
     steady(s, 20_000, rng)
     assert len(s._heap) <= 4 * 200 + 2 and len(s._idle_order) <= 4 * 200 + 2
+
+
+def test_matches_ending_one_at_a_time_do_not_lock_a_small_ladder_into_fixed_pairs() -> None:
+    """Four bots, two matches in flight, results arriving one at a time (as on Ray): the two bots of the
+    match just rated wait for the other result rather than meeting again at once, so every pair meets."""
+    rng = random.Random(11)
+    s = Scheduler(2, SIGMA0)
+    for name in ("a", "b", "c", "d"):
+        s.add(name, 25.0, 3.0, matches=5)
+    in_flight = [s.next_match(), s.next_match()]
+    assert None not in in_flight and s.next_match() is None
+    met: set[frozenset[str]] = set()
+    for _ in range(200):
+        seats = in_flight.pop(0)
+        assert seats is not None
+        met.add(frozenset(seats))
+        for alias in seats:
+            s.finished(alias, s.bots[alias].mu + rng.uniform(-0.5, 0.5), 3.0)
+        while (fresh := s.next_match()) is not None:
+            in_flight.append(fresh)
+        assert in_flight, "with nothing in flight a match is always made"
+    assert len(met) == 6  # every one of the four bots' six pairs met
+
+
+def test_with_nothing_in_flight_the_same_bots_meet_again() -> None:
+    """Rule 5 only ever waits on a result to come: two bots alone on a ladder play each other on and on."""
+    s = Scheduler(2, SIGMA0)
+    s.add("a", 25, 3.0, matches=5)
+    s.add("b", 25, 3.0, matches=5)
+    for _ in range(3):
+        seats = s.next_match()
+        assert seats is not None and sorted(seats) == ["a", "b"]
+        for alias in seats:
+            s.finished(alias, 25, 3.0)

@@ -53,6 +53,7 @@ class LadderSeat:
     version: int = 0
     idle_tick: int = 0  # the tick it became idle
     idle_since: float = 0.0  # ... and the time (monotonic seconds)
+    last_match: int = -1  # the tick of its latest match (-1: none this run)
 
 
 class Scheduler:
@@ -71,6 +72,7 @@ class Scheduler:
         self._by_mu: SortedList = SortedList()  # (mu, alias) of idle bots
         self._idle_order: deque[tuple[int, float, int, str]] = deque()  # (tick, time, version, alias)
         self.idle = 0
+        self.playing = 0  # bots in matches scheduled and not yet rated
         self.gone = 0  # bots that left (they stay in `bots` for the matches they are still in)
         self.longest_wait_ticks = 0  # the longest any scheduled bot had waited, in ticks
         self.longest_wait_s = 0.0  # ... and in seconds
@@ -79,7 +81,9 @@ class Scheduler:
         """A bot joins (or rejoins after a restart); a busy one is idle once its match is rated."""
         seat = LadderSeat(alias, mu, sigma, matches, busy=True)
         self.bots[alias] = seat
-        if not busy:
+        if busy:
+            self.playing += 1
+        else:
             self._make_idle(seat)
 
     def remove(self, alias: str) -> None:
@@ -97,7 +101,7 @@ class Scheduler:
 
     def next_match(self) -> tuple[str, ...] | None:
         """The seats of the next match (anchor first), now busy; None while too few bots are idle."""
-        if self.idle < self.players:
+        if self.idle < self.players or self._only_a_rematch():
             return None
         anchor = self._pop_anchor()
         self._take(anchor)
@@ -105,6 +109,8 @@ class Scheduler:
         seats += self._opponents(anchor, self.players - 1)
         for seat in seats[1:]:
             self._take(seat)
+        for seat in seats:
+            seat.last_match = self.tick
         self.tick += 1
         return tuple(s.alias for s in seats)
 
@@ -113,6 +119,7 @@ class Scheduler:
         seat = self.bots[alias]
         seat.mu, seat.sigma = mu, sigma
         seat.matches += 1
+        self.playing -= 1
         if not seat.gone:
             self._make_idle(seat)
 
@@ -163,6 +170,13 @@ class Scheduler:
         seat = self.bots[alias]
         return not seat.busy and seat.version == version
 
+    def _only_a_rematch(self) -> bool:
+        """Rule 5: the idle bots are exactly the seats of one earlier match, and a result is still to come."""
+        if self.idle != self.players or self.playing == 0:
+            return False
+        last = {self.bots[alias].last_match for _mu, alias in self._by_mu}
+        return len(last) == 1 and -1 not in last
+
     def _pop_anchor(self) -> LadderSeat:
         while True:
             _rank, _due, _order, version, alias = heapq.heappop(self._heap)
@@ -173,6 +187,7 @@ class Scheduler:
         """An idle bot is scheduled: busy, out of the μ order, its wait measured."""
         seat.busy = True
         self.idle -= 1
+        self.playing += 1
         self._by_mu.remove((seat.mu, seat.alias))
         self.longest_wait_ticks = max(self.longest_wait_ticks, self.tick - seat.idle_tick)
         self.longest_wait_s = max(self.longest_wait_s, self._clock() - seat.idle_since)
