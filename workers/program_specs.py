@@ -30,7 +30,7 @@ def hosted_name(spec: str, seat: int) -> str:
 
 def check_name(name: str) -> str:
     """A hosted bot's name, checked: 1-40 letters, digits, '_', '.', '-'."""
-    if not NAME.match(name):
+    if not NAME.fullmatch(name):  # match() with $ would take a name ending in a newline
         raise ConfigError(f"'{name}' is not a hosted bot name: use 1-40 letters, digits, '_', '.' or '-', "
                           "starting with a letter or digit.")
     return name

@@ -21,6 +21,7 @@ import os
 import re
 import secrets
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tourney.engine.core import ConfigError, Termination
+from tourney.engine.core.printable import shown
 from tourney.engine.core.termination import FAULT_KINDS
 from tourney.engine.referee import MatchResult, Replay, SeatStats, forfeit_result
 from tourney.engine.server import (
@@ -263,14 +265,10 @@ def log_tail(path: Path, start: int = 0) -> str:
             text = log.read().decode("utf-8", "backslashreplace")
     except OSError:
         return ""
-    lines = [shown(ANSI_ESCAPE.sub("", line)).strip() for line in text.splitlines()]
+    # Each line whole (the joined tail is cut below, keeping its end).
+    lines = [shown(ANSI_ESCAPE.sub("", line), sys.maxsize).strip() for line in text.splitlines()]
     joined = " | ".join([line for line in lines if line][-LOG_TAIL_LINES:])
     return joined if len(joined) <= LOG_TAIL_CHARS else "..." + joined[-LOG_TAIL_CHARS:]
-
-
-def shown(text: str) -> str:
-    """`text` with every character that is not printable written as its Python escape (\\x1b, \\u202e)."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _forfeit(game: str, players: int, seed: int, config: dict[str, Any], seat: int, why: str) -> MatchResult:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tourney.engine.core.errors import ConfigError
+from tourney.engine.core.printable import shown
 
 # How a value is written: `json` is a structured value (a list, a mapping) given as JSON text.
 Kind = Literal["int", "float", "bool", "str", "json"]
@@ -37,13 +38,9 @@ Validator = Callable[[dict[str, Any], int | None], None]
 Layer = Callable[[Mapping[str, Any], int | None], Mapping[str, Any]]
 
 
-SHOWN_CHARS = 64  # how much of a value an error repeats (a config's value may be as long as its message)
-
-
 def _shown(value: Any) -> str:
-    """`value`'s repr as an error repeats it: at most SHOWN_CHARS characters, marked when shortened."""
-    text = repr(value)
-    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}... ({len(text)} characters)"
+    """`value`'s repr as an error repeats it (a config's value may be as long as its message)."""
+    return shown(repr(value))
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ import grpc
 
 from tourney.engine.bots import make_bot
 from tourney.engine.core import Action, Game, Seat, State, TourneyError, get_game
+from tourney.engine.core.printable import shown
 from tourney.engine.referee import MatchResult, TimeControl, asks_together, drive, new_match, referee_steps
 from tourney.engine.server.admission import Admission, AdmissionLimits
 from tourney.engine.server.auth_failures import FailedAuthLimit
@@ -36,7 +37,7 @@ from tourney.engine.server.metrics import MatchMetrics
 from tourney.engine.server.realtime import no_realtime, play_realtime, supports_realtime
 from tourney.engine.server.records import ended_messages, public_record
 from tourney.engine.server.results import record_of, void_record
-from tourney.engine.server.sessions import BotSession, RemoteSeat, shown
+from tourney.engine.server.sessions import BotSession, RemoteSeat
 from tourney.engine.server.tokens import token_hash
 
 logger = logging.getLogger(__name__)

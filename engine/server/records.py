@@ -9,12 +9,12 @@ import logging
 from collections.abc import Sequence
 
 from tourney.engine.core import ReplayMismatch
+from tourney.engine.core.printable import shown
 from tourney.engine.public_replay import as_changes, public_frames
 from tourney.engine.referee import Replay
 from tourney.engine.server.codecs import dumps
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.results import seat_points
-from tourney.engine.server.sessions import shown
 
 logger = logging.getLogger(__name__)
 

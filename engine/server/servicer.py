@@ -18,6 +18,7 @@ from google.protobuf.message import DecodeError
 
 from tourney.engine.bots import bot_names
 from tourney.engine.core import available_games
+from tourney.engine.core.printable import shown
 from tourney.engine.server.admission import Ticket, peer_address
 from tourney.engine.server.arena import Arena, ArenaError
 from tourney.engine.server.generated import arena_pb2 as pb
@@ -25,7 +26,7 @@ from tourney.engine.server.limits import hello_problem
 from tourney.engine.server.live import MAX_WATCH_QUEUE, LiveMatch
 from tourney.engine.server.rate_limit import HelloLimiter
 from tourney.engine.server.realtime import supports_realtime
-from tourney.engine.server.sessions import BotSession, error_message, shown
+from tourney.engine.server.sessions import BotSession, error_message
 
 SERVER_VERSION = "tourney-arena/1"
 # A call refused by admission control is answered after REFUSAL_PAUSE_S, MAX_SLOWED_REFUSALS at a

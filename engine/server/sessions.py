@@ -21,6 +21,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from tourney.engine.core import DecisionRequest, SeatDisconnected, SeatFault, SeatTimeout
+from tourney.engine.core.printable import shown
 from tourney.engine.server.codecs import Codec
 from tourney.engine.server.framing import field, tag
 from tourney.engine.server.generated import arena_pb2 as pb
@@ -30,16 +31,6 @@ from tourney.engine.server.wire import legal_encoder, observation_bytes, request
 _CLOSE = None
 _MATCH_STARTED_TAG = tag(pb.ArenaMessage, "match_started", True)
 _MATCH_ENDED_TAG = tag(pb.ArenaMessage, "match_ended", True)
-
-
-SHOWN_CHARS = 64  # how much of a client-chosen name or id an error, a log line or an abort detail repeats
-
-
-def shown(text: str, limit: int = SHOWN_CHARS) -> str:
-    """`text` as an error may repeat it: at most `limit` characters, marked when shortened."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}... ({len(text)} characters)"
 
 
 def error_message(code: str, message: str, match_id: str = "", request_id: int = 0) -> bytes:

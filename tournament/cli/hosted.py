@@ -15,7 +15,8 @@ from rich.console import Console
 from rich.table import Table
 
 from tourney.engine.core.environment import DB_ENV
-from tourney.tournament.cli.shared import guarded
+from tourney.engine.core.printable import plain, shown
+from tourney.tournament.cli.shared import ERROR_CHARS, guarded
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.hosted import hosted_bots, retire, set_token
 
@@ -49,8 +50,8 @@ def submit(
         status, reason, tail = validate(engine, db, name, version)
         if status != "validated":
             log = f"; its log ends: {tail}" if tail else ""
-            print(f"error: {name} v{version.version} failed its validation ({reason}{log}); it is not ranked: "
-                  "fix it and submit again.", file=sys.stderr)
+            print(f"error: {name} v{version.version} failed its validation ({shown(reason + log, ERROR_CHARS)}); it "
+                  "is not ranked: fix it and submit again.", file=sys.stderr)
             raise typer.Exit(1)
         out.print(f"validated in {', '.join(json.loads(version.games_json))}: play it as hosted:{name}")
     guarded(body)
@@ -68,7 +69,7 @@ def list_bots(db: DbOpt = "tourney.db", as_json: JsonOpt = False) -> None:
             return
         table = Table("bot", "versions", "latest", "status")
         for r in rows:
-            table.add_row(str(r["name"]), str(r["versions"]), f"v{r['latest']}", str(r["status"]))
+            table.add_row(plain(str(r["name"])), str(r["versions"]), f"v{r['latest']}", plain(str(r["status"])))
         out.print(table)
     guarded(body)
 
@@ -84,11 +85,12 @@ def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db
         if as_json:
             print(doc.model_dump_json())
             return
-        out.print(f"{doc.name}{' (retired)' if doc.retired else ''}")
+        out.print(f"{plain(doc.name)}{' (retired)' if doc.retired else ''}")
         table = Table("version", "bundle", "run", "games", "status")
         for v in doc.versions:
             status = v.status + (f": {v.reason}" if v.reason else "") + (f"; its log ends: {v.log}" if v.log else "")
-            table.add_row(f"v{v.version}", f"{v.sha256[:12]} ({v.files} files)", v.run, ", ".join(v.games), status)
+            table.add_row(f"v{v.version}", f"{v.sha256[:12]} ({v.files} files)", plain(v.run),
+                          plain(", ".join(v.games)), plain(status, ERROR_CHARS))
         out.print(table)
         if doc.ladders:
             rated = Table("ladder", "version", "μ (μ-3σ)", "matches", "on the ladder")

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.environment import DB_ENV, RAY_ADDRESS_ENV
+from tourney.engine.core.printable import plain
 from tourney.tournament.cli.progress import ProgressLines
 from tourney.tournament.cli.shared import TABLE_WIDTH, check_move_ms, guarded, open_existing, out, parse_settings
 from tourney.tournament.ladder.loop import LadderReport, run_ladder
@@ -142,7 +143,7 @@ def standings(
         for column in ("#", "bot", "μ − 3σ", "μ", "σ", "matches", "wins", "spec"):
             table.add_column(column, justify="left" if column in ("bot", "spec") else "right")
         for b in doc.bots:
-            table.add_row(str(b.rank), b.bot, f"{b.conservative:.2f}", f"{b.mu:.2f}", f"{b.sigma:.2f}",
-                          str(b.matches), str(b.wins), b.spec or "")
+            table.add_row(str(b.rank), plain(b.bot), f"{b.conservative:.2f}", f"{b.mu:.2f}", f"{b.sigma:.2f}",
+                          str(b.matches), str(b.wins), plain(b.spec or ""))
         out.print(table, width=TABLE_WIDTH)
     guarded(body)

@@ -23,6 +23,7 @@ from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.environment import ADMIN_TOKEN_ENV, DB_ENV, RAY_ADDRESS_ENV
+from tourney.engine.core.printable import plain
 from tourney.tournament.cli.shared import (
     STORED_SEEDS,
     check_seed,
@@ -292,7 +293,7 @@ def league_table(table: LeagueTable, division: int, rows: Sequence[Any]) -> Tabl
     for i, s in enumerate(rows, 1):
         mu, sigma = table.ratings.get(s.alias, (s.mu, s.sigma))
         wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes} bye" if s.byes else "")
-        out.add_row(str(i), s.alias, str(s.games), wdl, points_text(s.points), points_text(s.buchholz),
+        out.add_row(str(i), plain(s.alias), str(s.games), wdl, points_text(s.points), points_text(s.buchholz),
                     f"{mu - 3 * sigma:.1f}", str(s.faults))
     return out
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -38,6 +37,7 @@ from tourney.engine.core.environment import (
     RAY_ADDRESS_ENV,
     SEED_KEY_ENV,
 )
+from tourney.engine.core.printable import plain, shown
 from tourney.engine.referee import Replay, TimeControl, play_match, replay_match
 from tourney.tournament.cli import export, hosted, ladder, league, pair, serve, web
 from tourney.tournament.cli.fault_notes import ProgramFaultNotes
@@ -49,6 +49,7 @@ from tourney.tournament.cli.logs import configure_cli_logging
 from tourney.tournament.cli.progress import ProgressLines
 from tourney.tournament.cli.shared import (
     DEFAULT_GAME,
+    ERROR_CHARS,
     MATCH_SEEDS,
     STORED_SEEDS,
     TABLE_WIDTH,
@@ -228,8 +229,8 @@ def match(
             print(doc.model_dump_json())
             return
         places = " > ".join(" = ".join(f"{names[s_]} (seat {s_})" for s_ in tier) for tier in result.ranking)
-        out.print(f"{game}, seed {s}: {places}; {result.reason} after {doc.plies} decisions; "
-                  f"scores {list(result.scores)}", highlight=False, markup=False, soft_wrap=True)
+        out.print(f"{game}, seed {s}: {shown(places, ERROR_CHARS)}; {shown(result.reason, ERROR_CHARS)} after "
+                  f"{doc.plies} decisions; scores {list(result.scores)}", highlight=False, markup=False, soft_wrap=True)
     guarded(body)
 
 
@@ -302,9 +303,8 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     metered, on_start, on_match = instrument(cast("Any", executor), metrics_port, count_matches=arena is None,
                                              metrics_host=metrics_host)
     # A bot program that did not play says why on stderr as it happens, not only in bot-logs/.
-    executor = cast("PoolExecutor", ProgramFaultNotes(metered, lambda note: err.print(note, markup=False,
-                                                                                       highlight=False,
-                                                                                       soft_wrap=True)))
+    executor = cast("PoolExecutor", ProgramFaultNotes(metered, lambda note: err.print(
+        shown(note, ERROR_CHARS), markup=False, highlight=False, soft_wrap=True)))
     started = time.perf_counter()
     announced: list[int] = []
     restore_sigterm = interrupt_on_sigterm()  # a `kill` stops the run the way Ctrl-C does
@@ -577,8 +577,8 @@ def matches(
             seats = " vs ".join(s.bot for s in d.seats)
             # Stored numbers count from 0; people count matches and rounds from 1.
             # Names and reasons (a program's log tail) are text, never rich markup.
-            table.add_row(str(d.id), str(d.number + 1), str(d.round + 1), escape(seats),
-                          escape(f"{d.result} ({d.reason})"), str(d.plies))
+            table.add_row(str(d.id), str(d.number + 1), str(d.round + 1), plain(seats, ERROR_CHARS),
+                          plain(f"{d.result} ({d.reason})", ERROR_CHARS), str(d.plies))
         Console(width=TABLE_WIDTH).print(table)
     guarded(body)
 
@@ -598,7 +598,7 @@ def replay(
             raise ConfigError(f"there is no match {match_id} in {db}: list them with `tourney matches ID`.")
         match, seats = found
         if match.termination == "BYE":
-            out.print(f"match {match_id}: a bye for {seats[0].alias}", highlight=False)
+            out.print(f"match {match_id}: a bye for {plain(seats[0].alias)}", highlight=False)
             return
         record = Replay.from_dict(unpack_replay(match.replay_json))
         by_seat = {s.seat: s.alias for s in seats}  # a solo match stores only the bot's seat: the rest are the game's
@@ -607,7 +607,8 @@ def replay(
         result = replay_match(record, play_by_play(get_game(record.game_id), names, reveal_secrets=full))
         places = " > ".join(" = ".join(names[s] for s in tier) for tier in result.ranking)
         seed = f", seed {record.seed}" if full else ""
-        out.print(f"match {match_id} ({record.game_id}{seed}): {places}; {result.reason}", highlight=False)
+        out.print(f"match {match_id} ({record.game_id}{seed}): {plain(places, ERROR_CHARS)}; "
+                  f"{plain(result.reason, ERROR_CHARS)}", highlight=False)
     guarded(body)
 
 

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from tourney.engine.core import ConfigError, Options, TourneyError
 from tourney.engine.core.environment import DB_ENV
+from tourney.engine.core.printable import shown
 from tourney.tournament.rating.standings import Standing
 from tourney.tournament.responses import StandingRow
 from tourney.tournament.store.database import open_store
@@ -31,11 +32,12 @@ DEFAULT_GAME = "tiny-ninjas"
 # Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
 # pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
 TABLE_WIDTH = 400
+ERROR_CHARS = 2000  # an error sentence is cut here: it may repeat a stranger's text (a bundle's file name)
 
 
 def fail(message: str) -> NoReturn:
-    """One sentence on stderr and exit code 2."""
-    print(f"error: {message}", file=sys.stderr, flush=True)
+    """One sentence on stderr and exit code 2 (safe for the terminal: see `shown`)."""
+    print(f"error: {shown(message, ERROR_CHARS)}", file=sys.stderr, flush=True)
     if "ray" in sys.modules and sys.stderr is sys.__stderr__:
         # Ray's C++ core writes straight to file descriptor 2 while the process ends (e.g. "Failed to
         # push error to driver" for a chunk stopped with its driver), after the sentence above, which

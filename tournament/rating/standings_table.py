@@ -12,6 +12,7 @@ import math
 
 from rich.table import Table
 
+from tourney.engine.core.printable import plain
 from tourney.tournament.rating.standings import Standing, legend_lines
 
 
@@ -59,7 +60,7 @@ def standings_table(standings: list[Standing], title: str) -> Table:
         wdl = f"{s.wins}-{s.draws}-{s.losses}" + (f" +{s.byes}bye" if s.byes else "")
         los = "" if s.los_next is None else f"{100 * s.los_next:.0f}%"
         pod = [places_text(s, width), points_text(s.first_share)] if pods else []
-        table.add_row(str(i), s.alias, str(s.games), wdl, *pod, points_text(s.points), rating_cell(s), los,
+        table.add_row(str(i), plain(s.alias), str(s.games), wdl, *pod, points_text(s.points), rating_cell(s), los,
                       skill_cell(s), points_text(s.direct), points_text(s.buchholz),
                       points_text(s.sonneborn_berger), str(s.faults))
     return table
