@@ -13,11 +13,14 @@ from collections.abc import Callable
 from sqlalchemy.engine import Engine
 
 from tourney.engine.core import TourneyError
+from tourney.engine.core.printable import shown
 from tourney.tournament.hosted.validation import validate
+from tourney.tournament.store.hosted import FAILED, set_status
 from tourney.tournament.store.hosted_tables import HostedVersion
 
 logger = logging.getLogger(__name__)
 MAX_WAITING = 8
+REASON_CHARS = 200  # how much of a failed validation's own error its reason repeats
 
 
 class ValidationBusy(TourneyError):
@@ -52,8 +55,20 @@ class ValidationQueue:
 
     def _run(self) -> None:
         while True:
-            name, version = self._waiting.get()
+            name, version = self._waiting.get()  # its place in the queue is free again from here
             try:
                 validate(self.engine, self.store, name, version)
-            except Exception:  # one version's failure must not stop the others' validation
+            except Exception as exc:  # one version's failure must not stop the others' validation
                 logger.exception("validating %s v%s failed", name, version.version)
+                self._record_failure(name, version, exc)
+
+    def _record_failure(self, name: str, version: HostedVersion, exc: Exception) -> None:
+        """Record a validation that raised as `failed`, with a reason its author sees: else the version
+        would stay `pending` for good."""
+        what = str(exc) if isinstance(exc, TourneyError) else type(exc).__name__
+        reason = f"the validation itself stopped ({shown(what, REASON_CHARS)}): submit the version again."
+        assert version.id is not None
+        try:
+            set_status(self.engine, version.id, FAILED, reason)
+        except Exception:  # the store itself is failing: the log above is all there can be
+            logger.exception("recording %s v%s as failed failed too", name, version.version)
