@@ -24,6 +24,7 @@ PROTO_ENV = "TOURNEY_PROTO"
 
 # Hosted bots
 BUNDLE_CACHE_ENV = "TOURNEY_BUNDLE_CACHE"  # where unpacked bundles are kept
+BUNDLE_CACHE_BYTES_ENV = "TOURNEY_BUNDLE_CACHE_BYTES"  # ... up to this many bytes in all
 SANDBOX_ENV_PREFIX = "TOURNEY_SANDBOX_"  # + MEMORY_MIB, PIDS, CPUS, WALL_S: the sandbox's caps
 
 # Other programs' variables that tourney reads or sets

@@ -55,8 +55,9 @@ def hosted_program(store: str, spec: str, name: str, token: str, socket_path: Pa
 
     require_bwrap()
     version = resolved(store, spec)
-    folder = cached_bundle(version.sha256, functools.partial(bundle_bytes, _store(store)))
-    return SandboxedProgram(version.run, folder, socket_path, name, log_path(log_dir, name), limits, token)
+    lease = cached_bundle(version.sha256, functools.partial(bundle_bytes, _store(store)))
+    return SandboxedProgram(version.run, lease.folder, socket_path, name, log_path(log_dir, name), limits, token,
+                            lease)
 
 
 def hosted_starter(store: str) -> HostedStart:

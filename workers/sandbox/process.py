@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
+from tourney.workers.sandbox.cache import BundleLease
 from tourney.workers.sandbox.cgroup import Cgroup, cgroups_usable
 from tourney.workers.sandbox.limits import SandboxLimits, require_bwrap
 from tourney.workers.sandbox.mounts import bwrap_argv
@@ -36,8 +37,9 @@ class SandboxedProgram:
     """One sandboxed run of a bundle's command; use as a context manager so it is always killed."""
 
     def __init__(self, run: str, bundle: Path, socket_path: Path, name: str, log_path: Path,
-                 limits: SandboxLimits | None = None, token: str = "") -> None:
+                 limits: SandboxLimits | None = None, token: str = "", lease: BundleLease | None = None) -> None:
         self.run = run
+        self.lease = lease  # the cache's lease on `bundle`, given back at stop
         self.token = token  # this match's token for the bot's name (TOURNEY_TOKEN)
         self.bundle = bundle
         self.socket_path = socket_path
@@ -119,14 +121,18 @@ class SandboxedProgram:
         """Kill everything the bot started, reap it and remove its cgroups; returns its exit status."""
         if self._timer is not None:
             self._timer.cancel()
-        if self.process is None:
-            return None
-        self.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(REAP_WAIT_S)
-        if self.cgroup is not None:
-            self.cgroup.remove()
-        return self.process.returncode
+        try:
+            if self.process is None:
+                return None
+            self.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(REAP_WAIT_S)
+            if self.cgroup is not None:
+                self.cgroup.remove()
+            return self.process.returncode
+        finally:
+            if self.lease is not None:
+                self.lease.release()
 
     def __enter__(self) -> SandboxedProgram:
         return self.start()
