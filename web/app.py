@@ -203,7 +203,7 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
     async def api_live_events(request: Request, match_id: str) -> StreamingResponse:
         if arena is None:
             raise HTTPException(404, "this web app is not connected to an arena: start it with --arena.")
-        if not LIVE_ID.match(match_id):
+        if not LIVE_ID.fullmatch(match_id):  # match() with $ would take an id ending in a newline
             raise HTTPException(404, "a match id is letters, digits and _.:- only.")
         events = watch_events(arena, match_id, watchers, peer_host(request))
         return StallLimitedResponse(events, media_type="text/event-stream", headers={"Cache-Control": "no-store"})

@@ -52,7 +52,7 @@ def load_tokens(path: Path | None = None) -> dict[str, str]:
 
 def add_bot(name: str, path: Path | None = None) -> str:
     """Create (or replace) the token of bot `name`; returns the token, stores only its hash."""
-    if not NAME.match(name):
+    if not NAME.fullmatch(name):  # match() with $ would take a name ending in a newline
         raise ConfigError(f"bot name '{name}' must be 1-64 letters, digits, '_', '.' or '-': pick another.")
     path = path or default_path()
     tokens = load_tokens(path)

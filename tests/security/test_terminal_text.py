@@ -13,13 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.web.browser import served
-from tourney.engine.core import ConfigError
 from tourney.engine.core.printable import SHOWN_CHARS, shown
 from tourney.tournament.cli import app
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.hosted import FAILED, add_version, set_status
 from tourney.web.app import create_app
-from tourney.workers.program_specs import check_name
 
 HOSTILE = "\x1b]0;owned\x07\x1b[2J\r\b\x00\u202e"  # retitle, clear screen, overwrite, NUL, reverse text
 RAW = ("\x1b", "\x07", "\r", "\b", "\x00", "\u202e")
@@ -68,12 +66,6 @@ def test_an_archive_member_name_is_shown_escaped(tmp_path: Path) -> None:
     calm, hostile = submit("bot.py"), submit(f"bot{HOSTILE}.py")
     assert _raw_bytes(calm) == [] and _raw_bytes(hostile) == []
     assert hostile.replace("\\x1b]0;owned\\x07\\x1b[2J\\r\\x08\\x00\\u202e", "") == calm
-
-
-def test_a_name_ending_in_a_newline_is_no_bot_name() -> None:
-    assert check_name("eve") == "eve"
-    with pytest.raises(ConfigError, match="is not a hosted bot name"):
-        check_name("eve\n")
 
 
 def test_shown_is_printable_and_bounded() -> None:
