@@ -36,8 +36,8 @@ from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, M
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
-from tourney.engine.core import FAULT_KINDS, ConfigError, Termination, available_games
-from tourney.engine.core.ports import check_port
+from tourney.engine.core import FAULT_KINDS, Termination, available_games
+from tourney.engine.core.ports import bind_error, check_port
 from tourney.engine.referee import Decision, MatchResult
 from tourney.engine.server.metrics_http import start_metrics_http
 
@@ -286,8 +286,7 @@ def serve_metrics(port: int, host: str = "127.0.0.1") -> int:
     try:
         server, _thread = start_metrics_http(port, host, REGISTRY)
     except OSError as exc:
-        raise ConfigError(f"cannot serve metrics on {host}:{port} ({exc.strerror}): pick another --metrics-port.") \
-            from None
+        raise bind_error(exc, "metrics", host, port, "--metrics-port", "--metrics-host") from None
     return int(server.server_address[1])
 
 

@@ -14,7 +14,7 @@ import typer
 
 from tourney.engine.core import ConfigError
 from tourney.engine.core.environment import ADMIN_TOKEN_ENV
-from tourney.engine.core.ports import check_port
+from tourney.engine.core.ports import bind_error, check_port
 from tourney.tournament.cli.shared import guarded
 from tourney.tournament.store.database import open_store
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 def listen(host: str, port: int, flag: str) -> socket.socket:
     """A socket bound to host:port (0: any free port), or one sentence naming `flag` when the port cannot
-    be had."""
+    be had (--host when the host cannot)."""
     check_port(port, flag)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -33,8 +33,7 @@ def listen(host: str, port: int, flag: str) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise ConfigError(f"cannot serve the web pages on {host}:{port} ({exc.strerror}): "
-                          f"pick another {flag}.") from None
+        raise bind_error(exc, "the web pages", host, port, flag, "--host") from None
     sock.listen(128)  # connections wait in the queue from now on: the printed address answers at once
     return sock
 
