@@ -34,7 +34,7 @@ def _show(tmp_path: Path, tail: str) -> str:
     engine = open_store(db)
     version = add_version(engine, "eve", b"x", "0" * 64, 1, f"python3 bot.py{tail}", ["tiny-ninjas"])
     set_status(engine, version.id or 0, FAILED, f"tiny-ninjas: it crashed{tail}", f"Traceback{tail}")
-    result = runner.invoke(app, ["bot", "show", "eve", "--db", db], env={"COLUMNS": "400"})
+    result = runner.invoke(app, ["bot", "show", "eve", "--db", db])
     assert result.exit_code == 0, result.output
     return result.stdout
 

@@ -61,7 +61,7 @@ def test_a_validation_that_raises_ends_failed_with_a_reason(tmp_path: Path,
     assert "validation itself stopped" in failed.status_reason and "submit the version again" in failed.status_reason
     assert "/secret" not in failed.status_reason  # an unexpected error's text is the organiser's, in the log
 
-    shown = CliRunner().invoke(app, ["bot", "show", "dana", "--db", db], env={"COLUMNS": "400"})
+    shown = CliRunner().invoke(app, ["bot", "show", "dana", "--db", db])
     assert shown.exit_code == 0 and "validation itself stopped" in shown.stdout
     with served(create_app(engine)) as base, httpx.Client(base_url=base, timeout=30) as web:
         page = web.get("/hosted/dana")

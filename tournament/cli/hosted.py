@@ -16,13 +16,13 @@ from rich.table import Table
 
 from tourney.engine.core.environment import DB_ENV
 from tourney.engine.core.printable import plain, shown
-from tourney.tournament.cli.shared import ERROR_CHARS, guarded
+from tourney.tournament.cli.shared import ERROR_CHARS, TABLE_WIDTH, guarded
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.hosted import hosted_bots, retire, set_token
 
 bot_app = typer.Typer(no_args_is_help=True, help="Hosted bots: submit a bundle, list, show, retire. A hosted "
                                                  "bot plays as hosted:NAME (or hosted:NAME:version=N).")
-out = Console(highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, width=TABLE_WIDTH)  # tables never cut a reason or a command
 
 DbOpt = Annotated[str, typer.Option(envvar=DB_ENV, help="Database: a SQLite path or SQLAlchemy URL "
                                                                 f"(default ${DB_ENV}, else tourney.db).")]
