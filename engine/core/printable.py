@@ -4,8 +4,6 @@ and it is cut to a bounded length."""
 
 from __future__ import annotations
 
-from rich.markup import escape
-
 SHOWN_CHARS = 64  # how much of a client-chosen name or id an error or a log line repeats
 CELL_CHARS = 200  # ... and a table cell or a printed line (a bot's name, a --run command)
 
@@ -21,4 +19,6 @@ def shown(text: str, limit: int = SHOWN_CHARS) -> str:
 
 def plain(text: str, limit: int = CELL_CHARS) -> str:
     """A stranger's text as a rich table cell or line prints it: `shown`, and never read as markup."""
+    from rich.markup import escape  # here: a worker imports `shown` and must not load rich (the driver's)
+
     return escape(shown(text, limit))
