@@ -238,6 +238,16 @@ for top, dirs, files in os.walk("/"):
         break
 print("SCRIBBLE: tried", tried, flush=True)
 """,
+    # Connects, but says it plays another game only: its seat is open and never free for this match.
+    "elsewhere": """
+import os
+from tourney_bot import BotClient
+client = BotClient(os.environ["TOURNEY_ARENA"], Random(), name=os.environ["TOURNEY_BOT_NAME"],
+                   token=os.environ["TOURNEY_TOKEN"], games=["tiny-ninjas"])
+print("ELSEWHERE: connecting for another game", flush=True)
+client.run(max_matches=1)  # no match comes: held until the match's end stops the sandbox
+os._exit(0)
+""",
     # Never says Hello: holds the arena's socket open and says nothing.
     "silent": """
 import os, socket, time
