@@ -21,6 +21,7 @@ import os
 import stat
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import IO, Protocol, cast
@@ -194,8 +195,16 @@ def _zip_files(data: Path, budget: _Budget) -> Iterator[tuple[str, bytes, bool]]
                                   "holds only files and folders.")
             name = _clean(info.filename)
             budget.file(name)
-            with archive.open(info) as stream:
-                yield name, _read(stream, budget), bool(mode & stat.S_IXUSR)
+            try:
+                with archive.open(info) as stream:
+                    content = _read(stream, budget)
+            except NotImplementedError:  # a RuntimeError too: caught first
+                raise BundleError(f"the archive's member '{_quoted(info.filename)}' is compressed in a way this "
+                                  "cannot read: zip it with deflate (zip's default), or send a .tar.gz.") from None
+            except RuntimeError:  # zipfile's word for a member that needs a password
+                raise BundleError(f"the archive's member '{_quoted(info.filename)}' is encrypted: zip the bot "
+                                  "without a password.") from None
+            yield name, content, bool(mode & stat.S_IXUSR)
 
 
 def pack_bundle(path: Path) -> tuple[bytes, str, int]:
@@ -215,7 +224,7 @@ def pack_bundle(path: Path) -> tuple[bytes, str, int]:
             raise BundleError(f"cannot read '{path}' ({exc}): pass a readable folder or archive.") from None
         raise BundleError(f"'{path}' is neither a folder nor a .tar/.tar.gz/.zip archive: pass the bot's "
                           "folder.") from None
-    except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError, lzma.LZMAError) as exc:
+    except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError, lzma.LZMAError, zlib.error) as exc:
         raise BundleError(f"cannot read '{path}' ({exc}): pass a readable folder or archive.") from None
     if not files:
         raise BundleError(f"'{path}' holds no files: pass the bot's folder.")
