@@ -42,7 +42,7 @@ from tourney.engine.server import (
     token_hash,
 )
 from tourney.workers.program_specs import NOT_PLAYED, hosted_name, is_hosted, is_program
-from tourney.workers.sandbox import SandboxedProgram
+from tourney.workers.sandbox import BundleError, SandboxedProgram
 from tourney.workers.start_clock import StartClock
 
 CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello, on its start clock (start_clock.py)
@@ -143,8 +143,8 @@ def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], hosted
                 table.processes[i] = table.hosted[i]
             else:
                 table.processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, tokens[name], log_dir))
-        except ConfigError as exc:  # no such program here, or a hosted bot retired meanwhile
-            raise SeatForfeit(i, str(exc)) from None
+        except (ConfigError, BundleError) as exc:  # no such program here, a hosted bot retired meanwhile, or
+            raise SeatForfeit(i, str(exc)) from None  # its stored bundle no longer unpacks
         table.seats.append(REMOTE_PREFIX + name)
     if guests_connect is not None:
         guests_connect(table)
