@@ -17,6 +17,10 @@ from tourney.tournament.store.hosted_tables import BundleBlob, HostedBot, Hosted
 VALIDATED = "validated"
 FAILED = "failed"
 PENDING = "pending"
+# What one bot keeps in the store, whoever uploads: each version stays (its bundle too, for as long as
+# the bot lives), and its author may upload a new one as soon as the last is validated.
+MAX_VERSIONS = 200
+MAX_BOT_BYTES = 512 << 20  # packed bundles of all its versions: 16 of the largest
 
 
 def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: int, run: str,
@@ -30,6 +34,15 @@ def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: in
             session.flush()
         elif bot.retired:
             raise ConfigError(f"hosted bot '{name}' is retired: submit under another name.")
+        count, stored = session.exec(select(func.count(), func.coalesce(func.sum(HostedVersion.size), 0))
+                                     .where(HostedVersion.bot_id == bot.id)).one()
+        if count >= MAX_VERSIONS:
+            raise ConfigError(f"hosted bot '{name}' has {count} versions, the most one bot keeps: submit under "
+                              "another name.")
+        if stored + len(packed) > MAX_BOT_BYTES:
+            raise ConfigError(f"hosted bot '{name}' keeps {stored >> 20} MiB of bundles and this one would pass "
+                              f"the {MAX_BOT_BYTES >> 20} MiB one bot may keep: leave out what the bot does not "
+                              "need, or submit under another name.")
         if session.get(BundleBlob, sha256) is None:
             session.add(BundleBlob(sha256=sha256, data=packed))
         last = session.exec(select(func.max(HostedVersion.version)).where(HostedVersion.bot_id == bot.id)).one()
