@@ -9,11 +9,12 @@ same with `max_connections` and its idle timeout; this is the web app's side.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from tourney.engine.core.addresses import address_key
 
 MAX_CONNECTIONS = 1024  # open at once; the 64 live streams and 4 exports fit far inside it
 MAX_PER_ADDRESS = 64  # from one client address (behind a reverse proxy, the proxy bounds its clients)
@@ -72,16 +73,7 @@ def peer_host(connection: object) -> str | None:
     client = getattr(connection, "client", None)
     if not (isinstance(client, tuple) and client):
         return None
-    host = str(client[0])
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])  # a link-local address may carry its zone
-    except ValueError:
-        return host  # not an IP address (a test client's name): counted as given
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
+    return address_key(str(client[0]))
 
 
 def server_config(app: Any, **options: Any) -> uvicorn.Config:

@@ -18,7 +18,8 @@ from google.protobuf.message import DecodeError
 
 from tourney.engine.bots import bot_names
 from tourney.engine.core import available_games
-from tourney.engine.server.admission import Ticket, peer_address
+from tourney.engine.core.addresses import grpc_peer_address
+from tourney.engine.server.admission import Ticket
 from tourney.engine.server.arena import Arena, ArenaError
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.limits import hello_problem
@@ -341,7 +342,7 @@ class ArenaServicer:
                     await context.write(error_message("arena_full", full))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
                     return
-                address = peer_address(self._peer(context))
+                address = grpc_peer_address(self._peer(context))
                 crowded = self._sessions_from.get(address, 0) >= self.arena.config.max_sessions_per_address
                 if refused is None and crowded:
                     full = (f"{self.arena.config.max_sessions_per_address} bot sessions are open from this address "
@@ -367,7 +368,7 @@ class ArenaServicer:
                     await context.write(error_message(
                         "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
             self.arena.add_session(session)
-            counted = peer_address(self._peer(context))
+            counted = grpc_peer_address(self._peer(context))
             self._sessions_from[counted] = self._sessions_from.get(counted, 0) + 1
             ticket.authenticated()
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(
