@@ -66,9 +66,8 @@ class ArenaServicer:
         # silent streams would then lock its opponent out of their match.
         self.listener = listener
         self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
-        self.admission = arena.admission
+        self.admission, self.auth_failures = arena.call_limits(listener)
         self._slowed = 0  # refused calls pausing before their answer
-        self.auth_failures = arena.auth_failures
         self._sessions_from: dict[str, int] = {}  # address -> bot sessions open from it
 
     def _peer(self, context: grpc.aio.ServicerContext[Any, Any]) -> str:

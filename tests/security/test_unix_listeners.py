@@ -54,7 +54,7 @@ def test_calls_held_on_one_socket_leave_another_sockets_places_free() -> None:
                 held = [channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=lambda b: b,
                                               response_deserializer=pb.ArenaMessage.FromString)(silence())
                         for channel in channels]  # two connections, one address: its 2 calls in flight
-                in_flight = local.arena.admission.in_flight
+                in_flight = local.arena.call_limits(f"unix:{hostile}")[0].in_flight
                 assert wait_for(lambda: in_flight.get(f"unix:{hostile}", 0) == 2)
                 assert _hello(f"unix:{hostile}", "third", "") == "RESOURCE_EXHAUSTED"
                 assert _hello(f"unix:{honest}", "neighbour", "") == "OK"
