@@ -17,10 +17,10 @@ from tourney.tournament.store.hosted_tables import BundleBlob, HostedBot, Hosted
 VALIDATED = "validated"
 FAILED = "failed"
 PENDING = "pending"
-# What one bot keeps in the store, whoever uploads: each version stays (its bundle too, for as long as
-# the bot lives), and its author may upload a new one as soon as the last is validated.
+# What one hosted bot keeps in the store: every submission is a version of up to 32 MiB packed, its author may
+# upload one after another without end, and none is ever deleted (a pinned tournament or a ladder plays it).
 MAX_VERSIONS = 200
-MAX_BOT_BYTES = 512 << 20  # packed bundles of all its versions: 16 of the largest
+MAX_BOT_BYTES = 1 << 30  # packed bundle bytes, each distinct bundle counted once
 
 
 def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: int, run: str,
@@ -34,15 +34,9 @@ def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: in
             session.flush()
         elif bot.retired:
             raise ConfigError(f"hosted bot '{name}' is retired: submit under another name.")
-        count, stored = session.exec(select(func.count(), func.coalesce(func.sum(HostedVersion.size), 0))
-                                     .where(HostedVersion.bot_id == bot.id)).one()
-        if count >= MAX_VERSIONS:
-            raise ConfigError(f"hosted bot '{name}' has {count} versions, the most one bot keeps: submit under "
-                              "another name.")
-        if stored + len(packed) > MAX_BOT_BYTES:
-            raise ConfigError(f"hosted bot '{name}' keeps {stored >> 20} MiB of bundles and this one would pass "
-                              f"the {MAX_BOT_BYTES >> 20} MiB one bot may keep: leave out what the bot does not "
-                              "need, or submit under another name.")
+        kept = session.exec(select(HostedVersion.sha256, HostedVersion.size)
+                             .where(HostedVersion.bot_id == bot.id)).all()
+        _check_room(name, [(k, n) for k, n in kept], sha256, len(packed))
         if session.get(BundleBlob, sha256) is None:
             session.add(BundleBlob(sha256=sha256, data=packed))
         last = session.exec(select(func.max(HostedVersion.version)).where(HostedVersion.bot_id == bot.id)).one()
@@ -53,6 +47,20 @@ def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: in
         session.commit()
         session.refresh(row)
         return row
+
+
+def _check_room(name: str, kept: list[tuple[str, int]], sha256: str, size: int) -> None:
+    """One sentence unless bot `name`, whose versions keep bundles `kept` ((sha256, packed bytes) each), has
+    room for one more version, of bundle `sha256` of `size` bytes."""
+    if len(kept) >= MAX_VERSIONS:
+        raise ConfigError(f"hosted bot '{name}' keeps {MAX_VERSIONS} versions already, the most one bot may: ask "
+                          "the organiser to submit it under a new name.")
+    bundles = dict(kept)
+    held = sum(bundles.values()) + (0 if sha256 in bundles else size)
+    if held > MAX_BOT_BYTES:
+        raise ConfigError(f"hosted bot '{name}' would keep {held >> 20} MiB of bundles with this version, over the "
+                          f"{MAX_BOT_BYTES >> 20} MiB one bot may: submit a smaller bundle, or ask the organiser to "
+                          "submit it under a new name.")
 
 
 def set_status(engine: Engine, version_id: int, status: str, reason: str = "", log_tail: str = "") -> None:
