@@ -118,14 +118,15 @@ def in_process(game: str, decisions: int, folder: str) -> float:
     return (totals[1] - totals[0]) / decisions
 
 
-def measure(game: str, decisions: int) -> None:
-    """Print the three counts of `game` and the served arena's split."""
+def measure(game: str, decisions: int, warm_up: int) -> None:
+    """Print the three counts of `game` and the served arena's split (after `warm_up` decisions a stream)."""
     per = max(1, decisions // 8)
     with tempfile.TemporaryDirectory() as folder:
         served_out = os.path.join(folder, "served.out")
         samples: list[bytes] = []
         with _counted_server(served_out, "--serve-arena") as (pid, address):
-            _, size, _ = game_decisions_aio(address, game, 1, 60, samples=samples)  # warm-up, and a real request
+            # The warm-up plays as the count does (8 streams): the legal lists' caches fill, and a real request
+            _, size, _ = game_decisions_aio(address, game, 8, warm_up, samples=samples)
             served, served_done = _count(pid, served_out, lambda: game_decisions_aio(address, game, 8, per)[2])
         payload = min(samples, key=lambda data: abs(len(data) - size))
         payload_file = os.path.join(folder, "request.bin")
@@ -152,9 +153,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", default=None, help="a real game (repeatable; default: all four)")
     parser.add_argument("--decisions", type=int, default=480, help="decisions counted (8 streams) of each game")
+    parser.add_argument("--warm-up", type=int, default=60, help="decisions a stream before the served count starts")
     args = parser.parse_args()
     for game in args.game or REAL_GAMES:
-        measure(game, args.decisions)
+        measure(game, args.decisions, args.warm_up)
         print()
 
 
