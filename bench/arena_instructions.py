@@ -10,7 +10,9 @@ every thread of the server) do not. Three processes are counted:
 - the raw grpc.aio ping-pong server answering with one of that game's real requests (the reference of
   bench/arena.py), 8 streams, per round trip;
 - the arena's own work with no gRPC (`bench/arena.py --in-process GAME`), per decision: the difference
-  between two runs of different lengths, so the start and the warm-up cancel out.
+  between two runs of different lengths, so the start and the warm-up cancel out. A run plays its last
+  match to the end, so this needs matches shorter than the gap (2,000 decisions): a Ninja Arena match
+  is ~6,000, both runs play one, and its in-process row means nothing.
 
 If serving a decision cost work that the in-process run does not see, the served arena would count
 more than the raw server and the in-process arena together. The served arena's instructions are then
