@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import weakref
 from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any
@@ -80,6 +81,9 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         # Programs, and hosted bots (which a store keeps and an arena starts), play through an arena.
         self.programs = any(is_program(spec) for spec in specs)
         self._match: ProgramMatch | None = None
+        # Closes the match's programs and arena if the environment is dropped without close(): the
+        # match's own threads keep it alive, so its own finalizer would wait for the match to end.
+        self._reaper: weakref.finalize[Any, Any] | None = None
         self._request: tuple[Observation, list[Action]] | None = None
         self._result: MatchResult | None = None
         self._last_view: Observation = {}
@@ -117,9 +121,10 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def close(self) -> None:
         """Stop a match still playing on an arena (its programs, its arena)."""
-        if self._match is not None:
-            self._match.close()
-            self._match = None
+        if self._reaper is not None:
+            self._reaper()  # closes the match, once
+            self._reaper = None
+        self._match = None
 
     def _reset_on_arena(self, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
         self.close()
@@ -127,6 +132,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         specs.insert(self.seat, None)
         seeds = [seed * BOT_SEED_STRIDE + s for s in range(len(specs))]
         self._match = ProgramMatch(self.table.game, specs, seed, self.table.config, seeds, store=self.store)
+        self._reaper = weakref.finalize(self, self._match.close)
         self._result = None
         self._await_arena()
         return self._arena_observation(), self._arena_info()
