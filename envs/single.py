@@ -17,7 +17,6 @@ import json
 import os
 import weakref
 from collections.abc import Mapping, Sequence
-from numbers import Integral
 from typing import Any
 
 import gymnasium
@@ -28,7 +27,7 @@ from tourney.engine.core import Action, ConfigError, DecisionRequest, Observatio
 from tourney.engine.core.environment import DB_ENV
 from tourney.engine.referee import MatchResult, ask_seat
 from tourney.envs.programs import ProgramMatch
-from tourney.envs.table import RENDER_MODES, Table, check_render_mode, show
+from tourney.envs.table import RENDER_MODES, Table, check_render_mode, show, whole_number
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.hosted.pinning import pin_entrants
 from tourney.tournament.store.database import StoreError, open_store
@@ -51,8 +50,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         """Raises ConfigError for an unknown game, bot or seat, or a bad config. `store` holds the hosted
         bots (default: $TOURNEY_DB, else tourney.db)."""
         check_render_mode(render_mode)
-        if not isinstance(seat, Integral) or isinstance(seat, bool):
-            raise ConfigError(f"seat is {seat!r:.40}: give the learner's seat as a whole number, e.g. seat=0.")
+        seat = whole_number(seat, f"seat is {seat!r:.40}: give the learner's seat as a whole number, e.g. seat=0.")
         text = _spec_list(opponents)
         self.table = Table(game, None, config)
         entrants = parse_entrants(text, self.table.game, unique=False)
@@ -72,7 +70,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         self.table = Table(game, players, config)
         if not 0 <= seat < players:
             raise ConfigError(f"seat {seat} is not among the {players} seats: choose 0 to {players - 1}.")
-        self.seat = int(seat)
+        self.seat = seat
         self.specs = specs
         self.render_mode = render_mode
         self.observation_space = self.table.observation_space()

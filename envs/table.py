@@ -6,9 +6,9 @@ which actions it may take and how an illegal choice ends a match.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
-from numbers import Integral
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import orjson
@@ -36,8 +36,8 @@ class Table:
     def __init__(self, game_id: str, players: int | None = None, config: Mapping[str, Any] | None = None) -> None:
         """Raises ConfigError (one sentence) for an unknown game, a bad player count or a bad config."""
         # The games read these deep in their rules, where a wrong type surfaces as an unrelated TypeError.
-        if players is not None and (not isinstance(players, Integral) or isinstance(players, bool)):
-            raise ConfigError(f"players is {players!r:.40}: give a whole number of seats, or None for the game's usual.")
+        if players is not None:
+            players = whole_number(players, f"players is {players!r:.40}: give a whole number of seats, or None.")
         if config is not None and not isinstance(config, Mapping):
             raise ConfigError(f"config is a {type(config).__name__}, not a mapping: give option names and values, "
                               'e.g. {"mode": "blitz"}.')
@@ -47,7 +47,7 @@ class Table:
             raise ConfigError(f"game '{game_id}' declares no observation tensor: it has no training environment.")
         self.encoding: Encoding = encoding
         self.config = dict(config or {})
-        self.requested_players = None if players is None else int(players)
+        self.requested_players = players
         self.state: State = self.game.new_state(0, players=self.requested_players, config=self.config)
         self.players = self.state.num_players
         self.forfeited: Outcome | None = None
@@ -158,6 +158,13 @@ class Table:
             outcome = self.outcome()
             text += f"\nover ({outcome.reason}): ranking {[list(tier) for tier in outcome.ranking]}"
         return text
+
+
+def whole_number(value: object, refusal: str) -> int:
+    """`value` as an int (numpy's integers too); ConfigError `refusal` for anything else, a bool included."""
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        raise ConfigError(refusal)
+    return operator.index(value)
 
 
 def check_render_mode(render_mode: object) -> None:

@@ -34,8 +34,8 @@ def test_a_bad_argument_is_one_sentence(make, words):
     assert ". " not in sentence and "\n" not in sentence and sentence.endswith(".")
 
 
-@pytest.mark.parametrize("make", [lambda name: TourneyAEC(name), lambda name: TourneyAEC("tiny-ninjas", None, {name: 1})],
-                         ids=["game", "option"])
+@pytest.mark.parametrize("make", [lambda name: TourneyAEC(name),
+                                  lambda name: TourneyAEC("tiny-ninjas", None, {name: 1})], ids=["game", "option"])
 def test_a_long_name_is_not_echoed_whole(make):
     with pytest.raises(ConfigError) as refused:
         make("x" * 100_000)
