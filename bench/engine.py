@@ -3,6 +3,7 @@
     .venv/bin/python bench/engine.py                  # every built game, default sizes
     .venv/bin/python bench/engine.py --game tiny-ninjas --pairs 1000 --ismcts-pairs 100
     .venv/bin/python bench/engine.py --openspiel-only             # issue 32's table; TOURNEY_PURE=1: the source
+    .venv/bin/python bench/engine.py --tensor-layout              # Tiny Ninjas' tensor as a list or an array
 
 Speed: decisions/s and games/s of uniformly random playouts (legal_actions, a random
 choice, apply) on one core, and the same through the referee (`play_match` with built-in
@@ -25,6 +26,7 @@ import os
 import random
 import sys
 import time
+from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -383,6 +385,71 @@ def beside_openspiel(console: Console, seconds: float, games: Sequence[str]) -> 
                   + ". load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
+def tensor_changes(seeds: int) -> list[int]:
+    """For each decision of Tiny Ninjas' random playouts (seeds 0..seeds-1, every mode): how many numbers
+    of the two seats' state tensors it changes, the writes a tensor kept up to date by the rules would add
+    to that decision."""
+    game = get_game("tiny-ninjas")
+    encoding = game.encoding()
+    assert encoding is not None
+    changed = []
+    for mode in game.modes:
+        for seed in range(seeds):
+            state = game.new_state(seed, config={"mode": mode})
+            rng = random.Random(seed)
+            before = [list(encoding.encode_state(state, seat)) for seat in (0, 1)]
+            while not state.is_over():
+                state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.to_act()})
+                after = [list(encoding.encode_state(state, seat)) for seat in (0, 1)]
+                changed.append(sum(x != y for seat in (0, 1) for x, y in zip(before[seat], after[seat], strict=True)))
+                before = after
+    return changed
+
+
+def tensor_layout(console: Console, *, count: int = 400, seeds: int = 40, rounds: int = 9) -> None:
+    """What handing out Tiny Ninjas' finished state tensor costs as a list and as an `array('d')` copy, and
+    what envs/table.py's `np.asarray(..., np.float32)` costs on each, beside the tensor now and leduc's
+    (CPU time, on the states `observe_cost` samples); then how many numbers one decision changes. The
+    figures an incremental tensor (kept by the rules, copied out) is weighed by before it is built."""
+    import numpy as np
+
+    game = get_game("tiny-ninjas")
+    encoding = game.encoding()
+    assert encoding is not None
+    clock = time.process_time
+
+    def step(state: Any, rng: random.Random) -> None:
+        state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+
+    states = _sampler(lambda k: game.new_state(k), step, lambda s: s.is_over(), count)()
+    lists = [encoding.encode_state(state, 0) for state in states]
+    arrays = [array("d", tensor) for tensor in lists]
+    rows: list[tuple[str, float]] = [
+        ("encode_state now", observe_cost("tiny-ninjas", 2, count=count, clock=clock, what=STATE_TENSOR)),
+        ("list(tensor)", min(_per_item(lists, list, clock) for _ in range(rounds))),
+        ("array('d') copy", min(_per_item(arrays, array.__copy__, clock) for _ in range(rounds))),
+        ("np.asarray(list, float32)",
+         min(_per_item(lists, lambda t: np.asarray(t, np.float32), clock) for _ in range(rounds))),
+        ("np.asarray(array, float32)",
+         min(_per_item(arrays, lambda t: np.asarray(t, np.float32), clock) for _ in range(rounds))),
+    ]
+    try:
+        leduc = openspiel_observe_cost("leduc_poker", count=count, clock=clock)
+    except ImportError:
+        leduc = math.nan
+    table = Table(title="Tiny Ninjas' state tensor handed out (one seat, CPU time)")
+    for col in ("what", "µs", "/ leduc tensor"):
+        table.add_column(col, justify="right")
+    for name, seconds in (*rows, ("leduc observation_tensor", leduc)):
+        table.add_row(name, f"{seconds * 1e6:.2f}", f"{seconds / leduc:.2f}")
+    console.print(table)
+    changed = sorted(tensor_changes(seeds))
+    console.print(f"numbers of both seats' tensors one decision changes ({len(changed)} decisions, every mode): "
+                  f"mean {sum(changed) / len(changed):.1f}, median {changed[len(changed) // 2]}, 90th percentile "
+                  f"{changed[int(0.9 * len(changed))]}, most {changed[-1]}. load average: "
+                  + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
 def _rates(games: int, decisions: int, elapsed: float) -> tuple[float, float, int]:
     return decisions / elapsed, games / elapsed, games
 
@@ -426,9 +493,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "Tiny Ninjas' Solo AI (0 skips the ladder)")
     parser.add_argument("--openspiel-only", action="store_true",
                         help="print only the table beside OpenSpiel's games (issue 32's speed targets)")
+    parser.add_argument("--tensor-layout", action="store_true",
+                        help="print only what Tiny Ninjas' state tensor costs handed out as a list and as an "
+                        "array, and how many of its numbers a decision changes")
     args = parser.parse_args(argv)
     games = args.game or [g.id for g in available_games()]
     console = Console(width=160)
+    if args.tensor_layout:
+        tensor_layout(console)
+        return
     if args.openspiel_only:
         beside_openspiel(console, args.seconds, games)
         return

@@ -14,13 +14,13 @@ from pettingzoo import AECEnv
 
 from tourney.engine.core import Action
 from tourney.envs.agents import SeatAgents, agent_name
-from tourney.envs.table import fresh_seed, show
+from tourney.envs.table import RENDER_MODES, fresh_seed, show
 
 
 class TourneyAEC(SeatAgents, AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # pettingzoo has no type hints
     """One game as an AEC environment (see the module docstring); the JSON view is in `infos[agent]["view"]`."""
 
-    metadata = {"name": "tourney_aec_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
+    metadata = {"name": "tourney_aec_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": True}
 
     def __init__(self, game: str, players: int | None = None, config: Mapping[str, Any] | None = None,
                  render_mode: str | None = None) -> None:

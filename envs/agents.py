@@ -7,7 +7,7 @@ from typing import Any
 
 from gymnasium import spaces
 
-from tourney.envs.table import Table
+from tourney.envs.table import Table, check_render_mode
 
 
 def agent_name(seat: int) -> str:
@@ -20,7 +20,8 @@ class SeatAgents:
 
     def seat_agents(self, game: str, players: int | None, config: Mapping[str, Any] | None,
                     render_mode: str | None) -> None:
-        """Open the table (ConfigError for an unknown game or a bad config) and name the agents."""
+        """Open the table (ConfigError for an unknown game, a bad config or render mode) and name the agents."""
+        check_render_mode(render_mode)
         self.table = Table(game, players, config)
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.table.players)]

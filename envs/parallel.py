@@ -15,7 +15,7 @@ from pettingzoo import ParallelEnv
 
 from tourney.engine.core import Action
 from tourney.envs.agents import SeatAgents, agent_name
-from tourney.envs.table import fresh_seed, show
+from tourney.envs.table import RENDER_MODES, fresh_seed, show
 
 Step = tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]
 
@@ -23,7 +23,7 @@ Step = tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool],
 class TourneyParallel(SeatAgents, ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # pettingzoo has no type hints
     """One game as a Parallel environment (see the module docstring); the JSON view is in `infos[agent]["view"]`."""
 
-    metadata = {"name": "tourney_parallel_v0", "render_modes": ["human", "ansi"]}
+    metadata = {"name": "tourney_parallel_v0", "render_modes": list(RENDER_MODES)}
 
     def __init__(self, game: str, players: int | None = None, config: Mapping[str, Any] | None = None,
                  render_mode: str | None = None) -> None:

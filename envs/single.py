@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,10 +27,10 @@ from tourney.engine.core import Action, ConfigError, DecisionRequest, Observatio
 from tourney.engine.core.environment import DB_ENV
 from tourney.engine.referee import MatchResult, ask_seat
 from tourney.envs.programs import ProgramMatch
-from tourney.envs.table import Table, show
+from tourney.envs.table import RENDER_MODES, Table, check_render_mode, show, whole_number
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.hosted.pinning import pin_entrants
-from tourney.tournament.store.database import open_store
+from tourney.tournament.store.database import StoreError, open_store
 from tourney.workers.program_specs import is_hosted, is_program
 
 SEED_LIMIT = 2**31  # match seeds drawn by a reset that names none are below this
@@ -41,19 +42,25 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
     """The learner plays `seat`; `opponents` (a comma-separated spec list or a sequence, one per other
     seat in seat order) play the rest. Reward at the end: 2 x match points - 1; 0 before."""
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": list(RENDER_MODES)}
 
     def __init__(self, game: str, opponents: str | Sequence[str] = "random", seat: int = 0,
                  config: Mapping[str, Any] | None = None, render_mode: str | None = None,
                  store: str | None = None) -> None:
         """Raises ConfigError for an unknown game, bot or seat, or a bad config. `store` holds the hosted
         bots (default: $TOURNEY_DB, else tourney.db)."""
-        text = opponents if isinstance(opponents, str) else ",".join(opponents)
+        check_render_mode(render_mode)
+        seat = whole_number(seat, f"seat is {seat!r:.40}: give the learner's seat as a whole number, e.g. seat=0.")
+        text = _spec_list(opponents)
         self.table = Table(game, None, config)
         entrants = parse_entrants(text, self.table.game, unique=False)
         self.store = store if store is not None else os.environ.get(DB_ENV, "tourney.db")
         if any(is_hosted(e.spec) for e in entrants):
-            entrants = pin_entrants(open_store(self.store), entrants)
+            try:
+                entrants = pin_entrants(open_store(self.store), entrants)
+            except StoreError:
+                raise ConfigError(f"the store {self.store!r:.200} holding the hosted bots cannot be opened: "
+                                  "pass store= the path of a reachable database.") from None
         specs = [e.spec for e in entrants]
         for spec in specs:
             if spec.startswith(ELSEWHERE):
@@ -72,6 +79,9 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         # Programs, and hosted bots (which a store keeps and an arena starts), play through an arena.
         self.programs = any(is_program(spec) for spec in specs)
         self._match: ProgramMatch | None = None
+        # Closes the match's programs and arena if the environment is dropped without close(): the
+        # match's own threads keep it alive, so its own finalizer would wait for the match to end.
+        self._reaper: weakref.finalize[Any, Any] | None = None
         self._request: tuple[Observation, list[Action]] | None = None
         self._result: MatchResult | None = None
         self._last_view: Observation = {}
@@ -109,9 +119,10 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def close(self) -> None:
         """Stop a match still playing on an arena (its programs, its arena)."""
-        if self._match is not None:
-            self._match.close()
-            self._match = None
+        if self._reaper is not None:
+            self._reaper()  # closes the match, once
+            self._reaper = None
+        self._match = None
 
     def _reset_on_arena(self, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
         self.close()
@@ -119,6 +130,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         specs.insert(self.seat, None)
         seeds = [seed * BOT_SEED_STRIDE + s for s in range(len(specs))]
         self._match = ProgramMatch(self.table.game, specs, seed, self.table.config, seeds, store=self.store)
+        self._reaper = weakref.finalize(self, self._match.close)
         self._result = None
         self._await_arena()
         return self._arena_observation(), self._arena_info()
@@ -194,3 +206,13 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def _info(self, offenders: list[int]) -> dict[str, Any]:
         return self.table.info(self.seat, offenders)
+
+
+def _spec_list(opponents: object) -> str:
+    """The opponents as one comma-separated spec list (ConfigError for anything but text or a list of text)."""
+    if isinstance(opponents, str):
+        return opponents
+    if isinstance(opponents, Sequence) and all(isinstance(spec, str) for spec in opponents):
+        return ",".join(opponents)
+    raise ConfigError(f"opponents is {opponents!r:.60}: give bot specs as text or a list of text, "
+                      'e.g. "random" or ["greedy", "cmd:python3 mybot.py"].')

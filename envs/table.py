@@ -6,8 +6,9 @@ which actions it may take and how an illegal choice ends a match.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import orjson
@@ -26,6 +27,7 @@ from tourney.engine.core import (
 )
 
 ILLEGAL_REASON = "illegal_move"  # the forfeit's reason when a learner picks an action outside its mask
+RENDER_MODES = ("human", "ansi")  # every environment's render modes (None: no render)
 
 
 class Table:
@@ -33,15 +35,21 @@ class Table:
 
     def __init__(self, game_id: str, players: int | None = None, config: Mapping[str, Any] | None = None) -> None:
         """Raises ConfigError (one sentence) for an unknown game, a bad player count or a bad config."""
+        # The games read these deep in their rules, where a wrong type surfaces as an unrelated TypeError.
+        if players is not None:
+            players = whole_number(players, f"players is {players!r:.40}: give a whole number of seats, or None.")
+        if config is not None and not isinstance(config, Mapping):
+            raise ConfigError(f"config is a {type(config).__name__}, not a mapping: give option names and values, "
+                              'e.g. {"mode": "blitz"}.')
         self.game = get_game(game_id)
         encoding = self.game.encoding()
         if encoding is None:
             raise ConfigError(f"game '{game_id}' declares no observation tensor: it has no training environment.")
         self.encoding: Encoding = encoding
         self.config = dict(config or {})
-        self.state: State = self.game.new_state(0, players=players, config=self.config)
-        self.players = self.state.num_players
         self.requested_players = players
+        self.state: State = self.game.new_state(0, players=self.requested_players, config=self.config)
+        self.players = self.state.num_players
         self.forfeited: Outcome | None = None
         self._legal: dict[int, tuple[list[Action], dict[int, int]]] = {}
 
@@ -150,6 +158,19 @@ class Table:
             outcome = self.outcome()
             text += f"\nover ({outcome.reason}): ranking {[list(tier) for tier in outcome.ranking]}"
         return text
+
+
+def whole_number(value: object, refusal: str) -> int:
+    """`value` as an int (numpy's integers too); ConfigError `refusal` for anything else, a bool included."""
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        raise ConfigError(refusal)
+    return operator.index(value)
+
+
+def check_render_mode(render_mode: object) -> None:
+    """Raise ConfigError unless `render_mode` is one the environments offer (or None)."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ConfigError(f"render_mode {render_mode!r:.40} is not offered: use 'human', 'ansi' or None.")
 
 
 def show(table: Table, render_mode: str | None) -> str | None:

@@ -9,11 +9,15 @@ same with `max_connections` and its idle timeout; this is the web app's side.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
+import socket
+import struct
 from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from tourney.engine.core.addresses import address_key
+from tourney.web import stalled
 
 MAX_CONNECTIONS = 1024  # open at once; the 64 live streams and 4 exports fit far inside it
 MAX_PER_ADDRESS = 64  # from one client address (behind a reverse proxy, the proxy bounds its clients)
@@ -21,12 +25,14 @@ HEAD_S = 10.0  # to send a request's head (line and headers), on a new connectio
 
 
 class BoundedH11(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol that refuses a connection past the limits above (closed at once) and
-    closes one whose request head has not arrived within HEAD_S."""
+    """uvicorn's HTTP/1.1 protocol that refuses a connection past the limits above (closed at once), closes
+    one whose request head has not arrived within HEAD_S, and drops one whose client has taken no bytes for
+    stalled.STALL_S: pipelined requests never read would otherwise queue answers that wait on it for good."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._head_timer: asyncio.TimerHandle | None = None
+        self._stall_timer: asyncio.TimerHandle | None = None
         self._armed_for: Any = None
         address = peer_host(self)
         same = sum(1 for other in self.connections if peer_host(other) == address)
@@ -47,9 +53,38 @@ class BoundedH11(H11Protocol):
             self._arm()  # the next request's head gets HEAD_S too, however slowly its bytes trickle in
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if getattr(self, "_head_timer", None) is not None:
-            self._head_timer.cancel()  # type: ignore[union-attr]
+        for timer in (getattr(self, "_head_timer", None), getattr(self, "_stall_timer", None)):
+            if timer is not None:
+                timer.cancel()
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._stall_timer is None:
+            self._watch_writes()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._stall_timer is not None:
+            self._stall_timer.cancel()
+            self._stall_timer = None
+
+    def _watch_writes(self) -> None:
+        """While writing is paused, check every STALL_S that the client took some bytes."""
+        unsent = self.transport.get_write_buffer_size()
+        self._stall_timer = self.loop.call_later(stalled.STALL_S, self._stalled, unsent)
+
+    def _stalled(self, unsent: int) -> None:
+        self._stall_timer = None
+        if self.transport.get_write_buffer_size() < unsent:
+            self._watch_writes()  # a slow reader, still reading
+        else:
+            # Reset, not closed: close() would wait to send what the client never takes, and even the kernel
+            # would keep the unsent answers (megabytes) for minutes, probing a window that stays shut.
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.transport.abort()
 
     def _arm(self) -> None:
         if self._head_timer is not None:
@@ -72,16 +107,7 @@ def peer_host(connection: object) -> str | None:
     client = getattr(connection, "client", None)
     if not (isinstance(client, tuple) and client):
         return None
-    host = str(client[0])
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])  # a link-local address may carry its zone
-    except ValueError:
-        return host  # not an IP address (a test client's name): counted as given
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
+    return address_key(str(client[0]))
 
 
 def server_config(app: Any, **options: Any) -> uvicorn.Config:

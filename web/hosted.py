@@ -67,15 +67,19 @@ def hosted_doc(engine: Engine, name: str, token: str | None) -> dict[str, Any]:
 
 
 async def read_body(request: Request) -> bytes:
-    """The request body, refused (413) once it passes MAX_UPLOAD, and (408) when it takes UPLOAD_READ_S."""
+    """The request body, refused (413) once it passes MAX_UPLOAD or says it will, and (408) when it takes
+    UPLOAD_READ_S."""
+    too_big = HTTPException(413, f"the upload is over {MAX_UPLOAD >> 20} MiB: leave out what the bot does not need.")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_UPLOAD:  # said before a byte is read: no 100 Continue invites it
+        raise too_big
     body = bytearray()
     try:
         async with asyncio.timeout(UPLOAD_READ_S):
             async for chunk in request.stream():
                 body += chunk
                 if len(body) > MAX_UPLOAD:
-                    raise HTTPException(413, f"the upload is over {MAX_UPLOAD >> 20} MiB: leave out what the bot "
-                                             "does not need.")
+                    raise too_big
     except TimeoutError:
         raise HTTPException(408, f"the upload took over {UPLOAD_READ_S:g} s to arrive: send it again on a faster "
                                  "connection.") from None

@@ -44,7 +44,7 @@ from tourney.engine.server import (
     token_hash,
 )
 from tourney.workers.program_specs import NOT_PLAYED, hosted_name, is_hosted, is_program
-from tourney.workers.sandbox import SandboxedProgram
+from tourney.workers.sandbox import BundleError, SandboxedProgram
 from tourney.workers.start_clock import StartClock
 
 CONNECT_WAIT_S = 5.0  # how long a started program has to say Hello, on its start clock (start_clock.py)
@@ -145,8 +145,8 @@ def open_program_arena(stack: contextlib.ExitStack, specs: Sequence[str], hosted
                 table.processes[i] = table.hosted[i]
             else:
                 table.processes[i] = stack.enter_context(BotProcess(spec, name, arena.address, tokens[name], log_dir))
-        except ConfigError as exc:  # no such program here, or a hosted bot retired meanwhile
-            raise SeatForfeit(i, str(exc)) from None
+        except (ConfigError, BundleError) as exc:  # no such program here, a hosted bot retired meanwhile, or
+            raise SeatForfeit(i, str(exc)) from None  # its stored bundle no longer unpacks
         table.seats.append(REMOTE_PREFIX + name)
     if guests_connect is not None:
         guests_connect(table)
@@ -175,9 +175,8 @@ def play_with_programs(game: str, specs: Sequence[str], seed: int, config: Mappi
             result = run_remote_match(table.arena.address, game, table.seats, seed, config, move_ms,
                                       table.admin_token, realtime=realtime, bot_seeds=bot_seeds)
         except ArenaUnavailable as exc:
-            # Connected, but not for this game (or gone meanwhile): that program forfeits.
-            dead = [i for i, p in processes.items() if not p.alive()]
-            culprit = dead[0] if dead else min(processes)
+            # Connected, but not for this game (or gone meanwhile): that program forfeits, never one ready.
+            culprit = _unready(table.arena, processes, game)
             return _forfeit(game, len(specs), seed, dict(config), culprit, _why(processes[culprit], str(exc)))
         return _capped(result, table.hosted)
 
@@ -218,6 +217,14 @@ def _await_connections(arena: LocalArena, processes: Mapping[int, Program]) -> t
             if clocks[i].expired(CONNECT_WAIT_S):
                 return i, _why(processes[i], silent_for(clocks[i]))
         time.sleep(POLL_S)
+
+
+def _unready(arena: LocalArena, processes: Mapping[int, Program], game: str) -> int:
+    """The program seat to blame for a match the arena would not start: the first that exited, else the
+    first with no open session playing `game` (it left, or said Hello for other games), else the first."""
+    dead = [i for i, p in processes.items() if not p.alive()]
+    seatless = [i for i, p in processes.items() if not any(s.plays(game) for s in arena.arena.connected(p.name))]
+    return (dead or seatless or sorted(processes))[0]
 
 
 def _sandbox_hold(program: Program) -> dict[int, Callable[[], float]]:

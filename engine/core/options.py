@@ -239,9 +239,9 @@ class Options:
         valid = self.valid_keys()
         for key in config or {}:
             if key not in valid and not valid:
-                raise ConfigError(f"{key!r} is not an option: {self.game} has no options, so leave it out.")
+                raise ConfigError(f"{key!r:.60} is not an option: {self.game} has no options, so leave it out.")
             if key not in valid:
-                raise ConfigError(f"unknown {self.game} option {key!r}: use one of {', '.join(valid)}.")
+                raise ConfigError(f"unknown {self.game} option {key!r:.60}: use one of {', '.join(valid)}.")
 
     def option(self, key: str) -> Option:
         """The option `key`; ConfigError listing the valid keys if there is none."""

@@ -74,7 +74,7 @@ def get_game(game_id: str) -> Game:
         game = _loaded.get(game_id)
     if game is None:
         known = ", ".join(sorted(_loaded))
-        raise UnknownGame(f"unknown game '{game_id}': choose one of {known}.")
+        raise UnknownGame(f"unknown game '{game_id!s:.60}': choose one of {known}.")  # a caller's id, bounded
     return game
 
 

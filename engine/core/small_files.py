@@ -5,6 +5,7 @@ A size from stat() bounds nothing: a device, a pipe or a /proc file reports 0 an
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tourney.engine.core.errors import ConfigError
@@ -14,7 +15,11 @@ def read_small(path: Path, most: int, what: str) -> bytes:
     """At most `most` bytes of `path`; ConfigError naming `what` (e.g. "--tls-cert") when the file cannot
     be read or is larger."""
     try:
-        with path.open("rb") as handle:
+        # Opened without blocking: opening a FIFO that nobody writes to waits for a writer for good. Reads
+        # block again, and one with no writer ends at once (an empty file).
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(descriptor, True)
+        with open(descriptor, "rb") as handle:
             data = handle.read(most + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read {what} {path}: {exc.strerror or exc}; check the path.") from None

@@ -16,13 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tourney.engine.core.addresses import grpc_peer_address
 from tourney.engine.server.rate_limit import HelloLimiter
-
-
-def peer_address(peer: str) -> str:
-    """The client's address without its port: 'ipv4:127.0.0.1:5000' -> 'ipv4:127.0.0.1'."""
-    head, sep, _port = peer.rpartition(":")
-    return head if sep and not peer.startswith("unix:") else peer
 
 
 @dataclass(frozen=True)
@@ -89,7 +84,7 @@ class Admission:
             if self.unauthenticated >= limits.unauthenticated_calls:
                 return (f"the arena serves {limits.unauthenticated_calls} unauthenticated calls at once already: "
                         "try again shortly.")
-            if not self._per_address.allow(peer_address(peer)):
+            if not self._per_address.allow(grpc_peer_address(peer)):
                 return (f"more than {limits.unauthenticated_per_s_per_address:g} new unauthenticated calls a second "
                         "from this address: slow down.")
             if not self._overall.allow(""):

@@ -69,11 +69,8 @@ class Arena:
         self.metrics.connected_bots(lambda: float(len(self.connected())))
         config = self.config
         # Who may start a call, and who may try a token (the servicer asks both for every call).
-        self.admission = Admission(AdmissionLimits(config.calls_per_connection, config.unauthenticated_calls,
-                                                   config.unauthenticated_per_s,
-                                                   config.unauthenticated_per_s_per_address))
-        self.auth_failures = FailedAuthLimit(config.auth_failures_per_address, config.auth_failures_per_address_per_s,
-                                             config.auth_failures_overall, config.auth_failures_overall_per_s)
+        self.admission, self.auth_failures = self._new_call_limits()
+        self._listener_limits: dict[str, tuple[Admission, FailedAuthLimit]] = {}
         self._lock = threading.Lock()
         self._sessions: dict[str, BotSession] = {}
         self._live: dict[str, LiveMatch] = {}
@@ -86,6 +83,28 @@ class Arena:
         )
 
     # ------------------------------------------------------------------ sessions
+
+    def _new_call_limits(self) -> tuple[Admission, FailedAuthLimit]:
+        config = self.config
+        admission = Admission(AdmissionLimits(config.calls_per_connection, config.unauthenticated_calls,
+                                              config.unauthenticated_per_s, config.unauthenticated_per_s_per_address))
+        failures = FailedAuthLimit(config.auth_failures_per_address, config.auth_failures_per_address_per_s,
+                                   config.auth_failures_overall, config.auth_failures_overall_per_s)
+        return admission, failures
+
+    def call_limits(self, listener: str | None = None) -> tuple[Admission, FailedAuthLimit]:
+        """The admission and failed-token limits of the callers of `listener` (None: the arena's TCP listeners).
+
+        A listener of its own (a hosted seat's Unix socket) has limits of its own, the arena-wide buckets
+        too: the seats of a match acting together could otherwise spend the arena's new calls a second or
+        its failed tokens (five seats of Ninja Arena spend the 50 at once) and keep an honest seat out.
+        """
+        if listener is None:
+            return self.admission, self.auth_failures
+        with self._lock:
+            if listener not in self._listener_limits:
+                self._listener_limits[listener] = self._new_call_limits()
+            return self._listener_limits[listener]
 
     def authenticate(self, hello: pb.Hello) -> str | None:
         """None when the bot may connect, else the reason it may not (one sentence)."""

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from tourney.engine.server.admission import peer_address
+from tourney.engine.core.addresses import grpc_peer_address
 from tourney.engine.server.rate_limit import HelloLimiter
 
 
@@ -31,7 +31,7 @@ class FailedAuthLimit:
     def refused(self, peer: str) -> str | None:
         """None when `peer` may present credentials now, else the sentence refusing it (nothing is spent)."""
         with self._lock:
-            if not self._per_address.can_allow(peer_address(peer)):
+            if not self._per_address.can_allow(grpc_peer_address(peer)):
                 return "too many failed authentications from this address: wait a minute, then check the token."
             if not self._overall.can_allow(""):
                 return "too many failed authentications at this arena: wait a minute, then check the token."
@@ -40,5 +40,5 @@ class FailedAuthLimit:
     def failed(self, peer: str) -> None:
         """Count one failed authentication from `peer`."""
         with self._lock:
-            self._per_address.allow(peer_address(peer))
+            self._per_address.allow(grpc_peer_address(peer))
             self._overall.allow("")

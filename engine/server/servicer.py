@@ -18,8 +18,9 @@ from google.protobuf.message import DecodeError
 
 from tourney.engine.bots import bot_names
 from tourney.engine.core import available_games
+from tourney.engine.core.addresses import grpc_peer_address
 from tourney.engine.core.printable import shown
-from tourney.engine.server.admission import Ticket, peer_address
+from tourney.engine.server.admission import Ticket
 from tourney.engine.server.arena import Arena, ArenaError
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.limits import hello_problem
@@ -66,9 +67,8 @@ class ArenaServicer:
         # silent streams would then lock its opponent out of their match.
         self.listener = listener
         self.hellos = HelloLimiter(arena.config.hello_burst, arena.config.hello_per_s)
-        self.admission = arena.admission
+        self.admission, self.auth_failures = arena.call_limits(listener)
         self._slowed = 0  # refused calls pausing before their answer
-        self.auth_failures = arena.auth_failures
         self._sessions_from: dict[str, int] = {}  # address -> bot sessions open from it
 
     def _peer(self, context: grpc.aio.ServicerContext[Any, Any]) -> str:
@@ -342,7 +342,7 @@ class ArenaServicer:
                     await context.write(error_message("arena_full", full))
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, full)
                     return
-                address = peer_address(self._peer(context))
+                address = grpc_peer_address(self._peer(context))
                 crowded = self._sessions_from.get(address, 0) >= self.arena.config.max_sessions_per_address
                 if refused is None and crowded:
                     full = (f"{self.arena.config.max_sessions_per_address} bot sessions are open from this address "
@@ -368,7 +368,7 @@ class ArenaServicer:
                     await context.write(error_message(
                         "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))
             self.arena.add_session(session)
-            counted = peer_address(self._peer(context))
+            counted = grpc_peer_address(self._peer(context))
             self._sessions_from[counted] = self._sessions_from.get(counted, 0) + 1
             ticket.authenticated()
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(

@@ -7,18 +7,24 @@ import random
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from tourney.engine.core import ConfigError, Inject, get_game
 from tourney.envs import Table, TourneyAEC, TourneyParallel
 
 # (game, players, config): every game and every mode, the largest tables included.
 CASES = [("tiny-ninjas", None, {"mode": m}) for m in ("standard", "blitz", "survivor", "champion", "solo")] + [
+    ("tiny-ninjas", None, {"use_expansion": True}),
     ("ninja-versus-ninja", None, None),
     ("maitre-ninja", 2, None),
+    ("maitre-ninja", 3, None),
     ("maitre-ninja", 4, None),
+    ("ninja-arena", 2, None),
+    ("ninja-arena", 3, None),
     ("ninja-arena", 4, None),
+    ("ninja-arena", 5, {"genin_pack": True}),
     ("ninja-arena", 6, {"genin_pack": True}),
+    ("ninja-arena", 2, {"mode": "tick"}),
     ("ninja-arena", 2, {"mode": "duel"}),
     ("ninja-arena", 3, {"mode": "realtime"}),
 ]
@@ -30,6 +36,24 @@ IDS = [f"{g}-{p}-{c}" for g, p, c in CASES]
 def test_pettingzoo_api_tests_pass(game, players, config):
     api_test(TourneyAEC(game, players, config), num_cycles=60)
     parallel_api_test(TourneyParallel(game, players, config), num_cycles=60)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("game", "players", "config"), CASES, ids=IDS)
+def test_pettingzoo_seed_tests_pass(game, players, config):
+    """PettingZoo's own check that two environments reset with one seed play alike, spaces' samples too."""
+    seed_test(lambda: TourneyAEC(game, players, config), num_cycles=30)
+    parallel_seed_test(lambda: TourneyParallel(game, players, config), num_cycles=30)
+
+
+@pytest.mark.parametrize(("game", "players", "config"), CASES, ids=IDS)
+def test_render_is_the_games_text_in_every_form(game, players, config):
+    aec, parallel = TourneyAEC(game, players, config, "ansi"), TourneyParallel(game, players, config, "ansi")
+    aec.reset(seed=2)
+    parallel.reset(seed=2)
+    text = get_game(game).render(aec.table.state)
+    assert aec.render() == parallel.render() == text and text
+    assert TourneyAEC(game, players, config).render() is None  # no render_mode: no render
 
 
 def _played(game, players, config, seed, chooser_seed):
@@ -99,12 +123,6 @@ def test_an_action_outside_the_mask_forfeits_the_match():
     assert all(env.terminations.values())
     assert env.infos[agent]["illegal_action"] and env.infos[agent]["reason"] == "illegal_move"
     assert env._cumulative_rewards[agent] == -1.0
-
-
-def test_render_is_the_games_text_render():
-    env = TourneyAEC("ninja-versus-ninja", render_mode="ansi")
-    env.reset(seed=1)
-    assert env.render() == get_game("ninja-versus-ninja").render(env.table.state)
 
 
 def test_a_bad_config_is_one_sentence():

@@ -54,3 +54,22 @@ def test_the_example_folder_submits_as_a_hosted_bot_as_the_readme_says(tmp_path)
                                       "--seed", "2", "--db", db, "--json"])
     assert played.exit_code == 0, played.output
     assert json.loads(played.stdout)["termination"] in ("normal", "adjudication")
+
+
+@pytest.mark.timeout(300)
+def test_the_readmes_tournament_gives_the_table_it_shows(tmp_path, monkeypatch):
+    """README's seeded tournament of the committed policy against random, run as written: each bot's
+    games and W-D-L are the ones the README's table shows (the tournament is a pure function of its seeds)."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith("tourney run --local --game tiny-ninjas --bots \"cmd:"))
+    args = shlex.split(lines[start])[1:]
+    args[args.index("policy.db")] = str(tmp_path / "policy.db")
+    table = next(i for i in range(start, len(lines)) if lines[i].startswith("| # | bot |"))
+    shown = [[cell.strip() for cell in row.strip("|").split("|")] for row in lines[table + 2:table + 4]]
+    monkeypatch.chdir(ROOT)  # the bot's path in the line is the repository's
+    ran = CliRunner().invoke(app, args, terminal_width=200)
+    assert ran.exit_code == 0, ran.output
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in ran.stdout.splitlines()
+            if line.startswith("│ ")]
+    standings = rows[:len(shown)]  # the standings come first, other tables (achievements) after
+    assert [row[1:4] for row in standings] == [row[1:4] for row in shown]

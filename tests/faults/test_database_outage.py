@@ -8,8 +8,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
@@ -38,6 +40,33 @@ def _stored(url: str) -> int:
         engine.dispose()
 
 
+class Lines:
+    """A child's stream read line by line on a thread, so a test can wait for a line without a fixed sleep."""
+
+    def __init__(self, stream: Any) -> None:
+        self._lines: list[str] = []
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: Any) -> None:
+        for line in stream:
+            with self._changed:
+                self._lines.append(line)
+                self._changed.notify_all()
+
+    def saw(self, needle: str, timeout: float) -> bool:
+        """Whether a line holding `needle` came within `timeout` seconds."""
+        with self._changed:
+            return self._changed.wait_for(lambda: any(needle in line for line in self._lines), timeout)
+
+    def text(self) -> str:
+        """Everything read so far (all of it, once the child has exited and its stream closed)."""
+        self._thread.join(timeout=10)
+        with self._changed:
+            return "".join(self._lines)
+
+
 def test_postgres_restarted_mid_tournament_loses_nothing(restartable_postgres: Postgres, tmp_path: Path) -> None:
     pg = restartable_postgres
     whole = CliRunner().invoke(app, [*ARGS, "--db", str(tmp_path / "whole.db")])
@@ -55,17 +84,21 @@ def test_postgres_restarted_mid_tournament_loses_nothing(restartable_postgres: P
         proc.send_signal(signal.SIGSTOP)
         assert proc.poll() is None, "the tournament ended before the database could be stopped"
         pg.stop()  # every connection is cut; the driver goes on playing and retries its writes
+        errors = Lines(proc.stderr)
         proc.send_signal(signal.SIGCONT)
-        time.sleep(3.0)
+        # The database stays down until the driver says it is retrying (its next write, however slowly a loaded
+        # machine lets it play): the outage surely lands on a write.
+        assert errors.saw("retrying", timeout=120), errors.text()
         assert proc.poll() is None, "the driver gave up while the database was down"
         pg.start()
-        out, err = proc.communicate(timeout=300)
+        out = proc.stdout.read() if proc.stdout else ""
+        proc.wait(timeout=300)
+        err = errors.text()
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 0, err
-    assert "retrying" in err  # it did notice the outage
     result = json.loads(out)
     assert result["matches"] == TOTAL and result["standings"] == expected["standings"]
     engine = create_engine(with_driver(pg.url))

@@ -218,6 +218,36 @@ for top, dirs, files in os.walk("/"):
         break
 print("PEEK: looked at", seen, flush=True)
 """,
+    # Tries to write a file into every folder it can see (but /proc and /sys) and says where it could,
+    # with the size of that filesystem: a place to write is memory of the machine's it could fill.
+    "scribbler": """
+import os
+tried = 0
+for top, dirs, files in os.walk("/"):
+    dirs[:] = [d for d in dirs if os.path.join(top, d) not in ("/proc", "/sys")]
+    tried += 1
+    path = os.path.join(top, ".scribble")
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        os.unlink(path)
+        vfs = os.statvfs(top)
+        print("SCRIBBLE: wrote", top, vfs.f_blocks * vfs.f_frsize, flush=True)
+    except OSError:
+        pass
+    if tried > 20_000:
+        break
+print("SCRIBBLE: tried", tried, flush=True)
+""",
+    # Connects, but says it plays another game only: its seat is open and never free for this match.
+    "elsewhere": """
+import os
+from tourney_bot import BotClient
+client = BotClient(os.environ["TOURNEY_ARENA"], Random(), name=os.environ["TOURNEY_BOT_NAME"],
+                   token=os.environ["TOURNEY_TOKEN"], games=["tiny-ninjas"])
+print("ELSEWHERE: connecting for another game", flush=True)
+client.run(max_matches=1)  # no match comes: held until the match's end stops the sandbox
+os._exit(0)
+""",
     # Never says Hello: holds the arena's socket open and says nothing.
     "silent": """
 import os, socket, time

@@ -7,17 +7,14 @@ socket's callers spend (failed tokens, calls in flight) the callers of another s
 from __future__ import annotations
 
 import tempfile
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
-import grpc
 import pytest
 
-from tests.security.test_tokenless_lockout import ALICE_TOKEN, OWN_CONNECTION, _hello
-from tests.server.harness import WAIT_S, wait_for
+from tests.security.silent_streams import silent_streams
+from tests.security.test_tokenless_lockout import ALICE_TOKEN, _hello
+from tests.server.harness import wait_for
 from tourney.engine.server.config import ArenaConfig
-from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.local import LocalArena
 from tourney.engine.server.tokens import token_hash
 
@@ -40,27 +37,11 @@ def test_wrong_tokens_on_one_socket_lock_out_only_that_socket() -> None:
 @pytest.mark.timeout(120)
 def test_calls_held_on_one_socket_leave_another_sockets_places_free() -> None:
     config = ArenaConfig(allow_anonymous=True, calls_per_connection=2)
-    release = threading.Event()
-
-    def silence() -> Iterator[bytes]:
-        release.wait(WAIT_S)
-        yield from ()
-
     with tempfile.TemporaryDirectory(prefix="tourney-t-") as folder:
         hostile, honest = Path(folder) / "0.sock", Path(folder) / "1.sock"
-        with LocalArena(config, unix_paths=[str(hostile), str(honest)]) as local:
-            channels = [grpc.insecure_channel(f"unix:{hostile}", options=OWN_CONNECTION) for _ in range(2)]
-            try:
-                held = [channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=lambda b: b,
-                                              response_deserializer=pb.ArenaMessage.FromString)(silence())
-                        for channel in channels]  # two connections, one address: its 2 calls in flight
-                in_flight = local.arena.admission.in_flight
-                assert wait_for(lambda: in_flight.get(f"unix:{hostile}", 0) == 2)
-                assert _hello(f"unix:{hostile}", "third", "") == "RESOURCE_EXHAUSTED"
-                assert _hello(f"unix:{honest}", "neighbour", "") == "OK"
-            finally:
-                release.set()
-                for call in held:
-                    call.cancel()
-                for channel in channels:
-                    channel.close()
+        with LocalArena(config, unix_paths=[str(hostile), str(honest)]) as local, \
+                silent_streams([f"unix:{hostile}"] * 2):  # two connections, one address: its 2 calls in flight
+            in_flight = local.arena.call_limits(f"unix:{hostile}")[0].in_flight
+            assert wait_for(lambda: in_flight.get(f"unix:{hostile}", 0) == 2)
+            assert _hello(f"unix:{hostile}", "third", "") == "RESOURCE_EXHAUSTED"
+            assert _hello(f"unix:{honest}", "neighbour", "") == "OK"

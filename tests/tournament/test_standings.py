@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from tourney.tournament.rating.standings import MatchLog, StandingSeat, compute_standings
 
 
@@ -117,3 +119,17 @@ def test_a_long_run_is_kept_as_its_few_distinct_matches_in_order():
     assert list(kept) == run
     # A generator of the same matches gives the same table as a list of them.
     assert compute_standings(["a", "b"], iter(run)) == compute_standings(["a", "b"], run)
+
+
+def test_a_repeated_match_is_the_held_one_again_and_an_unheld_one_is_refused():
+    a_wins = (StandingSeat("a", 0, 1, 1.0), StandingSeat("b", 1, 1, 0.0))
+    draw = (StandingSeat("a", 0, 2, 0.5), StandingSeat("b", 0, 2, 0.5))
+    log = MatchLog()
+    first, second = log.add(a_wins), log.add(draw)
+    assert (first, second, log.add(draw)) == (0, 1, 1)  # add says where a match is held
+    log.repeat(first)
+    log.repeat(second)
+    assert list(log) == [a_wins, draw, draw, a_wins, draw]
+    with pytest.raises(IndexError, match="holds 2 distinct"):
+        log.repeat(2)
+    assert len(log) == 5  # the refused repeat added nothing

@@ -152,13 +152,21 @@ class MatchLog:
         for m in matches:
             self.add(m)
 
-    def add(self, seats: Sequence[StandingSeat]) -> None:
-        """Put a match after the ones held."""
+    def add(self, seats: Sequence[StandingSeat]) -> int:
+        """Put a match after the ones held; return its index in `distinct` (for `repeat`)."""
         match = tuple(seats)
         at = self._index.get(match)
         if at is None:
             at = self._index[match] = len(self.distinct)
             self.distinct.append(match)
+        self.order.append(at)
+        return at
+
+    def repeat(self, at: int) -> None:
+        """Put the held match distinct[at] after the ones held again: `add` without building and hashing its
+        seats, for a caller that knows the match is one it added before."""
+        if not 0 <= at < len(self.distinct):
+            raise IndexError(f"no held match {at}: a MatchLog holds {len(self.distinct)} distinct matches.")
         self.order.append(at)
 
     def __len__(self) -> int:

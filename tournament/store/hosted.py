@@ -17,6 +17,10 @@ from tourney.tournament.store.hosted_tables import BundleBlob, HostedBot, Hosted
 VALIDATED = "validated"
 FAILED = "failed"
 PENDING = "pending"
+# What one hosted bot keeps in the store: every submission is a version of up to 32 MiB packed, its author may
+# upload one after another without end, and none is ever deleted (a pinned tournament or a ladder plays it).
+MAX_VERSIONS = 200
+MAX_BOT_BYTES = 1 << 30  # packed bundle bytes, each distinct bundle counted once
 
 
 def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: int, run: str,
@@ -30,6 +34,9 @@ def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: in
             session.flush()
         elif bot.retired:
             raise ConfigError(f"hosted bot '{name}' is retired: submit under another name.")
+        kept = session.exec(select(HostedVersion.sha256, HostedVersion.size)
+                             .where(HostedVersion.bot_id == bot.id)).all()
+        _check_room(name, [(k, n) for k, n in kept], sha256, len(packed))
         if session.get(BundleBlob, sha256) is None:
             session.add(BundleBlob(sha256=sha256, data=packed))
         last = session.exec(select(func.max(HostedVersion.version)).where(HostedVersion.bot_id == bot.id)).one()
@@ -40,6 +47,20 @@ def add_version(engine: Engine, name: str, packed: bytes, sha256: str, files: in
         session.commit()
         session.refresh(row)
         return row
+
+
+def _check_room(name: str, kept: list[tuple[str, int]], sha256: str, size: int) -> None:
+    """One sentence unless bot `name`, whose versions keep bundles `kept` ((sha256, packed bytes) each), has
+    room for one more version, of bundle `sha256` of `size` bytes."""
+    if len(kept) >= MAX_VERSIONS:
+        raise ConfigError(f"hosted bot '{name}' keeps {MAX_VERSIONS} versions already, the most one bot may: ask "
+                          "the organiser to submit it under a new name.")
+    bundles = dict(kept)
+    held = sum(bundles.values()) + (0 if sha256 in bundles else size)
+    if held > MAX_BOT_BYTES:
+        raise ConfigError(f"hosted bot '{name}' would keep {held >> 20} MiB of bundles with this version, over the "
+                          f"{MAX_BOT_BYTES >> 20} MiB one bot may: submit a smaller bundle, or ask the organiser to "
+                          "submit it under a new name.")
 
 
 def set_status(engine: Engine, version_id: int, status: str, reason: str = "", log_tail: str = "") -> None:

@@ -28,6 +28,7 @@ class SandboxLimits:
     wall_s: float = 900.0  # the whole process, start to kill: a match never keeps a bot longer
     file_bytes: int = 64 * MIB  # largest file it may write (its log and scratch files)
     scratch_bytes: int = 256 * MIB  # size of its tmpfs home and /tmp
+    shm_bytes: int = 64 * MIB  # size of its /dev/shm (POSIX shared memory and semaphores)
     open_files: int = 256
 
     @classmethod

@@ -2,9 +2,10 @@
 
 Inside: /usr (and the /lib, /bin links), the Python that runs tourney at its own path, the
 directories that hold grpcio, protobuf and the Python SDK under /opt/tourney, the bundle at /bot
-(its working directory), the match's arena socket under /run/arena, and a fresh tmpfs for
-HOME and /tmp. No network namespace but its own empty one, its own pid, ipc and uts
-namespaces, an unprivileged uid with no capabilities, and no user namespaces of its own.
+(its working directory), the match's arena socket under /run/arena, and a fresh tmpfs of a
+fixed size for HOME, /tmp and /dev/shm, the only places it may write. No network namespace but
+its own empty one, its own pid, ipc and uts namespaces, an unprivileged uid with no capabilities,
+and no user namespaces of its own.
 
 /proc is a fresh one for the bot's pid namespace. Where the kernel refuses that mount (a container
 whose /proc is partly hidden, as Docker's masked paths do) the bot gets no /proc at all: binding
@@ -115,8 +116,12 @@ def bwrap_argv(bwrap: str, run: str, bundle: Path, arena_dir: Path, socket_name:
             *system_mounts(), *mounts,
             "--ro-bind", str(bundle), BUNDLE, "--ro-bind", str(arena_dir), ARENA_DIR,
             *(["--proc", "/proc"] if proc else []), "--dev", "/dev",
+            "--size", str(limits.shm_bytes), "--tmpfs", "/dev/shm",
             "--size", str(limits.scratch_bytes), "--tmpfs", HOME,
             "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
+            # bwrap's root and /dev are tmpfs as big as half the machine's memory: read-only, so the bot
+            # writes only where a size caps it (the rlimit caps count no tmpfs page).
+            "--remount-ro", "/dev", "--remount-ro", "/",
             "--chdir", BUNDLE, "--clearenv"]
     for key, value in sorted(env.items()):
         args += ["--setenv", key, value]
