@@ -6,6 +6,7 @@ SQLite file by default; any SQLAlchemy URL (PostgreSQL) works.
 from __future__ import annotations
 
 import importlib.util
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,12 @@ def url_of(engine: Engine) -> str:
     return url.render_as_string(hide_password=False)
 
 
+# Alembic keeps the running migration's context in module-level proxies (alembic.context, alembic.op): two
+# threads migrating at once (the web app's validation thread opening a store while a request opens one) read
+# each other's, and one failed with KeyError('script'). One migration at a time in a process.
+_MIGRATING = threading.Lock()
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (creating it in an empty database).
 
@@ -71,7 +78,7 @@ def migrate(engine: Engine) -> None:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
+    with _MIGRATING, engine.begin() as conn:
         cfg.attributes["connection"] = conn
         found = inspect(conn)
         if found.has_table("tournament") and not found.has_table("alembic_version"):
