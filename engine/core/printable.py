@@ -21,4 +21,4 @@ def plain(text: str, limit: int = CELL_CHARS) -> str:
     """A stranger's text as a rich table cell or line prints it: `shown`, and never read as markup."""
     from rich.markup import escape  # here: a worker imports `shown` and must not load rich (the driver's)
 
-    return escape(shown(text, limit))
+    return str(escape(shown(text, limit)))  # str(): the compiled build's mypy sees rich's escape as Any
