@@ -67,6 +67,12 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
                 raise ConfigError(f"opponent '{spec}' is connected to another arena: start it as a program "
                                   "here instead (cmd:PROGRAM ARGS).")
         players = len(specs) + 1
+        rules = self.table.game
+        if not rules.min_players <= players <= rules.max_players:  # said here in opponents, not in --players
+            fewest, most = rules.min_players - 1, rules.max_players - 1
+            wanted = f"{fewest}" if fewest == most else f"{fewest} to {most}"
+            raise ConfigError(f"{game} seats {wanted} opponent{'s' if most > 1 else ''} beside the learner, not "
+                              f"{len(specs)}: give {'fewer' if len(specs) > most else 'more'} opponents.")
         self.table = Table(game, players, config)
         if not 0 <= seat < players:
             raise ConfigError(f"seat {seat} is not among the {players} seats: choose 0 to {players - 1}.")

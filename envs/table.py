@@ -42,6 +42,12 @@ class Table:
             raise ConfigError(f"config is a {type(config).__name__}, not a mapping: give option names and values, "
                               'e.g. {"mode": "blitz"}.')
         self.game = get_game(game_id)
+        if players is not None and not self.game.min_players <= players <= self.game.max_players:
+            # before the game's own check, whose advice is the command line's (--players)
+            lo, hi = self.game.min_players, self.game.max_players
+            seats = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise ConfigError(f"{game_id} is played by {seats} players, not {players}: pass players={lo}, "
+                              "or None for the game's own count.")
         encoding = self.game.encoding()
         if encoding is None:
             raise ConfigError(f"game '{game_id}' declares no observation tensor: it has no training environment.")

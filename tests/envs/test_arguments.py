@@ -22,6 +22,10 @@ CASES = [
     (lambda: SeatEnv("tiny-ninjas", ["random", 3]), "opponents is"),
     (lambda: SeatEnv("tiny-ninjas", "random", config="blitz"), "config is a str"),
     (lambda: SeatEnv("tiny-ninjas", "hosted:mybot", store="/nonexistent/folder/t.db"), "pass store="),
+    (lambda: SeatEnv("tiny-ninjas", "random,random,random"), "seats 1 opponent beside the learner, not 3: give fewer"),
+    (lambda: SeatEnv("maitre-ninja", ["random"] * 4), "seats 1 to 3 opponents beside the learner, not 4: give fewer"),
+    (lambda: TourneyAEC("tiny-ninjas", 3), "played by 2 players, not 3: pass players=2"),
+    (lambda: TourneyParallel("ninja-versus-ninja", 4), "played by 2 players, not 4: pass players=2"),
 ]
 IDS = [words for _, words in CASES]
 
@@ -31,6 +35,7 @@ def test_a_bad_argument_is_one_sentence(make, words):
     with pytest.raises(ConfigError, match=words) as refused:
         make()
     sentence = str(refused.value).replace("e.g. ", "")
+    assert "--" not in sentence  # a Python API's fix is in its own arguments, never a command-line flag
     assert ". " not in sentence and "\n" not in sentence and sentence.endswith(".")
 
 

@@ -20,7 +20,7 @@ from tourney.tournament.hosted.document import hosted_bot_doc
 from tourney.tournament.hosted.submission import submit_version
 from tourney.tournament.hosted.validation import validate
 from tourney.tournament.store.database import open_store, url_of
-from tourney.tournament.store.hosted import hosted_bot, set_token
+from tourney.tournament.store.hosted import VALIDATED, hosted_bot, set_status, set_token
 from tourney.web.app import create_app
 from tourney.web.hosted import MAX_UPLOAD
 
@@ -102,7 +102,8 @@ def test_an_upload_refused_for_a_full_queue_stores_nothing(tmp_path: Path, monke
     folder = tmp_path / "v1"
     folder.mkdir()
     (folder / "bot.py").write_text(bot_source("good"))
-    submit_version(engine, "frank", folder, "python3 bot.py", [GAME])
+    first = submit_version(engine, "frank", folder, "python3 bot.py", [GAME])
+    set_status(engine, first.id or 0, VALIDATED)  # else the app would validate it at start, before the uploads
     author = {"Authorization": f"Bearer {set_token(engine, 'frank')}"}
     try:
         with served(create_app(engine)) as base, httpx.Client(base_url=base, timeout=30) as web:

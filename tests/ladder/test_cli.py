@@ -135,3 +135,13 @@ def test_the_first_run_fixes_the_match_settings(tmp_path: Path) -> None:
         seats = [json.loads(a) for (a,) in conn.exec_driver_sql("select aliases_json from laddermatch")]
     assert len(seats) == 6 and all(len(s) == 3 for s in seats)  # the second run kept three players
     assert_consistent(engine)
+
+
+def test_standings_print_a_long_name_whole_on_an_80_column_console(db: str) -> None:
+    # rich caps print(width=) at the console's own width: a pipe or an 80-column terminal cut the name with "…".
+    long_name = "greedy_with_a_name_long_enough_to_need_more_than_eighty_columns_" + "x" * 20
+    code, out, err = tourney("ladder", "add", f"greedy@{long_name}", "--game", "sticks", "--db", db)
+    assert code == 0, err
+    result = runner.invoke(app, ["ladder", "standings", "--game", "sticks", "--db", db], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    assert long_name in result.stdout and "…" not in result.stdout

@@ -18,7 +18,7 @@ from tests.hosted.bundles import GAME, bot_source
 from tests.web.browser import served
 from tourney.tournament.hosted.submission import submit_version
 from tourney.tournament.store.database import open_store
-from tourney.tournament.store.hosted import set_token
+from tourney.tournament.store.hosted import VALIDATED, set_status, set_token
 from tourney.web import hosted
 from tourney.web.app import create_app
 from tourney.web.hosted import MAX_UPLOAD
@@ -97,7 +97,8 @@ def _hosted_bot(engine: Engine, tmp_path: Path, name: str) -> str:
     folder = tmp_path / name
     folder.mkdir()
     (folder / "bot.py").write_text(bot_source("good"))
-    submit_version(engine, name, folder, "python3 bot.py", [GAME])
+    version = submit_version(engine, name, folder, "python3 bot.py", [GAME])
+    set_status(engine, version.id or 0, VALIDATED)  # nothing left for the app to validate at start
     return set_token(engine, name)
 
 

@@ -11,13 +11,14 @@ from types import FrameType
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.environment import DB_ENV, RAY_ADDRESS_ENV
 from tourney.engine.core.printable import plain
 from tourney.tournament.cli.progress import ProgressLines
-from tourney.tournament.cli.shared import TABLE_WIDTH, check_move_ms, guarded, open_existing, out, parse_settings
+from tourney.tournament.cli.shared import TABLE_WIDTH, check_move_ms, guarded, open_existing, parse_settings
 from tourney.tournament.ladder.loop import LadderReport, run_ladder
 from tourney.tournament.ladder.members import add_bot, ladder_doc
 from tourney.tournament.store.database import open_store
@@ -145,5 +146,5 @@ def standings(
         for b in doc.bots:
             table.add_row(str(b.rank), plain(b.bot), f"{b.conservative:.2f}", f"{b.mu:.2f}", f"{b.sigma:.2f}",
                           str(b.matches), str(b.wins), plain(b.spec or ""))
-        out.print(table, width=TABLE_WIDTH)
+        Console(width=TABLE_WIDTH).print(table)  # print(width=) is capped at a narrow console's own width
     guarded(body)

@@ -26,6 +26,7 @@ from tourney.engine.core.environment import ADMIN_TOKEN_ENV, DB_ENV, RAY_ADDRESS
 from tourney.engine.core.printable import plain
 from tourney.tournament.cli.shared import (
     STORED_SEEDS,
+    TABLE_WIDTH,
     check_seed,
     guarded,
     open_existing,
@@ -268,7 +269,7 @@ def standings_command(
             }))
             return
         # As wide as the table needs: a pipe must not truncate a bot's name.
-        console = Console(width=400, soft_wrap=True)
+        console = Console(width=TABLE_WIDTH, soft_wrap=True)
         if not table.divisions:
             console.print(f"league {table.league}: no season has started yet; next round due {_when(table.next_due)}",
                           highlight=False)
@@ -318,7 +319,7 @@ def list_command(db: DbOpt = "tourney.db", as_json: JsonOpt = False) -> None:
         for lg in leagues:
             out.add_row(lg.name, lg.game, lg.format, lg.schedule, str(lg.members),
                         "-" if lg.season is None else str(lg.season + 1), _when(lg.next_due))
-        Console(width=400, soft_wrap=True).print(out, highlight=False)
+        Console(width=TABLE_WIDTH, soft_wrap=True).print(out, highlight=False)
     guarded(body)
 
 

@@ -73,6 +73,24 @@ def set_status(engine: Engine, version_id: int, status: str, reason: str = "", l
         session.commit()
 
 
+def newest_pending_id(engine: Engine) -> int:
+    """The id of the newest version still pending validation; 0 when none is."""
+    with Session(engine) as session:
+        newest = session.exec(select(func.max(HostedVersion.id)).where(HostedVersion.status == PENDING)).one()
+    return newest or 0
+
+
+def next_pending(engine: Engine, after: int, upto: int) -> tuple[str, HostedVersion] | None:
+    """The first version uploaded after id `after` and up to id `upto` that is still pending, with its bot's
+    name; None when there is none."""
+    with Session(engine) as session:
+        found = session.exec(select(HostedBot.name, HostedVersion).where(HostedVersion.bot_id == HostedBot.id)
+                             .where(HostedVersion.status == PENDING, col(HostedVersion.id) > after,
+                                    col(HostedVersion.id) <= upto)
+                             .order_by(col(HostedVersion.id)).limit(1)).first()
+    return None if found is None else (found[0], found[1])
+
+
 def hosted_bot(engine: Engine, name: str) -> tuple[HostedBot, list[HostedVersion]]:
     """A hosted bot and its versions, oldest first; one sentence when there is none of that name."""
     with Session(engine) as session:
