@@ -4,7 +4,8 @@ The queue is bounded: an author who uploads faster than versions validate is tol
 lives in memory, so versions an earlier run of the web app left pending (it was stopped or killed) are
 validated first, oldest first, read from the store one at a time: they wait there, never in the queue.
 Each version is validated once by the app that queued or found it; two web apps started on one store
-would each find the same pending versions (see docs/hosted.md).
+would each find the same pending versions and validate them both (the same result, twice the work), as
+would a web app started while `tourney bot submit` validates: run one web app per store.
 """
 
 from __future__ import annotations
