@@ -63,6 +63,12 @@ def hosted_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     listener.close()
 
 
+# The move limit of the honest matches played beside a hostile bot: what they check is that the hostile bot's
+# caps keep it from breaking them, not the machine's speed; with 2 s a move, a loaded run (two CPU burners,
+# the spinner at its 1-CPU cap, another test worker) once starved the honest bot of a whole move.
+BESIDE_MOVE_MS = 10_000
+
+
 class Beside:
     """Plays hosted:good against random, over and over on another thread, until stopped."""
 
@@ -78,7 +84,7 @@ class Beside:
         seed = 100
         while not self._stop.is_set() and seed < 200:  # bounded: a test ends long before
             try:
-                self.results.append(play_with_programs(GAME, ["hosted:good", "random"], seed, {}, 2000,
+                self.results.append(play_with_programs(GAME, ["hosted:good", "random"], seed, {}, BESIDE_MOVE_MS,
                                                        self.store.logs / "beside",
                                                        hosted=hosted_starter(self.store.url)))
             except BaseException as exc:  # noqa: BLE001  (reported by finish())
