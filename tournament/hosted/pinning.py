@@ -1,4 +1,4 @@
-"""Pinning a tournament's hosted bots to versions when it starts."""
+"""Pinning a tournament's hosted bots to versions when it starts, and a league's for each round."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.engine import Engine
 
+from tourney.engine.core import ConfigError
 from tourney.tournament.entrants import Entrant
 from tourney.workers.program_specs import is_hosted, parse_hosted, pinned
 
@@ -41,3 +42,20 @@ def pin_entrants(engine: Engine, entrants: Sequence[Entrant]) -> list[Entrant]:
     SandboxLimits.from_env()  # a bad TOURNEY_SANDBOX_* setting fails here, not as every match's forfeit
     specs = pin_specs(engine, [e.spec for e in entrants])
     return [Entrant(e.alias, spec) for e, spec in zip(entrants, specs, strict=True)]
+
+
+def pin_for_round(engine: Engine, entrants: Sequence[Entrant]) -> list[Entrant]:
+    """A league round's entrants with each hosted one pinned to its latest validated version now.
+
+    A league plays its members' latest versions, round by round; within a round, the two games of a
+    duplicate pair share a deal, and the first is public once it ends. Pinned, both meet one version:
+    one uploaded after the first game, by an author who has read its deal, plays from the next round.
+    A member with no version to pin (retired, none validated) is left as it is, and forfeits at its match.
+    """
+    out = []
+    for entrant in entrants:
+        try:
+            out.append(Entrant(entrant.alias, pin_specs(engine, [entrant.spec])[0]))
+        except ConfigError:
+            out.append(entrant)
+    return out

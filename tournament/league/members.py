@@ -107,7 +107,7 @@ def join_league(engine: Engine, name: str, spec: str, alias: str | None = None, 
         assert league.id is not None
         if is_command(spec):
             command_name(spec, 0)  # a spec naming no program fails here; the program runs where rounds are played
-        elif is_hosted(spec):  # it plays its latest validated version (or the one named) at each match
+        elif is_hosted(spec):  # it plays its latest validated version (or the one named) as each round starts
             name_, version = parse_hosted(spec)
             resolve_version(engine, name_, version)
         elif not spec.startswith(REMOTE):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from sqlalchemy.engine import Engine
@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 from tourney.engine.core import ConfigError
 from tourney.engine.server import LEAGUE_MATCHES, LEAGUE_ROUNDS
 from tourney.tournament.formats.registry import next_round
+from tourney.tournament.hosted.pinning import pin_for_round
 from tourney.tournament.league.forfeits import forfeit, is_forfeit, no_bye
 from tourney.tournament.league.members import REMOTE, get_league
 from tourney.tournament.league.schedule import (
@@ -185,7 +186,8 @@ def _play_round(engine: Engine, league: League, season: int, rnd: int, executor:
         games = [p for p in pairings if len(p.seats) > 1 and all(online[s] for s in p.seats)]
         record_matches(engine, tid, plan, [forfeit(plan, p, online) for p in absent] + lost_byes, byes)
         forfeits += len(absent)
-        chunks = executor.run(plan, games)
+        # Hosted members pinned for the round, so both games of a duplicate pair meet one version.
+        chunks = executor.run(replace(plan, entrants=pin_for_round(engine, plan.entrants)), games)
         try:
             for chunk in chunks:
                 record_matches(engine, tid, plan, chunk)
