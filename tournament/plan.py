@@ -30,6 +30,8 @@ from tourney.workers.realtime import play_realtime_match, wants_realtime
 if TYPE_CHECKING:
     from tourney.tournament.formats.registry import FormatSpec
 
+RESUMES = "resumes"  # the key of the resume count in a tournament's stored settings
+
 
 @dataclass
 class TournamentPlan:
@@ -53,6 +55,9 @@ class TournamentPlan:
     seed_key: str | None = None
     # The database hosted seats' bundles are read from (the run's --db; not stored with the plan).
     store: str = ""
+    # How many times the tournament was resumed: the deals of the tables that get their own (seed_of)
+    # are keyed by it too.
+    resumes: int = 0
 
     def match_seed(self, offset: int) -> int:
         """The seed of the offset-th game: a keyed hash of (tournament seed, offset) under seed_key."""
@@ -68,9 +73,13 @@ class TournamentPlan:
         game with hidden information when a seat can remember (`remembers`): then every game of the
         table gets a deal of its own, keyed by the match number, so one game never tells a bot what
         it cannot see in the other. Seats still swap; only the luck no longer cancels out exactly.
+
+        Such a table is dealt anew after each resume: a match the interruption left unstored is played
+        again, and its bots may have seen its deal already, whole (an arena plays a match whose caller
+        hung up to its end).
         """
         if get_game(self.game).hidden_information and any(remembers(self.entrants[e].spec) for e in pairing.seats):
-            return self._keyed_seed(pairing.number, "deal")
+            return self._keyed_seed(pairing.number, f"deal/resumed-{self.resumes}" if self.resumes else "deal")
         return self.match_seed(pairing.seed_offset)
 
     def play(self, pairing: Pairing) -> Played:
@@ -159,7 +168,7 @@ class TournamentPlan:
         """Everything besides game, seed, players and config needed to rebuild the plan on resume."""
         return {"games_per_pair": self.games_per_pair, "move_ms": self.move_ms, "format": self.format,
                 "cycles": self.cycles, "rounds": self.rounds, "sprt": list(self.sprt) if self.sprt else None,
-                "sprt_elo": self.sprt_elo,
+                "sprt_elo": self.sprt_elo, RESUMES: self.resumes,
                 "entrants": [[e.alias, e.spec] for e in self.entrants]}
 
 

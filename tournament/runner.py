@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from tourney.engine.core import get_game
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.formats.registry import next_round, sprt_state
-from tourney.tournament.plan import TournamentPlan, bot_seed, play_and_record, play_pairing
+from tourney.tournament.plan import RESUMES, TournamentPlan, bot_seed, play_and_record, play_pairing
 from tourney.tournament.rating.achievements import rules_for
 from tourney.tournament.rating.played_numbers import PlayedNumbers
 from tourney.tournament.rating.sprt import SprtState
@@ -30,6 +30,7 @@ from tourney.tournament.store.reads import (
     load_match_log,
     standings_of,
     stored_numbers,
+    stored_setting,
     stored_tournament,
 )
 from tourney.tournament.store.records import BYE_SEED
@@ -39,6 +40,7 @@ from tourney.tournament.store.writes import (
     mark_status,
     record_matches,
     save_ratings,
+    save_setting,
     save_streaks,
 )
 from tourney.tournament.store.written_log import WrittenLog
@@ -73,7 +75,7 @@ def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, Tournamen
                           rounds=settings.get("rounds"),
                           sprt=(float(sprt[0]), float(sprt[1]), float(sprt[2]), float(sprt[3])) if sprt else None,
                           seed_key=t.seed_key, sprt_elo=str(settings.get("sprt_elo", "logistic")),
-                          store=url_of(engine))
+                          store=url_of(engine), resumes=int(settings.get(RESUMES, 0)))
     assert t.id is not None
     return t.id, plan
 
@@ -95,6 +97,9 @@ def run_tournament(
         tournament_id = create_tournament(engine, plan)
     else:
         mark_status(engine, tournament_id, "running")  # resumed: no longer interrupted
+        # Counted before any match: the tables that need a deal of their own get a fresh one (seed_of).
+        plan.resumes = int(stored_setting(engine, tournament_id, RESUMES) or 0) + 1
+        save_setting(engine, tournament_id, RESUMES, plan.resumes)
     if on_start is not None:
         on_start(tournament_id)
     done = PlayedNumbers(stored_numbers(engine, tournament_id))
