@@ -49,8 +49,8 @@ from tourney.workers.local import LocalExecutor
 
 # The plan and the playing of one match live in tournament.plan (what a worker imports); named here too
 # for the many callers that import them with the driver.
-__all__ = ["TournamentPlan", "TournamentReport", "bot_seed", "load_plan", "play_and_record", "play_pairing",
-           "run_tournament"]
+__all__ = ["TournamentPlan", "TournamentReport", "bot_seed", "count_resume", "load_plan", "play_and_record",
+           "play_pairing", "run_tournament"]
 
 
 @dataclass
@@ -80,6 +80,13 @@ def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, Tournamen
     return t.id, plan
 
 
+def count_resume(engine: Engine, tournament_id: int, plan: TournamentPlan) -> None:
+    """Count one more resume of the tournament, in the store and in `plan`, before it plays a match: the
+    tables that get deals of their own then get fresh ones (TournamentPlan.seed_of)."""
+    plan.resumes = int(stored_setting(engine, tournament_id, RESUMES) or 0) + 1
+    save_setting(engine, tournament_id, RESUMES, plan.resumes)
+
+
 def run_tournament(
     engine: Engine,
     plan: TournamentPlan,
@@ -97,9 +104,7 @@ def run_tournament(
         tournament_id = create_tournament(engine, plan)
     else:
         mark_status(engine, tournament_id, "running")  # resumed: no longer interrupted
-        # Counted before any match: the tables that need a deal of their own get a fresh one (seed_of).
-        plan.resumes = int(stored_setting(engine, tournament_id, RESUMES) or 0) + 1
-        save_setting(engine, tournament_id, RESUMES, plan.resumes)
+        count_resume(engine, tournament_id, plan)
     if on_start is not None:
         on_start(tournament_id)
     done = PlayedNumbers(stored_numbers(engine, tournament_id))

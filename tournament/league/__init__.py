@@ -13,7 +13,8 @@ and the others move on. The claim is a lease: the caller renews it while the rou
 (every third of `lease_s`), and gives it back when it is stopped (SIGTERM, an exception), so
 another caller takes the round over at once. A caller that dies without a word leaves a claim
 that expires after `lease_s`; whoever reclaims it replays the round, and matches already
-stored are skipped. After downtime only the latest `catch_up` due rounds are played; the
+stored are skipped (a table that gets deals of its own, a seat there remembering, is dealt anew:
+its bots may have seen the lost match's deal). After downtime only the latest `catch_up` due rounds are played; the
 older ones are recorded as one "missed" slot. The clock is a parameter, so tests step through
 months of schedule without sleeping.
 

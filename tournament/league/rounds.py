@@ -28,7 +28,7 @@ from tourney.tournament.league.schedule import (
     utc_now,
 )
 from tourney.tournament.league.season import division_tournaments, rate_round, season_started, start_season
-from tourney.tournament.runner import load_plan
+from tourney.tournament.runner import count_resume, load_plan
 from tourney.tournament.store.league_tables import League, LeagueMember, LeagueRound, LeagueSeason
 from tourney.tournament.store.reads import load_history, load_standings
 from tourney.tournament.store.writes import record_matches, save_ratings
@@ -172,6 +172,8 @@ def _play_round(engine: Engine, league: League, season: int, rnd: int, executor:
     gone = _left(engine, league)
     for _division, tid in division_tournaments(engine, league, season):
         tid, plan = load_plan(engine, tid)
+        # Each round (and a round taken over) resumes the division: its matches left unstored are dealt anew.
+        count_resume(engine, tid, plan)
         spec = plan.spec()
         n = len(plan.entrants)
         aliases = [e.alias for e in plan.entrants]
