@@ -10,8 +10,10 @@ rows and sets its players' ratings, and the bots it frees can be scheduled again
 Killed at any moment (`kill -9`), the ladder loses nothing and duplicates nothing: a result is
 stored together with the ratings it moved, or not at all; a scheduled match that has no result
 is played again on restart, first, with the same number, seats and seed, so it gives the same
-result it would have given; and a stored result is never completed twice (only rows still
-scheduled are). The bots in those matches stay busy until they are rated again.
+result it would have given (but where a seat remembers, in a game with hidden information: there
+the restart deals anew, as its bots may have seen the deal; ladder/plan.py); and a stored result
+is never completed twice (only rows still scheduled are). The bots in those matches stay busy
+until they are rated again.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from tourney.tournament.store.ladder_rows import (
     LadderEntry,
     MatchOutcome,
     ScheduledMatch,
+    count_run,
     counters,
     departed,
     entries,
@@ -118,7 +121,7 @@ def run_ladder(engine: Any, game: str, executor: Executor, matches: int | None =
             raise ConfigError(f"the {game} ladder plays with {_settings_text(fixed)} since its first run, so its "
                               f"matches stay comparable: drop {', '.join(FLAGS[k] for k in differ)} or give the same.")
         plan = LadderPlan(game=game, seed_key=seed_key, players=int(fixed["players"]), config=dict(fixed["config"]),
-                          move_ms=fixed["move_ms"], store=url_of(engine))
+                          move_ms=fixed["move_ms"], store=url_of(engine), runs=count_run(engine, ladder_id))
         return _run(engine, ladder_id, plan, executor, matches, seconds, stop, on_batch, lease)
 
 

@@ -28,6 +28,7 @@ LADDERS = Ladder.__table__  # type: ignore[attr-defined]
 BOTS = LadderBot.__table__  # type: ignore[attr-defined]
 MATCHES = LadderMatch.__table__  # type: ignore[attr-defined]
 RECENT = 50  # matches a standings read lists
+RUNS = "runs"  # the count of `ladder run`s, kept in the ladder's settings (count_run)
 
 
 @dataclass(frozen=True)
@@ -349,6 +350,18 @@ def release_ladder(engine: Engine, ladder_id: int, me: str) -> None:
             conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).where(LADDERS.c.runner == me)
                          .values(runner="", heartbeat_ts=0.0))
     guard(write)
+
+
+def count_run(engine: Engine, ladder_id: int) -> int:
+    """Count one more `ladder run` (kept beside the settings its first run fixed) and return the count."""
+    def write() -> int:
+        with engine.begin() as conn:
+            stored = conn.execute(select(LADDERS.c.settings_json).where(LADDERS.c.id == ladder_id)).scalar_one()
+            settings = loads(stored) if stored else {}
+            settings[RUNS] = int(settings.get(RUNS, 0)) + 1
+            conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).values(settings_json=dumps(settings)))
+            return int(settings[RUNS])
+    return guard(write)
 
 
 def ladder_settings(engine: Engine, ladder_id: int, given: dict[str, Any]) -> dict[str, Any]:
