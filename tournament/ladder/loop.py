@@ -121,7 +121,7 @@ def run_ladder(engine: Any, game: str, executor: Executor, matches: int | None =
             raise ConfigError(f"the {game} ladder plays with {_settings_text(fixed)} since its first run, so its "
                               f"matches stay comparable: drop {', '.join(FLAGS[k] for k in differ)} or give the same.")
         plan = LadderPlan(game=game, seed_key=seed_key, players=int(fixed["players"]), config=dict(fixed["config"]),
-                          move_ms=fixed["move_ms"], store=url_of(engine), runs=count_run(engine, ladder_id))
+                          move_ms=fixed["move_ms"], store=url_of(engine), restarts=count_run(engine, ladder_id) - 1)
         return _run(engine, ladder_id, plan, executor, matches, seconds, stop, on_batch, lease)
 
 

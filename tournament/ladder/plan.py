@@ -5,8 +5,8 @@ same bot specs (built-in, `cmd:`, and whatever else `tourney run` accepts), the 
 the bots, the same stored record. Its seed is a keyed hash of the match number under the
 ladder's secret key, so a match is a pure function of (game, config, number, seats): a match
 replayed after a crash, or retried by Ray, gives the same result. Except where a seat remembers, in
-a game with hidden information: such a table gets a deal of its own, keyed by the count of `ladder
-run`s too (as a tournament's by its resumes), so a match a crash left unrated is dealt anew.
+a game with hidden information: such a table gets a deal of its own, keyed by the count of earlier
+`ladder run`s too (as a tournament's by its resumes), so a match a crash left unrated is dealt anew.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class LadderPlan:
     config: dict[str, Any] = field(default_factory=dict)
     move_ms: int | None = None
     store: str = ""  # the database hosted seats' bundles are read from (every worker opens it)
-    runs: int = 0  # how many `ladder run`s have started, this one included (see the module docstring)
+    restarts: int = 0  # how many `ladder run`s came before this one (see the module docstring)
 
     def seed_of(self, number: int) -> int:
         """The seed of match `number`."""
@@ -50,7 +50,7 @@ class LadderPlan:
         """Play one ladder match and reduce it to its stored form (what executors call)."""
         plan = TournamentPlan(game=self.game, entrants=list(pairing.seats), seed=LADDER_SEED, players=self.players,
                               config=self.config, move_ms=self.move_ms, name="ladder", seed_key=self.seed_key,
-                              store=self.store, resumes=self.runs)
+                              store=self.store, resumes=self.restarts)
         seats = tuple(range(len(pairing.seats)))
         _pairing, record, seconds = play_and_record(plan, Pairing(pairing.number, 0, seats, pairing.number))
         return pairing, record, seconds
