@@ -92,3 +92,17 @@ def test_bad_input_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
         done = subprocess.run([TOURNEY, "web", "--db", str(tmp_path / "y.db"), "--port", str(busy)],
                               capture_output=True, text=True, timeout=WAIT_S)
         assert done.returncode == 2 and "pick another --port" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_weak_admin_token_is_refused_before_the_pages_are_served(filled: Filled) -> None:
+    """The web app's admin token unlocks every seed and hidden card, and it answers a wrong guess at once, so it
+    must be a secret, as `tourney serve`'s is: a placeholder or a short word is refused, given either way."""
+    port = free_port()
+    for args, env in ((["--admin-token", "change-me"], {}), ([], {"TOURNEY_ADMIN_TOKEN": "org"})):
+        done = subprocess.run([TOURNEY, "web", "--db", str(filled.path), "--port", str(port), *args],
+                              capture_output=True, text=True, timeout=WAIT_S, env=dict(os.environ, **env))
+        assert done.returncode == 2 and "the admin token is not a secret" in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+        assert "tourney web on" not in done.stdout
+    with socket.socket() as probe:  # nothing was left listening
+        probe.bind(("127.0.0.1", port))

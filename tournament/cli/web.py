@@ -15,6 +15,7 @@ import typer
 from tourney.engine.core import ConfigError
 from tourney.engine.core.environment import ADMIN_TOKEN_ENV
 from tourney.engine.core.ports import bind_error, check_port
+from tourney.tournament.cli.admin_token import check_admin_token
 from tourney.tournament.cli.shared import guarded
 from tourney.tournament.store.database import open_store
 
@@ -45,12 +46,15 @@ def serve_web(db: str, arena: str | None, host: str, port: int, admin_token: str
     from tourney.web.app import create_app
     from tourney.web.connections import server_config
 
+    admin = admin_token or os.environ.get(ADMIN_TOKEN_ENV) or None
+    if admin is not None:  # it unlocks every seed and hidden card, and a wrong guess costs an attacker nothing
+        check_admin_token(admin)
     sock = listen(host, port, "--port")
     if "://" not in db and not Path(db).exists():  # the web app only reads: it never makes a store
         sock.close()
         raise ConfigError(f"there is no database at {db}: run `tourney run` first, or pass --db.")
     engine = open_store(db)
-    web = create_app(engine, arena=arena, admin_token=admin_token or os.environ.get(ADMIN_TOKEN_ENV) or None)
+    web = create_app(engine, arena=arena, admin_token=admin)
     print(f"tourney web on http://{host}:{sock.getsockname()[1]}/", flush=True)  # the port --port 0 got
     uvicorn.Server(server_config(web)).run(sockets=[sock])
 
