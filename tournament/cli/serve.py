@@ -50,7 +50,17 @@ from tourney.engine.server import (
     start_server,
 )
 from tourney.tournament.cli.admin_token import check_admin_token
-from tourney.tournament.cli.shared import DEFAULT_GAME, MATCH_SEEDS, GameOpt, JsonOpt, check_seed, err, guarded
+from tourney.tournament.cli.shared import (
+    DEFAULT_GAME,
+    MATCH_SEEDS,
+    GameOpt,
+    JsonOpt,
+    check_move_ms,
+    check_seed,
+    err,
+    guarded,
+)
+from tourney.tournament.cli.whole_numbers import C_INT, UINT32, check_within
 from tourney.tournament.entrants import split_bot_list
 from tourney.tournament.responses import ArenaMatchDoc, played_match_doc
 
@@ -147,8 +157,7 @@ def serve(
                             ("--web-port", web_port)):
             if named is not None:  # before the admin token is printed: a bad port is the only line
                 check_port(named, flag)
-        if move_ms <= 0:
-            raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
+        check_move_ms(move_ms)
         if (tls_cert is None) != (tls_key is None):
             raise ConfigError("--tls-cert and --tls-key go together: give both or neither.")
         if leagues and not db:
@@ -164,12 +173,18 @@ def serve(
         for flag, value in limits.items():
             if value < 1:
                 raise ConfigError(f"{flag} must be at least 1, not {value}.")
+        # gRPC takes these as C ints (a message's bytes, HTTP/2 streams, an idle connection's ms).
+        check_within("--max-receive-kb", max_receive_kb, range(1, C_INT.stop >> 10))
+        check_within("--streams-per-connection", streams_per_connection, range(1, C_INT.stop))
         rates = {"--bad-messages-per-s": bad_messages_per_s, "--unauthenticated-per-s": unauthenticated_per_s,
                  "--unauthenticated-per-s-per-address": unauthenticated_per_s_per_address,
                  "--idle-connection-s": idle_connection_s}
         for flag, rate in rates.items():
             if not rate > 0:
                 raise ConfigError(f"{flag} must be above 0, not {rate:g}.")
+        if not idle_connection_s * 1000 < C_INT.stop:
+            raise ConfigError(f"--idle-connection-s must be under {C_INT.stop // 1000:,} seconds, not "
+                              f"{idle_connection_s:g}.")
         if league_lease <= 0:
             raise ConfigError(f"--league-lease must be a positive number of seconds, not {league_lease}.")
         from tourney.tournament.league.schedule import parse_catch_up
@@ -333,6 +348,7 @@ def connect(
 ) -> None:
     """Connect a built-in bot to an arena over the network (through the Python SDK) and play."""
     def body() -> None:
+        check_within("--concurrency", concurrency, range(1, UINT32.stop))  # Hello's uint32
         g = get_game(game)
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         make_bot(bot, g, s)  # an unknown bot fails here, before connecting
@@ -378,6 +394,7 @@ def arena_match(
     """
     def body() -> None:
         check_seed(seed, MATCH_SEEDS)
+        check_move_ms(move_ms, zero_allowed=True)
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         specs = [b.strip() for b in split_bot_list(bots) if b.strip()]  # a quoted comma stays in its program
         token = admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")

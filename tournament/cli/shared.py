@@ -18,6 +18,7 @@ from rich.console import Console
 from tourney.engine.core import ConfigError, Options, TourneyError
 from tourney.engine.core.environment import DB_ENV
 from tourney.engine.core.printable import shown
+from tourney.tournament.cli.whole_numbers import UINT32, check_command_line, check_within
 from tourney.tournament.rating.standings import Standing
 from tourney.tournament.responses import StandingRow
 from tourney.tournament.store.database import open_store
@@ -49,13 +50,15 @@ def fail(message: str) -> NoReturn:
 
 
 def guarded(body: Callable[[], None]) -> None:
-    """Run a command's body: an error a user can cause becomes one sentence and exit code 2."""
+    """Run a command's body: an error a user can cause becomes one sentence and exit code 2.
+
+    Its integer options and arguments are checked first (see whole_numbers.py); an OverflowError
+    later is a bug of ours, never the user's input, and surfaces as one."""
     try:
+        check_command_line()
         body()
     except TourneyError as exc:
         fail(str(exc))
-    except OverflowError:  # a number too big for a store's 64-bit column, or for a compiled rule's integer
-        fail(f"a number given is beyond a 64-bit integer: give whole numbers from {-(2**63):,} to {2**63 - 1:,}.")
     except KeyboardInterrupt:
         fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
 
@@ -103,10 +106,14 @@ def open_existing(db: str, made_by: str = "tourney run") -> Engine:
     return open_store(db)
 
 
-def check_move_ms(move_ms: int | None) -> None:
-    """Refuse a --move-ms that is not a positive number of milliseconds."""
-    if move_ms is not None and move_ms <= 0:
+def check_move_ms(move_ms: int | None, zero_allowed: bool = False) -> None:
+    """Refuse a --move-ms that is not a positive number of milliseconds RunMatch's uint32 carries (49
+    days: a wait that long still fits every timeout); `zero_allowed` where 0 means the arena's default."""
+    if move_ms is None:
+        return
+    if move_ms <= 0 and not (zero_allowed and move_ms == 0):
         raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
+    check_within("--move-ms", move_ms, range(0 if zero_allowed else 1, UINT32.stop))
 
 
 # The seeds a command takes: a tournament's or league's is kept in a signed 64-bit column of the store;
