@@ -12,6 +12,7 @@ import os
 import random
 import secrets
 import signal
+import ssl
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -50,6 +51,7 @@ from tourney.engine.server import (
     start_server,
 )
 from tourney.tournament.cli.admin_token import check_admin_token
+from tourney.tournament.cli.given_values import C_INT, UINT32, check_within
 from tourney.tournament.cli.shared import (
     DEFAULT_GAME,
     MATCH_SEEDS,
@@ -60,7 +62,6 @@ from tourney.tournament.cli.shared import (
     err,
     guarded,
 )
-from tourney.tournament.cli.whole_numbers import C_INT, UINT32, check_within
 from tourney.tournament.entrants import split_bot_list
 from tourney.tournament.responses import ArenaMatchDoc, played_match_doc
 
@@ -193,6 +194,9 @@ def serve(
         tls = None
         if tls_cert is not None and tls_key is not None:
             tls = (read_small(tls_cert, MAX_PEM, "--tls-cert"), read_small(tls_key, MAX_PEM, "--tls-key"))
+            _check_pem(tls_cert, tls[0], b"CERTIFICATE", "--tls-cert", "certificate chain")
+            _check_pem(tls_key, tls[1], b"PRIVATE KEY", "--tls-key", "private key")
+            _check_pair(tls_cert, tls_key)
         known = load_tokens(tokens)  # before the admin token is printed: a bad token file is the only line
         admin = admin_token or os.environ.get(ADMIN_TOKEN_ENV)
         if admin:
@@ -228,13 +232,34 @@ def serve(
     guarded(body)
 
 
+def _check_pem(path: Path, pem: bytes, label: bytes, flag: str, what: str) -> None:
+    """Refuse a file that holds no PEM block of `label`: gRPC would fail to listen, and the port be blamed."""
+    if b"-----BEGIN " not in pem or label + b"-----" not in pem:
+        raise ConfigError(f"{flag} {path} holds no PEM {what} (-----BEGIN ...{label.decode()}-----): give the "
+                          "right file.")
+
+
+def _check_pair(cert: Path, key: Path) -> None:
+    """Refuse a key that is not the certificate's (gRPC would fail to listen, blaming the port). Only regular
+    files are loaded by path: a pipe given twice would be read empty the second time, or wait for good."""
+    if not (cert.is_file() and key.is_file()):
+        return
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except ssl.SSLError as exc:
+        raise ConfigError(f"--tls-key {key} does not go with --tls-cert {cert} ({exc.reason or exc}): give the key "
+                          "made with that certificate.") from None
+
+
 async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None,
                  leagues_db: str | None = None, web: WebBeside | None = None, league_lease: float = 300.0,
                  catch_up: int | None = 3, admin_port: int | None = None) -> None:
     try:
         server, bound = await start_server(arena, host, port, tls)
     except RuntimeError as exc:
-        raise ConfigError(f"cannot listen on {host}:{port} ({exc}): pick another --port.") from None
+        # gRPC says only that binding failed: with TLS, a key that does not match its certificate fails so too.
+        tls_too = "check that --tls-key is the key of --tls-cert, or " if tls is not None else ""
+        raise ConfigError(f"cannot listen on {host}:{port} ({exc}): {tls_too}pick another --port.") from None
     if bound == 0:
         raise ConfigError(f"cannot listen on {host}:{port}: pick another --port.")
     print(f"arena listening on {host}:{bound}", flush=True)

@@ -18,7 +18,7 @@ from rich.console import Console
 from tourney.engine.core import ConfigError, Options, TourneyError
 from tourney.engine.core.environment import DB_ENV
 from tourney.engine.core.printable import shown
-from tourney.tournament.cli.whole_numbers import UINT32, check_command_line, check_within
+from tourney.tournament.cli.given_values import UINT32, check_command_line, check_within
 from tourney.tournament.rating.standings import Standing
 from tourney.tournament.responses import StandingRow
 from tourney.tournament.store.database import open_store
@@ -52,7 +52,7 @@ def fail(message: str) -> NoReturn:
 def guarded(body: Callable[[], None]) -> None:
     """Run a command's body: an error a user can cause becomes one sentence and exit code 2.
 
-    Its integer options and arguments are checked first (see whole_numbers.py); an OverflowError
+    Its integer options and arguments are checked first (see given_values.py); an OverflowError
     later is a bug of ours, never the user's input, and surfaces as one."""
     try:
         check_command_line()
