@@ -4,8 +4,9 @@ and the store keeps what it held.
 Before: a store written by a newer tourney failed with Alembic's "Can't locate revision" and "pass a valid
 --db URL"; --db "" played into a store in memory, lost when the command ended; --host "" served the web
 pages on every interface; --arena "" stored a tournament and then failed it with gRPC's log lines; a league
-or tournament named with ESC sequences, or with 100,000 characters, was stored and printed raw; and a
-garbage or mismatched TLS key made `serve` blame --port after printing gRPC's errors.
+or tournament named with ESC sequences, or with 100,000 characters, was stored and printed raw; a FIFO
+given as a bot's bundle was called missing; and a garbage or mismatched TLS key made `serve` blame --port
+after printing gRPC's errors.
 """
 
 from __future__ import annotations
@@ -104,3 +105,12 @@ def test_a_tls_file_that_is_not_the_right_pem_is_named_not_the_port(tmp_path):
         result = run("serve", "--port", "0", "--tls-cert", str(tls[0]), "--tls-key", str(tls[1]))
         one_sentence_error(result, fragment)
         assert "admin token" not in result.output  # refused before anything is announced
+
+
+def test_a_pipe_given_as_a_bundle_is_named_a_pipe_not_missing(stored, tmp_path):
+    db, standings = stored
+    pipe = tmp_path / "bundle"
+    os.mkfifo(pipe)
+    one_sentence_error(run("bot", "submit", "piped", str(pipe), "--run", "python3 bot.py", "--db", db),
+                       "is neither a folder nor a file")
+    _unchanged(db, standings)
