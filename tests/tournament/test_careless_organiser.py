@@ -114,3 +114,15 @@ def test_a_pipe_given_as_a_bundle_is_named_a_pipe_not_missing(stored, tmp_path):
     one_sentence_error(run("bot", "submit", "piped", str(pipe), "--run", "python3 bot.py", "--db", db),
                        "is neither a folder nor a file")
     _unchanged(db, standings)
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (("run", "--cycles", "abc"), "Invalid value for '--cycles'"),
+    (("run", "--nosuch"), "No such option: --nosuch"),
+    (("standings",), "Missing argument"),
+    (("nosuchcommand",), "No such command 'nosuchcommand'"),
+])
+def test_a_usage_error_is_one_sentence_naming_the_commands_help(args, fragment):
+    result = run(*args)
+    one_sentence_error(result, fragment, "--help`")
+    assert "╭" not in result.output  # Typer's boxed message, over five lines, before

@@ -72,6 +72,7 @@ from tourney.tournament.cli.shared import (
     parse_settings,
     standing_doc,
 )
+from tourney.tournament.cli.usage_errors import one_sentence_usage_errors
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.formats.seeding import check_seed_key
 from tourney.tournament.hosted.pinning import pin_entrants
@@ -97,6 +98,7 @@ from tourney.workers.program_specs import is_hosted, is_program
 from tourney.workers.realtime import play_realtime_match, wants_realtime
 
 hide_flag_placeholders()
+one_sentence_usage_errors()
 configure_cli_logging()  # the library logs; the CLI shows its warnings on stderr as plain sentences
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Tournaments and matches between game bots, for four ninja games.")
