@@ -15,6 +15,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,18 @@ def test_a_usage_error_is_one_sentence_naming_the_commands_help(args, fragment):
     result = run(*args)
     one_sentence_error(result, fragment, "--help`")
     assert "╭" not in result.output  # Typer's boxed message, over five lines, before
+
+
+def test_a_full_disk_under_the_output_is_one_sentence(stored):
+    # /dev/full fails every write with ENOSPC, as a full disk does. Before: a traceback (OSError: [Errno 28]).
+    db, standings = stored
+    command = [sys.executable, "-c",
+               "import sys, tests.sticks; from tourney.tournament.cli import app; sys.argv[0] = 'tourney'; app()"]
+    for args, stdout in ((["standings", "1", "--json"], "/dev/full"), (["export", "1", "--out", "/dev/full"], None)):
+        with open(stdout or os.devnull, "w") as sink:
+            done = subprocess.run([*command, *args, "--db", db], stdout=sink, stderr=subprocess.PIPE, text=True,
+                                  timeout=120, cwd=Path(__file__).parents[2])  # where `tests` imports from
+        assert done.returncode == 2 and done.stderr.splitlines() == [
+            "error: the disk is full (No space left on device): free some space, or write elsewhere (--out, --db, "
+            "another redirect), and run the command again."], done.stderr
+    _unchanged(db, standings)

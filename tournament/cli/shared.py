@@ -6,6 +6,7 @@ Each command module (tournament/cli/*.py) makes its own Typer app, which main.py
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -33,6 +34,8 @@ DEFAULT_GAME = "tiny-ninjas"
 # Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
 # pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
 TABLE_WIDTH = 400
+# Where a command writes (stdout, --out, the store) may fill up: the organiser's to mend, never a bug of ours.
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 ERROR_CHARS = 2000  # an error sentence is cut here: it may repeat a stranger's text (a bundle's file name)
 
 
@@ -61,6 +64,15 @@ def guarded(body: Callable[[], None]) -> None:
         fail(str(exc))
     except KeyboardInterrupt:
         fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
+    except OSError as exc:
+        if exc.errno not in DISK_FULL:
+            raise
+        if sys.stdout is sys.__stdout__:  # the flush at exit would fail on the full disk again, with a traceback
+            quiet = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(quiet, sys.stdout.fileno())
+            os.close(quiet)
+        fail(f"the disk is full ({exc.strerror}): free some space, or write elsewhere (--out, --db, another "
+             "redirect), and run the command again.")
 
 
 def parse_settings(options: Options, pairs: list[str] | None, mode: str | None,
