@@ -12,7 +12,7 @@ import socket
 
 import pytest
 
-from tests.ops.test_metrics_http import probed_server
+from tests.ops.test_metrics_http import probed_server, unfinished
 from tourney.engine.server.metrics_http import MAX_SCRAPES, MAX_SCRAPES_PER_ADDRESS
 
 pytestmark = pytest.mark.timeout(120)
@@ -32,12 +32,9 @@ def _closed_already(sock: socket.socket) -> bool:
 def test_one_address_cannot_hold_every_slot_and_another_is_served() -> None:
     server, thread = probed_server()
     port = server.server_address[1]
-    held = []
+    held: list[socket.socket] = []
     try:
-        for _ in range(MAX_SCRAPES):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-            sock.sendall(b"GET /metrics HTTP/1.1\r\n")  # a request that never ends
-            held.append(sock)
+        held = unfinished(port, MAX_SCRAPES)
         # The scrape from the other address comes while every connection above is still open.
         scrape = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=("127.0.0.2", 0))
         scrape.request("GET", "/metrics")
