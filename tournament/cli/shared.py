@@ -69,7 +69,7 @@ def guarded(body: Callable[[], None]) -> None:
             raise
         if sys.stdout is sys.__stdout__:  # the flush at exit would fail on the full disk again, with a traceback
             quiet = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(quiet, sys.stdout.fileno())
+            os.dup2(quiet, 1)
             os.close(quiet)
         fail(f"the disk is full ({exc.strerror}): free some space, or write elsewhere (--out, --db, another "
              "redirect), and run the command again.")

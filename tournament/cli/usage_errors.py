@@ -17,13 +17,13 @@ from tourney.engine.core.printable import shown
 USAGE_CHARS = 500  # the message repeats the value typed, which may be long
 
 
-def _one_sentence(error: click.ClickException) -> None:
-    """Print `error` as one sentence (Typer's no-arguments help, which is no error, as it would)."""
-    if type(error).__name__ == "NoArgsIsHelpError":  # `tourney league` alone: its help was printed already
+def _one_sentence(self: click.ClickException) -> None:
+    """Print the error `self` as one sentence (Typer's no-arguments help, which is no error, as it would)."""
+    if type(self).__name__ == "NoArgsIsHelpError":  # `tourney league` alone: its help was printed already
         return
-    ctx = getattr(error, "ctx", None)
+    ctx = getattr(self, "ctx", None)
     command = ctx.command_path if ctx is not None else "tourney"
-    message = shown(error.format_message(), USAGE_CHARS).rstrip(".")
+    message = shown(self.format_message(), USAGE_CHARS).rstrip(".")
     print(f"error: {message}: see `{command} --help`.", file=sys.stderr, flush=True)
 
 
