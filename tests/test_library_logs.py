@@ -17,6 +17,7 @@ PRINTERS = {
     "tournament/cli/pair.py", "tournament/cli/export.py", "tournament/cli/ladder.py", "tournament/cli/hosted.py",
     "tournament/cli/progress.py", "tournament/cli/web.py", "engine/server/codegen.py",
     "tournament/cli/logs.py",  # the CLI's handler: it writes the library's records to stderr
+    "tournament/cli/usage_errors.py",  # a usage error's one sentence on stderr
 }
 
 

@@ -22,6 +22,7 @@ from tourney.engine.referee import MatchResult, TimeControl, play_match
 from tourney.tournament.entrants import Entrant, remembers
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.formats.seeding import keyed_match_seed
+from tourney.tournament.rating.sprt import MAX_SPRT_ELO
 from tourney.tournament.store.records import Played, match_record
 from tourney.workers.executor import Table
 from tourney.workers.program_specs import is_program
@@ -140,6 +141,9 @@ class TournamentPlan:
             elo0, elo1, alpha, beta = self.sprt
             if not elo0 < elo1 or not (0 < alpha < 1 and 0 < beta < 1):
                 raise ConfigError("--sprt needs elo0 < elo1 and alpha, beta between 0 and 1, e.g. --sprt 0,5.")
+            if not (abs(elo0) <= MAX_SPRT_ELO and abs(elo1) <= MAX_SPRT_ELO):
+                raise ConfigError(f"the SPRT's elo0 and elo1 must lie within ±{MAX_SPRT_ELO:,.0f}, not {elo0:g} and "
+                                  f"{elo1:g}: test a smaller difference (--sprt 0,5, or --elo0/--elo1 of `sprt`).")
         if self.sprt_elo not in ELO_SCALES:
             raise ConfigError(f"--sprt-elo '{self.sprt_elo}' is not an Elo scale: choose logistic or normalized.")
         spec = FormatSpec(self.format, self.players, self.games_per_pair, self.cycles, self.rounds, 0, self.sprt,

@@ -18,6 +18,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from tourney.engine.core.addresses import address_key
 from tourney.web import stalled
+from tourney.web.server_logs import server_log_config
 
 MAX_CONNECTIONS = 1024  # open at once; the 64 live streams and 4 exports fit far inside it
 MAX_PER_ADDRESS = 64  # from one client address (behind a reverse proxy, the proxy bounds its clients)
@@ -111,5 +112,5 @@ def peer_host(connection: object) -> str | None:
 
 
 def server_config(app: Any, **options: Any) -> uvicorn.Config:
-    """uvicorn's settings for the web app, with the bounded protocol above."""
-    return uvicorn.Config(app, http=BoundedH11, log_level="warning", **options)
+    """uvicorn's settings for the web app, with the bounded protocol above and printable logs."""
+    return uvicorn.Config(app, http=BoundedH11, log_level="warning", log_config=server_log_config(), **options)

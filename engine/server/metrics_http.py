@@ -2,7 +2,9 @@
 
 prometheus_client's own server starts a thread for every connection and waits as long as a client
 likes for its request, so a client that opens connections and never finishes them gains a thread each.
-This one serves at most MAX_SCRAPES connections at once (more are closed unanswered), gives each read
+This one serves at most MAX_SCRAPES connections at once, at most MAX_SCRAPES_PER_ADDRESS of them from one
+client address (`address_key`, as the arena and the web app count them), so one client cannot take the
+slots Prometheus needs; more are closed unanswered. It gives each read
 READ_S seconds and a whole connection REQUEST_S (a byte trickled every few seconds passes every read's
 timeout). A scrape takes milliseconds, and Prometheus opens one connection per target.
 """
@@ -21,7 +23,10 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from prometheus_client import make_wsgi_app
 from prometheus_client.registry import Collector
 
+from tourney.engine.core.addresses import address_key
+
 MAX_SCRAPES = 16
+MAX_SCRAPES_PER_ADDRESS = 4  # Prometheus opens one connection per target; a few scrapers may share a host
 READ_S = 10.0
 REQUEST_S = 10.0  # a connection's whole life: request read, answered and closed
 CHECK_S = 1.0  # how often connections past REQUEST_S are looked for
@@ -37,13 +42,15 @@ class _QuietHandler(WSGIRequestHandler):
 
 
 class _BoundedServer(ThreadingMixIn, WSGIServer):
-    """One thread per connection, at most MAX_SCRAPES at once, each connection ended after REQUEST_S."""
+    """One thread per connection, at most MAX_SCRAPES at once (MAX_SCRAPES_PER_ADDRESS from one address),
+    each connection ended after REQUEST_S."""
 
     daemon_threads = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.slots = threading.BoundedSemaphore(MAX_SCRAPES)
         self.opened: dict[socket.socket, float] = {}  # each connection being served: when it was taken
+        self.from_address: dict[str, int] = {}  # connections being served, by `address_key`
         self.lock = threading.Lock()
         self.stopped = threading.Event()
         super().__init__(*args, **kwargs)
@@ -51,8 +58,13 @@ class _BoundedServer(ThreadingMixIn, WSGIServer):
         threading.Thread(target=self._cut_late, name="metrics-cutoff", daemon=True).start()
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self.slots.acquire(blocking=False):
-            self.shutdown_request(request)  # every slot is taken: closed at once, no thread started
+        address = address_key(str(client_address[0]))
+        with self.lock:
+            taken = self.from_address.get(address, 0) < MAX_SCRAPES_PER_ADDRESS and self.slots.acquire(blocking=False)
+            if taken:
+                self.from_address[address] = self.from_address.get(address, 0) + 1
+        if not taken:
+            self.shutdown_request(request)  # no slot, or none left for this address: closed at once, no thread
             return
         super().process_request(request, client_address)
 
@@ -62,8 +74,12 @@ class _BoundedServer(ThreadingMixIn, WSGIServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
+            address = address_key(str(client_address[0]))
             with self.lock:
                 del self.opened[request]
+                self.from_address[address] -= 1
+                if not self.from_address[address]:
+                    del self.from_address[address]
             self.slots.release()
 
     def _cut_late(self) -> None:

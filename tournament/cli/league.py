@@ -27,6 +27,7 @@ from tourney.engine.core.printable import plain
 from tourney.tournament.cli.shared import (
     STORED_SEEDS,
     TABLE_WIDTH,
+    check_move_ms,
     check_seed,
     guarded,
     open_existing,
@@ -87,6 +88,7 @@ def create(
 ) -> None:
     """Create a league; its first round is due at the schedule's first tick from now."""
     def body() -> None:
+        check_move_ms(move_ms)
         check_seed(seed, STORED_SEEDS)
         engine = open_store(db)
         league = LeagueSettings(name=name, game=game, format=format, schedule=schedule,

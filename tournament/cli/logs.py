@@ -2,7 +2,8 @@
 
 Library code (engine/, workers/, tournament/ outside the CLI modules) logs through module
 loggers and never prints. The CLI shows their warnings and errors on stderr exactly as a
-sentence (no level or logger name), the way those messages read when they were printed.
+sentence (no level or logger name), the way those messages read when they were printed, and
+made printable (`PrintableRecords`): a record may repeat a stranger's text.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import logging
 import sys
 from typing import TextIO
+
+from tourney.engine.core.printable_logs import PrintableRecords
 
 # The top-level loggers of the project's packages (league/arena_loop.py logs as "tourney.league").
 PROJECT_LOGGERS = ("engine", "tournament", "workers", "web", "tourney")
@@ -36,5 +39,5 @@ def configure_cli_logging(level: int = logging.WARNING) -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(h, CurrentStderrHandler) for h in logger.handlers):
             handler = CurrentStderrHandler(level)
-            handler.setFormatter(logging.Formatter("%(message)s"))
+            handler.setFormatter(PrintableRecords("%(message)s"))
             logger.addHandler(handler)

@@ -72,9 +72,11 @@ from tourney.tournament.cli.shared import (
     parse_settings,
     standing_doc,
 )
+from tourney.tournament.cli.usage_errors import one_sentence_usage_errors
 from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.formats.seeding import check_seed_key
 from tourney.tournament.hosted.pinning import pin_entrants
+from tourney.tournament.labels import check_label
 from tourney.tournament.rating.result_text import SOLO_AI
 from tourney.tournament.rating.sprt import explain as explain_sprt
 from tourney.tournament.rating.standings import legend_lines
@@ -96,6 +98,7 @@ from tourney.workers.program_specs import is_hosted, is_program
 from tourney.workers.realtime import play_realtime_match, wants_realtime
 
 hide_flag_placeholders()
+one_sentence_usage_errors()
 configure_cli_logging()  # the library logs; the CLI shows its warnings on stderr as plain sentences
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Tournaments and matches between game bots, for four ninja games.")
@@ -437,12 +440,10 @@ def run(
         g = get_game(game)
         check_move_ms(move_ms)
         check_seed(seed, STORED_SEEDS)
+        check_label(name, "the tournament's --name")
         if games_per_pair < 1:
             raise ConfigError(f"--games-per-pair must be at least 1, not {games_per_pair}.")
         config = parse_settings(g.options, settings, mode, handicap, given_game_flags())
-        if bots is not None and not bots.strip():
-            raise ConfigError("--bots is empty: name the bots, e.g. --bots random,greedy, or leave --bots out "
-                              "for the default line-up.")
         try:
             entrants = parse_entrants(default_lineup(g) if bots is None else bots, g,
                                       remote_ok=arena is not None)

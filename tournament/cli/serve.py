@@ -12,6 +12,7 @@ import os
 import random
 import secrets
 import signal
+import ssl
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -50,7 +51,17 @@ from tourney.engine.server import (
     start_server,
 )
 from tourney.tournament.cli.admin_token import check_admin_token
-from tourney.tournament.cli.shared import DEFAULT_GAME, MATCH_SEEDS, GameOpt, JsonOpt, check_seed, err, guarded
+from tourney.tournament.cli.given_values import C_INT, UINT32, check_within
+from tourney.tournament.cli.shared import (
+    DEFAULT_GAME,
+    MATCH_SEEDS,
+    GameOpt,
+    JsonOpt,
+    check_move_ms,
+    check_seed,
+    err,
+    guarded,
+)
 from tourney.tournament.entrants import split_bot_list
 from tourney.tournament.responses import ArenaMatchDoc, played_match_doc
 
@@ -147,8 +158,7 @@ def serve(
                             ("--web-port", web_port)):
             if named is not None:  # before the admin token is printed: a bad port is the only line
                 check_port(named, flag)
-        if move_ms <= 0:
-            raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
+        check_move_ms(move_ms)
         if (tls_cert is None) != (tls_key is None):
             raise ConfigError("--tls-cert and --tls-key go together: give both or neither.")
         if leagues and not db:
@@ -164,12 +174,18 @@ def serve(
         for flag, value in limits.items():
             if value < 1:
                 raise ConfigError(f"{flag} must be at least 1, not {value}.")
+        # gRPC takes these as C ints (a message's bytes, HTTP/2 streams, an idle connection's ms).
+        check_within("--max-receive-kb", max_receive_kb, range(1, C_INT.stop >> 10))
+        check_within("--streams-per-connection", streams_per_connection, range(1, C_INT.stop))
         rates = {"--bad-messages-per-s": bad_messages_per_s, "--unauthenticated-per-s": unauthenticated_per_s,
                  "--unauthenticated-per-s-per-address": unauthenticated_per_s_per_address,
                  "--idle-connection-s": idle_connection_s}
         for flag, rate in rates.items():
             if not rate > 0:
                 raise ConfigError(f"{flag} must be above 0, not {rate:g}.")
+        if not idle_connection_s * 1000 < C_INT.stop:
+            raise ConfigError(f"--idle-connection-s must be under {C_INT.stop // 1000:,} seconds, not "
+                              f"{idle_connection_s:g}.")
         if league_lease <= 0:
             raise ConfigError(f"--league-lease must be a positive number of seconds, not {league_lease}.")
         from tourney.tournament.league.schedule import parse_catch_up
@@ -178,6 +194,9 @@ def serve(
         tls = None
         if tls_cert is not None and tls_key is not None:
             tls = (read_small(tls_cert, MAX_PEM, "--tls-cert"), read_small(tls_key, MAX_PEM, "--tls-key"))
+            _check_pem(tls_cert, tls[0], b"CERTIFICATE", "--tls-cert", "certificate chain")
+            _check_pem(tls_key, tls[1], b"PRIVATE KEY", "--tls-key", "private key")
+            _check_pair(tls_cert, tls_key)
         known = load_tokens(tokens)  # before the admin token is printed: a bad token file is the only line
         admin = admin_token or os.environ.get(ADMIN_TOKEN_ENV)
         if admin:
@@ -213,13 +232,34 @@ def serve(
     guarded(body)
 
 
+def _check_pem(path: Path, pem: bytes, label: bytes, flag: str, what: str) -> None:
+    """Refuse a file that holds no PEM block of `label`: gRPC would fail to listen, and the port be blamed."""
+    if b"-----BEGIN " not in pem or label + b"-----" not in pem:
+        raise ConfigError(f"{flag} {path} holds no PEM {what} (-----BEGIN ...{label.decode()}-----): give the "
+                          "right file.")
+
+
+def _check_pair(cert: Path, key: Path) -> None:
+    """Refuse a key that is not the certificate's (gRPC would fail to listen, blaming the port). Only regular
+    files are loaded by path: a pipe given twice would be read empty the second time, or wait for good."""
+    if not (cert.is_file() and key.is_file()):
+        return
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except ssl.SSLError as exc:
+        raise ConfigError(f"--tls-key {key} does not go with --tls-cert {cert} ({exc.reason or exc}): give the key "
+                          "made with that certificate.") from None
+
+
 async def _serve(arena: Arena, host: str, port: int, tls: tuple[bytes, bytes] | None,
                  leagues_db: str | None = None, web: WebBeside | None = None, league_lease: float = 300.0,
                  catch_up: int | None = 3, admin_port: int | None = None) -> None:
     try:
         server, bound = await start_server(arena, host, port, tls)
     except RuntimeError as exc:
-        raise ConfigError(f"cannot listen on {host}:{port} ({exc}): pick another --port.") from None
+        # gRPC says only that binding failed: with TLS, a key that does not match its certificate fails so too.
+        tls_too = "check that --tls-key is the key of --tls-cert, or " if tls is not None else ""
+        raise ConfigError(f"cannot listen on {host}:{port} ({exc}): {tls_too}pick another --port.") from None
     if bound == 0:
         raise ConfigError(f"cannot listen on {host}:{port}: pick another --port.")
     print(f"arena listening on {host}:{bound}", flush=True)
@@ -333,6 +373,7 @@ def connect(
 ) -> None:
     """Connect a built-in bot to an arena over the network (through the Python SDK) and play."""
     def body() -> None:
+        check_within("--concurrency", concurrency, range(1, UINT32.stop))  # Hello's uint32
         g = get_game(game)
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         make_bot(bot, g, s)  # an unknown bot fails here, before connecting
@@ -378,6 +419,7 @@ def arena_match(
     """
     def body() -> None:
         check_seed(seed, MATCH_SEEDS)
+        check_move_ms(move_ms, zero_allowed=True)
         s = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         specs = [b.strip() for b in split_bot_list(bots) if b.strip()]  # a quoted comma stays in its program
         token = admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")

@@ -6,6 +6,7 @@ Each command module (tournament/cli/*.py) makes its own Typer app, which main.py
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -18,6 +19,7 @@ from rich.console import Console
 from tourney.engine.core import ConfigError, Options, TourneyError
 from tourney.engine.core.environment import DB_ENV
 from tourney.engine.core.printable import shown
+from tourney.tournament.cli.given_values import UINT32, check_command_line, check_within
 from tourney.tournament.rating.standings import Standing
 from tourney.tournament.responses import StandingRow
 from tourney.tournament.store.database import open_store
@@ -32,6 +34,8 @@ DEFAULT_GAME = "tiny-ninjas"
 # Tables are printed at their natural width and never fold or cut a cell, even when stdout is a
 # pipe (rich assumes 80 columns then) or a narrow terminal: a cut number is worse than a long line.
 TABLE_WIDTH = 400
+# Where a command writes (stdout, --out, the store) may fill up: the organiser's to mend, never a bug of ours.
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 ERROR_CHARS = 2000  # an error sentence is cut here: it may repeat a stranger's text (a bundle's file name)
 
 
@@ -49,15 +53,26 @@ def fail(message: str) -> NoReturn:
 
 
 def guarded(body: Callable[[], None]) -> None:
-    """Run a command's body: an error a user can cause becomes one sentence and exit code 2."""
+    """Run a command's body: an error a user can cause becomes one sentence and exit code 2.
+
+    Its integer options and arguments are checked first (see given_values.py); an OverflowError
+    later is a bug of ours, never the user's input, and surfaces as one."""
     try:
+        check_command_line()
         body()
     except TourneyError as exc:
         fail(str(exc))
-    except OverflowError:  # a number too big for a store's 64-bit column, or for a compiled rule's integer
-        fail(f"a number given is beyond a 64-bit integer: give whole numbers from {-(2**63):,} to {2**63 - 1:,}.")
     except KeyboardInterrupt:
         fail("interrupted: finished matches are stored; run `tourney resume` (with the same --db) to play the rest.")
+    except OSError as exc:
+        if exc.errno not in DISK_FULL:
+            raise
+        if sys.stdout is sys.__stdout__:  # the flush at exit would fail on the full disk again, with a traceback
+            quiet = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(quiet, 1)
+            os.close(quiet)
+        fail(f"the disk is full ({exc.strerror}): free some space, or write elsewhere (--out, --db, another "
+             "redirect), and run the command again.")
 
 
 def parse_settings(options: Options, pairs: list[str] | None, mode: str | None,
@@ -103,10 +118,14 @@ def open_existing(db: str, made_by: str = "tourney run") -> Engine:
     return open_store(db)
 
 
-def check_move_ms(move_ms: int | None) -> None:
-    """Refuse a --move-ms that is not a positive number of milliseconds."""
-    if move_ms is not None and move_ms <= 0:
+def check_move_ms(move_ms: int | None, zero_allowed: bool = False) -> None:
+    """Refuse a --move-ms that is not a positive number of milliseconds RunMatch's uint32 carries (49
+    days: a wait that long still fits every timeout); `zero_allowed` where 0 means the arena's default."""
+    if move_ms is None:
+        return
+    if move_ms <= 0 and not (zero_allowed and move_ms == 0):
         raise ConfigError(f"--move-ms must be a positive number of milliseconds, not {move_ms}.")
+    check_within("--move-ms", move_ms, range(0 if zero_allowed else 1, UINT32.stop))
 
 
 # The seeds a command takes: a tournament's or league's is kept in a signed 64-bit column of the store;

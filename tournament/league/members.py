@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.server import command_name, is_command
 from tourney.tournament.formats.registry import MAX_MATCHES
+from tourney.tournament.labels import check_label
 from tourney.tournament.league.schedule import next_due, next_tick, utc_now
 from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.store.codec import dumps
@@ -42,6 +43,7 @@ class LeagueSettings:
 
     def check(self) -> None:
         """One sentence for each setting a user can get wrong."""
+        check_label(self.name, "the league's name")
         game = get_game(self.game)
         if self.format not in LEAGUE_FORMATS:
             raise ConfigError(f"a league's format is swiss or round-robin, not '{self.format}': fix --format.")

@@ -30,6 +30,9 @@ SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # pair points / 2 for the five classes
 ELO_SCALES = ("logistic", "normalized")
 NELO_PER_T = 800.0 / math.log(10.0)  # normalized Elo per unit of per-game t-value
 EMPTY_CLASS = 1e-3  # an empty class counts as this many pairs, as fishtest regularises
+# The largest Elo difference a test may name: 4,000 Elo is a 99.99% score; not far past it (about 7,000)
+# a float score rounds to 1 and the likelihood has no maximum inside (0, 1).
+MAX_SPRT_ELO = 4000.0
 
 
 def expected_score(elo: float) -> float:

@@ -30,8 +30,19 @@ class StoreError(TourneyError):
     """The database cannot be reached or written."""
 
 
+class NewerSchema(Exception):
+    """The store's schema revision is none this tourney knows: a newer tourney wrote it."""
+
+    def __init__(self, found: str, newest: str) -> None:
+        super().__init__(found, newest)
+        self.found = found
+        self.newest = newest
+
+
 def open_store(url: str) -> Engine:
     """Connect to `url`, create missing tables, and fail with one sentence if that is impossible."""
+    if not url.strip():  # SQLite would take "" as a private in-memory store, lost when the command ends
+        raise StoreError("--db is empty: give a SQLite path or a SQLAlchemy URL (e.g. --db tourney.db).")
     if "://" not in url:
         url = f"sqlite:///{url}"
     url = with_driver(url)
@@ -40,6 +51,9 @@ def open_store(url: str) -> Engine:
         if url.startswith("sqlite"):
             event.listen(engine, "connect", _sqlite_pragmas)
         migrate(engine)
+    except NewerSchema as exc:  # upgrading would fail, and a downgrade would lose what the newer tourney stored
+        raise StoreError(f"the database {redact(url)} was written by a newer tourney (schema {exc.found}; this one "
+                         f"knows up to {exc.newest}): upgrade tourney, or pass another --db.") from None
     except SQLAlchemyError as exc:
         orig = getattr(exc, "orig", None)
         reason = str(orig) if orig is not None else type(exc).__name__
@@ -71,15 +85,21 @@ def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (creating it in an empty database).
 
     A store created before migrations existed (tables but no alembic_version) gets its missing
-    tables and is stamped as current.
+    tables and is stamped as current; one at a revision unknown here raises NewerSchema, untouched.
     """
     from alembic import command
     from alembic.config import Config
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with _MIGRATING, engine.begin() as conn:
         cfg.attributes["connection"] = conn
+        scripts = ScriptDirectory.from_config(cfg)
+        current = MigrationContext.configure(conn).get_current_revision()
+        if current is not None and current not in {script.revision for script in scripts.walk_revisions()}:
+            raise NewerSchema(current, str(scripts.get_current_head()))
         found = inspect(conn)
         if found.has_table("tournament") and not found.has_table("alembic_version"):
             SQLModel.metadata.create_all(conn)

@@ -217,6 +217,8 @@ def pack_bundle(path: Path) -> tuple[bytes, str, int]:
             files = list(_zip_files(path, budget))
         elif path.is_file():
             files = list(_tar_files(path, budget))
+        elif path.exists():  # a pipe, a socket or a device: nothing to pack
+            raise BundleError(f"'{path}' is neither a folder nor a file: pass the bot's folder or an archive of it.")
         else:
             raise BundleError(f"'{path}' does not exist: pass the bot's folder or an archive of it.")
     except tarfile.ReadError as exc:
