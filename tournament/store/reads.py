@@ -26,7 +26,16 @@ from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.records import BYE
 from tourney.tournament.store.retry import guard
-from tourney.tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, SkillRating, Tournament
+from tourney.tournament.store.tables import (
+    ACHIEVEMENTS,
+    MATCHES,
+    Bot,
+    Entrant,
+    Match,
+    MatchSeat,
+    SkillRating,
+    Tournament,
+)
 
 STREAM_ROWS = 2000  # seat rows fetched at a time while streaming a tournament's results
 EXPORT_ROWS = 200  # whole matches (replays included) read at a time by an export
@@ -40,7 +49,8 @@ def stored_numbers(engine: Engine, tournament_id: int) -> set[int]:
     """Schedule numbers of the matches already stored for a tournament."""
     def read() -> set[int]:
         with engine.connect() as conn:
-            return set(conn.execute(select(Match.number).where(Match.tournament_id == tournament_id)).scalars())
+            return set(conn.execute(select_columns(MATCHES.c.number).where(MATCHES.c.tournament_id == tournament_id))
+                       .scalars())
     return guard(read)
 
 
@@ -288,12 +298,11 @@ def achievement_counts(engine: Engine, tournament_id: int) -> dict[str, dict[str
     Counted by the database (GROUP BY): a long run earns an achievement in most matches, and
     reading those rows back (88,810 at 100,000 matches) was most of the end of a run's memory.
     """
-    first = func.min(col(Achievement.id))
-    query = (select_columns(col(Achievement.alias), col(Achievement.name), col(Achievement.opponent),
-                            func.count(col(Achievement.id)))
-             .where(col(Achievement.tournament_id) == tournament_id)
-             .group_by(col(Achievement.alias), col(Achievement.name), col(Achievement.opponent))
-             .order_by(first))
+    earned = ACHIEVEMENTS.c
+    query = (select_columns(earned.alias, earned.name, earned.opponent, func.count(earned.id))
+             .where(earned.tournament_id == tournament_id)
+             .group_by(earned.alias, earned.name, earned.opponent)
+             .order_by(func.min(earned.id)))
 
     def read() -> dict[str, dict[str, int]]:
         counts: dict[str, dict[str, int]] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Column, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Table, UniqueConstraint
 from sqlmodel import Field, SQLModel
 from sqlmodel.sql.sqltypes import AutoString
 
@@ -131,3 +131,15 @@ class Achievement(SQLModel, table=True):
     number: int
     name: str
     opponent: str | None = None
+
+
+# The tables as core Table objects, for the statements a run executes: built from these they compile without
+# the ORM, whose first use configures every mapper (~10 ms of every `tourney run`, issue 32).
+TOURNAMENTS: Table = Tournament.__table__  # type: ignore[attr-defined]
+BOTS: Table = Bot.__table__  # type: ignore[attr-defined]
+ENTRANTS: Table = Entrant.__table__  # type: ignore[attr-defined]
+MATCHES: Table = Match.__table__  # type: ignore[attr-defined]
+SEATS: Table = MatchSeat.__table__  # type: ignore[attr-defined]
+RATINGS: Table = Rating.__table__  # type: ignore[attr-defined]
+SKILLS: Table = SkillRating.__table__  # type: ignore[attr-defined]
+ACHIEVEMENTS: Table = Achievement.__table__  # type: ignore[attr-defined]
