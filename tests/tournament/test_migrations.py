@@ -89,3 +89,33 @@ def test_league_tables_made_before_their_migration_are_kept(tmp_path):
         assert [lg.name for lg in session.exec(select(League)).all()] == ["weekly"]
     with upgraded.connect() as con:
         assert compare_metadata(MigrationContext.configure(con), MODELS) == []
+
+
+def test_a_store_at_0009_keeps_every_row_and_drops_the_match_tournament_index(tmp_path):
+    from tourney.tournament.entrants import Entrant
+    from tourney.tournament.runner import TournamentPlan, run_tournament
+
+    url = f"sqlite:///{tmp_path / 'v9.db'}"
+    engine = create_engine(url)
+    with engine.begin() as con:
+        cfg = alembic_config(url)
+        cfg.attributes["connection"] = con
+        command.upgrade(cfg, "0009")
+    plan = TournamentPlan(game="tiny-ninjas", entrants=[Entrant("r", "random"), Entrant("r2", "random")], seed=3,
+                          games_per_pair=4, seed_key="migration-0010-test-key")
+    run_tournament(engine, plan)
+
+    def rows(of) -> dict[str, list[tuple]]:
+        with of.connect() as con:
+            return {t: [tuple(r) for r in con.execute(text(f'select * from "{t}" order by id'))]
+                    for t in ("tournament", "entrant", "match", "matchseat", "achievement", "rating", "skillrating")}
+
+    before = rows(engine)
+    assert "ix_match_tournament_id" in {ix["name"] for ix in inspect(engine).get_indexes("match")}
+    assert len(before["match"]) == 4 and len(before["matchseat"]) == 8
+    upgraded = open_store(url)
+    assert head_of(upgraded) == HEAD
+    assert "ix_match_tournament_id" not in {ix["name"] for ix in inspect(upgraded).get_indexes("match")}
+    assert rows(upgraded) == before
+    with upgraded.connect() as con:
+        assert compare_metadata(MigrationContext.configure(con), MODELS) == []

@@ -60,9 +60,10 @@ class Entrant(SQLModel, table=True):
 class Match(SQLModel, table=True):
     """A finished match: who played, how it ended, the seed and the replay."""
 
+    # Its unique (tournament_id, number) index also serves every read by tournament: no index of its own (0010).
     __table_args__ = (UniqueConstraint("tournament_id", "number"),)
     id: int | None = Field(default=None, primary_key=True)
-    tournament_id: int | None = Field(default=None, foreign_key="tournament.id", index=True)
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id")
     number: int  # position in the tournament's schedule
     round: int = 0
     game: str
