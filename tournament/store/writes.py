@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, delete, insert, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -27,7 +27,7 @@ from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.formats.seeding import new_seed_key
 from tourney.tournament.rating.achievements import streak_achievements
 from tourney.tournament.rating.standings import MatchLog, Standing
-from tourney.tournament.store.bulk import insert_many
+from tourney.tournament.store.bulk import insert_many, plain_rows
 from tourney.tournament.store.codec import dumps, loads
 from tourney.tournament.store.reads import load_match_log, streak_results
 from tourney.tournament.store.records import Played, SeatValues, bye_match, seat_values
@@ -68,10 +68,10 @@ def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
 
     def write() -> int:
         with engine.begin() as conn:
-            tournament_id = int(conn.execute(insert(TOURNAMENTS).values(
+            tournament_id = _new_id(conn.execute(insert(TOURNAMENTS).values(
                 name=plan.name, game=plan.game, format=plan.format, players=plan.players, seed=plan.seed,
                 seed_key=key, config_json=dumps(plan.config), settings_json=dumps(plan.settings()),
-                status="running", created_at=now())).inserted_primary_key[0])
+                status="running", created_at=now())))
             entrants = [{"tournament_id": tournament_id, "bot_id": _bot_id(conn, e.spec), "alias": e.alias,
                          "position": i} for i, e in enumerate(plan.entrants)]
             conn.execute(insert(ENTRANTS), entrants)
@@ -82,9 +82,14 @@ def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
 def _bot_id(conn: Connection, spec: str) -> int:
     """The id of the Bot row named `spec`, created the first time a tournament enters it."""
     found = conn.execute(select(BOTS.c.id).where(BOTS.c.name == spec)).scalar()
-    if found is None:
-        found = conn.execute(insert(BOTS).values(name=spec, spec=spec)).inserted_primary_key[0]
-    return int(found)
+    return int(found) if found is not None else _new_id(conn.execute(insert(BOTS).values(name=spec, spec=spec)))
+
+
+def _new_id(inserted: CursorResult[Any]) -> int:
+    """The id the database gave the one row `inserted` wrote."""
+    key = inserted.inserted_primary_key
+    assert key is not None  # an INSERT of one row always has it
+    return int(key[0])
 
 
 def entrant_ids(conn: Connection, tournament_id: int) -> dict[str, int]:
@@ -179,7 +184,7 @@ def insert_rows(conn: Connection, rows: Sequence[MatchRows]) -> None:
     insert_many(conn, MATCHES, MATCH_COLUMNS, [r.match for r in rows])
     numbers = [r.number for r in rows]
     key = {"tournament_id": rows[0].match[0], "low": min(numbers), "high": max(numbers)}
-    found = {number: match_id for number, match_id in conn.execute(_MATCH_IDS, key)}
+    found = dict(plain_rows(conn, _MATCH_IDS, key))
     seats: list[tuple[Any, ...]] = []
     earned: list[tuple[Any, ...]] = []
     for r, number in zip(rows, numbers, strict=True):
