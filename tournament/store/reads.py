@@ -162,6 +162,11 @@ def _final_skills(conn: Connection, tournament_id: int,
 def streak_results(matches: Iterable[Sequence[StandingSeat]]) -> Iterator[list[tuple[str, int, int]]]:
     """Each played match (byes left out) as (alias, tier, tier size) per seat, in the order given (schedule order
     for a MatchLog)."""
+    if isinstance(matches, MatchLog):  # each distinct match read once: a long run repeats a handful
+        results = [None if seats[0].bye else [(st.alias, st.tier, st.tier_size) for st in seats]
+                   for seats in matches.distinct]
+        yield from (found for i in matches.order if (found := results[i]) is not None)
+        return
     for seats in matches:
         if seats[0].bye:
             continue
