@@ -49,8 +49,9 @@ class PlayedNumbers:
 
     def update(self, numbers: Iterable[int]) -> None:
         """Record every number of `numbers`."""
+        add_new = self.add_new
         for number in numbers:
-            self.add(number)
+            add_new(number)
 
     def __contains__(self, number: object) -> bool:
         if not isinstance(number, int):
