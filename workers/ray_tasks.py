@@ -81,13 +81,13 @@ def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None
 
 
 def pack_chunk(played: Sequence[tuple[Any, float]]) -> bytes:
-    """A chunk's (record, seconds) as one pickle. Records that pickle as one function's call on plain values
-    (their __reduce__; marshal's types: str, int, float, tuples, dicts...) go as those values, marshalled, and the
-    function once: marshal writes them in C without pickle's memo, ~2 us a match of the shortest fewer in the
-    worker (issue 32), and the driver rebuilds them with the same call unpickling makes. Anything else is
+    """A chunk's (record, seconds) as one pickle. Records that pickle as one function's call on plain values (a
+    StoredMatch's __reduce__; marshal's types: str, int, float, tuples, dicts...) go as those values, marshalled,
+    and the function once: marshal writes them in C without pickle's memo, ~3 us a match of the shortest fewer
+    in the worker (issue 32), and the driver rebuilds them with the same call unpickling makes. Anything else is
     pickled as it is."""
-    reduced = [record.__reduce__() for record, _ in played]
-    rebuild = reduced[0][0] if reduced else None
+    reduced = [record.__reduce_ex__(pickle.HIGHEST_PROTOCOL) for record, _ in played]  # as pickle asks
+    rebuild = reduced[0][0] if reduced and isinstance(reduced[0], tuple) else None
     if rebuild is not None and all(len(r) == 2 and r[0] is rebuild for r in reduced):
         with contextlib.suppress(ValueError):  # a value of a type marshal does not write: pickle all of it
             values = marshal.dumps([(r[1], seconds) for r, (_, seconds) in zip(reduced, played, strict=True)])

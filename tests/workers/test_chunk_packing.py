@@ -49,3 +49,10 @@ def test_a_value_marshal_cannot_write_sends_the_chunk_pickled_and_keeps_its_type
     back = unpack_chunk(pack_chunk(sent), pairings[:2])
     assert back[0][1] == strange and type(back[0][1].reason) is Termination and back[0][2] == 0.25
     assert back[1] == (pairings[1], *played[1][1:])
+
+
+def test_records_that_are_plain_tuples_are_pickled_as_they_are():
+    sent = [((3, (0.5, 0.75, 41)), 0.25), ((4, (0.75, 1.0, 41)), 0.25)]  # what a stand-in plan's play returns
+    rebuild, _ = pickle.loads(pack_chunk(sent))
+    assert rebuild is None
+    assert unpack_chunk(pack_chunk(sent), ["a", "b"]) == [("a", *sent[0]), ("b", *sent[1])]
