@@ -857,17 +857,18 @@ def stop_cluster(temp: Path) -> None:
 
 def bench_wire(game: str, matches: int, repeats: int) -> None:
     """(i) what a Ray chunk of finished matches costs besides playing them, per match: pickling it in the worker
-    (play_chunk's pickle), unpickling it in the driver (unpack_chunk) and building its rows (match_rows), CPU
+    (play_chunk's pack_chunk), unpacking it in the driver (unpack_chunk) and building its rows (match_rows), CPU
     microseconds, the best of `repeats` (the least disturbed by the machine's other work)."""
-    import pickle
     from datetime import datetime
 
-    from tourney.workers.ray_tasks import unpack_chunk
+    from tourney.workers.ray_tasks import pack_chunk, unpack_chunk
 
     plan = TournamentPlan(game=game, entrants=[Entrant("random", "random"), Entrant("r2", "random")], seed=1,
                           games_per_pair=matches, seed_key="bench-tournament")
-    chunk = [play_and_record(plan, pairing) for pairing in plan.schedule()]
-    packed = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+    pairings = plan.schedule()
+    chunk = [play_and_record(plan, pairing) for pairing in pairings]
+    sent = [played[1:] for played in chunk]  # what play_chunk packs: the driver holds the pairings
+    packed = pack_chunk(sent)
     entrants = {"random": 1, "r2": 2}
     at = datetime.now(UTC)
 
@@ -881,9 +882,9 @@ def bench_wire(game: str, matches: int, repeats: int) -> None:
 
     print(f"\n(i) a Ray chunk's cost per match besides play: {matches} {game} matches ({CLI_BOTS}), CPU us, "
           f"best of {repeats}, load {os.getloadavg()[0]:.2f}")
-    print(f"{'pickle (worker)':>16}{'unpickle (driver)':>19}{'rows (driver)':>15}{'bytes':>8}")
-    print(f"{best_us(lambda: pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)):>16.2f}"
-          f"{best_us(lambda: unpack_chunk(packed)):>19.2f}"
+    print(f"{'pack (worker)':>16}{'unpack (driver)':>19}{'rows (driver)':>15}{'bytes':>8}")
+    print(f"{best_us(lambda: pack_chunk(sent)):>16.2f}"
+          f"{best_us(lambda: unpack_chunk(packed, pairings)):>19.2f}"
           f"{best_us(lambda: match_rows(1, plan, chunk, [], entrants, at)):>15.2f}{len(packed) / matches:>8.0f}")
 
 

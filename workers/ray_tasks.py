@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
+import marshal
 import math
 import os
 import pickle
@@ -62,25 +63,45 @@ class MatchFailed(TourneyError):
 
 
 def play_chunk(plan: MatchPlan, pairings: Sequence[Any], game_module: str | None = None) -> bytes:
-    """Play `pairings` one after another and return them pickled (`unpack_chunk` reads them); pure apart from
-    the timings.
+    """Play `pairings` one after another and return each one's record and seconds, pickled (`unpack_chunk` puts
+    them back with their pairings); pure apart from the timings.
 
     `game_module` is imported first so games registered outside the engine (plugins, the
     test game) exist in a fresh worker process too; the first chunk a process plays freezes what
     it holds by then (settled_heap), so the collector walks only what the matches allocate.
     The chunk travels as one pickle made by the standard library's C pickler: Ray's own serializer
     (cloudpickle) calls back into Python for every object of a result, which cost ~40% more (issue 32).
+    The pairings are not sent back: the driver holds them already, and pickling and rebuilding each one
+    cost ~2 us a match of the shortest (issue 32).
     """
     if game_module is not None and plan.game not in _registered():
         importlib.import_module(game_module)
     freeze_once()
-    return pickle.dumps([plan.play(p) for p in pairings], protocol=pickle.HIGHEST_PROTOCOL)
+    return pack_chunk([plan.play(p)[1:] for p in pairings])
 
 
-def unpack_chunk(packed: bytes) -> list[Played[Any, Any]]:
-    """The played matches of a chunk that `play_chunk` returned."""
-    played: list[Played[Any, Any]] = pickle.loads(packed)  # noqa: S301  (our own worker's result, as Ray's would be)
-    return played
+def pack_chunk(played: Sequence[tuple[Any, float]]) -> bytes:
+    """A chunk's (record, seconds) as one pickle. Records that pickle as one function's call on plain values (a
+    StoredMatch's __reduce__; marshal's types: str, int, float, tuples, dicts...) go as those values, marshalled,
+    and the function once: marshal writes them in C without pickle's memo, ~3 us a match of the shortest fewer
+    in the worker (issue 32), and the driver rebuilds them with the same call unpickling makes. Anything else is
+    pickled as it is."""
+    reduced = [record.__reduce_ex__(pickle.HIGHEST_PROTOCOL) for record, _ in played]  # as pickle asks
+    rebuild = reduced[0][0] if reduced and isinstance(reduced[0], tuple) else None
+    if rebuild is not None and all(len(r) == 2 and r[0] is rebuild for r in reduced):
+        with contextlib.suppress(ValueError):  # a value of a type marshal does not write: pickle all of it
+            values = marshal.dumps([(r[1], seconds) for r, (_, seconds) in zip(reduced, played, strict=True)])
+            return pickle.dumps((rebuild, values), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps((None, list(played)), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpack_chunk(packed: bytes, pairings: Sequence[Any]) -> list[Played[Any, Any]]:
+    """The played matches of a chunk that `play_chunk` returned for `pairings`."""
+    rebuild, payload = pickle.loads(packed)  # noqa: S301  (our own worker's result, as Ray's would be)
+    if rebuild is None:
+        return [(pairing, record, seconds) for pairing, (record, seconds) in zip(pairings, payload, strict=True)]
+    return [(pairing, rebuild(*values), seconds)
+            for pairing, (values, seconds) in zip(pairings, marshal.loads(payload), strict=True)]
 
 
 def _registered() -> set[str]:
@@ -230,7 +251,7 @@ class RayExecutor:
             return
         timing = ChunkTiming()
         here = LocalPlayer(plan, queue, self._ready) if not self._ready.is_set() else None
-        in_flight: list[Any] = []
+        in_flight: dict[Any, list[Any]] = {}  # a task's result (an ObjectRef) -> the pairings it plays
         plan_ref: Any = None
         try:
             while True:
@@ -260,13 +281,13 @@ class RayExecutor:
                 here.stop()
             self._abandon(in_flight)
 
-    def _top_up(self, plan_ref: Any, game: str, queue: deque[Any], here: LocalPlayer | None, in_flight: list[Any],
-                timing: ChunkTiming) -> None:
+    def _top_up(self, plan_ref: Any, game: str, queue: deque[Any], here: LocalPlayer | None,
+                in_flight: dict[Any, list[Any]], timing: ChunkTiming) -> None:
         """Submit chunks from the queue until `slots()` tasks are in flight (none before Ray is up)."""
         if plan_ref is None:
             return
         while chunk := self._next_chunk(queue, here, len(in_flight), timing):
-            in_flight.append(self._task.remote(plan_ref, chunk, GAME_MODULES.get(game)))
+            in_flight[self._task.remote(plan_ref, chunk, GAME_MODULES.get(game))] = chunk
 
     def _next_chunk(self, queue: deque[Any], here: LocalPlayer | None, in_flight: int,
                     timing: ChunkTiming) -> list[Any]:
@@ -297,16 +318,16 @@ class RayExecutor:
             return IN_FLIGHT_PER_WORKER * self.workers
         return self.workers
 
-    def _collect(self, here: LocalPlayer | None, in_flight: list[Any]) -> list[list[Played[Any, Any]]]:
+    def _collect(self, here: LocalPlayer | None, in_flight: dict[Any, list[Any]]) -> list[list[Played[Any, Any]]]:
         """What finished since the last look: this process's matches and Ray's chunks (waits briefly)."""
         found = here.take(timeout_s=0.0 if in_flight else 0.1) if here is not None else []
         if in_flight:
-            done, rest = self._ray.wait(in_flight, num_returns=1, timeout=None if here is None or not here.busy()
-                                        else 0.05)
-            in_flight[:] = rest
+            done, _ = self._ray.wait(list(in_flight), num_returns=1, timeout=None if here is None or not here.busy()
+                                     else 0.05)
             for ref in done:
+                pairings = in_flight.pop(ref)
                 try:
-                    found.append(unpack_chunk(self._ray.get(ref)))
+                    found.append(unpack_chunk(self._ray.get(ref), pairings))
                 except self._ray.exceptions.RayError as exc:
                     raise MatchFailed(
                         f"a match failed on a Ray worker ({first_line(exc, 200)}): finished matches are stored; "
@@ -314,7 +335,7 @@ class RayExecutor:
                     ) from None
         return found
 
-    def _abandon(self, in_flight: list[Any]) -> None:
+    def _abandon(self, in_flight: dict[Any, list[Any]]) -> None:
         """Drop the chunks still in flight when a run stops early (an error, Ctrl-C, SIGTERM).
 
         They are not cancelled: Ray's core aborts the whole process ("Tried to complete task that was not

@@ -27,6 +27,16 @@ def alembic_config(url: str = "") -> Config:
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
+def store_at(url: str, revision: str):
+    """A SQLite store migrated only as far as `revision` (an older release's schema)."""
+    engine = create_engine(url)
+    with engine.begin() as con:
+        cfg = alembic_config(url)
+        cfg.attributes["connection"] = con
+        command.upgrade(cfg, revision)
+    return engine
+
+
 def head_of(engine) -> str:
     with engine.connect() as con:
         return str(con.execute(text("select version_num from alembic_version")).scalar())
@@ -59,11 +69,7 @@ def test_postgres_is_migrated_too(postgres_url):
 
 def test_a_store_at_the_first_revision_is_upgraded(tmp_path):
     url = f"sqlite:///{tmp_path / 'v1.db'}"
-    engine = create_engine(url)
-    with engine.begin() as con:
-        cfg = alembic_config(url)
-        cfg.attributes["connection"] = con
-        command.upgrade(cfg, "0001")
+    engine = store_at(url, "0001")
     assert head_of(engine) == "0001" != HEAD
     assert "achievement" not in inspect(engine).get_table_names()
     upgraded = open_store(url)
@@ -74,11 +80,7 @@ def test_a_store_at_the_first_revision_is_upgraded(tmp_path):
 def test_league_tables_made_before_their_migration_are_kept(tmp_path):
     # Leagues used to create their tables on first use, in stores at revision 0002.
     url = f"sqlite:///{tmp_path / 'leagues.db'}"
-    engine = create_engine(url)
-    with engine.begin() as con:
-        cfg = alembic_config(url)
-        cfg.attributes["connection"] = con
-        command.upgrade(cfg, "0002")
+    engine = store_at(url, "0002")
     LeagueModel.metadata.create_all(engine)
     with Session(engine) as session:
         session.add(League(name="weekly", game="sticks", format="swiss", schedule="@daily", anchor_ts=0.0))
@@ -87,5 +89,31 @@ def test_league_tables_made_before_their_migration_are_kept(tmp_path):
     assert head_of(upgraded) == HEAD
     with Session(upgraded) as session:
         assert [lg.name for lg in session.exec(select(League)).all()] == ["weekly"]
+    with upgraded.connect() as con:
+        assert compare_metadata(MigrationContext.configure(con), MODELS) == []
+
+
+def test_a_store_at_0009_keeps_every_row_and_drops_the_match_tournament_index(tmp_path):
+    from tourney.tournament.entrants import Entrant
+    from tourney.tournament.runner import TournamentPlan, run_tournament
+
+    url = f"sqlite:///{tmp_path / 'v9.db'}"
+    engine = store_at(url, "0009")
+    plan = TournamentPlan(game="tiny-ninjas", entrants=[Entrant("r", "random"), Entrant("r2", "random")], seed=3,
+                          games_per_pair=4, seed_key="migration-0010-test-key")
+    run_tournament(engine, plan)
+
+    def rows(of) -> dict[str, list[tuple]]:
+        with of.connect() as con:
+            return {t: [tuple(r) for r in con.execute(text(f'select * from "{t}" order by id'))]
+                    for t in ("tournament", "entrant", "match", "matchseat", "achievement", "rating", "skillrating")}
+
+    before = rows(engine)
+    assert "ix_match_tournament_id" in {ix["name"] for ix in inspect(engine).get_indexes("match")}
+    assert len(before["match"]) == 4 and len(before["matchseat"]) == 8
+    upgraded = open_store(url)
+    assert head_of(upgraded) == HEAD
+    assert "ix_match_tournament_id" not in {ix["name"] for ix in inspect(upgraded).get_indexes("match")}
+    assert rows(upgraded) == before
     with upgraded.connect() as con:
         assert compare_metadata(MigrationContext.configure(con), MODELS) == []

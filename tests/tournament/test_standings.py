@@ -133,3 +133,41 @@ def test_a_repeated_match_is_the_held_one_again_and_an_unheld_one_is_refused():
     with pytest.raises(IndexError, match="holds 2 distinct"):
         log.repeat(2)
     assert len(log) == 5  # the refused repeat added nothing
+
+
+def random_log(rng, aliases, matches, points=(0.0, 0.5, 1.0)) -> MatchLog:
+    """Duels (and a few byes worth 2 points) among `aliases`, the winner's points drawn from `points`."""
+    log = MatchLog()
+    for _ in range(matches):
+        if rng.random() < 0.05:
+            log.add([StandingSeat(rng.choice(aliases), 0, 1, 2.0, bye=True)])
+            continue
+        a, b = rng.sample(aliases, 2)
+        took = rng.choice(points)
+        level = took == 0.5
+        log.add([StandingSeat(a, 0, 2 if level else 1, took, rng.choice((0, 0, 1))),
+                 StandingSeat(b, 0 if level else 1, 2 if level else 1, 1.0 - took if not level else took)])
+    return log
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_standings_added_per_distinct_match_equal_the_match_by_match_sums_bit_for_bit(seed, monkeypatch):
+    import random
+
+    from tourney.tournament.rating import standings
+
+    log = random_log(random.Random(seed), ["a", "b", "c", "d"], 3000)
+    assert len(standings._weighted(log)) == len(log.distinct) < len(log)  # the counted way is the one taken
+    counted = compute_standings(["a", "b", "c", "d"], log)
+    monkeypatch.setattr(standings, "FRACTION_BITS", -1)  # no fraction is exact: match by match, in order
+    assert len(standings._weighted(log)) == len(log)
+    assert compute_standings(["a", "b", "c", "d"], log) == counted  # every float equal, not close
+
+
+def test_points_in_thirds_are_added_match_by_match_in_order():
+    import random
+
+    from tourney.tournament.rating import standings
+
+    log = random_log(random.Random(7), ["a", "b", "c"], 500, points=(1.0 / 3.0, 2.0 / 3.0))
+    assert len(standings._weighted(log)) == len(log)  # a third is no whole number of 2**-k: order matters

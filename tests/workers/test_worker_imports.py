@@ -27,7 +27,7 @@ DRIVER_ONLY = ("sqlalchemy", "sqlmodel", "alembic", "pydantic", "fastapi", "star
 WORKER = """
 import json, pickle, sys
 task, unpack, plan, pairings = pickle.loads(sys.stdin.buffer.read())
-played = unpack(task(plan, pairings))
+played = unpack(task(plan, pairings), pairings)
 print(json.dumps({"played": [[p.number, r.reason, [s.tier for s in r.seats]] for p, r, _ in played],
                   "modules": sorted({name.split(".")[0] for name in sys.modules})}))
 """
@@ -43,5 +43,6 @@ def test_a_worker_unpickling_and_playing_a_chunk_imports_nothing_the_driver_alon
     report = json.loads(done.stdout)
     assert [m for m in DRIVER_ONLY if m in report["modules"]] == []
     # and it played the chunk as this process does
-    here = [[p.number, r.reason, [s.tier for s in r.seats]] for p, r, _ in unpack_chunk(play_chunk(plan, pairings))]
+    played = unpack_chunk(play_chunk(plan, pairings), pairings)
+    here = [[p.number, r.reason, [s.tier for s in r.seats]] for p, r, _ in played]
     assert report["played"] == here

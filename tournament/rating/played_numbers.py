@@ -26,23 +26,32 @@ class PlayedNumbers:
 
     def add(self, number: int) -> None:
         """Record `number` (again: no change)."""
+        self.add_new(number)
+
+    def add_new(self, number: int) -> bool:
+        """Record `number`; whether it was new (one look-up where `in` and `add` would take two: a run's
+        written log asks for every match it keeps)."""
         byte, bit = divmod(number, 8)
         if number < 0 or byte >= len(self._bits) + GROW_LIMIT // 8:
-            if number not in self._outliers:
-                self._outliers.add(number)
-                self._count += 1
-            return
+            if number in self._outliers:
+                return False
+            self._outliers.add(number)
+            self._count += 1
+            return True
         if byte >= len(self._bits):
             self._bits.extend(bytes(byte + 1 - len(self._bits)))
         mask = 1 << bit
-        if not self._bits[byte] & mask:
-            self._bits[byte] |= mask
-            self._count += 1
+        if self._bits[byte] & mask:
+            return False
+        self._bits[byte] |= mask
+        self._count += 1
+        return True
 
     def update(self, numbers: Iterable[int]) -> None:
         """Record every number of `numbers`."""
+        add_new = self.add_new
         for number in numbers:
-            self.add(number)
+            add_new(number)
 
     def __contains__(self, number: object) -> bool:
         if not isinstance(number, int):

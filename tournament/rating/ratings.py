@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tourney.tournament.rating.plackett_luce import MU, SIGMA, rate_match
-from tourney.tournament.rating.standings import StandingSeat, likelihood_of_superiority
+from tourney.tournament.rating.standings import MatchLog, StandingSeat, likelihood_of_superiority
 
 __all__ = ["Skill", "initial_skill", "likelihood_of_superiority", "openskill_ratings"]
 
@@ -45,10 +45,20 @@ def openskill_ratings(aliases: Sequence[str], matches: Iterable[Sequence[Standin
     carried = start or {}
     current = {a: (carried[a].mu, carried[a].sigma) if a in carried else (MU, SIGMA) for a in aliases}
     prior = (MU, SIGMA)
-    for match in matches:
-        if len(match) < 2:
+    if isinstance(matches, MatchLog):  # each distinct match's seats read once: a long run repeats a handful
+        seatings = [_seating(match) for match in matches.distinct]
+        ordered: Iterable[tuple[tuple[str, ...], list[float]]] = (seatings[i] for i in matches.order)
+    else:
+        ordered = (_seating(match) for match in matches)
+    for who, ranks in ordered:
+        if len(who) < 2:
             continue
-        rated = rate_match([current.get(r.alias, prior) for r in match], [float(r.tier) for r in match])
-        for r, skill in zip(match, rated, strict=True):
-            current[r.alias] = skill
+        rated = rate_match([current.get(alias, prior) for alias in who], ranks)
+        for alias, skill in zip(who, rated, strict=True):
+            current[alias] = skill
     return {a: Skill(a, mu, sigma) for a, (mu, sigma) in current.items()}
+
+
+def _seating(match: Sequence[StandingSeat]) -> tuple[tuple[str, ...], list[float]]:
+    """A match's aliases and their ranks (tiers), in seat order."""
+    return tuple(r.alias for r in match), [float(r.tier) for r in match]

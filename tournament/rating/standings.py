@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -92,33 +93,63 @@ def compute_standings(aliases: Sequence[str], matches: Iterable[Sequence[Standin
     """
     table = {a: Standing(a) for a in aliases}
     games = matches if isinstance(matches, MatchLog) else MatchLog(matches)
-    for match in games:
+    weighted = _weighted(games)
+    for match, times in weighted:
         for r in match:
             s = table.setdefault(r.alias, Standing(r.alias))
-            s.points += r.points
+            s.points += r.points * times
             if r.bye:
-                s.byes += 1
+                s.byes += times
                 continue
-            s.games += 1
-            s.game_points += r.points
-            s.faults += r.faults
-            s.outright += r.tier == 0 and r.tier_size == 1
-            s.solo_games += len(match) == 1
+            s.games += times
+            s.game_points += r.points * times
+            s.faults += r.faults * times
+            s.outright += (r.tier == 0 and r.tier_size == 1) * times
+            s.solo_games += (len(match) == 1) * times
             if len(match) > 2:
-                _count_pod(s, r, match)
+                for _ in range(times):
+                    _count_pod(s, r, match)
             elif r.tier == 0 and r.tier_size == 1:
-                s.wins += 1
+                s.wins += times
             elif r.tier == 0:
-                s.draws += 1
+                s.draws += times
             else:
-                s.losses += 1
+                s.losses += times
     for s in table.values():
         _rate(s)
-    _tiebreaks(table, games)
+    _tiebreaks(table, weighted)
     ordered = sorted(table.values(), key=lambda s: (-s.points, -s.direct, -s.buchholz, -s.sonneborn_berger,
                                                     -s.outright, s.faults, s.alias))
-    _likelihoods(ordered, games)
+    _likelihoods(ordered, weighted)
     return ordered
+
+
+# The finest fraction of a point the counted standings take as exact (a point in 2**-8ths at most).
+FRACTION_BITS = 8
+
+
+def _weighted(games: MatchLog) -> list[tuple[tuple[StandingSeat, ...], int]]:
+    """The matches the standings add up, each with how many times it counts.
+
+    Every sum of the standings adds points, opponents' final points and products of the two. When each of those
+    is a whole number of 2**-e points (e <= FRACTION_BITS) and no sum can pass 2**53 such units, every addition
+    is exact, so the order of the additions changes no bit: each distinct match is then added once, times its
+    count (a long run repeats a handful of outcomes: ~3 us a match to ~0, issue 32). Otherwise (a pod's thirds,
+    a sum too large) every match counts once, in schedule order, as the sums always were.
+    """
+    distinct = games.distinct
+    if not distinct or any(len(match) > 2 for match in distinct):
+        return [(match, 1) for match in games]
+    bits = 0
+    while bits <= FRACTION_BITS and not all(float(r.points * 2 ** bits).is_integer() for m in distinct for r in m):
+        bits += 1
+    counts = Counter(games.order)
+    seats = sum(len(distinct[i]) * n for i, n in counts.items())
+    total = sum(abs(r.points) * n for i, n in counts.items() for r in distinct[i])  # at least any final points
+    largest = max(1.0, max(abs(r.points) for m in distinct for r in m))
+    if bits > FRACTION_BITS or seats * largest * max(1.0, total) * 4 ** bits >= 2.0 ** 53:
+        return [(match, 1) for match in games]
+    return [(distinct[i], n) for i, n in sorted(counts.items())]
 
 
 def _count_pod(s: Standing, me: StandingSeat, match: Sequence[StandingSeat]) -> None:
@@ -185,13 +216,14 @@ def likelihood_of_superiority(wins: int, losses: int) -> float:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
-def _likelihoods(ordered: list[Standing], games: Iterable[Sequence[StandingSeat]]) -> None:
-    """LOS of each entrant over the next one, from the two-player games between them."""
+def _likelihoods(ordered: list[Standing], games: Iterable[tuple[Sequence[StandingSeat], int]]) -> None:
+    """LOS of each entrant over the next one, from the two-player games between them (`games`: (match, times it
+    counts), from _weighted)."""
     duels: dict[tuple[str, str], int] = {}
-    for match in games:
+    for match, times in games:
         if len(match) == 2 and match[0].tier != match[1].tier:
             winner, loser = (match[0], match[1]) if match[0].tier < match[1].tier else (match[1], match[0])
-            duels[(winner.alias, loser.alias)] = duels.get((winner.alias, loser.alias), 0) + 1
+            duels[(winner.alias, loser.alias)] = duels.get((winner.alias, loser.alias), 0) + times
     for above, below in zip(ordered, ordered[1:], strict=False):
         w, lost = duels.get((above.alias, below.alias), 0), duels.get((below.alias, above.alias), 0)
         above.los_next = likelihood_of_superiority(w, lost) if w + lost else None
@@ -202,29 +234,30 @@ def _versus(me: StandingSeat, other: StandingSeat) -> float:
     return 1.0 if me.tier < other.tier else 0.5 if me.tier == other.tier else 0.0
 
 
-def _tiebreaks(table: dict[str, Standing], games: Iterable[Sequence[StandingSeat]]) -> None:
+def _tiebreaks(table: dict[str, Standing], games: Iterable[tuple[Sequence[StandingSeat], int]]) -> None:
     """Direct encounter, Buchholz and Sonneborn-Berger from the final points (byes included).
 
     A bye is a round the entrant did not play: for Buchholz and Sonneborn-Berger it counts as
     a game against a virtual opponent with the entrant's own final points (FIDE tie-break
-    regulations, art. 16: "a game against oneself"), so a bye neither helps nor hurts.
+    regulations, art. 16: "a game against oneself"), so a bye neither helps nor hurts. `games`: (match, times it
+    counts), from _weighted.
     """
     final = {a: s.points for a, s in table.items()}
-    for match in games:
+    for match, times in games:
         for me in match:
             s = table[me.alias]
             if me.bye:
-                s.buchholz += final[me.alias]
-                s.sonneborn_berger += me.points * final[me.alias]
+                s.buchholz += final[me.alias] * times
+                s.sonneborn_berger += me.points * final[me.alias] * times
                 continue
             for other in match:
                 if other is me:
                     continue
                 took = _versus(me, other) if len(match) > 2 else me.points
-                s.buchholz += final[other.alias]
-                s.sonneborn_berger += took * final[other.alias]
+                s.buchholz += final[other.alias] * times
+                s.sonneborn_berger += took * final[other.alias] * times
                 if final[other.alias] == final[me.alias] and other.alias != me.alias:
-                    s.direct += took
+                    s.direct += took * times
 
 
 def wilson_interval(p: float, n: int, z: float = Z95) -> tuple[float, float]:

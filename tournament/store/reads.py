@@ -26,7 +26,16 @@ from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.records import BYE
 from tourney.tournament.store.retry import guard
-from tourney.tournament.store.tables import Achievement, Bot, Entrant, Match, MatchSeat, SkillRating, Tournament
+from tourney.tournament.store.tables import (
+    ACHIEVEMENTS,
+    MATCHES,
+    Bot,
+    Entrant,
+    Match,
+    MatchSeat,
+    SkillRating,
+    Tournament,
+)
 
 STREAM_ROWS = 2000  # seat rows fetched at a time while streaming a tournament's results
 EXPORT_ROWS = 200  # whole matches (replays included) read at a time by an export
@@ -40,7 +49,8 @@ def stored_numbers(engine: Engine, tournament_id: int) -> set[int]:
     """Schedule numbers of the matches already stored for a tournament."""
     def read() -> set[int]:
         with engine.connect() as conn:
-            return set(conn.execute(select(Match.number).where(Match.tournament_id == tournament_id)).scalars())
+            return set(conn.execute(select_columns(MATCHES.c.number).where(MATCHES.c.tournament_id == tournament_id))
+                       .scalars())
     return guard(read)
 
 
@@ -152,6 +162,11 @@ def _final_skills(conn: Connection, tournament_id: int,
 def streak_results(matches: Iterable[Sequence[StandingSeat]]) -> Iterator[list[tuple[str, int, int]]]:
     """Each played match (byes left out) as (alias, tier, tier size) per seat, in the order given (schedule order
     for a MatchLog)."""
+    if isinstance(matches, MatchLog):  # each distinct match read once: a long run repeats a handful
+        results = [None if seats[0].bye else [(st.alias, st.tier, st.tier_size) for st in seats]
+                   for seats in matches.distinct]
+        yield from (found for i in matches.order if (found := results[i]) is not None)
+        return
     for seats in matches:
         if seats[0].bye:
             continue
@@ -288,12 +303,11 @@ def achievement_counts(engine: Engine, tournament_id: int) -> dict[str, dict[str
     Counted by the database (GROUP BY): a long run earns an achievement in most matches, and
     reading those rows back (88,810 at 100,000 matches) was most of the end of a run's memory.
     """
-    first = func.min(col(Achievement.id))
-    query = (select_columns(col(Achievement.alias), col(Achievement.name), col(Achievement.opponent),
-                            func.count(col(Achievement.id)))
-             .where(col(Achievement.tournament_id) == tournament_id)
-             .group_by(col(Achievement.alias), col(Achievement.name), col(Achievement.opponent))
-             .order_by(first))
+    earned = ACHIEVEMENTS.c
+    query = (select_columns(earned.alias, earned.name, earned.opponent, func.count(earned.id))
+             .where(earned.tournament_id == tournament_id)
+             .group_by(earned.alias, earned.name, earned.opponent)
+             .order_by(func.min(earned.id)))
 
     def read() -> dict[str, dict[str, int]]:
         counts: dict[str, dict[str, int]] = {}

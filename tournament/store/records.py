@@ -78,20 +78,22 @@ class StoredMatch:
         self.achievements = achievements
         self._result: MatchResult | None = None
 
-    def _values(self) -> tuple[Any, ...]:
+    def values(self) -> tuple[Any, ...]:
+        """The record as one tuple of plain values, which `from_values` turns back into it: what it pickles as,
+        and what a Ray worker sends back."""
         return (self.aliases, self.game_id, self.seed, self.termination_text, self.reason, self.seat_values,
                 self.forfeit_seat, self.inputs, self.plies, self.replay, self.details_json, self.achievements)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _unpickled, self._values()
+        return from_values, self.values()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, StoredMatch) and self._values() == other._values()
+        return isinstance(other, StoredMatch) and self.values() == other.values()
 
     __hash__ = None  # type: ignore[assignment]  # equal by value, and its values hold dicts
 
     def __repr__(self) -> str:
-        return f"StoredMatch{self._values()!r}"
+        return f"StoredMatch{self.values()!r}"
 
     @property
     def result(self) -> MatchResult:
@@ -119,11 +121,12 @@ class StoredMatch:
         return self.result.seats
 
 
-def _unpickled(aliases: tuple[str, ...], game_id: str, seed: int, termination_text: str, reason: str,
-               seats: tuple[SeatValues, ...], forfeit_seat: int | None, inputs: tuple[int, dict[str, Any], int],
-               plies: int, replay: str, details_json: str, achievements: tuple[tuple[str, int, str], ...]
-               ) -> StoredMatch:
-    """A StoredMatch from the values it was pickled as (no MatchResult is built)."""
+def from_values(aliases: tuple[str, ...], game_id: str, seed: int, termination_text: str, reason: str,
+                seats: tuple[SeatValues, ...], forfeit_seat: int | None, inputs: tuple[int, dict[str, Any], int],
+                plies: int, replay: str, details_json: str, achievements: tuple[tuple[str, int, str], ...]
+                ) -> StoredMatch:
+    """A StoredMatch from its values() (no MatchResult is built): how one is unpickled, and how a Ray chunk's
+    records are rebuilt."""
     record = StoredMatch.__new__(StoredMatch)
     record.aliases, record.game_id, record.seed, record.termination_text = aliases, game_id, seed, termination_text
     record.reason, record.seat_values, record.forfeit_seat, record.inputs = reason, seats, forfeit_seat, inputs

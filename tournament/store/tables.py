@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Column, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Table, UniqueConstraint
 from sqlmodel import Field, SQLModel
 from sqlmodel.sql.sqltypes import AutoString
 
@@ -60,9 +60,10 @@ class Entrant(SQLModel, table=True):
 class Match(SQLModel, table=True):
     """A finished match: who played, how it ended, the seed and the replay."""
 
+    # Its unique (tournament_id, number) index also serves every read by tournament: no index of its own (0010).
     __table_args__ = (UniqueConstraint("tournament_id", "number"),)
     id: int | None = Field(default=None, primary_key=True)
-    tournament_id: int | None = Field(default=None, foreign_key="tournament.id", index=True)
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id")
     number: int  # position in the tournament's schedule
     round: int = 0
     game: str
@@ -131,3 +132,15 @@ class Achievement(SQLModel, table=True):
     number: int
     name: str
     opponent: str | None = None
+
+
+# The tables as core Table objects, for the statements a run executes: built from these they compile without
+# the ORM, whose first use configures every mapper (~10 ms of every `tourney run`, issue 32).
+TOURNAMENTS: Table = Tournament.__table__  # type: ignore[attr-defined]
+BOTS: Table = Bot.__table__  # type: ignore[attr-defined]
+ENTRANTS: Table = Entrant.__table__  # type: ignore[attr-defined]
+MATCHES: Table = Match.__table__  # type: ignore[attr-defined]
+SEATS: Table = MatchSeat.__table__  # type: ignore[attr-defined]
+RATINGS: Table = Rating.__table__  # type: ignore[attr-defined]
+SKILLS: Table = SkillRating.__table__  # type: ignore[attr-defined]
+ACHIEVEMENTS: Table = Achievement.__table__  # type: ignore[attr-defined]

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Table, bindparam, delete, insert
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import bindparam, delete, insert, update
+from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -27,19 +27,22 @@ from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.formats.seeding import new_seed_key
 from tourney.tournament.rating.achievements import streak_achievements
 from tourney.tournament.rating.standings import MatchLog, Standing
-from tourney.tournament.store.bulk import insert_many
+from tourney.tournament.store.bulk import insert_many, plain_rows
 from tourney.tournament.store.codec import dumps, loads
 from tourney.tournament.store.reads import load_match_log, streak_results
 from tourney.tournament.store.records import Played, SeatValues, bye_match, seat_values
 from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import (
-    Achievement,
-    Bot,
-    Entrant,
+    ACHIEVEMENTS,
+    BOTS,
+    ENTRANTS,
+    MATCHES,
+    RATINGS,
+    SEATS,
+    SKILLS,
+    TOURNAMENTS,
     Match,
     MatchSeat,
-    Rating,
-    SkillRating,
     Tournament,
     now,
 )
@@ -55,37 +58,38 @@ def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
     """Store a new tournament and its entrants; return its id.
 
     A plan without a seed key gets a fresh secret one here, stored with the tournament so that
-    resume and replay reproduce its matches exactly.
+    resume and replay reproduce its matches exactly. Written with core statements, not the ORM: a run's first
+    use of the ORM configures every mapper (~10 ms of the ~16 a run spent here, issue 32), and nothing else a
+    run does needs it.
     """
     if plan.seed_key is None:
         plan.seed_key = new_seed_key()
     key = plan.seed_key
 
     def write() -> int:
-        with Session(engine) as session:
-            t = Tournament(name=plan.name, game=plan.game, format=plan.format, players=plan.players,
-                           seed=plan.seed, seed_key=key, config_json=dumps(plan.config),
-                           settings_json=dumps(plan.settings()))
-            session.add(t)
-            session.flush()
-            assert t.id is not None
-            for i, e in enumerate(plan.entrants):
-                bot = _bot(session, e.spec)
-                assert bot.id is not None
-                session.add(Entrant(tournament_id=t.id, bot_id=bot.id, alias=e.alias, position=i))
-            session.commit()
-            return t.id
+        with engine.begin() as conn:
+            tournament_id = _new_id(conn.execute(insert(TOURNAMENTS).values(
+                name=plan.name, game=plan.game, format=plan.format, players=plan.players, seed=plan.seed,
+                seed_key=key, config_json=dumps(plan.config), settings_json=dumps(plan.settings()),
+                status="running", created_at=now())))
+            entrants = [{"tournament_id": tournament_id, "bot_id": _bot_id(conn, e.spec), "alias": e.alias,
+                         "position": i} for i, e in enumerate(plan.entrants)]
+            conn.execute(insert(ENTRANTS), entrants)
+            return tournament_id
     return guard(write)
 
 
-def _bot(session: Session, spec: str) -> Bot:
-    """The Bot row named `spec`, created the first time a tournament enters it."""
-    bot = session.exec(select(Bot).where(Bot.name == spec)).first()
-    if bot is None:
-        bot = Bot(name=spec, spec=spec)
-        session.add(bot)
-        session.flush()
-    return bot
+def _bot_id(conn: Connection, spec: str) -> int:
+    """The id of the Bot row named `spec`, created the first time a tournament enters it."""
+    found = conn.execute(select(BOTS.c.id).where(BOTS.c.name == spec)).scalar()
+    return int(found) if found is not None else _new_id(conn.execute(insert(BOTS).values(name=spec, spec=spec)))
+
+
+def _new_id(inserted: CursorResult[Any]) -> int:
+    """The id the database gave the one row `inserted` wrote."""
+    key = inserted.inserted_primary_key
+    assert key is not None  # an INSERT of one row always has it
+    return int(key[0])
 
 
 def entrant_ids(conn: Connection, tournament_id: int) -> dict[str, int]:
@@ -94,7 +98,7 @@ def entrant_ids(conn: Connection, tournament_id: int) -> dict[str, int]:
     ids = per_store.get(tournament_id)
     if ids is None:
         ids = {alias: eid for alias, eid in conn.execute(
-            select(Entrant.alias, Entrant.id).where(Entrant.tournament_id == tournament_id))}
+            select(ENTRANTS.c.alias, ENTRANTS.c.id).where(ENTRANTS.c.tournament_id == tournament_id))}
         per_store[tournament_id] = ids
     return ids
 
@@ -164,13 +168,12 @@ def _seat_row(seat: int, alias: str, values: SeatValues, entrant_id: int | None)
     return (seat, entrant_id, alias, tier, points, score, decisions, think_s, dumps(faults) if faults else NO_FAULTS)
 
 
-_MATCHES: Table = Match.__table__  # type: ignore[attr-defined]
 # A batch's match ids, read back by their (tournament, number) key, which is unique. Not RETURNING
 # in parameter order: SQLite cannot promise that order for a multi-row insert, so SQLAlchemy sent
 # it one row per statement, a fifth of the cost of writing a short match (issue 32).
-_MATCH_IDS = (select(_MATCHES.c.number, _MATCHES.c.id)
-              .where(_MATCHES.c.tournament_id == bindparam("tournament_id"))
-              .where(_MATCHES.c.number.between(bindparam("low"), bindparam("high"))))
+_MATCH_IDS = (select(MATCHES.c.number, MATCHES.c.id)
+              .where(MATCHES.c.tournament_id == bindparam("tournament_id"))
+              .where(MATCHES.c.number.between(bindparam("low"), bindparam("high"))))
 
 
 def insert_rows(conn: Connection, rows: Sequence[MatchRows]) -> None:
@@ -178,18 +181,18 @@ def insert_rows(conn: Connection, rows: Sequence[MatchRows]) -> None:
     new matches' ids."""
     if not rows:
         return
-    insert_many(conn, _MATCHES, MATCH_COLUMNS, [r.match for r in rows])
+    insert_many(conn, MATCHES, MATCH_COLUMNS, [r.match for r in rows])
     numbers = [r.number for r in rows]
     key = {"tournament_id": rows[0].match[0], "low": min(numbers), "high": max(numbers)}
-    found = {number: match_id for number, match_id in conn.execute(_MATCH_IDS, key)}
+    found = dict(plain_rows(conn, _MATCH_IDS, key))
     seats: list[tuple[Any, ...]] = []
     earned: list[tuple[Any, ...]] = []
     for r, number in zip(rows, numbers, strict=True):
         match_id = found[number]
         seats += [(match_id, *seat) for seat in r.seats]
         earned += [(match_id, *e) for e in r.achievements]
-    insert_many(conn, MatchSeat.__table__, SEAT_COLUMNS, seats)  # type: ignore[attr-defined]
-    insert_many(conn, Achievement.__table__, ACHIEVEMENT_COLUMNS, earned)  # type: ignore[attr-defined]
+    insert_many(conn, SEATS, SEAT_COLUMNS, seats)
+    insert_many(conn, ACHIEVEMENTS, ACHIEVEMENT_COLUMNS, earned)
 
 
 def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, played: Sequence[Played],
@@ -216,29 +219,29 @@ def record_matches(engine: Engine, tournament_id: int, plan: TournamentPlan, pla
             pass  # some of these numbers are stored already
         with engine.begin() as conn:
             numbers = [r.number for r in rows]
-            stored = set(conn.execute(select(Match.number).where(Match.tournament_id == tournament_id)
-                                      .where(Match.number.in_(numbers))).scalars())  # type: ignore[attr-defined]
+            stored = set(conn.execute(select(MATCHES.c.number).where(MATCHES.c.tournament_id == tournament_id)
+                                      .where(MATCHES.c.number.in_(numbers))).scalars())
             insert_rows(conn, [r for r in rows if r.number not in stored])
     guard(write)
 
 
 def save_ratings(engine: Engine, tournament_id: int, standings: Sequence[Standing]) -> None:
-    """Store the final performance and OpenSkill ratings and mark the tournament finished."""
+    """Store the final performance and OpenSkill ratings and mark the tournament finished (core statements, like
+    create_tournament: no ORM in a run)."""
     def write() -> None:
-        with Session(engine) as session:
-            for table in (Rating, SkillRating):
-                session.execute(delete(table).where(table.tournament_id == tournament_id))  # type: ignore[arg-type]
-            for s in standings:
-                session.add(Rating(tournament_id=tournament_id, alias=s.alias, rating=s.rating, low=s.low,
-                                   high=s.high, games=s.games))
-                session.add(SkillRating(tournament_id=tournament_id, alias=s.alias, mu=s.mu, sigma=s.sigma,
-                                        buchholz=s.buchholz, sonneborn_berger=s.sonneborn_berger,
-                                        direct=s.direct))
-            t = session.get(Tournament, tournament_id)
-            if t is not None:
-                t.status = "finished"
-                session.add(t)
-            session.commit()
+        with engine.begin() as conn:
+            for table in (RATINGS, SKILLS):
+                conn.execute(delete(table).where(table.c.tournament_id == tournament_id))
+            if standings:
+                conn.execute(insert(RATINGS), [
+                    {"tournament_id": tournament_id, "alias": s.alias, "rating": s.rating, "low": s.low,
+                     "high": s.high, "games": s.games} for s in standings])
+                conn.execute(insert(SKILLS), [
+                    {"tournament_id": tournament_id, "alias": s.alias, "mu": s.mu, "sigma": s.sigma,
+                     "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger, "direct": s.direct}
+                    for s in standings])
+            conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tournament_id)
+                         .where(TOURNAMENTS.c.status != "finished").values(status="finished"))
     guard(write)
 
 
@@ -246,12 +249,10 @@ def mark_status(engine: Engine, tournament_id: int, status: str) -> None:
     """Mark an unfinished tournament `running` (again, when resumed) or `interrupted` (its driver was
     stopped: Ctrl-C or SIGTERM); a finished tournament stays finished."""
     def write() -> None:
-        with Session(engine) as session:
-            t = session.get(Tournament, tournament_id)
-            if t is not None and t.status != "finished" and t.status != status:
-                t.status = status
-                session.add(t)
-                session.commit()
+        with engine.begin() as conn:
+            conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tournament_id)
+                         .where(TOURNAMENTS.c.status != "finished").where(TOURNAMENTS.c.status != status)
+                         .values(status=status))
     guard(write)
 
 
@@ -281,10 +282,10 @@ def save_streaks(engine: Engine, tournament_id: int, rules: Sequence[tuple[int, 
 
     def write() -> None:
         with engine.begin() as conn:
-            conn.execute(delete(Achievement).where(Achievement.tournament_id == tournament_id)  # type: ignore[arg-type]
-                         .where(Achievement.match_id == None))  # type: ignore[arg-type]  # noqa: E711  (SQL IS NULL)
+            conn.execute(delete(ACHIEVEMENTS).where(ACHIEVEMENTS.c.tournament_id == tournament_id)
+                         .where(ACHIEVEMENTS.c.match_id.is_(None)))
             if earned:
-                conn.execute(insert(Achievement), [{"tournament_id": tournament_id, "match_id": None, "alias": e.alias,
+                conn.execute(insert(ACHIEVEMENTS), [{"tournament_id": tournament_id, "match_id": None, "alias": e.alias,
                                                     "number": e.number, "name": e.name, "opponent": e.opponent}
                                                    for e in earned])
     guard(write)
