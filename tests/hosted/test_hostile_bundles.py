@@ -120,9 +120,13 @@ def test_a_spinning_bot_does_not_stretch_its_opponents_wait(hosted_store: Store,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     # Before: one clock timed every program of a match, so the spinner's threads, kept waiting, were
     # forgiven to the silent bot too: it stayed to the 30 s ceiling. Each program has its own clock now.
+    # Neither bot ever connects, so either may be the first whose own clock runs out: the silent one when
+    # it has been charged 3 s, the spinner when it has burnt 3 s of CPU (on a loaded machine, where the
+    # arena's threads wait and the silent bot is forgiven those waits, the spinner can come first). What
+    # may not happen is the one shared clock's forgiveness: a forfeit charged less than the limit.
     decided = _watch_clocks(monkeypatch)
     result = hosted_store.play("hosted:silent", "hosted:spinner")
-    assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
+    assert result.termination is Termination.CRASH and result.forfeit_seat in (0, 1), result.reason
     assert "did not connect within 3 s" in result.reason
     charged, wall, _ = decided[0]
     assert charged >= 3.0, (charged, wall)
