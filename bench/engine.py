@@ -408,8 +408,9 @@ def tensor_changes(seeds: int) -> list[int]:
 
 def tensor_layout(console: Console, *, count: int = 400, seeds: int = 40, rounds: int = 9) -> None:
     """What handing out Tiny Ninjas' finished state tensor costs as a list and as an `array('d')` copy, and
-    what envs/table.py's `np.asarray(..., np.float32)` costs on each, beside the tensor now and leduc's
-    (CPU time, on the states `observe_cost` samples); then how many numbers one decision changes. The
+    what envs/table.py's `np.asarray(..., np.float32)` costs on each, beside the tensor now, the training
+    environments' whole float32 observation tensor (`Table.tensor`) and leduc's (CPU time, on the states
+    `observe_cost` samples); then how many numbers one decision changes. The
     figures an incremental tensor (kept by the rules, copied out) is weighed by before it is built."""
     import numpy as np
 
@@ -424,8 +425,18 @@ def tensor_layout(console: Console, *, count: int = 400, seeds: int = 40, rounds
     states = _sampler(lambda k: game.new_state(k), step, lambda s: s.is_over(), count)()
     lists = [encoding.encode_state(state, 0) for state in states]
     arrays = [array("d", tensor) for tensor in lists]
+    from tourney.envs.table import Table as Match
+
+    match = Match("tiny-ninjas")
+
+    def env_tensor(state: Any) -> object:
+        match.state = state
+        return match.tensor(0)
+
     rows: list[tuple[str, float]] = [
         ("encode_state now", observe_cost("tiny-ninjas", 2, count=count, clock=clock, what=STATE_TENSOR)),
+        ("envs' float32 observation", _per_fresh_call(_sampler(lambda k: game.new_state(k), step,
+                                                               lambda s: s.is_over(), count), env_tensor, clock)),
         ("list(tensor)", min(_per_item(lists, list, clock) for _ in range(rounds))),
         ("array('d') copy", min(_per_item(arrays, array.__copy__, clock) for _ in range(rounds))),
         ("np.asarray(list, float32)",
