@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.security.silent_streams import silent_streams
-from tests.security.test_tokenless_lockout import ALICE_TOKEN, _hello
+from tests.security.test_tokenless_lockout import ALICE_TOKEN, _hello, alice_arena
 from tests.server.harness import wait_for
 from tourney.engine.server.config import ArenaConfig
 from tourney.engine.server.local import LocalArena
@@ -24,9 +24,7 @@ from tourney.engine.server.tokens import token_hash
 @pytest.mark.timeout(120)
 def test_wrong_tokens_on_other_seats_sockets_leave_an_honest_seat_its_token() -> None:
     # Two tries a socket, four for the whole arena, and almost no refill: two hostile sockets spend the four.
-    config = ArenaConfig(tokens={"alice": token_hash(ALICE_TOKEN)}, auth_failures_per_address=2,
-                         auth_failures_per_address_per_s=0.001, auth_failures_overall=4,
-                         auth_failures_overall_per_s=0.001)
+    config = alice_arena(per_address=2, per_address_per_s=0.001, overall=4, overall_per_s=0.001)
     with tempfile.TemporaryDirectory(prefix="tourney-t-") as folder:
         paths = [Path(folder) / f"{seat}.sock" for seat in range(3)]
         with LocalArena(config, unix_paths=[str(p) for p in paths]):

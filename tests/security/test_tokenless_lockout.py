@@ -24,6 +24,13 @@ OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
 ALICE_TOKEN = "alice-right-token-0123456789"
 
 
+def alice_arena(per_address: int, per_address_per_s: float, overall: int, overall_per_s: float) -> ArenaConfig:
+    """An arena that knows one bot, alice, with these failed-token buckets (tries, and refill a second)."""
+    return ArenaConfig(tokens={"alice": token_hash(ALICE_TOKEN)}, auth_failures_per_address=per_address,
+                       auth_failures_per_address_per_s=per_address_per_s, auth_failures_overall=overall,
+                       auth_failures_overall_per_s=overall_per_s)
+
+
 def _hello(target: str, name: str, token: str) -> str:
     """The status a one-Hello Play stream ends with ("OK": welcomed, then ended by the client)."""
     with grpc.insecure_channel(target, options=OWN_CONNECTION) as channel:
@@ -42,9 +49,7 @@ def test_tokenless_hellos_from_a_locked_out_address_do_not_lock_everyone_out() -
     # Before: a tokenless Hello that failed (no such anonymous bot here) still spent a try from the
     # arena's overall bucket, and since the lockout no longer refuses tokenless Hellos, one locked-out
     # address could keep that bucket empty: every bot everywhere was then refused its right token.
-    config = ArenaConfig(tokens={"alice": token_hash(ALICE_TOKEN)}, auth_failures_per_address=3,
-                         auth_failures_per_address_per_s=0.01, auth_failures_overall=10,
-                         auth_failures_overall_per_s=0.01)
+    config = alice_arena(per_address=3, per_address_per_s=0.01, overall=10, overall_per_s=0.01)
     with tempfile.TemporaryDirectory(prefix="tourney-t-") as folder:
         socket = Path(folder) / "a.sock"
         with LocalArena(config, unix_paths=[str(socket)]) as local:
