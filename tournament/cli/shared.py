@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from sqlalchemy.exc import ArgumentError
 
 from tourney.engine.core import ConfigError, Options, TourneyError
 from tourney.engine.core.environment import DB_ENV
@@ -22,7 +23,7 @@ from tourney.engine.core.printable import shown
 from tourney.tournament.cli.given_values import UINT32, check_command_line, check_within
 from tourney.tournament.rating.standings import Standing
 from tourney.tournament.responses import StandingRow
-from tourney.tournament.store.database import open_store
+from tourney.tournament.store.database import open_store, sqlite_file
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -111,9 +112,13 @@ def parse_settings(options: Options, pairs: list[str] | None, mode: str | None,
 
 def open_existing(db: str, made_by: str = "tourney run") -> Engine:
     """The store of a command that reads what `made_by` stored: a SQLite file that is not there is
-    a typo in --db, never a new empty database."""
-    path = db.removeprefix("sqlite:///") if db.startswith("sqlite:///") else (None if "://" in db else db)
-    if path is not None and path != ":memory:" and not Path(path).exists():
+    a typo in --db, never a new empty database (a SQLite URI filename's file included)."""
+    try:
+        path = sqlite_file(db)
+    except ArgumentError:
+        raise ConfigError(f"--db {db!r} is not a database URL: give a SQLite path or a SQLAlchemy URL "
+                          "(e.g. --db tourney.db).") from None
+    if path is not None and not Path(path).exists():
         raise ConfigError(f"there is no database {path}: check --db (`{made_by}` creates it).")
     return open_store(db)
 

@@ -9,9 +9,10 @@ import importlib.util
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote, urlsplit
 
 from sqlalchemy import event, inspect
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel, create_engine
 
@@ -66,12 +67,39 @@ def open_store(url: str) -> Engine:
     return engine
 
 
+def sqlite_file(url: str) -> str | None:
+    """The file a SQLite URL (or bare path) names, or None: an in-memory store, or not SQLite.
+
+    A SQLite URI filename (`sqlite:///file:NAME?mode=ro&uri=true`) names the file inside its
+    `file:` URI, percent-decoded; `mode=memory` names none.
+    """
+    if "://" not in url:
+        return None if url == ":memory:" else url
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    if not _is_uri(parsed.query) or not parsed.database.startswith("file:"):
+        return parsed.database
+    if parsed.query.get("mode") == "memory":
+        return None
+    return unquote(urlsplit(parsed.database).path) or None
+
+
+def _is_uri(query: Any) -> bool:
+    """Whether a SQLite URL's query asks for its database to be read as a URI filename (`uri=true`)."""
+    return str(query.get("uri", "")).lower() in ("true", "1")
+
+
 def url_of(engine: Engine) -> str:
     """The engine's URL in full (password included) with a SQLite path made absolute: what another
     process (a Ray worker reading hosted bundles) opens to reach the same store."""
     url = engine.url
-    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
-        url = url.set(database=str(Path(url.database).resolve()))
+    path = sqlite_file(url.render_as_string(hide_password=False))
+    if path is not None:
+        absolute = str(Path(path).resolve())
+        # A URI filename keeps its form (and its mode): only the path inside it is made absolute, encoded.
+        uri = _is_uri(url.query) and str(url.database).startswith("file:")
+        url = url.set(database=f"file:{quote(absolute)}" if uri else absolute)
     return url.render_as_string(hide_password=False)
 
 
