@@ -1,5 +1,8 @@
 """A new version's validation: one match against `random` in each of its games, in the sandbox.
 
+Each validation match is dealt from a seed drawn afresh (`secrets`), never shown to the author: with one
+fixed deal a bot could recognise its validation and behave well only there.
+
 It is ranked (its status `validated`, and it joins the ladder of each of its games in place of its
 older versions) only if every one ends normally; else the status says which
 game and how the match ended, and the last lines of the bot's log are kept beside it (shown to the
@@ -9,6 +12,7 @@ organiser and, on the web, to the bot's author only).
 from __future__ import annotations
 
 import json
+import secrets
 import tempfile
 from pathlib import Path
 
@@ -20,7 +24,6 @@ from tourney.tournament.store.hosted import FAILED, VALIDATED, set_status
 from tourney.tournament.store.hosted_tables import HostedVersion
 from tourney.workers.program_specs import hosted_name, pinned
 
-VALIDATION_SEED = 1  # a fixed seed: a version's validation is reproducible
 VALIDATION_MOVE_MS = 2000  # generous: a bot's first decisions include its imports
 ENDED_NORMALLY = (Termination.NORMAL, Termination.ADJUDICATION)
 
@@ -36,7 +39,7 @@ def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> t
         game = get_game(game_id)
         seats = [spec] + ["random"] * (game.min_players - 1)
         with tempfile.TemporaryDirectory(prefix="tourney-validation-") as logs:
-            result = play_with_programs(game_id, seats, VALIDATION_SEED, {}, VALIDATION_MOVE_MS, Path(logs),
+            result = play_with_programs(game_id, seats, validation_seed(), {}, VALIDATION_MOVE_MS, Path(logs),
                                         hosted=hosted_starter(store))
             if result.termination not in ENDED_NORMALLY:
                 tail = log_tail(log_path(Path(logs), hosted_name(spec, 0)))
@@ -48,3 +51,8 @@ def validate(engine: Engine, store: str, name: str, version: HostedVersion) -> t
     if status == VALIDATED:
         enroll(engine, name, version.version, json.loads(version.games_json))
     return status, reason, tail
+
+
+def validation_seed() -> int:
+    """A validation match's seed: unpredictable, so no bot can tell its validation from a ranked match."""
+    return secrets.randbits(63)
