@@ -56,29 +56,38 @@ def store_version(engine: Engine, folder: Path, source: str) -> None:
     set_status(engine, version.id, VALIDATED)
 
 
+class PlayerDied(Exception):
+    """The round's player ended after the first game (its claim given back, as a dying process's is)."""
+
+
 class AuthorBetweenGames:
     """Plays the round's matches one at a time in this process; once the first is handed back (and so
-    stored, public), `between()` runs: what the author does before the mirror starts."""
+    stored, public), `between()` runs: what the author does before the mirror starts. With `dies`, the
+    player then ends, and the mirror is left to whoever takes the round over."""
 
     workers = 1
 
-    def __init__(self, between: Callable[[], None]) -> None:
+    def __init__(self, between: Callable[[], None], dies: bool = False) -> None:
         self.inner = LocalExecutor(chunk_s=0)  # one match a chunk: each is stored as it ends
         self.between = between
+        self.dies = dies
 
     def run(self, plan: Any, pairings: Sequence[Any], more: Any = None) -> Iterator[list[Any]]:
         for n, chunk in enumerate(self.inner.run(plan, pairings, more)):
             yield chunk
             if n == 0:
                 self.between()
+                if self.dies:
+                    raise PlayerDied
 
     def close(self) -> None:
         self.inner.close()
 
 
-def mirror_seen(tmp_path: Path, upload_between: bool) -> tuple[list[int], str]:
+def mirror_seen(tmp_path: Path, upload_between: bool, taken_over: bool = False) -> tuple[list[int], str]:
     """Play a league's first round (a duplicate pair: hosted:mallory and random); the seeds of its two games
-    and the mirror's public record (frames and result) as JSON."""
+    and the mirror's public record (frames and result) as JSON. `taken_over`: the round's player dies after
+    the first game and another call of run_due plays the mirror."""
     tmp_path.mkdir()
     engine = open_store(f"sqlite:///{tmp_path / 'league.db'}")
     store_version(engine, tmp_path / "v1", FIRST)
@@ -91,8 +100,16 @@ def mirror_seen(tmp_path: Path, upload_between: bool) -> tuple[list[int], str]:
         if upload_between:
             store_version(engine, tmp_path / "v2", INFORMED)
 
-    run_due(engine, "pairs", clock=lambda: CREATED + timedelta(hours=2), executor=AuthorBetweenGames(between),
-            max_rounds=1)
+    def clock() -> datetime:
+        return CREATED + timedelta(hours=2)
+
+    if taken_over:
+        with pytest.raises(PlayerDied):
+            run_due(engine, "pairs", clock=clock, executor=AuthorBetweenGames(between, dies=True), max_rounds=1)
+        assert [r.status for r in run_due(engine, "pairs", clock=clock, executor=LocalExecutor(chunk_s=0),
+                                          max_rounds=1)] == ["done"]
+    else:
+        run_due(engine, "pairs", clock=clock, executor=AuthorBetweenGames(between), max_rounds=1)
     with Session(engine) as session:
         games = session.exec(select(Match).order_by(col(Match.number))).all()
     assert len(games) == 2
@@ -107,4 +124,12 @@ def test_a_version_uploaded_after_the_first_game_does_not_play_the_mirror(tmp_pa
     seeds, quiet = mirror_seen(tmp_path / "quiet", upload_between=False)
     assert seeds[0] == seeds[1]  # a duplicate pair: one deal, seats swapped
     _, informed = mirror_seen(tmp_path / "informed", upload_between=True)
+    assert informed == quiet
+
+
+def test_a_round_taken_over_after_an_upload_plays_the_mirror_with_the_pinned_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(writes, "new_seed_key", lambda: "k" * 32)
+    _, quiet = mirror_seen(tmp_path / "quiet", upload_between=False, taken_over=True)
+    _, informed = mirror_seen(tmp_path / "informed", upload_between=True, taken_over=True)
     assert informed == quiet

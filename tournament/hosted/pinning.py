@@ -10,6 +10,8 @@ from tourney.engine.core import ConfigError
 from tourney.tournament.entrants import Entrant
 from tourney.workers.program_specs import is_hosted, parse_hosted, pinned
 
+ROUND_PINS = "round_pins"  # a division's settings key: {"round": N, "entrants": [[alias, spec], ...]}
+
 
 def pin_specs(engine: Engine, specs: Sequence[str]) -> list[str]:
     """Each hosted spec made `hosted:NAME:version=N` (its latest validated version now), the rest kept.
@@ -44,18 +46,29 @@ def pin_entrants(engine: Engine, entrants: Sequence[Entrant]) -> list[Entrant]:
     return [Entrant(e.alias, spec) for e, spec in zip(entrants, specs, strict=True)]
 
 
-def pin_for_round(engine: Engine, entrants: Sequence[Entrant]) -> list[Entrant]:
-    """A league round's entrants with each hosted one pinned to its latest validated version now.
+def pin_for_round(engine: Engine, tournament_id: int, rnd: int, entrants: Sequence[Entrant]) -> list[Entrant]:
+    """A league round's entrants with each hosted one pinned to its latest validated version as the round
+    starts, kept in the division's settings (ROUND_PINS) and reused by whoever plays the rest of it.
 
     A league plays its members' latest versions, round by round; within a round, the two games of a
     duplicate pair share a deal, and the first is public once it ends. Pinned, both meet one version:
-    one uploaded after the first game, by an author who has read its deal, plays from the next round.
+    one uploaded after the first game, by an author who has read its deal, plays from the next round,
+    even when the round is taken over (its player died or stopped) after that upload.
     A member with no version to pin (retired, none validated) is left as it is, and forfeits at its match.
     """
+    from tourney.tournament.store.reads import stored_setting
+    from tourney.tournament.store.writes import save_setting
+
+    stored = stored_setting(engine, tournament_id, ROUND_PINS)
+    kept = dict(stored["entrants"]) if isinstance(stored, dict) and stored.get("round") == rnd else {}
     out = []
     for entrant in entrants:
+        if entrant.alias in kept:
+            out.append(Entrant(entrant.alias, kept[entrant.alias]))
+            continue
         try:
             out.append(Entrant(entrant.alias, pin_specs(engine, [entrant.spec])[0]))
         except ConfigError:
             out.append(entrant)
+    save_setting(engine, tournament_id, ROUND_PINS, {"round": rnd, "entrants": [[e.alias, e.spec] for e in out]})
     return out

@@ -188,8 +188,8 @@ def _play_round(engine: Engine, league: League, season: int, rnd: int, executor:
         games = [p for p in pairings if len(p.seats) > 1 and all(online[s] for s in p.seats)]
         record_matches(engine, tid, plan, [forfeit(plan, p, online) for p in absent] + lost_byes, byes)
         forfeits += len(absent)
-        # Hosted members pinned for the round, so both games of a duplicate pair meet one version.
-        chunks = executor.run(replace(plan, entrants=pin_for_round(engine, plan.entrants)), games)
+        # Hosted members pinned for the round (as it started), so both games of a duplicate pair meet one version.
+        chunks = executor.run(replace(plan, entrants=pin_for_round(engine, tid, rnd, plan.entrants)), games)
         try:
             for chunk in chunks:
                 record_matches(engine, tid, plan, chunk)
