@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from tourney.engine.bots import make_bot
@@ -59,6 +59,9 @@ class TournamentPlan:
     # How many times the tournament was resumed: the deals of the tables that get their own (seed_of)
     # are keyed by it too.
     resumes: int = 0
+    # Which replay of its chunk this copy of the plan plays, after the Ray workers of the earlier ones died
+    # (RayExecutor; not stored): keyed into those deals too, as a resume is.
+    retry: int = 0
 
     def match_seed(self, offset: int) -> int:
         """The seed of the offset-th game: a keyed hash of (tournament seed, offset) under seed_key."""
@@ -77,11 +80,17 @@ class TournamentPlan:
 
         Such a table is dealt anew after each resume: a match the interruption left unstored is played
         again, and its bots may have seen its deal already, whole (an arena plays a match whose caller
-        hung up to its end).
+        hung up to its end). So is a chunk a Ray worker died under, played again (`retried`).
         """
         if get_game(self.game).hidden_information and any(remembers(self.entrants[e].spec) for e in pairing.seats):
-            return self._keyed_seed(pairing.number, f"deal/resumed-{self.resumes}" if self.resumes else "deal")
+            kind = f"deal/resumed-{self.resumes}" if self.resumes else "deal"
+            return self._keyed_seed(pairing.number, f"{kind}/retried-{self.retry}" if self.retry else kind)
         return self.match_seed(pairing.seed_offset)
+
+    def retried(self, attempt: int) -> TournamentPlan:
+        """This plan for the attempt-th replay of a chunk whose Ray worker died mid-way: a bot that remembers
+        (a `cmd:` program may keep files) may have seen the lost attempt's deals, so its tables are dealt anew."""
+        return replace(self, retry=attempt)
 
     def play(self, pairing: Pairing) -> Played:
         """Play one scheduled match and reduce it to its stored form (what executors call)."""

@@ -3,9 +3,10 @@
 A Ray task plays a *chunk* of pairings, so Ray's round trip (about 3.5 ms here) is paid once
 per chunk rather than once per match; chunks are sized from the match times seen so far.
 The driver writes each chunk as it arrives (`ray.wait`), so a driver that dies loses only
-what was still in flight. A task lost with its worker is
-retried by Ray (`max_retries`); a match is a pure function of (game, config, seed, bots), so a
-retry replays exactly the same matches with exactly the same results.
+what was still in flight. A task lost with its worker (or its node) is submitted again by the driver, up to
+TASK_RETRIES times, with the plan's `retried` copy when it has one: a tournament deals anew the tables
+whose bots may remember the lost attempt (TournamentPlan.seed_of); every other match is a pure function of
+(game, config, seed, bots), so its retry replays exactly the same match with exactly the same result.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import re
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from queue import Empty, SimpleQueue
 from typing import Any
 
@@ -51,6 +52,7 @@ IN_FLIGHT_PER_WORKER = 2  # one running and one queued behind it, when Ray itsel
 # instance a run starts for itself: tourney exports its own, and an idle 1-CPU Ray cost 3.3% of a CPU with them,
 # 2.4% without (median of four turns each, issue 32). A cluster that is joined keeps its own settings.
 LOCAL_RAY_CONFIG = {"enable_metrics_collection": False}
+Submit = Callable[[list[Any], int], None]  # a chunk of pairings, its attempt: sent to Ray
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # Ray colours its error texts
 
 
@@ -234,7 +236,7 @@ class RayExecutor:
             freeze_now()  # Ray's own objects, imported and built by now (the run froze its own before): settled_heap
             self._cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
             self.workers = min(self._requested, self._cpus) if self._requested else self._cpus
-            self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_chunk)
+            self._task = ray.remote(num_cpus=1, max_retries=0)(play_chunk)  # retried by the driver: _collect
         except TourneyError as exc:
             self._error = exc
         finally:
@@ -251,8 +253,14 @@ class RayExecutor:
             return
         timing = ChunkTiming()
         here = LocalPlayer(plan, queue, self._ready) if not self._ready.is_set() else None
-        in_flight: dict[Any, list[Any]] = {}  # a task's result (an ObjectRef) -> the pairings it plays
-        plan_ref: Any = None
+        in_flight: dict[Any, tuple[list[Any], int]] = {}  # a task's result (an ObjectRef) -> its pairings, attempt
+        plan_refs: dict[int, Any] = {}  # attempt -> the plan Ray holds for it
+
+        def submit(chunk: list[Any], attempt: int) -> None:
+            if attempt not in plan_refs:
+                plan_refs[attempt] = self._ray.put(retry_plan(plan, attempt))
+            in_flight[self._task.remote(plan_refs[attempt], chunk, GAME_MODULES.get(plan.game))] = chunk, attempt
+
         try:
             while True:
                 if more is not None and not queue:
@@ -266,28 +274,26 @@ class RayExecutor:
                     break
                 if self._error is not None:
                     raise self._error
-                if self._ready.is_set() and plan_ref is None:
-                    plan_ref = self._ray.put(plan)
-                self._top_up(plan_ref, plan.game, queue, here, in_flight, timing)
-                found = self._collect(here, in_flight)
+                self._top_up(submit, queue, here, in_flight, timing)
+                found = self._collect(here, in_flight, submit)
                 for played in found:
                     timing.add(played)
                 # Refill before handing results over: the caller writes them to the database, and
                 # the workers play the next chunks meanwhile instead of waiting for that write.
-                self._top_up(plan_ref, plan.game, queue, here, in_flight, timing)
+                self._top_up(submit, queue, here, in_flight, timing)
                 yield from found
         finally:
             if here is not None:
                 here.stop()
             self._abandon(in_flight)
 
-    def _top_up(self, plan_ref: Any, game: str, queue: deque[Any], here: LocalPlayer | None,
-                in_flight: dict[Any, list[Any]], timing: ChunkTiming) -> None:
+    def _top_up(self, submit: Submit, queue: deque[Any], here: LocalPlayer | None,
+                in_flight: dict[Any, tuple[list[Any], int]], timing: ChunkTiming) -> None:
         """Submit chunks from the queue until `slots()` tasks are in flight (none before Ray is up)."""
-        if plan_ref is None:
+        if not self._ready.is_set():
             return
         while chunk := self._next_chunk(queue, here, len(in_flight), timing):
-            in_flight[self._task.remote(plan_ref, chunk, GAME_MODULES.get(game))] = chunk
+            submit(chunk, 0)
 
     def _next_chunk(self, queue: deque[Any], here: LocalPlayer | None, in_flight: int,
                     timing: ChunkTiming) -> list[Any]:
@@ -318,16 +324,24 @@ class RayExecutor:
             return IN_FLIGHT_PER_WORKER * self.workers
         return self.workers
 
-    def _collect(self, here: LocalPlayer | None, in_flight: dict[Any, list[Any]]) -> list[list[Played[Any, Any]]]:
-        """What finished since the last look: this process's matches and Ray's chunks (waits briefly)."""
+    def _collect(self, here: LocalPlayer | None, in_flight: dict[Any, tuple[list[Any], int]],
+                 submit: Submit) -> list[list[Played[Any, Any]]]:
+        """What finished since the last look: this process's matches and Ray's chunks (waits briefly); a chunk
+        lost with its worker or node is submitted again, as its next attempt, up to TASK_RETRIES times."""
         found = here.take(timeout_s=0.0 if in_flight else 0.1) if here is not None else []
         if in_flight:
             done, _ = self._ray.wait(list(in_flight), num_returns=1, timeout=None if here is None or not here.busy()
                                      else 0.05)
             for ref in done:
-                pairings = in_flight.pop(ref)
+                pairings, attempt = in_flight.pop(ref)
                 try:
                     found.append(unpack_chunk(self._ray.get(ref), pairings))
+                except lost_with_worker(self._ray) as exc:
+                    if attempt >= TASK_RETRIES:
+                        raise MatchFailed(f"a chunk of matches was lost with its Ray worker {attempt + 1} times "
+                                          f"({first_line(exc, 200)}): finished matches are stored; check the "
+                                          "cluster's nodes and memory, then resume.") from None
+                    submit(pairings, attempt + 1)
                 except self._ray.exceptions.RayError as exc:
                     raise MatchFailed(
                         f"a match failed on a Ray worker ({first_line(exc, 200)}): finished matches are stored; "
@@ -335,7 +349,7 @@ class RayExecutor:
                     ) from None
         return found
 
-    def _abandon(self, in_flight: dict[Any, list[Any]]) -> None:
+    def _abandon(self, in_flight: dict[Any, tuple[list[Any], int]]) -> None:
         """Drop the chunks still in flight when a run stops early (an error, Ctrl-C, SIGTERM).
 
         They are not cancelled: Ray's core aborts the whole process ("Tried to complete task that was not
@@ -422,6 +436,20 @@ class LocalPlayer:
     def stop(self) -> None:
         """Take no further match (the one in play, if any, finishes in the background)."""
         self._stopping.set()
+
+
+def retry_plan(plan: MatchPlan, attempt: int) -> MatchPlan:
+    """The plan a chunk is played with at `attempt` (0: the first): the plan's own `retried(attempt)` copy when
+    it has one (TournamentPlan: deals anew what a bot may remember of the lost attempt), else the plan."""
+    retried = getattr(plan, "retried", None)
+    return retried(attempt) if attempt and retried is not None else plan
+
+
+def lost_with_worker(ray: Any) -> tuple[type[BaseException], ...]:
+    """Ray's errors for a task that ended with its worker process or node, or whose result was lost with
+    them: what Ray's own `max_retries` would have retried."""
+    ex = ray.exceptions
+    return ex.WorkerCrashedError, ex.NodeDiedError, ex.ObjectLostError, ex.OutOfMemoryError
 
 
 def _not_main_thread_notice(record: logging.LogRecord) -> bool:
