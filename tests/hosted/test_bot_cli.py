@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from tests.hosted.bundles import GAME, bot_source
 from tourney.tournament.cli import app
+from tourney.tournament.store.database import open_store
 
 pytestmark = [pytest.mark.timeout(180),
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
@@ -88,10 +89,23 @@ def test_a_version_that_fails_validation_says_why_and_is_not_ranked(tmp_path: Pa
 ])
 def test_bad_input_is_one_sentence(tmp_path: Path, args: list[str], words: str) -> None:
     folder = bundle(tmp_path / "b", bot_source("good"))
+    open_store(str(tmp_path / "t.db")).dispose()  # a store, without that bot
     result = cli(*[a.replace("{dir}", str(folder)) for a in args], "--db", str(tmp_path / "t.db"))
     assert result.exit_code == 2, result.output
     assert words in result.output and "Traceback" not in result.output
     assert result.output.startswith("error: ") and result.output.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [["list"], ["list", "--json"], ["show", "alice"], ["retire", "alice"],
+                                  ["token", "alice"]])
+def test_a_mistyped_store_is_a_typo_not_a_new_empty_one(tmp_path: Path, args: list[str]) -> None:
+    """`bot list` on a store that is not there printed an empty table (every bot gone, it seemed) and left
+    an empty database behind; the others said there was no such bot."""
+    typo = tmp_path / "tourny.db"
+    result = cli("bot", *args, "--db", str(typo))
+    assert result.exit_code == 2, result.output
+    assert result.output == f"error: there is no database {typo}: check --db (`tourney bot submit` creates it).\n"
+    assert not typo.exists()
 
 
 def test_a_machine_without_bwrap_refuses_hosted_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -84,6 +84,15 @@ def test_a_missing_store_is_a_typo_not_a_new_ladder(tmp_path: Path) -> None:
     assert not (tmp_path / "nope.db").exists()
 
 
+def test_a_name_is_echoed_with_its_control_characters_escaped(tmp_path: Path) -> None:
+    """The alias `ladder add` prints back may be a bot author's text: an escape sequence in it reached the
+    organiser's terminal raw."""
+    code, out, _err = tourney("ladder", "add", "greedy@red\x1b[31mtext", "--game", "sticks", "--db",
+                              str(tmp_path / "l.db"))
+    assert code == 0
+    assert "\x1b" not in out and out == "red\\x1b[31mtext added to the sticks ladder\n"
+
+
 def test_a_ladder_too_small_for_a_match(tmp_path: Path) -> None:
     path = str(tmp_path / "one.db")
     assert tourney("ladder", "add", "greedy", "--game", "sticks", "--db", path)[0] == 0

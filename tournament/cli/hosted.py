@@ -16,7 +16,7 @@ from rich.table import Table
 
 from tourney.engine.core.environment import DB_ENV
 from tourney.engine.core.printable import plain, shown
-from tourney.tournament.cli.shared import ERROR_CHARS, TABLE_WIDTH, guarded
+from tourney.tournament.cli.shared import ERROR_CHARS, TABLE_WIDTH, guarded, open_existing
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.hosted import hosted_bots, retire, set_token
 
@@ -27,6 +27,7 @@ out = Console(highlight=False, soft_wrap=True, width=TABLE_WIDTH)  # tables neve
 DbOpt = Annotated[str, typer.Option(envvar=DB_ENV, help="Database: a SQLite path or SQLAlchemy URL "
                                                                 f"(default ${DB_ENV}, else tourney.db).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")]
+BOT_STORE_MAKER = "tourney bot submit"  # what the other bot commands name when --db names no store
 
 
 @bot_app.command("submit")
@@ -63,7 +64,7 @@ def list_bots(db: DbOpt = "tourney.db", as_json: JsonOpt = False) -> None:
     def body() -> None:
         rows = [{"name": b.name, "versions": len(vs), "latest": vs[-1].version if vs else None,
                  "status": "retired" if b.retired else (vs[-1].status if vs else "no version")}
-                for b, vs in hosted_bots(open_store(db))]
+                for b, vs in hosted_bots(open_existing(db, BOT_STORE_MAKER))]
         if as_json:
             print(json.dumps(rows))
             return
@@ -81,7 +82,7 @@ def show(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], db
     def body() -> None:
         from tourney.tournament.hosted.document import hosted_bot_doc
 
-        doc = hosted_bot_doc(open_store(db), name, logs=True)
+        doc = hosted_bot_doc(open_existing(db, BOT_STORE_MAKER), name, logs=True)
         if as_json:
             print(doc.model_dump_json())
             return
@@ -107,7 +108,7 @@ def retire_bot(name: Annotated[str, typer.Argument(help="The hosted bot's name."
     def body() -> None:
         from tourney.tournament.ladder.hosted_entries import withdraw
 
-        engine = open_store(db)
+        engine = open_existing(db, BOT_STORE_MAKER)
         retire(engine, name)
         withdraw(engine, name)
         out.print(f"{name} retired")
@@ -119,5 +120,5 @@ def token(name: Annotated[str, typer.Argument(help="The hosted bot's name.")], d
     """Print a fresh token for the bot's author (shown once; the old one stops working): with it the
     author uploads new versions and reads the bot's logs in the web app."""
     def body() -> None:
-        print(set_token(open_store(db), name))
+        print(set_token(open_existing(db, BOT_STORE_MAKER), name))
     guarded(body)

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.engine.core.environment import DB_ENV, RAY_ADDRESS_ENV
-from tourney.engine.core.printable import plain
+from tourney.engine.core.printable import plain, shown
 from tourney.tournament.cli.progress import ProgressLines
 from tourney.tournament.cli.shared import TABLE_WIDTH, check_move_ms, guarded, open_existing, parse_settings
 from tourney.tournament.ladder.loop import LadderReport, run_ladder
@@ -52,7 +52,7 @@ def add(
     """Put a bot on the game's ladder; it starts at the rating prior and gets its first matches before others."""
     def body() -> None:
         entrant = add_bot(open_store(db), game, bot)
-        print(f"{entrant.alias} added to the {game} ladder")
+        print(f"{shown(entrant.alias)} added to the {game} ladder")  # the name may be a stranger's text
     guarded(body)
 
 
