@@ -50,4 +50,9 @@ def parse_hosted(spec: str) -> tuple[str, int | None]:
 
 def pinned(name: str, version: int) -> str:
     """The spec of one version of a hosted bot."""
-    return f"{HOSTED_PREFIX}{name}:version={version}"
+    return f"{pinned_prefix(name)}{version}"
+
+
+def pinned_prefix(name: str) -> str:
+    """The spec of a version of hosted bot `name` without its number."""
+    return f"{HOSTED_PREFIX}{name}:version="

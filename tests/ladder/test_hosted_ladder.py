@@ -15,7 +15,10 @@ from tests.hosted.bundles import GAME, bot_source
 from tests.ladder.checks import assert_consistent
 from tests.web.browser import chromium, served
 from tourney.tournament.cli import app
+from tourney.tournament.hosted.submission import submit_version
+from tourney.tournament.ladder.hosted_entries import enroll
 from tourney.tournament.store.database import open_store
+from tourney.tournament.store.hosted import VALIDATED, set_status
 from tourney.web.app import create_app
 
 pytestmark = [pytest.mark.timeout(300),
@@ -86,3 +89,20 @@ def test_validated_versions_climb_the_ladder_and_retired_bots_leave(tmp_path: Pa
         assert [r.split("\t")[1] for r in rows] == ["v1", "v2"]
         assert [r.split("\t")[4] for r in rows] == ["left", "yes"]
         assert page.locator("#ladders svg.history").count() >= 1
+
+
+def test_the_newest_version_stays_on_the_ladder_whichever_validation_ends_last(tmp_path: Path) -> None:
+    """Two versions submitted in a row: the second's validation ended first, then the first's, and the older
+    version took the ladder back from the newer one (run at once, both left it)."""
+    engine = open_store(str(tmp_path / "t.db"))
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text(bot_source("good"))
+    first, second = (submit_version(engine, "quick", folder, "python3 bot.py", [GAME]) for _ in range(2))
+    for version in (second, first):  # the second's validation ends first
+        assert version.id is not None
+        set_status(engine, version.id, VALIDATED)
+        enroll(engine, "quick", version.version, [GAME])
+    db = str(tmp_path / "t.db")
+    assert {alias: bot["spec"] for alias, bot in on_ladder(db).items()} == {"quick v2": "hosted:quick:version=2"}
+    assert {v: r["on_ladder"] for v, r in ratings(db, "quick").items()} == {1: False, 2: True}

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sqlalchemy import String, cast, literal
 from sqlalchemy.engine import Engine
 
 from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.responses import HostedLadderRow
-from tourney.tournament.store.ladder_rows import add_entry, entries_of, ladder_of, leave, rating_history
-from tourney.workers.program_specs import HOSTED_PREFIX, pinned
+from tourney.tournament.store.hosted import latest_validated
+from tourney.tournament.store.ladder_rows import add_entry, entries_of, keep_only, ladder_of, leave, rating_history
+from tourney.workers.program_specs import HOSTED_PREFIX, pinned, pinned_prefix
 
 
 def version_alias(name: str, version: int) -> str:
@@ -31,7 +33,10 @@ def bot_prefix(name: str) -> str:
 
 def enroll(engine: Engine, name: str, version: int, games: Sequence[str]) -> str:
     """Put version `version` of hosted bot `name` on each game's ladder (made on first use) in place of
-    its older versions; returns its ladder name."""
+    its older versions; returns its ladder name.
+
+    Then the bot's latest validated version is the one on the ladders, whichever was enrolled last: two
+    versions submitted in a row may finish their validations in either order, or at once."""
     alias = version_alias(name, version)
     spec = pinned(name, version)
     skill = initial_skill(alias)
@@ -39,7 +44,7 @@ def enroll(engine: Engine, name: str, version: int, games: Sequence[str]) -> str
         found = ladder_of(engine, game, create=True)
         assert found is not None
         add_entry(engine, found[0], alias, spec, skill.mu, skill.sigma)
-    leave(engine, bot_prefix(name), keep=spec)
+    keep_only(engine, bot_prefix(name), literal(pinned_prefix(name)) + cast(latest_validated(name), String))
     return alias
 
 

@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Sequence
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.sql.selectable import ScalarSelect
 from sqlmodel import Session, col, func, select
 
 from tourney.engine.core import ConfigError
@@ -127,6 +128,14 @@ def resolve_version(engine: Engine, name: str, version: int | None) -> HostedVer
         raise ConfigError(f"hosted bot '{name}' has no validated version yet: `tourney bot show {name}` "
                           "says why, or name one with hosted:NAME:version=N.")
     return validated[-1]
+
+
+def latest_validated(name: str) -> ScalarSelect[int]:
+    """SQL for the number of bot `name`'s latest validated version (NULL: none, or the bot is retired),
+    read by the statement it is part of."""
+    return (select(func.max(HostedVersion.version)).join(HostedBot, col(HostedBot.id) == col(HostedVersion.bot_id))
+            .where(HostedBot.name == name, HostedVersion.status == VALIDATED, col(HostedBot.retired).is_(False))
+            .scalar_subquery())
 
 
 def retire(engine: Engine, name: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, column, func, insert, select, update, values
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import ColumnElement
 
 from tourney.engine.core import ConfigError
 from tourney.tournament.formats.seeding import new_seed_key
@@ -134,6 +135,17 @@ def leave(engine: Engine, spec_prefix: str, keep: str | None = None) -> None:
             if keep is not None:
                 query = query.where(BOTS.c.spec != keep)
             conn.execute(query.values(active=False))
+    guard(write)
+
+
+def keep_only(engine: Engine, spec_prefix: str, keep: ColumnElement[str]) -> None:
+    """Every ladder entry whose spec starts with `spec_prefix` is on its ladder if its spec is `keep` and has
+    left it otherwise. `keep` is SQL, read by the same statement that writes: two callers deciding at once
+    cannot leave the earlier one's choice behind."""
+    def write() -> None:
+        with engine.begin() as conn:
+            conn.execute(update(BOTS).where(BOTS.c.spec.startswith(spec_prefix, autoescape=True))
+                         .values(active=func.coalesce(BOTS.c.spec == keep, False)))
     guard(write)
 
 
