@@ -127,14 +127,11 @@ def add_entry(engine: Engine, ladder_id: int, alias: str, spec: str, mu: float, 
     guard(write)
 
 
-def leave(engine: Engine, spec_prefix: str, keep: str | None = None) -> None:
-    """Every ladder entry whose spec starts with `spec_prefix` leaves its ladder, but the one of spec `keep`."""
+def leave(engine: Engine, spec_prefix: str) -> None:
+    """Every ladder entry whose spec starts with `spec_prefix` leaves its ladder."""
     def write() -> None:
         with engine.begin() as conn:
-            query = update(BOTS).where(BOTS.c.spec.startswith(spec_prefix, autoescape=True))
-            if keep is not None:
-                query = query.where(BOTS.c.spec != keep)
-            conn.execute(query.values(active=False))
+            conn.execute(update(BOTS).where(BOTS.c.spec.startswith(spec_prefix, autoescape=True)).values(active=False))
     guard(write)
 
 
