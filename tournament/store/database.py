@@ -105,7 +105,8 @@ def url_of(engine: Engine) -> str:
 
 # Alembic keeps the running migration's context in module-level proxies (alembic.context, alembic.op): two
 # threads migrating at once (the web app's validation thread opening a store while a request opens one) read
-# each other's, and one failed with KeyError('script'). One migration at a time in a process.
+# each other's, and one failed with KeyError('script'). One migration at a time in a process (and, on
+# SQLite, in every process: `migrate`).
 _MIGRATING = threading.Lock()
 
 
@@ -122,19 +123,27 @@ def migrate(engine: Engine) -> None:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with _MIGRATING, engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        scripts = ScriptDirectory.from_config(cfg)
-        current = MigrationContext.configure(conn).get_current_revision()
+    scripts = ScriptDirectory.from_config(cfg)
+    with _MIGRATING:
+        with engine.connect() as conn:
+            current = MigrationContext.configure(conn).get_current_revision()
         if current is not None and current not in {script.revision for script in scripts.walk_revisions()}:
             raise NewerSchema(current, str(scripts.get_current_head()))
-        found = inspect(conn)
-        if found.has_table("tournament") and not found.has_table("alembic_version"):
-            SQLModel.metadata.create_all(conn)
-            LeagueModel.metadata.create_all(conn)  # the league tables are part of the schema too
-            command.stamp(cfg, "head")
-        else:
-            command.upgrade(cfg, "head")
+        if current == scripts.get_current_head():
+            return  # nothing to write (a read-only store opens too)
+        with engine.begin() as conn:
+            if conn.dialect.name == "sqlite":
+                # Other processes may be making this new file's tables too: the first to take SQLite's write
+                # lock migrates, the others wait for it (busy_timeout) and then find the schema current.
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            cfg.attributes["connection"] = conn
+            found = inspect(conn)
+            if found.has_table("tournament") and not found.has_table("alembic_version"):
+                SQLModel.metadata.create_all(conn)
+                LeagueModel.metadata.create_all(conn)  # the league tables are part of the schema too
+                command.stamp(cfg, "head")
+            else:
+                command.upgrade(cfg, "head")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
