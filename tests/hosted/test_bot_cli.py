@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -135,3 +138,22 @@ def test_a_league_plays_a_hosted_bot(tmp_path: Path) -> None:
     with sqlite3.connect(db) as con:
         ends = {r for (r,) in con.execute("select termination from match")}
     assert ends <= {"normal", "adjudication"}
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_submission_stopped_during_its_validation_says_the_version_waits(tmp_path: Path, signum: int) -> None:
+    """`kill` during the validation ended `bot submit` without a word (status 143), its version left pending."""
+    db = tmp_path / "t.db"
+    stuck = bundle(tmp_path / "stuck", "import time\ntime.sleep(600)\n")  # never connects: stopped first
+    submit = subprocess.Popen([str(Path(sys.executable).parent / "tourney"), "bot", "submit", "stuck", str(stuck),
+                               "--run", "python3 bot.py", "--game", GAME, "--db", str(db)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert submit.stdout is not None
+    assert submit.stdout.readline() == "stuck v1\n"  # stored; its validation starts now
+    submit.send_signal(signum)
+    _out, err = submit.communicate(timeout=120)
+    assert submit.returncode == 2, err
+    assert err == ("error: interrupted: stuck v1 is stored but not validated (pending): `tourney web` validates it "
+                   "when it starts, or submit it again.\n")
+    shown = json.loads(cli("bot", "show", "stuck", "--db", str(db), "--json").stdout)
+    assert [v["status"] for v in shown["versions"]] == ["pending"]

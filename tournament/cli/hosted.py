@@ -16,7 +16,8 @@ from rich.table import Table
 
 from tourney.engine.core.environment import DB_ENV
 from tourney.engine.core.printable import plain, shown
-from tourney.tournament.cli.shared import ERROR_CHARS, TABLE_WIDTH, guarded, open_existing
+from tourney.tournament.cli.interrupts import interrupt_on_sigterm
+from tourney.tournament.cli.shared import ERROR_CHARS, TABLE_WIDTH, fail, guarded, open_existing
 from tourney.tournament.store.database import open_store
 from tourney.tournament.store.hosted import hosted_bots, retire, set_token
 
@@ -47,8 +48,15 @@ def submit(
 
         engine = open_store(db)
         version = submit_version(engine, name, path, run, game or [])
-        out.print(f"{name} v{version.version}")
-        status, reason, tail = validate(engine, db, name, version)
+        restore_sigterm = interrupt_on_sigterm()  # a `kill` stops the validation the way Ctrl-C does
+        try:
+            out.print(f"{name} v{version.version}")
+            status, reason, tail = validate(engine, db, name, version)
+        except KeyboardInterrupt:
+            fail(f"interrupted: {name} v{version.version} is stored but not validated (pending): `tourney web` "
+                 "validates it when it starts, or submit it again.")
+        finally:
+            restore_sigterm()
         if status != "validated":
             log = f"; its log ends: {tail}" if tail else ""
             print(f"error: {name} v{version.version} failed its validation ({shown(reason + log, ERROR_CHARS)}); it "
