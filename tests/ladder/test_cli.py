@@ -59,6 +59,8 @@ def test_standings_json_after_a_run(db: str) -> None:
     (["add", "nosuch", "--game", "sticks"], "unknown bot 'nosuch'"),
     (["add", "greedy", "--game", "sticks"], "already on the ladder"),
     (["add", "greedy@a,random@b", "--game", "sticks"], "add them one at a time"),
+    # A hosted bot's version joins under `NAME vN`: a bot added as that first kept the version off the ladder.
+    (["add", "random@alice v1", "--game", "sticks"], "has the form of a hosted bot's version (NAME vN)"),
     (["add", "remote:x", "--game", "sticks"], "--arena"),
     (["add", "greedy", "--game", "no-such-game"], "no-such-game"),
     (["run", "--game", "sticks", "--matches", "0", "--local"], "--matches must be at least 1"),

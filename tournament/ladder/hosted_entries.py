@@ -18,12 +18,18 @@ from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.responses import HostedLadderRow
 from tourney.tournament.store.hosted import latest_validated
 from tourney.tournament.store.ladder_rows import add_entry, entries_of, keep_only, ladder_of, leave, rating_history
-from tourney.workers.program_specs import HOSTED_PREFIX, pinned, pinned_prefix
+from tourney.workers.program_specs import HOSTED_PREFIX, NAME, pinned, pinned_prefix
 
 
 def version_alias(name: str, version: int) -> str:
     """The ladder name of one version of a hosted bot, e.g. `alice v3` (what `tourney bot submit` prints)."""
     return f"{name} v{version}"
+
+
+def is_version_alias(alias: str) -> bool:
+    """Whether `alias` has the form of a hosted bot version's ladder name (`NAME vN`): kept for them."""
+    name, sep, number = alias.rpartition(" v")
+    return bool(sep) and NAME.fullmatch(name) is not None and number.isascii() and number.isdigit()
 
 
 def bot_prefix(name: str) -> str:

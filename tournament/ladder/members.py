@@ -6,7 +6,7 @@ from sqlalchemy.engine import Engine
 
 from tourney.engine.core import ConfigError, get_game
 from tourney.tournament.entrants import Entrant, parse_entrants
-from tourney.tournament.ladder.hosted_entries import enroll
+from tourney.tournament.ladder.hosted_entries import enroll, is_version_alias
 from tourney.tournament.rating.ratings import initial_skill
 from tourney.tournament.responses import LadderBotRow, LadderDoc, LadderMatchRow, LadderSeatDoc
 from tourney.tournament.store.hosted import resolve_version
@@ -39,6 +39,9 @@ def add_bot(engine: Engine, game: str, text: str) -> Entrant:
         version = resolve_version(engine, name, number)
         alias = enroll(engine, name, version.version, [game])
         return Entrant(alias, pinned(name, version.version))
+    if is_version_alias(entrant.alias):  # else that version, once validated, could not join the ladder
+        raise ConfigError(f"the name '{entrant.alias}' has the form of a hosted bot's version (NAME vN), which "
+                          "joins the ladder under it: give another with SPEC@NAME.")
     if len(entrant.alias) > MAX_ALIAS:
         raise ConfigError(f"the name '{entrant.alias[:40]}...' is longer than {MAX_ALIAS} characters: "
                           "give a shorter one with SPEC@NAME.")
