@@ -24,7 +24,7 @@ from tourney.engine.server.admission import Ticket
 from tourney.engine.server.arena import Arena, ArenaError
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.limits import hello_problem
-from tourney.engine.server.live import MAX_WATCH_QUEUE, LiveMatch
+from tourney.engine.server.live import MAX_WATCH_QUEUE, MAX_WATCH_QUEUE_BYTES, LiveMatch, WatcherQueue
 from tourney.engine.server.rate_limit import HelloLimiter
 from tourney.engine.server.realtime import supports_realtime
 from tourney.engine.server.sessions import BotSession, error_message
@@ -255,7 +255,7 @@ class ArenaServicer:
             return
         latest = live.latest()
         backlog = [] if latest is None else [latest]
-        queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
+        queue = WatcherQueue()
         if live.record is None:
             live.watchers.append(queue)
         try:
@@ -267,8 +267,8 @@ class ArenaServicer:
                 next_event = await queue.get()
                 if next_event is None:
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                        f"this watcher fell {MAX_WATCH_QUEUE} events behind: watch again to resume "
-                                        "from the latest events.")
+                                        f"this watcher fell {MAX_WATCH_QUEUE} events or {MAX_WATCH_QUEUE_BYTES >> 20} "
+                                        "MiB behind: watch again to resume from the latest events.")
                     return
                 yield self._for_watcher(next_event, live, admin)
                 if next_event.finished:

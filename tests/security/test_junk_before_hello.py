@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import json
 from collections.abc import Sequence
 
 import grpc
 import pytest
 
 from tests.faults.faultlib import hello_bytes
+from tests.security.good_match import moves
 from tests.server.harness import WAIT_S, ArenaHarness
 from tourney.engine.server.client import RandomBot
 from tourney.engine.server.config import ArenaConfig
@@ -46,11 +46,6 @@ def _good_match(harness: ArenaHarness, seed: int) -> pb.MatchRecord:
     return harness.run_match("sticks", [f"remote:good{seed}", "random"], seed=seed)
 
 
-def _moves(record: pb.MatchRecord) -> list[list[list[int]]]:
-    """The (seat, action) of every decision of a record's replay, without its think times."""
-    return [[decision[:2] for decision in step] for step in json.loads(record.replay_json)["steps"]]
-
-
 def test_junk_before_a_hello_is_cut_off_at_the_burst_and_a_good_match_plays_on() -> None:
     quiet = ArenaHarness(CONFIG)
     try:
@@ -67,7 +62,7 @@ def test_junk_before_a_hello_is_cut_off_at_the_burst_and_a_good_match_plays_on()
         assert codes == ["bad_hello"] * BURST + ["rate_limited"], codes[:8]
         assert status == grpc.StatusCode.RESOURCE_EXHAUSTED and details.startswith("rate_limited")
         # The good bot's match is the one it plays on a quiet arena: same moves, same result.
-        assert record.termination == "normal" and _moves(record) == _moves(expected)
+        assert record.termination == "normal" and moves(record) == moves(expected)
         assert list(record.ranks) == list(expected.ranks) and list(record.scores) == list(expected.scores)
     finally:
         harness.close()
