@@ -281,6 +281,14 @@ IN_ACT = {
     "first": """
         return 0
 """,
+    # Makes 150,000 empty files in /tmp (no block of the tmpfs's size each: an inode of kernel memory), once.
+    "filer": """
+        import os
+        if not os.path.exists("/tmp/0"):
+            for i in range(150_000):
+                open(f"/tmp/{i}", "w").close()
+            print("FILER: made them all", flush=True)
+""",
     # Sleeps far past the move deadline.
     "sleeper": """
         import time
