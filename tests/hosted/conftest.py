@@ -53,7 +53,7 @@ def hosted_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     engine = open_store(store.url)
     for name in ("good", "remember", "forkbomb", "hog", "sleeper", "silent", "impostor", "spinner",
                  "slow", "locker", "crowder", "hoarder", "peeker", "scribbler",
-                 "elsewhere", "filer"):
+                 "elsewhere", "filer", "herd"):
         submit(engine, folder / "bundles", name)
     submit(engine, folder / "bundles", "net", PORT=store.listener_port)
     submit(engine, folder / "bundles", "snoop", SECRET_PATH=str(secret))

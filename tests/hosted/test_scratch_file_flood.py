@@ -3,7 +3,7 @@
 An empty file on a tmpfs takes none of the mount's size, only kernel memory (an inode and a dentry,
 ~1 KB). A cgroup charges that memory to the bot; with the rlimit caps (no cgroup, as in the image) it
 was charged to nothing: a bot made 1,000,000 empty files in /tmp in 13 s, 930 MB of the machine's
-kernel memory, and played on. Now the worker counts them (scratch_files.py) and the bot forfeits.
+kernel memory, and played on. Now the worker counts them (rlimit_watch.py) and the bot forfeits.
 """
 
 from __future__ import annotations
