@@ -112,6 +112,18 @@ def beside(hosted_store: Store) -> Iterator[Beside]:
     runner.finish()
 
 
+def crash_under_rlimits(store: Store, spec: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Play `spec` (seat 0) against random with the caps the image has (rlimits, no cgroup) and a generous
+    move limit (what it does, it does in its first move, on a machine that may be loaded); it must crash
+    in its own seat: the crash's reason."""
+    from tourney.workers.sandbox import process as sandbox_process
+
+    monkeypatch.setattr(sandbox_process, "cgroups_usable", lambda: False)
+    result = store.play(spec, "random", move_ms=60_000)
+    assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
+    return result.reason
+
+
 def processes_with(marker: str) -> list[int]:
     """Pids of live processes whose command line holds `marker`."""
     found = []

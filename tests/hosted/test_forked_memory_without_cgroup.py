@@ -10,18 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.hosted.conftest import Beside, Store
-from tourney.engine.core import Termination
-from tourney.workers.sandbox import process as sandbox_process
+from tests.hosted.conftest import Beside, Store, crash_under_rlimits
 
 pytestmark = [pytest.mark.timeout(180)]
 
 
 def test_children_past_the_memory_cap_together_are_killed_and_forfeit(hosted_store: Store, beside: Beside,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sandbox_process, "cgroups_usable", lambda: False)  # the image's caps: rlimits only
-    # A generous move limit: the children allocate in the bot's first move, on a machine that may be loaded.
-    result = hosted_store.play("hosted:herd", "random", move_ms=60_000)
-    assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
-    assert "out of memory (its limit is 1 GiB)" in result.reason
+    reason = crash_under_rlimits(hosted_store, "hosted:herd", monkeypatch)
+    assert "out of memory (its limit is 1 GiB)" in reason
     assert "HERD: let go" not in hosted_store.log("herd")  # killed while it held them

@@ -10,20 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.hosted.conftest import Beside, Store
-from tourney.engine.core import Termination
+from tests.hosted.conftest import Beside, Store, crash_under_rlimits
 from tourney.workers.sandbox import SandboxLimits
-from tourney.workers.sandbox import process as sandbox_process
 
 pytestmark = [pytest.mark.timeout(180)]
 
 
 def test_a_bot_past_its_scratch_file_cap_is_killed_and_forfeits(hosted_store: Store, beside: Beside,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sandbox_process, "cgroups_usable", lambda: False)  # the image's caps: rlimits only
-    # A generous move limit: the files are made in the bot's first move, on a machine that may be loaded.
-    result = hosted_store.play("hosted:filer", "random", move_ms=60_000)
-    assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
-    cap = SandboxLimits().scratch_files
-    assert f"more than {cap:,} files in its scratch folders" in result.reason
+    reason = crash_under_rlimits(hosted_store, "hosted:filer", monkeypatch)
+    assert f"more than {SandboxLimits().scratch_files:,} files in its scratch folders" in reason
     assert "FILER: made them all" not in hosted_store.log("filer")  # stopped before its 150,000
