@@ -23,6 +23,10 @@ and none of them times out. "attacked arena CPU s" is what the attacked arena sp
 control rows: what the attackers' target spent), "attackers CPU s" what the attacking processes
 spent on this same machine; with 2 cores the latter alone slows the well-behaved bots.
 
+"pre_hello" (redteam8): four raw HTTP/2 connections sending empty messages on Play streams before any
+Hello, as fast as flow control lets them (the arena used to answer each; now a stream is cut at the
+bad-message burst).
+
 The siege cases (issue 27) run against an arena with an admin token, so admission control applies
 to everyone but the organiser's RunMatch: bursts of 3,000 ListGames and of 3,200 valid Hellos,
 raw HTTP/2 GetMatch calls of a long match that never grant flow-control window, 3,000 idle TCP
@@ -62,12 +66,14 @@ PLAY = "/tourney.v1.Arena/Play"
 LIST_GAMES = "/tourney.v1.Arena/ListGames"
 RUN_MATCH = "/tourney.v1.Arena/RunMatch"
 GET_MATCH = "/tourney.v1.Arena/GetMatch"
-ATTACKS = ("flood", "big_hello", "huge_reply", "list_burst", "hello_burst", "window_zero", "idle", "guess")
+ATTACKS = ("flood", "big_hello", "huge_reply", "list_burst", "hello_burst", "window_zero", "idle", "guess",
+           "pre_hello")
 ATTACK_NAMES = {"flood": "non-reading flood of 32 KB replies", "big_hello": "4 streams x 60 MB Hello.bot_name",
                 "huge_reply": "60 MB replies", "list_burst": "bursts of 3,000 ListGames",
                 "hello_burst": "bursts of 3,200 valid Hellos",
                 "window_zero": "30 conns x 50 GetMatch, window 0",
-                "idle": "3,000 idle TCP conns, arena at 1,024 files", "guess": "token guessing, 20 connections"}
+                "idle": "3,000 idle TCP conns, arena at 1,024 files", "guess": "token guessing, 20 connections",
+                "pre_hello": "4 conns of empty messages before Hello"}
 # The organiser's token on the measured arenas: admission control applies to every other caller.
 ADMIN = "bench-reliability-admin-token"
 LONG_MATCH = "long"  # a long Tiny Ninjas champion match every arena keeps, for GetMatch floods
@@ -243,11 +249,65 @@ def _guess(address: str, until: float) -> None:
     asyncio.run(all_guessers())
 
 
+def _pre_hello(address: str, until: float) -> None:
+    """Four raw HTTP/2 connections, each a Play stream at a time that sends empty messages (5 bytes each) as
+    fast as flow control lets it and never a Hello, reading and dropping the answers; a new stream when one
+    is ended."""
+    import h2.config
+    import h2.connection
+    import h2.events
+    import h2.exceptions
+    import h2.settings
+
+    empty = b"\x00" * 5 * 3000
+
+    def one() -> None:
+        host, port = address.rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=5.0) as sock:
+            conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+            conn.initiate_connection()
+            conn.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: (1 << 31) - 1})
+            conn.increment_flow_control_window((1 << 31) - 1 - 65535)
+            stream = None
+            sock.settimeout(0.05)
+            while time.monotonic() < until:
+                if stream is None:
+                    stream = conn.get_next_available_stream_id()
+                    conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":path", PLAY),
+                                               (":authority", address), ("content-type", "application/grpc"),
+                                               ("te", "trailers")])
+                if conn.local_flow_control_window(stream) >= len(empty):
+                    conn.send_data(stream, empty)
+                sock.sendall(conn.data_to_send())
+                try:
+                    data = sock.recv(1 << 20)
+                except TimeoutError:
+                    continue
+                if not data:
+                    return
+                for event in conn.receive_data(data):
+                    if isinstance(event, h2.events.DataReceived):
+                        conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                    elif isinstance(event, h2.events.StreamReset | h2.events.StreamEnded) and event.stream_id == stream:
+                        stream = None
+
+    def connections() -> None:
+        while time.monotonic() < until:  # a connection the arena closed (or h2 refused) is opened again
+            with contextlib.suppress(OSError, h2.exceptions.H2Error):
+                one()
+
+    threads = [threading.Thread(target=connections) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def attack(kind: str, address: str, seconds: float) -> None:
     """Run one attacker for `seconds` (the body of a `--attack KIND` child process)."""
     {"flood": _flood, "big_hello": _big_hello, "huge_reply": _huge_reply, "list_burst": _list_burst,
      "hello_burst": _hello_burst, "window_zero": _window_zero, "idle": _idle,
-     "guess": _guess}[kind](address, time.monotonic() + seconds)
+     "guess": _guess, "pre_hello": _pre_hello}[kind](address, time.monotonic() + seconds)
 
 
 # ---------------------------------------------------------------- one measured phase

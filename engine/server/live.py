@@ -10,6 +10,35 @@ from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.records import without_replay
 
 MAX_WATCH_QUEUE = 1024  # events waiting for one watcher who does not read before it is cut off
+# ... or their views' characters: a Tiny Ninjas champion view reaches 48 KB, so 1,024 events could pin 50 MB for
+# each watcher that never reads, and each of the arena's unauthenticated calls may be one on a match of its own.
+MAX_WATCH_QUEUE_BYTES = 4 << 20
+
+
+class WatcherQueue(asyncio.Queue[pb.MatchEvent | None]):
+    """The events waiting for one watcher, and how many characters of public views they hold."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = 0
+
+    def _put(self, item: pb.MatchEvent | None) -> None:
+        self.held += _weight(item)
+        super()._put(item)
+
+    def _get(self) -> pb.MatchEvent | None:
+        item: pb.MatchEvent | None = super()._get()
+        self.held -= _weight(item)
+        return item
+
+    def full_for(self, event: pb.MatchEvent) -> bool:
+        """True when `event` would take this watcher past either cap."""
+        return self.qsize() >= MAX_WATCH_QUEUE or self.held + _weight(event) > MAX_WATCH_QUEUE_BYTES
+
+
+def _weight(item: pb.MatchEvent | None) -> int:
+    """What an event costs a watcher's queue: its view, the part that grows with the game."""
+    return 0 if item is None else len(item.public_view_json)
 
 
 @dataclass
@@ -27,7 +56,7 @@ class LiveMatch:
 
     match_id: str
     seat_names: list[str] = field(default_factory=list)  # public: every event names the players
-    watchers: list[asyncio.Queue[pb.MatchEvent | None]] = field(default_factory=list)
+    watchers: list[WatcherQueue] = field(default_factory=list)
     record: pb.MatchRecord | None = None  # the full record (seed, replay): for the organiser
     step: int = 0
     _latest: pb.MatchEvent | None = None
@@ -38,7 +67,7 @@ class LiveMatch:
         """Keep an event as the latest and pass it to every watcher (event-loop thread only)."""
         self._latest, self._render, self._final, self.step = event, None, None, event.step
         for queue in list(self.watchers):
-            if queue.qsize() >= MAX_WATCH_QUEUE:
+            if queue.full_for(event):
                 # A spectator who stopped reading must not make the arena hold every event for it.
                 self.watchers.remove(queue)
                 queue.put_nowait(None)

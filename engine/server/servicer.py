@@ -24,7 +24,7 @@ from tourney.engine.server.admission import Ticket
 from tourney.engine.server.arena import Arena, ArenaError
 from tourney.engine.server.generated import arena_pb2 as pb
 from tourney.engine.server.limits import hello_problem
-from tourney.engine.server.live import MAX_WATCH_QUEUE, LiveMatch
+from tourney.engine.server.live import MAX_WATCH_QUEUE, MAX_WATCH_QUEUE_BYTES, LiveMatch, WatcherQueue
 from tourney.engine.server.rate_limit import HelloLimiter
 from tourney.engine.server.realtime import supports_realtime
 from tourney.engine.server.sessions import BotSession, error_message
@@ -255,7 +255,7 @@ class ArenaServicer:
             return
         latest = live.latest()
         backlog = [] if latest is None else [latest]
-        queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
+        queue = WatcherQueue()
         if live.record is None:
             live.watchers.append(queue)
         try:
@@ -267,8 +267,8 @@ class ArenaServicer:
                 next_event = await queue.get()
                 if next_event is None:
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                        f"this watcher fell {MAX_WATCH_QUEUE} events behind: watch again to resume "
-                                        "from the latest events.")
+                                        f"this watcher fell {MAX_WATCH_QUEUE} events or {MAX_WATCH_QUEUE_BYTES >> 20} "
+                                        "MiB behind: watch again to resume from the latest events.")
                     return
                 yield self._for_watcher(next_event, live, admin)
                 if next_event.finished:
@@ -298,6 +298,9 @@ class ArenaServicer:
         session: BotSession | None = None
         counted = ""  # the address this session is counted against, once it is
         ticket = await self._admit(context)
+        # One bucket for the stream's whole life: what it sends before its Hello is as useless as a stray
+        # reply after it, and was answered without limit (an empty message, 5 bytes, one ErrorReport each).
+        bad = HelloLimiter(self.arena.config.bad_message_burst, self.arena.config.bad_messages_per_s)
         try:
             hello_by = loop.time() + self.arena.config.hello_timeout_s
             while session is None:
@@ -313,6 +316,11 @@ class ArenaServicer:
                     return
                 first = _parse_bot_message(data)
                 if first is None or first.WhichOneof("kind") != "hello":
+                    if not bad.allow(""):
+                        flood = self._useless_flood()
+                        await context.write(error_message("rate_limited", flood))
+                        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"rate_limited: {flood}")
+                        return
                     await context.write(error_message("malformed" if first is None else "bad_hello",
                                                       "the first message of a session must be Hello."))
                     continue
@@ -375,7 +383,7 @@ class ArenaServicer:
                 session_id=session.session_id, bot_name=session.name, games=sorted(session.games or known),
                 max_concurrent_matches=session.capacity, server_version=SERVER_VERSION,
             )).SerializeToString())
-            reader = asyncio.ensure_future(self._read(session, context))
+            reader = asyncio.ensure_future(self._read(session, context, bad))
             # The outbox writes from here on (see Outbox); it finishes when the session closes or a write
             # fails. A write stuck on a bot that does not read fails once the stream is cut: nothing to report.
             session.outbound.start(context.write)
@@ -397,10 +405,16 @@ class ArenaServicer:
                 if left:
                     self._sessions_from[counted] = left
 
-    async def _read(self, session: BotSession, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        """Route the bot's messages until its side of the stream ends, then close the session."""
+    def _useless_flood(self) -> str:
+        """Why a stream that sent too many messages the arena could not use is cut off."""
         config = self.arena.config
-        bad = HelloLimiter(config.bad_message_burst, config.bad_messages_per_s)  # one bucket: this stream
+        return (f"more than {config.bad_message_burst} messages the arena could not use, faster than "
+                f"{config.bad_messages_per_s:g} a second: answer only the requests you were sent.")
+
+    async def _read(self, session: BotSession, context: grpc.aio.ServicerContext[Any, Any],
+                    bad: HelloLimiter) -> None:
+        """Route the bot's messages until its side of the stream ends, then close the session; `bad` is the
+        stream's bucket of messages the arena cannot use (a Hello's misses already spent from it)."""
         try:
             # context.read, not the request iterator: one generator hop less per message.
             while (data := await context.read()) is not grpc.aio.EOF:
@@ -409,9 +423,7 @@ class ArenaServicer:
                 if message is not None and kind == "reply" and session.resolve(message.reply):
                     continue  # the common case: an answer to a pending request
                 if not bad.allow(""):
-                    session.cut_off("rate_limited", f"more than {config.bad_message_burst} messages the arena could "
-                                    f"not use, faster than {config.bad_messages_per_s:g} a second: answer only the "
-                                    "requests you were sent.")
+                    session.cut_off("rate_limited", self._useless_flood())
                     return
                 if message is None or kind is None:
                     session.send(error_message("malformed", "a BotMessage must hold a Hello or an ActionReply."))

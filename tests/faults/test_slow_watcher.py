@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.live import MAX_WATCH_QUEUE, LiveMatch
+from tourney.engine.server.live import MAX_WATCH_QUEUE, LiveMatch, WatcherQueue
 
 
 def test_a_watcher_that_stops_reading_is_dropped_with_its_queue_bounded() -> None:
     live = LiveMatch("m")
-    slow: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
-    fast: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
+    slow, fast = WatcherQueue(), WatcherQueue()
     live.watchers.extend([slow, fast])
     for step in range(MAX_WATCH_QUEUE + 500):
         live.publish(pb.MatchEvent(match_id="m", step=step, public_view_json="{}"))
@@ -40,7 +37,7 @@ def test_an_unwatched_step_is_rendered_only_when_a_watcher_asks() -> None:
     latest = live.latest()
     assert latest is not None and latest.step == 49 and latest.public_view_json == '{"step": 49}'
     assert live.latest() is latest and rendered == [49]  # rendered once
-    queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
+    queue = WatcherQueue()
     live.watchers.append(queue)
     live.advance(50, lambda: render(50))  # watched: published at once
     assert rendered == [49, 50] and queue.get_nowait().step == 50  # type: ignore[union-attr]

@@ -281,6 +281,32 @@ IN_ACT = {
     "first": """
         return 0
 """,
+    # Makes 150,000 empty files in /tmp (no block of the tmpfs's size each: an inode of kernel memory), once.
+    "filer": """
+        import os
+        if not os.path.exists("/tmp/0"):
+            for i in range(150_000):
+                open(f"/tmp/{i}", "w").close()
+            print("FILER: made them all", flush=True)
+""",
+    # Three children of 450 MiB each, every one under the 1 GiB address-space rlimit, held together for 5 s.
+    "herd": """
+        import subprocess, sys, time
+        hold = ("b = bytearray(450 << 20)\\nfor i in range(0, len(b), 4096): b[i] = 1\\n"
+                "print('ready', flush=True)\\nimport sys; sys.stdin.read()")
+        if not hasattr(sys, "herded"):  # in its first move only
+            sys.herded = True
+            herd = [subprocess.Popen([sys.executable, "-c", hold], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                    for _ in range(3)]
+            for child in herd:
+                child.stdout.readline()
+            print("HERD: 1350 MiB held", flush=True)
+            time.sleep(5)
+            for child in herd:
+                child.stdin.close()
+                child.wait()
+            print("HERD: let go", flush=True)
+""",
     # Sleeps far past the move deadline.
     "sleeper": """
         import time

@@ -53,7 +53,7 @@ def hosted_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     engine = open_store(store.url)
     for name in ("good", "remember", "forkbomb", "hog", "sleeper", "silent", "impostor", "spinner",
                  "slow", "locker", "crowder", "hoarder", "peeker", "scribbler",
-                 "elsewhere"):
+                 "elsewhere", "filer", "herd"):
         submit(engine, folder / "bundles", name)
     submit(engine, folder / "bundles", "net", PORT=store.listener_port)
     submit(engine, folder / "bundles", "snoop", SECRET_PATH=str(secret))
@@ -110,6 +110,18 @@ def beside(hosted_store: Store) -> Iterator[Beside]:
     runner = Beside(hosted_store)
     yield runner
     runner.finish()
+
+
+def crash_under_rlimits(store: Store, spec: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Play `spec` (seat 0) against random with the caps the image has (rlimits, no cgroup) and a generous
+    move limit (what it does, it does in its first move, on a machine that may be loaded); it must crash
+    in its own seat: the crash's reason."""
+    from tourney.workers.sandbox import process as sandbox_process
+
+    monkeypatch.setattr(sandbox_process, "cgroups_usable", lambda: False)
+    result = store.play(spec, "random", move_ms=60_000)
+    assert result.termination is Termination.CRASH and result.forfeit_seat == 0, result.reason
+    return result.reason
 
 
 def processes_with(marker: str) -> list[int]:

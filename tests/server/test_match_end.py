@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from tourney.engine.server.generated import arena_pb2 as pb
-from tourney.engine.server.live import LiveMatch
+from tourney.engine.server.live import LiveMatch, WatcherQueue
 from tourney.engine.server.sessions import BotSession
 
 RECORD = pb.MatchRecord(match_id="m", game="sticks", seat_names=["a", "b"], seed=99, ranks=[2, 1],
@@ -61,7 +61,7 @@ def test_an_unwatched_match_makes_its_last_event_only_when_asked() -> None:
 
 def test_a_watched_match_publishes_its_last_event_at_once() -> None:
     live, rendered = LiveMatch("m", seat_names=["a", "b"]), []
-    queue: asyncio.Queue[pb.MatchEvent | None] = asyncio.Queue()
+    queue = WatcherQueue()
     _played(live, rendered)
     live.latest()  # step 2 rendered for a watcher who came
     live.watchers.append(queue)

@@ -29,6 +29,7 @@ class SandboxLimits:
     file_bytes: int = 64 * MIB  # largest file it may write (its log and scratch files)
     scratch_bytes: int = 256 * MIB  # size of its tmpfs home and /tmp
     shm_bytes: int = 64 * MIB  # size of its /dev/shm (POSIX shared memory and semaphores)
+    scratch_files: int = 100_000  # files and folders in those three, without a cgroup (rlimit_watch.py)
     open_files: int = 256
 
     @classmethod

@@ -3,11 +3,13 @@
 The starter is `sh`, which writes its own pid into the cgroups and then becomes `prlimit` and
 then `bwrap` (exec, same pid): everything the bot starts is inside the caps from its first
 instruction. Without a usable cgroup (not root, or cgroup v2 only, as in a container) the caps
-fall back to rlimits, per process: address space for memory, RLIMIT_NPROC for processes, and no
-CPU-share cap. RLIMIT_NPROC is set inside the sandbox, after bwrap made its user namespace: the
-kernel then counts the sandbox's own processes against it, where set outside it would count
-every process of the worker's user (a Ray node's threads alone pass 64, so bwrap could not even
-start). None for root, whose processes the kernel never counts against it.
+fall back to rlimits, per process: address space for memory, RLIMIT_NPROC for processes, no
+CPU-share cap, and a watch on what they miss: the whole sandbox's memory and scratch files
+(rlimit_watch.py). RLIMIT_NPROC is
+set inside the sandbox, after bwrap made its user namespace: the kernel then counts the sandbox's
+own processes against it, where set outside it would count every process of the worker's user (a
+Ray node's threads alone pass 64, so bwrap could not even start). None for root, whose processes
+the kernel never counts against it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from tourney.workers.sandbox.cgroup import Cgroup, cgroups_usable
 from tourney.workers.sandbox.limits import SandboxLimits, require_bwrap
 from tourney.workers.sandbox.mounts import bwrap_argv
 from tourney.workers.sandbox.probes import fresh_proc_mountable
+from tourney.workers.sandbox.rlimit_watch import RlimitWatch
 from tourney.workers.sandbox.userns_filter import filter_fd
 
 # Joins each cgroup named before `--`, then executes the rest (exit 97: a cgroup could not be joined).
@@ -51,6 +54,7 @@ class SandboxedProgram:
         self.cgroup: Cgroup | None = None
         self.wall_hit = False
         self._timer: threading.Timer | None = None
+        self._watch: RlimitWatch | None = None  # without a cgroup: the caps no rlimit keeps for the whole sandbox
 
     def argv(self, userns_filter: int | None = None) -> list[str]:
         """The full command: join the cgroups (or set rlimits), cap files, then bwrap (`userns_filter`:
@@ -87,6 +91,9 @@ class SandboxedProgram:
         self._timer = threading.Timer(self.limits.wall_s, self._wall_cap)
         self._timer.daemon = True
         self._timer.start()
+        if self.cgroup is None:
+            self._watch = RlimitWatch(self.process.pid, self.limits.memory_bytes, self.limits.scratch_files,
+                                      self.alive, self.kill)
         return self
 
     def _wall_cap(self) -> None:
@@ -109,10 +116,13 @@ class SandboxedProgram:
     def limit_hit(self) -> str | None:
         """Which cap stopped the bot, in words, or None."""
         gib = self.limits.memory_bytes / (1 << 30)
-        if self.cgroup is not None and self.cgroup.out_of_memory():
+        watch = self._watch
+        if (self.cgroup is not None and self.cgroup.out_of_memory()) or (watch is not None and watch.memory_exceeded):
             return f"killed: out of memory (its limit is {gib:g} GiB)"
         if self.cgroup is not None and self.cgroup.pids_capped():
             return f"it reached the cap of {self.limits.pids} processes"
+        if watch is not None and watch.files_exceeded:
+            return f"killed: it kept more than {self.limits.scratch_files:,} files in its scratch folders"
         if self.wall_hit:
             return f"killed: it ran past the wall-time cap of {self.limits.wall_s:g} s"
         return None
@@ -121,6 +131,8 @@ class SandboxedProgram:
         """Kill everything the bot started, reap it and remove its cgroups; returns its exit status."""
         if self._timer is not None:
             self._timer.cancel()
+        if self._watch is not None:
+            self._watch.stop()
         try:
             if self.process is None:
                 return None
