@@ -14,7 +14,7 @@ import pytest
 from tests.ops.prom import free_port
 from tests.server.harness import WAIT_S, ArenaHarness, wait_for
 from tests.web.test_cli import running
-from tests.web.test_live import GatedBot
+from tests.web.test_live import GATED_MOVE_MS, GatedBot
 from tourney.tournament.store.database import open_store
 from tourney.web.live import MAX_WATCHERS, MAX_WATCHERS_PER_ADDRESS
 
@@ -43,7 +43,7 @@ def test_one_address_cannot_take_every_live_stream(tmp_path: Path) -> None:
     try:
         harness.bot("gated", bot)
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            match = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, 0, "", "", 0, "held")
+            match = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, GATED_MOVE_MS, "", "", 0, "held")
             assert wait_for(lambda: "held" in harness.arena._live)  # noqa: SLF001  (the arena's own table)
             port = free_port()
             with running("web", "--db", str(tmp_path / "store.db"), "--arena", harness.address, "--port", str(port),

@@ -61,8 +61,14 @@ def test_live_streams_are_bounded() -> None:
     assert limit.open == 0
 
 
+# A gated bot's move time: its match must still be running however long a loaded machine takes to start
+# the web app and open the test's streams (the arena's 5 s default ended it with a timeout under load).
+GATED_MOVE_MS = int(WAIT_S * 3 * 1000)
+
+
 class GatedBot(RandomBot):
-    """Plays at random, but only once the test opens the gate (bounded wait): its match runs until then."""
+    """Plays at random, but only once the test opens the gate (bounded wait): its match runs until then.
+    Give its match `move_ms=GATED_MOVE_MS`."""
 
     def __init__(self) -> None:
         super().__init__(seed=5)
@@ -70,7 +76,7 @@ class GatedBot(RandomBot):
 
     def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.Action],
             request: pb.ActionRequest) -> int | None:
-        self.gate.wait(WAIT_S)
+        self.gate.wait(GATED_MOVE_MS / 1000)
         return super().act(observation, legal_actions, request)
 
 
@@ -80,7 +86,7 @@ def test_a_running_match_names_its_players_in_every_event(filled: Filled) -> Non
     try:
         harness.bot("gated", bot)
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, 0, "", "", 0,
+            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, GATED_MOVE_MS, "", "", 0,
                                   "named")
             assert wait_for(lambda: "named" in harness.arena._live)  # noqa: SLF001  (the arena's own table)
             # The arena's Watch names the seats while the match runs ...
