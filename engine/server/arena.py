@@ -37,7 +37,7 @@ from tourney.engine.server.metrics import MatchMetrics
 from tourney.engine.server.realtime import no_realtime, play_realtime, supports_realtime
 from tourney.engine.server.records import ended_messages, public_record
 from tourney.engine.server.results import record_of, void_record
-from tourney.engine.server.sessions import BotSession, RemoteSeat
+from tourney.engine.server.sessions import BotSession, QueuedBytes, RemoteSeat
 from tourney.engine.server.tokens import token_hash
 
 logger = logging.getLogger(__name__)
@@ -72,6 +72,8 @@ class Arena:
         self.admission, self.auth_failures = self._new_call_limits()
         self._listener_limits: dict[str, tuple[Admission, FailedAuthLimit]] = {}
         self._lock = threading.Lock()
+        # The bytes waiting for every bot stream, against one cap (each session counts its own in it).
+        self.queued = QueuedBytes(config.max_queued_bytes_overall)
         self._sessions: dict[str, BotSession] = {}
         self._live: dict[str, LiveMatch] = {}
         self._finished: OrderedDict[str, LiveMatch] = OrderedDict()

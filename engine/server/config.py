@@ -39,6 +39,9 @@ class ArenaConfig:
     # `slow_reader`), and the match slots a Hello may ask for.
     max_queued_messages: int = 4096
     max_queued_bytes: int = 32 * 1024 * 1024
+    # ... and in every stream together (past it, the stream holding the most is cut off as a slow
+    # reader): without it, max_sessions streams that never read could hold max_sessions times the above.
+    max_queued_bytes_overall: int = 1024 * 1024 * 1024
     max_matches_per_session: int = 256
     # Messages a stream may send that the arena can only answer with an ErrorReport (malformed,
     # a second Hello, a reply to no pending request): bad_message_burst at once, then

@@ -97,6 +97,33 @@ def _round_of(loop: asyncio.AbstractEventLoop) -> _WriteRound:
     return found
 
 
+class QueuedBytes:
+    """The bytes waiting in every stream's outbox of one arena, against one cap (event-loop thread only).
+
+    Each stream's own cap bounds what one bot that stops reading makes the arena hold; this bounds them
+    together, or max_sessions such bots could hold max_sessions times that. Past `limit`, the stream
+    holding the most is cut off as a slow reader: a bot that reads holds a message or two, so it is
+    never the one cut while a stream that stopped reading holds more.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.total = 0
+        self._boxes: weakref.WeakSet[Outbox] = weakref.WeakSet()
+
+    def join(self, box: Outbox) -> None:
+        """Count `box`'s bytes from now on."""
+        self._boxes.add(box)
+
+    def relieve(self) -> None:
+        """Overflow the fullest outboxes until the total is back under the cap."""
+        while self.total > self.limit and self._boxes:
+            fullest = max(self._boxes, key=lambda box: box.queued_bytes)
+            if fullest.queued_bytes == 0:
+                return
+            fullest.overflow(overall=True)
+
+
 class Outbox:
     """Messages waiting for one stream (event-loop thread only), written one after another, with a cap.
 
@@ -106,11 +133,13 @@ class Outbox:
     callback: a writer task would cost, per message, a future to wake it, a task step to start the
     write and another when the write completes.
     A bot that stops reading would make it grow without end, so past `max_messages` or
-    `max_bytes` waiting it drops everything, remembers it overflowed, and calls `on_overflow`.
+    `max_bytes` waiting (or when `shared`, the arena's overall count, finds it the fullest past its
+    cap) it drops everything, remembers it overflowed, and calls `on_overflow`.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop, max_messages: int = 4096,
-                 max_bytes: int = 32 * 1024 * 1024, on_overflow: Callable[[], None] | None = None) -> None:
+                 max_bytes: int = 32 * 1024 * 1024, on_overflow: Callable[[], None] | None = None,
+                 shared: QueuedBytes | None = None) -> None:
         self._loop = loop
         self._items: deque[Outbound] = deque()
         self._bytes = 0
@@ -126,20 +155,56 @@ class Outbox:
         self.max_bytes = max_bytes
         self.on_overflow = on_overflow
         self.overflowed = False
+        self.overflowed_overall = False
+        self._shared = shared or QueuedBytes(max_bytes)
+        self._shared.join(self)
+
+    @property
+    def queued_bytes(self) -> int:
+        """The bytes waiting to be written."""
+        return self._bytes
+
+    @property
+    def shared_limit(self) -> int:
+        """The cap on the bytes waiting in every outbox this one is counted with."""
+        return self._shared.limit
+
+    def _drop_all(self) -> None:
+        self._items.clear()
+        self._shared.total -= self._bytes
+        self._bytes = 0
+
+    def overflow(self, overall: bool = False) -> None:
+        """Drop everything waiting, write no more but the close, and tell `on_overflow` (overall: the
+        arena's cap on every stream's bytes was passed, not this stream's own)."""
+        self._drop_all()
+        if self.overflowed or self.finished.done():
+            return
+        self.overflowed = True
+        self.overflowed_overall = overall
+        if self.on_overflow is not None:
+            self.on_overflow()
+        self._queue(_CLOSE)
 
     def put(self, item: Outbound) -> None:
         """Add a message and start writing it if the stream is idle; past the cap, overflow instead."""
         if self.overflowed or self.finished.done():
             return
         if item is not None:
-            self._bytes += len(item)
+            size = len(item)
+            self._bytes += size
+            shared = self._shared
+            shared.total += size
             if self._bytes > self.max_bytes or len(self._items) >= self.max_messages:
-                self.overflowed = True
-                self._items.clear()
-                self._bytes = 0
-                if self.on_overflow is not None:
-                    self.on_overflow()
-                item = _CLOSE
+                self.overflow()
+                return
+            if shared.total > shared.limit:
+                shared.relieve()
+                if self.overflowed:
+                    return
+        self._queue(item)
+
+    def _queue(self, item: Outbound) -> None:
         self._items.append(item)
         if self._writing is None and not self._due and self._write is not None:
             self._due = True
@@ -153,8 +218,7 @@ class Outbox:
     def stop(self) -> None:
         """Abandon the write in flight and everything waiting (the stream is over)."""
         self._write = None
-        self._items.clear()
-        self._bytes = 0
+        self._drop_all()
         writing, awaited = self._writing, self._awaited
         self._writing = self._awaited = None
         if awaited is not None:
@@ -171,8 +235,11 @@ class Outbox:
             item = self._items.popleft()
             if item is None:
                 self.finished.set_result(None)
+                self._drop_all()  # what was put after the close is never written
                 return
-            self._bytes -= len(item)
+            size = len(item)
+            self._bytes -= size
+            self._shared.total -= size
             self._step(self._write(item))
 
     def _step(self, writing: Coroutine[Any, Any, None]) -> None:
@@ -218,10 +285,12 @@ class BotSession:
         max_queued: int = 4096,
         max_queued_bytes: int = 32 * 1024 * 1024,
         start_in_request: bool = False,
+        queued_overall: QueuedBytes | None = None,
     ) -> None:
         """Made on the event-loop thread that serves the stream; used on that thread only.
 
         start_in_request: the bot's Hello asked for each MatchStarted inside its seat's first request.
+        queued_overall: the arena's count of bytes waiting in every stream (see `QueuedBytes`).
         """
         self.session_id = session_id
         self.name = name
@@ -231,7 +300,7 @@ class BotSession:
         self.loop = loop
         # (code, reason) once the arena cut this stream off (see `cut_off`); its writer stops then.
         self.cut: asyncio.Future[tuple[str, str]] = loop.create_future()
-        self.outbound = Outbox(loop, max_queued, max_queued_bytes, self._overflowed)
+        self.outbound = Outbox(loop, max_queued, max_queued_bytes, self._overflowed, queued_overall)
         # (match id, request id) -> (callback, loop time it expires at, deadline told to the bot in ms,
         # number of legal actions: None for a real-time offer, where any index is the game's to judge)
         self._pending: dict[tuple[str, int], tuple[Answered, float, int, int | None]] = {}
@@ -291,10 +360,14 @@ class BotSession:
         self.loop.call_soon(self.close)
 
     def _overflowed(self) -> None:
-        """The bot stopped reading and its queue hit the cap."""
-        self.cut_off("slow_reader", f"bot {shown(self.name)} stopped reading: more than "
-                     f"{self.outbound.max_messages} messages or {self.outbound.max_bytes // 1024} KB waited for it; "
-                     "read the stream as it comes.")
+        """The bot stopped reading and its queue hit the cap (its own, or the arena's on every stream)."""
+        box = self.outbound
+        if box.overflowed_overall:
+            held = (f"its queue was the longest when the arena's {box.shared_limit // 1024} KB for every "
+                    "bot's waiting messages ran out")
+        else:
+            held = f"more than {box.max_messages} messages or {box.max_bytes // 1024} KB waited for it"
+        self.cut_off("slow_reader", f"bot {shown(self.name)} stopped reading: {held}; read the stream as it comes.")
 
     def request(self, match_id: str, seat: int, observation: bytes, legal: bytes, legal_count: int,
                 deadline_s: float, on_answer: Answered) -> None:

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from tourney.engine.server.sessions import Outbox
+from tourney.engine.server.sessions import Outbox, QueuedBytes
 
 
 class Stream:
@@ -130,5 +130,57 @@ def test_overflow_drops_what_waits_and_finishes() -> None:
         stream.waits[0].set_result(None)
         await _turns()
         assert box.finished.done() and stream.started == [b"\x00"]
+
+    asyncio.run(run())
+
+
+@pytest.mark.timeout(20)
+def test_past_the_overall_cap_the_fullest_outbox_overflows_whoever_put_last() -> None:
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        shared = QueuedBytes(limit=10)
+        cut: list[str] = []
+        full, quiet = Stream(loop), Stream(loop)
+        hoarder = Outbox(loop, on_overflow=lambda: cut.append("hoarder"), shared=shared)
+        reader = Outbox(loop, on_overflow=lambda: cut.append("reader"), shared=shared)
+        hoarder.start(full.write)
+        reader.start(quiet.write)
+        hoarder.put(b"0")
+        reader.put(b"r")
+        await _turns()  # both written at the loop's turn and in flight: no longer waiting, so not counted
+        assert shared.total == 0
+        for _ in range(3):
+            hoarder.put(b"xx")
+        reader.put(b"yy")
+        assert shared.total == 8 and not cut
+        reader.put(b"zzz")  # the reader's put passes the cap, but the hoarder holds the most
+        assert cut == ["hoarder"] and hoarder.overflowed and hoarder.overflowed_overall
+        assert not reader.overflowed and reader.queued_bytes == 5 and shared.total == 5
+        quiet.waits[0].set_result(None)
+        await _turns()
+        assert quiet.started == [b"r", b"yy"] and shared.total == 3
+        reader.stop()
+        hoarder.stop()
+        assert shared.total == 0
+
+    asyncio.run(run())
+
+
+@pytest.mark.timeout(20)
+def test_what_is_put_after_the_close_is_not_counted_once_the_outbox_is_finished() -> None:
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        shared = QueuedBytes(limit=1 << 20)
+        stream = Stream(loop)
+        box = Outbox(loop, shared=shared)
+        box.start(stream.write)
+        box.put(b"a")
+        await _turns()  # in flight
+        box.put(None)
+        box.put(b"late")  # after the close: never written
+        assert shared.total == 4
+        stream.waits[0].set_result(None)
+        await _turns()
+        assert box.finished.done() and shared.total == 0
 
     asyncio.run(run())
