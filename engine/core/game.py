@@ -114,10 +114,10 @@ class State(ABC):
         """What `seat` may know right now: its private view plus the public record."""
 
     def observe_since(self, seat: int, mark: int) -> tuple[Observation, int]:
-        """`observe(seat)` with only what its event log gained since `mark` (0 at first, then the mark the
-        last call returned), and the next mark. A game whose view carries a log may override it: its
-        view then keeps `events_total` and adds `events_from` (see Hello.view_delta). This default is
-        the whole view, with no `events_from`, and the mark unchanged."""
+        """`observe(seat)` with only what its log gained since `mark` (0 at first, then the mark the last
+        call returned), and the next mark (Hello.view_delta). A game whose view carries a log may override
+        it: one list of the view then holds only its items from number `at` on, and the view ends with
+        `view_delta` (`view_delta(...)`) saying which. This default is the whole view, the mark unchanged."""
         return self.observe(seat), mark
 
     @abstractmethod

@@ -21,6 +21,7 @@ from tourney.engine.core import (
     Outcome,
     State,
     json_ready,
+    view_delta,
 )
 from tourney.engine.games.tiny_ninjas import actions as A
 from tourney.engine.games.tiny_ninjas import rules as R
@@ -416,8 +417,8 @@ class TinyNinjasState(State):
         return obs
 
     def observe_since(self, seat: int, mark: int) -> tuple[Observation, int]:
-        """`observe(seat)` with only the events logged since `mark` (0, then what the last call returned)
-        and `events_from`, the number of the first event `observe` shows; and the mark to pass next.
+        """`observe(seat)` whose `events` holds only the events logged since `mark` (0, then what the last
+        call returned), with its `view_delta` (State.observe_since); and the mark to pass next.
 
         Only the new events are rendered, so a seat's request no longer costs the whole window. The
         earlier events are the caller's to keep (Hello.view_delta); the mark is the log's length, never
@@ -429,9 +430,10 @@ class TinyNinjasState(State):
         first = mark
         if len(log) - mark > EVENTS_SHOWN:  # more new entries than the window holds: start at the window
             first = max(mark, self._window_start(seat, total))
-        obs["events"] = self._events_from(seat, first)
+        events = self._events_from(seat, first)
+        obs["events"] = events
         obs["events_total"] = total
-        obs["events_from"] = max(0, total - EVENTS_SHOWN)
+        obs["view_delta"] = view_delta("events", total - len(events), max(0, total - EVENTS_SHOWN))
         return obs, len(log)
 
     def public_view(self) -> Observation:
