@@ -1,7 +1,8 @@
-"""Hello.view_delta keeps hidden what the whole view keeps hidden: two Tiny Ninjas worlds that differ only in
-what a seat never saw (an opponent's hidden card, the next card of the draw pile, chance still to come) send that
-seat the same ActionRequest bytes, request for request, through the arena's own RemoteSeat, until the rules
-show the difference; and what the arena keeps for a seat's deltas is one number, whatever the match."""
+"""Hello.view_delta keeps hidden what the whole view keeps hidden: two worlds that differ only in what a seat
+never saw (Tiny Ninjas: an opponent's hidden card, the next card of the draw pile, chance still to come; Maître
+Ninja: other seats' face-down cards) send that seat the same ActionRequest bytes, request for request, through
+the arena's own RemoteSeat, until the rules show the difference; and what the arena keeps for a seat's deltas
+is one number, whatever the match."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.security.swap import chance_drawn, fork_future
-from tests.security.test_swap_worlds import tn_revealed, tn_swap
+from tests.security.test_swap_worlds import mn_fork, tn_revealed, tn_swap
 from tourney.engine.core import DecisionRequest, State, get_game
 from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE
 from tourney.engine.server.codecs import codec_for
@@ -26,8 +27,9 @@ STEPS = 120
 class Wire:
     """A view_delta bot's session whose messages are kept as the arena would write them."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.session = BotSession("s", "bot", ["tiny-ninjas"], 1, loop, view_delta=True)
+    def __init__(self, loop: asyncio.AbstractEventLoop, game_id: str) -> None:
+        self.game_id = game_id
+        self.session = BotSession("s", "bot", [game_id], 1, loop, view_delta=True)
         self.sent: list[bytes] = []
         self.session.outbound.put = self._put  # type: ignore[method-assign]
 
@@ -36,7 +38,7 @@ class Wire:
             self.sent.append(item)
 
     def seat(self) -> RemoteSeat:
-        return RemoteSeat(self.session, "m", codec_for("tiny-ninjas"), 10.0)
+        return RemoteSeat(self.session, "m", codec_for(self.game_id), 10.0)
 
 
 def _ask(seat: RemoteSeat, state: State, observer: int) -> None:
@@ -75,13 +77,15 @@ def _swap_top(a: State) -> State | None:
     return b  # type: ignore[no-any-return]
 
 
-def _compare(config: dict[str, Any], seed: int, fork_kind: str, loop: asyncio.AbstractEventLoop) -> int:
+def _compare(game_id: str, config: dict[str, Any], seed: int, fork_kind: str, loop: asyncio.AbstractEventLoop
+             ) -> int:
     """Play to a random point asking the observer on its turns, fork, play both worlds alike: the requests
     the observer gets must be the same bytes until the rules reveal the difference. How many compared."""
     rng = random.Random(seed)
-    a = get_game("tiny-ninjas").new_state(seed, config=config)
-    observer = rng.randrange(2)
-    wire_a, wire_b = Wire(loop), Wire(loop)
+    players = rng.choice((2, 3, 4)) if game_id == "maitre-ninja" else 2
+    a = get_game(game_id).new_state(seed, players=players, config=config)
+    observer = rng.randrange(players)
+    wire_a, wire_b = Wire(loop, game_id), Wire(loop, game_id)
     seat_a = wire_a.seat()
     for _ in range(rng.randrange(1, 60)):  # the match so far: the observer's deltas have started
         if a.is_over():
@@ -92,7 +96,15 @@ def _compare(config: dict[str, Any], seed: int, fork_kind: str, loop: asyncio.Ab
     if a.is_over():
         return 0
     at_fork = dict(a.chance._state)  # type: ignore[attr-defined]
-    if fork_kind in ("hidden", "pile"):
+    if fork_kind == "fights":
+        fought = mn_fork(a, observer, rng)
+        if fought is None:
+            return 0
+        b, mn_revealed = fought
+
+        def revealed(x: State, y: State) -> bool:
+            return mn_revealed(x, y, observer)
+    elif fork_kind in ("hidden", "pile"):
         swapped = tn_swap(a, observer, rng) if fork_kind == "hidden" else None
         forked = _swap_top(a) if fork_kind == "pile" else None if swapped is None else swapped[0]
         if forked is None:
@@ -133,10 +145,19 @@ def _compare(config: dict[str, Any], seed: int, fork_kind: str, loop: asyncio.Ab
 def test_worlds_a_seat_cannot_tell_apart_send_it_the_same_deltas(config: dict[str, Any], fork_kind: str) -> None:
     loop = asyncio.new_event_loop()
     try:
-        compared = sum(_compare(config, seed, fork_kind, loop) for seed in range(SEEDS))
+        compared = sum(_compare("tiny-ninjas", config, seed, fork_kind, loop) for seed in range(SEEDS))
     finally:
         loop.close()
     assert compared >= SEEDS // 6  # not vacuous: requests were compared (chance soon shows in most worlds)
+
+
+def test_maitre_ninja_worlds_with_other_face_down_cards_send_the_same_deltas() -> None:
+    loop = asyncio.new_event_loop()
+    try:
+        compared = sum(_compare("maitre-ninja", {}, seed, "fights", loop) for seed in range(SEEDS))
+    finally:
+        loop.close()
+    assert compared >= SEEDS // 6
 
 
 def test_a_seat_s_delta_state_is_one_number() -> None:
@@ -144,7 +165,7 @@ def test_a_seat_s_delta_state_is_one_number() -> None:
     loop = asyncio.new_event_loop()
     try:
         state = get_game("tiny-ninjas").new_state(3, config={"mode": "champion"})
-        seat = Wire(loop).seat()
+        seat = Wire(loop, "tiny-ninjas").seat()
         rng = random.Random(3)
         before = set(vars(seat)) if hasattr(seat, "__dict__") else set()
         while not state.is_over():
