@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.security.swap import chance_drawn, fork_future
+from tests.security.swap import chance_drawn, fork_future, step_alike
 from tests.security.test_swap_worlds import mn_fork, tn_revealed, tn_swap
 from tourney.engine.core import DecisionRequest, State, get_game
 from tourney.engine.games.tiny_ninjas.data import INSTANCE_TYPE
@@ -44,25 +44,6 @@ class Wire:
 def _ask(seat: RemoteSeat, state: State, observer: int) -> None:
     request = DecisionRequest(state.game, observer, None, state.legal_actions(observer), None, state)
     seat.request(request, lambda _: None)
-
-
-def _step(a: State, b: State, observer: int, rng: random.Random) -> bool:
-    """One joint step of both worlds with the same labels (the observer's must be the same); False when
-    the worlds can no longer take the same actions."""
-    joint_a, joint_b = {}, {}
-    for seat in a.to_act():
-        legal_a = {x.label: x for x in a.legal_actions(seat)}
-        legal_b = {x.label: x for x in b.legal_actions(seat)}
-        if seat == observer:
-            assert list(legal_a) == list(legal_b), f"seat {observer}'s legal actions tell the worlds apart"
-        common = [label for label in legal_a if label in legal_b]
-        if not common:
-            return False
-        label = rng.choice(common)
-        joint_a[seat], joint_b[seat] = legal_a[label], legal_b[label]
-    a.apply(joint_a)
-    b.apply(joint_b)
-    return True
 
 
 def _swap_top(a: State) -> State | None:
@@ -133,7 +114,7 @@ def _compare(game_id: str, config: dict[str, Any], seed: int, fork_kind: str, lo
             _ask(seat_b, b, observer)
             assert wire_a.sent[-1] == wire_b.sent[-1], f"seat {observer}'s delta tells the worlds apart"
             compared += 1
-        if not _step(a, b, observer, rng):
+        if not step_alike(a, b, observer, rng):
             break
     assert len(wire_a.sent) == len(wire_b.sent) == compared
     return compared
