@@ -21,7 +21,8 @@ with a client that parses each request and answers as the aio bot does ("raw, bo
 clients then do the same work), with each server's CPU per decision read from /proc (what the arena
 spends, whatever the load), and a last table of the four games' ratios against both.
 The real games' organiser asks for each bot's matches on one RunMatches stream (`--unary-run-match`:
-a RunMatch call a match, as before), and their aio bots set Hello.start_in_request, as the SDK does.
+a RunMatch call a match, as before), and their aio bots set Hello.start_in_request and view_delta, as the
+SDK does (so the raw servers' payload, one of the requests the arena sent, is a delta view too).
 Prints tables; no assertions.
 """
 
@@ -324,9 +325,10 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int, c
     async def bot(channel: grpc.aio.Channel, name: str, welcomed: asyncio.Event, answered: list[int]) -> None:
         call = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=pb.BotMessage.SerializeToString,
                                      response_deserializer=lambda data: (data, pb.ArenaMessage.FromString(data)))()
-        # start_in_request, as the Python SDK says: each MatchStarted comes inside the seat's first request.
+        # start_in_request and view_delta, as the Python SDK sets them: each MatchStarted comes inside the
+        # seat's first request, and each request's view holds only the events added since the seat's last.
         await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, games=[game], max_concurrent_matches=2,
-                                                      start_in_request=True)))
+                                                      start_in_request=True, view_delta=True)))
         while (got := await call.read()) is not grpc.aio.EOF:
             data, message = got
             size = len(data)
@@ -550,7 +552,8 @@ def in_process_us(game: str, decisions: int) -> float:
 
     async def run() -> float:
         arena = Arena(ArenaConfig(allow_anonymous=True, default_move_ms=30_000))
-        session = BotSession("in-process", "bot", [game], 8, asyncio.get_running_loop(), start_in_request=True)
+        session = BotSession("in-process", "bot", [game], 8, asyncio.get_running_loop(), start_in_request=True,
+                             view_delta=True)
         arena.add_session(session)
         asked: list[pb.ActionRequest] = []
 

@@ -22,6 +22,7 @@ from tourney.engine.core.termination import (
     kind_of,
     termination_of,
 )
+from tourney.engine.core.view_delta import view_delta
 
 __all__ = [
     "CAP_REASON",
@@ -75,4 +76,5 @@ __all__ = [
     "match_result",
     "register",
     "termination_of",
+    "view_delta",
 ]

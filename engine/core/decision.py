@@ -44,11 +44,20 @@ class DecisionRequest:
         """What this seat may know now (built on first read)."""
         observation = self._observation
         if observation is None:
-            if self._sealed:
-                raise RuntimeError(f"seat {self.seat} read its observation after the step was played: "
-                                   "read it while deciding (in act).")
+            self._check_open()
             observation = self._observation = self._state.observe(self.seat)
         return observation
+
+    def observation_since(self, mark: int) -> tuple[Observation, int]:
+        """The observation with only the events logged since `mark`, and the next mark
+        (`State.observe_since`): for a bot that keeps the earlier events itself."""
+        self._check_open()
+        return self._state.observe_since(self.seat, mark)
+
+    def _check_open(self) -> None:
+        if self._sealed:
+            raise RuntimeError(f"seat {self.seat} read its observation after the step was played: "
+                               "read it while deciding (in act).")
 
     def seal(self) -> None:
         """The step is answered and the state is about to move: an unread observation stays unread."""

@@ -113,6 +113,13 @@ class State(ABC):
     def observe(self, seat: int) -> Observation:
         """What `seat` may know right now: its private view plus the public record."""
 
+    def observe_since(self, seat: int, mark: int) -> tuple[Observation, int]:
+        """`observe(seat)` with only what its log gained since `mark` (0 at first, then the mark the last
+        call returned), and the next mark (Hello.view_delta). A game whose view carries a log may override
+        it: one list of the view then holds only its items from number `at` on, and the view ends with
+        `view_delta` (`view_delta(...)`) saying which. This default is the whole view, the mark unchanged."""
+        return self.observe(seat), mark
+
     @abstractmethod
     def public_view(self) -> Observation:
         """What a spectator may know: no seat's hidden information."""

@@ -285,11 +285,13 @@ class BotSession:
         max_queued: int = 4096,
         max_queued_bytes: int = 32 * 1024 * 1024,
         start_in_request: bool = False,
+        view_delta: bool = False,
         queued_overall: QueuedBytes | None = None,
     ) -> None:
         """Made on the event-loop thread that serves the stream; used on that thread only.
 
         start_in_request: the bot's Hello asked for each MatchStarted inside its seat's first request.
+        view_delta: the bot's Hello asked for only the events added since its seat's last request.
         queued_overall: the arena's count of bytes waiting in every stream (see `QueuedBytes`).
         """
         self.session_id = session_id
@@ -309,6 +311,7 @@ class BotSession:
         self._ids = itertools.count(1)
         self.closed = False
         self.start_in_request = start_in_request
+        self.view_delta = view_delta
         # (match id, seat) -> its serialized MatchStarted, held for that seat's first request (at most
         # one per match slot: `announce` adds it when a match claims the slot, `end` drops it)
         self._starts: dict[tuple[str, int], bytes] = {}
@@ -475,11 +478,18 @@ class RemoteSeat:
         self.default_deadline_s = default_deadline_s
         self.encoder = legal_encoder(codec)
         self._offer: tuple[str, int] | None = None  # the open real-time offer, if any
+        # Where this seat's last request left the game's event log (Hello.view_delta): one number a seat,
+        # set by the game, whatever the bot sends.
+        self._mark = 0
 
     def request(self, request: DecisionRequest, on_answer: Answered) -> None:
         """Ask the bot (event-loop thread); on_answer gets its index (in range or not) or the fault."""
         deadline = request.deadline_s if request.deadline_s is not None else self.default_deadline_s
-        self.session.request(self.match_id, request.seat, observation_bytes(self.codec, request.observation),
+        if self.session.view_delta:
+            observation, self._mark = request.observation_since(self._mark)
+        else:
+            observation = request.observation
+        self.session.request(self.match_id, request.seat, observation_bytes(self.codec, observation),
                              self.encoder.encode(request.legal), len(request.legal), deadline, on_answer)
 
     def offer(self, request: DecisionRequest, on_answer: Answered) -> None:

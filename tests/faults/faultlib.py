@@ -58,17 +58,20 @@ def reply_bytes(match_id: str | bytes, request_id: int, index: int) -> bytes:
     return b"\x12" + varint(len(body)) + body
 
 
-def hello_bytes(name: str, games: Sequence[str] = (), slots: int = 1, start_in_request: bool = False) -> bytes:
+def hello_bytes(name: str, games: Sequence[str] = (), slots: int = 1, start_in_request: bool = False,
+                view_delta: bool = False) -> bytes:
     """A serialized Hello."""
     return pb.BotMessage(hello=pb.Hello(bot_name=name, games=list(games), max_concurrent_matches=slots,
-                                        start_in_request=start_in_request)).SerializeToString()
+                                        start_in_request=start_in_request, view_delta=view_delta)
+                         ).SerializeToString()
 
 
 class RawBot:
     """A bot that writes raw bytes on its Play stream: `answer(request)` returns what to send for it."""
 
     def __init__(self, address: str, name: str, answer: Callable[[pb.ActionRequest], list[bytes]],
-                 slots: int = 1, max_send_bytes: int = 256 * 1024 * 1024, start_in_request: bool = False) -> None:
+                 slots: int = 1, max_send_bytes: int = 256 * 1024 * 1024, start_in_request: bool = False,
+                 view_delta: bool = False) -> None:
         import queue
         import threading
 
@@ -84,7 +87,7 @@ class RawBot:
         self.finished = threading.Event()
         self.failure: BaseException | None = None
         self.out: queue.Queue[bytes | None] = queue.Queue()
-        self.out.put(hello_bytes(name, slots=slots, start_in_request=start_in_request))
+        self.out.put(hello_bytes(name, slots=slots, start_in_request=start_in_request, view_delta=view_delta))
         self.channel = grpc.insecure_channel(address, options=[("grpc.max_send_message_length", max_send_bytes),
                                                                ("grpc.max_receive_message_length", 64 << 20)])
         play = self.channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=lambda b: b,

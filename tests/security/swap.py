@@ -86,25 +86,33 @@ def drive(a: State, b: State, observer: int, rng: random.Random, steps: int, rev
                 return run
             raise AssertionError(f"seat {observer} tells the worlds apart after {run.steps} steps:\n"
                                  f"{first_difference(view_a, view_b)}")
-        if a.is_over() or b.is_over() or list(a.to_act()) != list(b.to_act()):
+        if a.is_over() or b.is_over() or not step_alike(a, b, observer, rng):
             return run
-        joint_a, joint_b = {}, {}
-        for seat in a.to_act():
-            legal_a = {x.label: x for x in a.legal_actions(seat)}
-            legal_b = {x.label: x for x in b.legal_actions(seat)}
-            if seat == observer:
-                assert list(legal_a) == list(legal_b), f"seat {observer}'s legal actions tell the worlds apart"
-                common = list(legal_a)
-            else:
-                common = [label for label in legal_a if label in legal_b]
-            if not common:
-                return run  # the other seat's own options differ: its next move would show it
-            label = rng.choice(common)
-            joint_a[seat], joint_b[seat] = legal_a[label], legal_b[label]
-        a.apply(joint_a)
-        b.apply(joint_b)
         run.steps += 1
     return run
+
+
+def step_alike(a: State, b: State, observer: int, rng: random.Random) -> bool:
+    """One joint step of both worlds with the same labels (the observer's legal labels must be the same);
+    False, with nothing played, when they cannot take the same step."""
+    if list(a.to_act()) != list(b.to_act()):
+        return False
+    joint_a, joint_b = {}, {}
+    for seat in a.to_act():
+        legal_a = {x.label: x for x in a.legal_actions(seat)}
+        legal_b = {x.label: x for x in b.legal_actions(seat)}
+        if seat == observer:
+            assert list(legal_a) == list(legal_b), f"seat {observer}'s legal actions tell the worlds apart"
+            common = list(legal_a)
+        else:
+            common = [label for label in legal_a if label in legal_b]
+        if not common:
+            return False  # the other seat's own options differ: its next move would show it
+        label = rng.choice(common)
+        joint_a[seat], joint_b[seat] = legal_a[label], legal_b[label]
+    a.apply(joint_a)
+    b.apply(joint_b)
+    return True
 
 
 def first_difference(x: Any, y: Any, path: str = "") -> str:

@@ -75,7 +75,8 @@ def test_ninja_arena_board_cache_is_bounded() -> None:
 @pytest.mark.parametrize("game_id", BUILT)
 def test_a_bot_receives_the_observations_of_the_replayed_match(harness: ArenaHarness, game_id: str) -> None:
     """Over a real arena, every observation a bot gets equals the codec's message for the state the
-    match's replay shows at that decision (same seed, same actions, played again in process)."""
+    match's replay shows at that decision (same seed, same actions, played again in process): the
+    SDK's bot sets Hello.view_delta, so each seat's view holds only what its log gained since its last."""
     bot = RecordingBot(seed=7)
     harness.bot("net", bot, max_concurrent_matches=2)
     record = harness.run_match(game_id, ["remote:net", "remote:net"], seed=11, config_json=SHORT.get(game_id, ""))
@@ -85,10 +86,12 @@ def test_a_bot_receives_the_observations_of_the_replayed_match(harness: ArenaHar
     state = game.new_state(replay.seed, players=replay.players, config=replay.config)
     codec = codec_for(game_id)
     expected: dict[int, list[pb.Observation]] = {}
+    marks = [0] * replay.players
     for step in replay.steps:
         joint = {}
         for decision in step:
-            expected.setdefault(decision.seat, []).append(codec.observation(state.observe(decision.seat)))
+            view, marks[decision.seat] = state.observe_since(decision.seat, marks[decision.seat])
+            expected.setdefault(decision.seat, []).append(codec.observation(view))
             joint[decision.seat] = state.legal_actions(decision.seat)[decision.index]
         state.apply(joint)
     received: dict[int, list[pb.Observation]] = {}

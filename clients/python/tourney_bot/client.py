@@ -35,6 +35,7 @@ from typing import Any
 import grpc
 
 from tourney_bot.generated import arena_pb2 as pb
+from tourney_bot.views import SeatLogs
 
 PLAY_METHOD = "/tourney.v1.Arena/Play"
 
@@ -203,8 +204,8 @@ class BotClient:
                 with contextlib.suppress(*_STREAM_OVER):
                     await self._call.done_writing()
 
-    async def _answer(self, request: pb.ActionRequest, pool: concurrent.futures.Executor | None) -> None:
-        observation = observation_dict(request.observation)
+    async def _answer(self, request: pb.ActionRequest, observation: dict[str, Any],
+                      pool: concurrent.futures.Executor | None) -> None:
         try:
             if pool is None:
                 index = self.bot.act(observation, request.legal_actions, request)
@@ -240,7 +241,11 @@ class BotClient:
                     max_concurrent_matches=self.max_concurrent_matches,
                     # A match's MatchStarted comes inside its first request: one message fewer a match.
                     start_in_request=True,
+                    # Only the events added since a seat's last request: the arena renders less a decision,
+                    # and `logs` puts each whole view back together before `act` sees it.
+                    view_delta=True,
                 )))
+                logs = SeatLogs()
                 while (message := await call.read()) is not grpc.aio.EOF:
                     kind = message.WhichOneof("kind")
                     if kind == "welcome":
@@ -248,17 +253,21 @@ class BotClient:
                         self.connected.set()
                     elif kind == "action_request":
                         self.requests += 1
-                        if message.action_request.HasField("started"):  # this seat's first request
-                            self.bot.on_match_started(message.action_request.started)
+                        request = message.action_request
+                        if request.HasField("started"):  # this seat's first request
+                            self.bot.on_match_started(request.started)
+                        # Rebuilt here, in the order the requests came, before any answer runs.
+                        observation = logs.whole(request.match_id, request.seat, observation_dict(request.observation))
                         if pool is None:
-                            await self._answer(message.action_request, None)
+                            await self._answer(request, observation, None)
                         else:
-                            task = asyncio.ensure_future(self._answer(message.action_request, pool))
+                            task = asyncio.ensure_future(self._answer(request, observation, pool))
                             answering.add(task)
                             task.add_done_callback(answering.discard)
                     elif kind == "match_started":
                         self.bot.on_match_started(message.match_started)
                     elif kind == "match_ended":
+                        logs.forget(message.match_ended.match_id, message.match_ended.seat)
                         self.ended.append(message.match_ended)
                         self.bot.on_match_ended(message.match_ended)
                         if max_matches is not None and len(self.ended) >= max_matches:

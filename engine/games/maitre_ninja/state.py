@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tourney.engine.core import Action, Chance, Observation, Outcome, State
+from tourney.engine.core import Action, Chance, Observation, Outcome, State, view_delta
 from tourney.engine.core.game import Game
 from tourney.engine.games.maitre_ninja.actions import (
     AttackLine,
@@ -169,7 +169,20 @@ class MaitreNinjaState(State):
         """The public view, with only the latest HISTORY_SHOWN fights (each names its fight number,
         and a bot may keep the earlier ones), plus this seat's role and its own never-flipped cards.
         The window keeps every request small up to the fight cap."""
-        obs = self._shown(self.history[-HISTORY_SHOWN:])  # only the faces shown are built
+        return self._seat_view(self._shown(self.history[-HISTORY_SHOWN:]), seat)  # only the faces shown are built
+
+    def observe_since(self, seat: int, mark: int) -> tuple[Observation, int]:
+        """`observe(seat)` whose `history` holds only the fights added since `mark` (a finished fight's face
+        never changes), with its `view_delta`; and the mark to pass next (how many fights there were)."""
+        fights = self.history
+        first = max(0, len(fights) - HISTORY_SHOWN)
+        at = max(first, mark if mark <= len(fights) else 0)
+        obs = self._seat_view(self._shown(fights[at:]), seat)
+        obs["view_delta"] = view_delta("history", at, first)
+        return obs, len(fights)
+
+    def _seat_view(self, obs: Observation, seat: int) -> Observation:
+        """The public view `obs` with what `seat` adds to it: its seat, role and own never-flipped cards."""
         obs["seat"] = seat
         if self.phase == OVER:
             obs["role"] = "none"

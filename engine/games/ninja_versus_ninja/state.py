@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tourney.engine.core import Action, Chance, Game, IllegalAction, Observation, Outcome, State
+from tourney.engine.core import Action, Chance, Game, IllegalAction, Observation, Outcome, State, view_delta
 from tourney.engine.games.ninja_versus_ninja import rules as R
 from tourney.engine.games.ninja_versus_ninja.actions import Move
 from tourney.engine.games.ninja_versus_ninja.data import COLOR_NAMES, SQUARE_NAMES, square_index
@@ -228,9 +228,9 @@ class NvnState(State):
         out.reverse()
         return out
 
-    def _log_rows(self) -> list[list[Any]]:
-        """The view's log: the closed rows, then the newest entry's as it stands."""
-        rows = self.rows[: self.rows_closed]
+    def _log_rows(self, at: int = 0) -> list[list[Any]]:
+        """The view's log from row `at` on: the closed rows, then the newest entry's as it stands."""
+        rows = self.rows[at: self.rows_closed]
         if self.history is not None:
             rows.append(_row(self.history[1]))
         return rows
@@ -253,6 +253,10 @@ class NvnState(State):
 
     def public_view(self) -> Observation:
         """Everything on the table: perfect information, only future dice are unknown."""
+        return self._table(self._log_rows())
+
+    def _table(self, log: list[list[Any]]) -> Observation:
+        """The public view with `log` as its log."""
         return {
             "ninjas": [[SQUARE_NAMES[q] for q in _bits(self.occ[p])] for p in (0, 1)],
             "colors": list(COLOR_NAMES),
@@ -265,7 +269,7 @@ class NvnState(State):
             "first_player": self.first_player,
             "target_score": self.target,
             "turn_cap": self.cap,
-            "log": self._log_rows(),
+            "log": log,
             "result": None if not self.is_over() else {"winner": self.winner, "reason": self.reason},
         }
 
@@ -274,6 +278,16 @@ class NvnState(State):
         view = self.public_view()
         view["seat"] = seat
         return view
+
+    def observe_since(self, seat: int, mark: int) -> tuple[Observation, int]:
+        """`observe(seat)` whose `log` holds only the rows from `mark` on (the rows closed by the last call;
+        the open row is sent again, it may have grown), with its `view_delta`; and the mark to pass next.
+        A mark past the closed rows (a log begun again) gets the whole log."""
+        at = mark if mark <= self.rows_closed else 0
+        view = self._table(self._log_rows(at))
+        view["seat"] = seat
+        view["view_delta"] = view_delta("log", at, 0)
+        return view, self.rows_closed
 
 
 def place(

@@ -21,6 +21,7 @@ from tourney.engine.core import (
     Outcome,
     State,
     json_ready,
+    view_delta,
 )
 from tourney.engine.games.tiny_ninjas import actions as A
 from tourney.engine.games.tiny_ninjas import rules as R
@@ -365,40 +366,75 @@ class TinyNinjasState(State):
             obs["ai_card"] = INSTANCE_NAME[self.ai_card] if self.ai_card >= 0 else None
         return obs
 
-    def observe(self, seat: int) -> Observation:
-        """Own hand, public facts and the latest EVENTS_SHOWN events of the public log plus this
-        seat's private ones (§2.2); `events_total` counts them all, so a bot that keeps the
-        events of earlier requests knows where this window starts. The window keeps every
-        request small however long a Champion series runs."""
+    def _seat_view(self, seat: int) -> Observation:
+        """The seat's view without its events: public facts, own hand, mulligan marks."""
         obs = self._view(seat)
         hand = self.hands[seat]
         obs["hand"] = _names(hand)
         obs["hand_ids"] = shown_ids(hand)
         if self.phase == R.P_MULLIGAN:
             obs["mulligan_marked"] = _names(self.mull[seat])
-        # Each view renders what it shows afresh: a dict kept and handed to every later view would let a
-        # caller that changes one view change the next (copying a kept dict costs about what rendering does).
+        return obs
+
+    def _window_start(self, seat: int, total: int) -> int:
+        """The log index of the first event of `seat`'s window (it sees `total` events in all)."""
+        if total <= EVENTS_SHOWN:
+            return 0
+        log = self.log
+        other = 1 - seat
+        first = len(log)
+        shown = 0
+        while shown < EVENTS_SHOWN and first > 0:  # walk back from the end, never over the whole log
+            first -= 1
+            viewer: int = log[first][0]
+            if viewer != other:
+                shown += 1
+        return first
+
+    def _events_from(self, seat: int, first: int) -> list[dict[str, Any]]:
+        """The events of the log from index `first` on that `seat` may see, each rendered afresh: a dict
+        kept and handed to every later view would let a caller that changes one view change the next
+        (copying a kept dict costs about what rendering does)."""
         log = self.log
         other = 1 - seat  # this seat sees every event but the other seat's private ones
-        total = len(log) - self.private_counts[other]
-        first = 0
-        if total > EVENTS_SHOWN:  # the window's first event: walk back from the end, never over the whole log
-            first = len(log)
-            shown = 0
-            while shown < EVENTS_SHOWN and first > 0:
-                first -= 1
-                viewer: int = log[first][0]
-                if viewer != other:
-                    shown += 1
         events = []
         for i in range(first, len(log)):
             ev = log[i]
-            viewer = ev[0]
+            viewer: int = ev[0]
             if viewer != other:
                 events.append(_render(ev))
-        obs["events"] = events
+        return events
+
+    def observe(self, seat: int) -> Observation:
+        """Own hand, public facts and the latest EVENTS_SHOWN events of the public log plus this
+        seat's private ones (§2.2); `events_total` counts them all, so a bot that keeps the
+        events of earlier requests knows where this window starts. The window keeps every
+        request small however long a Champion series runs."""
+        obs = self._seat_view(seat)
+        total = len(self.log) - self.private_counts[1 - seat]
+        obs["events"] = self._events_from(seat, self._window_start(seat, total))
         obs["events_total"] = total
         return obs
+
+    def observe_since(self, seat: int, mark: int) -> tuple[Observation, int]:
+        """`observe(seat)` whose `events` holds only the events logged since `mark` (0, then what the last
+        call returned), with its `view_delta` (State.observe_since); and the mark to pass next.
+
+        Only the new events are rendered, so a seat's request no longer costs the whole window. The
+        earlier events are the caller's to keep (Hello.view_delta); the mark is the log's length, never
+        shown to anyone.
+        """
+        obs = self._seat_view(seat)
+        log = self.log
+        total = len(log) - self.private_counts[1 - seat]
+        first = mark
+        if len(log) - mark > EVENTS_SHOWN:  # more new entries than the window holds: start at the window
+            first = max(mark, self._window_start(seat, total))
+        events = self._events_from(seat, first)
+        obs["events"] = events
+        obs["events_total"] = total
+        obs["view_delta"] = view_delta("events", total - len(events), max(0, total - EVENTS_SHOWN))
+        return obs, len(log)
 
     def public_view(self) -> Observation:
         """What a spectator sees: no hidden hand, no private draw."""
