@@ -43,7 +43,8 @@ def test_one_address_cannot_take_every_live_stream(tmp_path: Path) -> None:
     try:
         harness.bot("gated", bot)
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            match = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, GATED_MOVE_MS, "", "", 0, "held")
+            match = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, GATED_MOVE_MS,
+                                "", "", 0, "held")
             assert wait_for(lambda: "held" in harness.arena._live)  # noqa: SLF001  (the arena's own table)
             port = free_port()
             with running("web", "--db", str(tmp_path / "store.db"), "--arena", harness.address, "--port", str(port),

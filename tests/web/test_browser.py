@@ -332,7 +332,8 @@ def test_a_live_match_names_its_players_before_it_ends(site: tuple[str, Any], fi
         harness.bot("gated", bot)
         live = create_app(filled.engine, arena=harness.address)
         with served(live) as base, concurrent.futures.ThreadPoolExecutor(1) as pool:
-            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, GATED_MOVE_MS, "", "", 0,
+            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, GATED_MOVE_MS,
+                                  "", "", 0,
                                   "named-live")
             page.goto(f"{base}/live/named-live")
             page.wait_for_function("document.querySelector('#board').dataset.ply != '-1'", timeout=WAIT_S * 1000)

@@ -86,7 +86,8 @@ def test_a_running_match_names_its_players_in_every_event(filled: Filled) -> Non
     try:
         harness.bot("gated", bot)
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, GATED_MOVE_MS, "", "", 0,
+            running = pool.submit(harness.run_match, "tiny-ninjas", ["remote:gated", "greedy"], 3, GATED_MOVE_MS,
+                                  "", "", 0,
                                   "named")
             assert wait_for(lambda: "named" in harness.arena._live)  # noqa: SLF001  (the arena's own table)
             # The arena's Watch names the seats while the match runs ...
