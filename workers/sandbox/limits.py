@@ -31,16 +31,18 @@ class SandboxLimits:
     shm_bytes: int = 64 * MIB  # size of its /dev/shm (POSIX shared memory and semaphores)
     scratch_files: int = 100_000  # files and folders in those three, without a cgroup (rlimit_watch.py)
     open_files: int = 256
+    log_folder_bytes: int = 2 * GIB  # every bot log in the log folder together (log_room.py)
 
     @classmethod
     def from_env(cls) -> SandboxLimits:
-        """The defaults, changed by TOURNEY_SANDBOX_MEMORY_MIB, _PIDS, _CPUS and _WALL_S where set
-        (on every machine that plays hosted bots: each worker reads its own environment)."""
+        """The defaults, changed by TOURNEY_SANDBOX_MEMORY_MIB, _PIDS, _CPUS, _WALL_S and _LOGS_MIB where
+        set (on every machine that plays hosted bots: each worker reads its own environment)."""
         base = cls()
         return cls(memory_bytes=int(_setting("MEMORY_MIB", base.memory_bytes / MIB, 64, 64 * 1024) * MIB),
                    pids=int(_setting("PIDS", base.pids, 8, 4096)),
                    cpus=_setting("CPUS", base.cpus, 0.1, 64),
-                   wall_s=_setting("WALL_S", base.wall_s, 10, 24 * 3600))
+                   wall_s=_setting("WALL_S", base.wall_s, 10, 24 * 3600),
+                   log_folder_bytes=int(_setting("LOGS_MIB", base.log_folder_bytes / MIB, 64, 1 << 24) * MIB))
 
 
 def _setting(key: str, default: float, low: float, high: float) -> float:

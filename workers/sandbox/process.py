@@ -26,6 +26,7 @@ from types import TracebackType
 from tourney.workers.sandbox.cache import BundleLease
 from tourney.workers.sandbox.cgroup import Cgroup, cgroups_usable
 from tourney.workers.sandbox.limits import SandboxLimits, require_bwrap
+from tourney.workers.sandbox.log_room import make_room
 from tourney.workers.sandbox.mounts import bwrap_argv
 from tourney.workers.sandbox.probes import fresh_proc_mountable
 from tourney.workers.sandbox.rlimit_watch import RlimitWatch
@@ -79,6 +80,7 @@ class SandboxedProgram:
         try:
             argv = self.argv(userns_filter)
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            make_room(self.log_path.parent, self.limits.file_bytes, self.limits.log_folder_bytes, self.log_path)
             with self.log_path.open("wb") as log:
                 # Started from "/": bubblewrap passes its own working directory on as PWD to the sandbox's
                 # first process, where the bot could read the organiser's folder in /proc/1/environ.
