@@ -80,6 +80,26 @@ def test_an_empty_or_unprintable_value_is_one_sentence_and_stores_nothing(stored
     _unchanged(db, standings)
 
 
+@pytest.mark.parametrize("args,flag", [
+    (("bot", "submit", "alice", ".", "--run", ""), "--run"),
+    (("match", "--game", "sticks", "--bots", " "), "--bots"),
+    (("league", "create", "L", "--game", "sticks", "--schedule", ""), "--schedule"),
+])
+def test_an_empty_required_option_is_not_told_to_be_left_out(stored, args, flag):
+    db, standings = stored
+    done = run(*args, "--db", db)
+    one_sentence_error(done, f"{flag} is empty: give it a value")
+    assert "leave" not in done.output  # the command needs it: leaving it out is no way out
+    _unchanged(db, standings)
+
+
+def test_an_empty_optional_option_may_be_left_out(stored):
+    db, standings = stored
+    done = run("run", "--game", "sticks", "--bots", "random,greedy", "--arena", "", "--db", db)
+    one_sentence_error(done, "--arena is empty: give it a value (`--help` says what), or leave --arena out.")
+    _unchanged(db, standings)
+
+
 def test_a_printable_unicode_name_is_kept(stored):
     db, _ = stored
     done = run("run", "--game", "sticks", "--bots", "random,greedy", "--db", db, "--name", "Ünïcödé 大会 🥷", "--json")

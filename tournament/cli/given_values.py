@@ -51,7 +51,8 @@ def check_command_line() -> None:
                 check_within(_flag(param), item, INT64)
             elif isinstance(item, str) and typed and not item.strip():
                 flag = _flag(param)
-                instead = f", or leave {flag} out" if param.param_type_name == "option" else ""
+                optional = param.param_type_name == "option" and not param.required
+                instead = f", or leave {flag} out" if optional else ""
                 raise ConfigError(f"{flag} is empty: give it a value (`--help` says what){instead}.")
 
 
