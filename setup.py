@@ -18,7 +18,7 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-from setuptools import Extension, find_packages, setup
+from setuptools import Extension, find_namespace_packages, setup
 
 LAYERS = ("engine", "workers", "tournament", "web", "envs")
 
@@ -65,10 +65,14 @@ COMPILED_GROUP = "tourney.engine.compiled_rules"
 
 
 def layout() -> tuple[dict[str, str], list[str]]:
-    """The folder of each layer, and every package name under `tourney` (a function: setup.py is exec'd)."""
+    """The folder of each layer, and every package name under `tourney` (a function: setup.py is exec'd).
+
+    Folders of data alone (web/templates, web/static) are listed too: Python can import them as namespace
+    packages, and setuptools warns at length on every install about each importable folder left out."""
     package_dir = {f"tourney.{layer}": layer for layer in LAYERS}
     packages = [f"tourney.{layer}" for layer in LAYERS]
-    packages += [f"tourney.{layer}.{sub}" for layer in LAYERS for sub in find_packages(layer)]
+    packages += [f"tourney.{layer}.{sub}" for layer in LAYERS
+                 for sub in find_namespace_packages(layer, exclude=["__pycache__", "*.__pycache__"])]
     return package_dir, packages
 
 

@@ -153,6 +153,10 @@ def test_without_a_compiler_the_install_is_the_pure_source(tmp_path: Path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "tourney/engine/games/ninja_arena/rules.py" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    # The web app's data folders ship, and are listed as packages: setuptools used to print some 80
+    # lines of warnings about them on every install, `./run.sh` on a fresh clone included.
+    assert "tourney/web/templates/base.html" in names and "tourney/web/static/viewer.js" in names
+    assert "absent from the `packages` configuration" not in done.stdout + done.stderr
 
 
 def test_the_referees_time_control_is_a_plain_value_on_either_build():
