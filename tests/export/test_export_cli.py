@@ -41,6 +41,13 @@ def test_bad_input_is_one_sentence(stored: Stored, args: list[str], words: str) 
     assert words in refused([*args, "--db", str(stored.path)])
 
 
+def test_a_weak_token_is_not_told_to_be_left_unset(stored: Stored) -> None:
+    """Left unset, `--full` is refused: the sentence for a weak token must not offer that as the fix."""
+    sentence = refused(["1", "--full", "--admin-token", "short", "--db", str(stored.path)])
+    assert "not a secret" in sentence and "openssl rand" in sentence
+    assert "unset" not in sentence
+
+
 def test_a_missing_database_or_an_unwritable_file_is_one_sentence(stored: Stored, tmp_path: Path) -> None:
     assert "there is no database" in refused(["1", "--db", str(tmp_path / "nope.db")])
     assert not (tmp_path / "nope.db").exists()

@@ -37,9 +37,13 @@ def weak_reason(token: str) -> str | None:
     return None
 
 
-def check_admin_token(token: str) -> None:
-    """Raise ConfigError (one sentence, with the fix) for a token that is no secret."""
+def check_admin_token(token: str, generated_when_unset: bool = True) -> None:
+    """Raise ConfigError (one sentence, with the fix) for a token that is no secret.
+
+    `generated_when_unset`: the command makes a token of its own when none is given (`serve`, `web`), so
+    leaving it unset is a fix too; `export --full` needs one given, so the sentence does not offer that."""
     why = weak_reason(token)
     if why is not None:
+        unset = ", or leave it unset to have one generated" if generated_when_unset else ""
         raise ConfigError(f"the admin token is not a secret ({why}): set {ADMIN_TOKEN_ENV} to e.g. the output "
-                          "of `openssl rand -base64 24`, or leave it unset to have one generated.")
+                          f"of `openssl rand -base64 24`{unset}.")

@@ -71,7 +71,7 @@ def export(
             if not token:
                 raise ConfigError(f"--full writes every seed and hidden card: pass the admin token with "
                                   f"--admin-token or ${ADMIN_TOKEN_ENV}.")
-            check_admin_token(token)
+            check_admin_token(token, generated_when_unset=False)
         lines = export_lines(open_existing(db), tournament_id, full)  # one sentence here for an unknown id
         with _output(out) as sink:
             for line in lines:
