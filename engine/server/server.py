@@ -65,6 +65,10 @@ def server_options(config: ArenaConfig, file_limit: int) -> list[tuple[str, Any]
         ("grpc.server_handshake_timeout_ms", int(config.handshake_timeout_s * 1000)),
         # Streams open at once on one connection, at the transport (see ArenaConfig.streams_per_connection).
         ("grpc.max_concurrent_streams", config.streams_per_connection),
+        # A port in use is an error, never shared: gRPC's default SO_REUSEPORT let a second `tourney serve`
+        # on the same port listen beside the first, and the kernel split connections between the two
+        # arenas, so a connected bot was "not connected" to every other RunMatch.
+        ("grpc.so_reuseport", 0),
     ]
 
 
@@ -143,7 +147,6 @@ async def start_admin_listener(arena: Arena, port: int = 0) -> tuple[grpc.aio.Se
     """
     options = [(key, ADMIN_STREAMS_PER_CONNECTION if key == "grpc.max_concurrent_streams" else value)
                for key, value in server_options(arena.config, raise_file_limit())]
-    options.append(("grpc.so_reuseport", 0))  # a port in use (the bots' one too) is an error, never shared
     server = await _serve_arena(arena, options)
     bound = server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()

@@ -142,3 +142,23 @@ def test_a_busy_admin_port_is_one_sentence() -> None:
                           cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "pick another --admin-port" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_second_arena_on_a_running_arenas_port_is_one_sentence() -> None:
+    """Running `tourney serve` twice: the second used to listen beside the first (gRPC shares a port by
+    default) and each took some of the connections, so bots and RunMatch calls met at random."""
+    first = subprocess.Popen([*TOURNEY, "serve", "--port", "0"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert first.stdout is not None
+        line = first.stdout.readline()
+        assert line.startswith("arena listening on "), line
+        port = line.rsplit(":", 1)[1].strip()
+        done = subprocess.run([*TOURNEY, "serve", "--port", port], cwd=ROOT, env=ENV, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 2, done.stdout
+        assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "pick another --port" in done.stderr
+        assert "Traceback" not in done.stderr
+    finally:
+        first.terminate()
+        first.wait(20)
