@@ -160,9 +160,12 @@ def create_app(engine: Engine, arena: str | None = None, admin_token: str | None
         if not exports.take():
             raise HTTPException(429, f"{exports.limit} downloads are running: try again when one has finished.")
         try:
+            await run_in_threadpool(reads.stored_tournament_id, engine, tournament_id)
             lines = await run_in_threadpool(export_lines, engine, tournament_id, full)
         except BaseException as exc:  # whatever failed, the place is given back (else it was lost for good)
             exports.give()
+            if isinstance(exc, reads.NotFound):  # in the web's words: export_lines' sentence names --db
+                raise HTTPException(404, f"{exc}.") from None
             if isinstance(exc, StoreError):
                 raise HTTPException(404, str(exc)) from None
             raise

@@ -54,6 +54,14 @@ class NotFound(Exception):
     """The id names nothing in the store."""
 
 
+def stored_tournament_id(engine: Engine, tournament_id: int) -> int:
+    """`tournament_id`, once the store holds that tournament; NotFound (a web reader's sentence) otherwise."""
+    with Session(engine) as session:
+        if session.get(Tournament, tournament_id) is None:
+            raise NotFound(f"there is no tournament {tournament_id}")
+    return tournament_id
+
+
 class LruCache:
     """A small thread-safe LRU of computed page parts."""
 
@@ -244,9 +252,7 @@ def match_list(engine: Engine, tournament_id: int, page: int = 1, bot: str | Non
                termination: str | None = None, seat: int | None = None) -> dict[str, Any]:
     """A page of a tournament's matches, filtered by bot (and the seat it sat in) and termination."""
     offset, limit = page_bounds(page)
-    with Session(engine) as session:
-        if session.get(Tournament, tournament_id) is None:
-            raise NotFound(f"there is no tournament {tournament_id}")
+    stored_tournament_id(engine, tournament_id)
     found = match_page(engine, tournament_id, offset, limit, bot, termination, seat)
     return MatchPageDoc(tournament_id=tournament_id, matches=[match_summary(m, seats) for m, seats in found.matches],
                         total=found.total, page=min(max(page, 1), MAX_PAGE), page_size=PAGE_SIZE,
@@ -255,9 +261,7 @@ def match_list(engine: Engine, tournament_id: int, page: int = 1, bot: str | Non
 
 def standings(engine: Engine, tournament_id: int) -> dict[str, Any]:
     """A stored tournament's standings: the document `tourney standings ID --json` prints."""
-    with Session(engine) as session:
-        if session.get(Tournament, tournament_id) is None:
-            raise NotFound(f"there is no tournament {tournament_id}")
+    stored_tournament_id(engine, tournament_id)
     tid, plan = load_plan(engine, tournament_id)
     table = load_standings(engine, tid, [e.alias for e in plan.entrants])
     return standings_doc(tid, plan.game, plan.format, table).model_dump()

@@ -61,6 +61,19 @@ def test_a_refused_export_leaves_no_file(stored: Stored, tmp_path: Path) -> None
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_web_download_of_an_unknown_tournament_is_the_webs_sentence(stored: Stored) -> None:
+    """A web reader has no --db to check: the 404 says what the other tournament pages say."""
+    engine = open_store(str(stored.path))
+    try:
+        with served(create_app(engine, admin_token=ADMIN)) as base:
+            response = httpx.get(f"{base}/api/tournaments/999/export.jsonl", timeout=30)
+            assert response.status_code == 404
+            assert response.json() == {"detail": "there is no tournament 999."}
+            assert httpx.get(f"{base}/api/tournaments/999/standings", timeout=30).json() == response.json()
+    finally:
+        engine.dispose()
+
+
 def test_the_web_download_is_the_commands_output(stored: Stored) -> None:
     tournament = stored.by_game["tiny-ninjas"]
     public = CliRunner().invoke(app, ["export", str(tournament), "--db", str(stored.path)]).stdout
