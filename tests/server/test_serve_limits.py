@@ -28,15 +28,20 @@ def _first_reply(address: str, hello: bytes) -> tuple[pb.ArenaMessage | None, gr
         return first, None if first is not None else call.code()
 
 
+def _listening_address(proc: subprocess.Popen[str]) -> str:
+    """The HOST:PORT a just-started `tourney serve` says it listens on."""
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.startswith("arena listening on "), line
+    return line.rsplit(" ", 1)[1].strip()
+
+
 def test_serve_flags_set_the_receive_limit_and_the_slots_cap() -> None:
     proc = subprocess.Popen([*TOURNEY, "serve", "--port", "0", "--allow-anonymous", "--max-receive-kb", "2",
                              "--max-matches-per-session", "3"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("arena listening on "), line
-        address = line.rsplit(" ", 1)[1].strip()
+        address = _listening_address(proc)
         welcome, _ = _first_reply(address, hello_bytes("slots", slots=100))
         assert welcome is not None and welcome.welcome.max_concurrent_matches == 3
         # 4 KB of games is over the 2 KB limit: cut before the arena reads it.
@@ -150,10 +155,7 @@ def test_a_second_arena_on_a_running_arenas_port_is_one_sentence() -> None:
     first = subprocess.Popen([*TOURNEY, "serve", "--port", "0"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
-        assert first.stdout is not None
-        line = first.stdout.readline()
-        assert line.startswith("arena listening on "), line
-        port = line.rsplit(":", 1)[1].strip()
+        port = _listening_address(first).rsplit(":", 1)[1]
         done = subprocess.run([*TOURNEY, "serve", "--port", port], cwd=ROOT, env=ENV, capture_output=True,
                               text=True, timeout=60)
         assert done.returncode == 2, done.stdout
