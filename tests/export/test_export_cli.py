@@ -134,3 +134,14 @@ def test_a_reader_that_stops_early_gets_no_traceback(stored: Stored) -> None:
             proc.kill()
             proc.wait(20)
     assert proc.returncode == 0 and err == b"", err
+
+
+def test_out_dash_is_stdout(stored: Stored, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--out -` used to write a file named '-' in the working folder; it means stdout, as the default."""
+    monkeypatch.chdir(tmp_path)
+    args = ["export", str(stored.by_game["maitre-ninja"]), "--db", str(stored.path)]
+    dashed, plain = (CliRunner().invoke(app, [*args, *extra]) for extra in (["--out", "-"], []))
+    assert dashed.exit_code == plain.exit_code == 0, dashed.output
+    lines = dashed.stdout.splitlines()
+    assert lines and dashed.stdout == plain.stdout and all(json.loads(line)["game"] == "maitre-ninja" for line in lines)
+    assert list(tmp_path.iterdir()) == []

@@ -23,10 +23,10 @@ from tourney.tournament.store.export import FORMATS, export_lines
 
 @contextlib.contextmanager
 def _output(out: Path | None) -> Iterator[TextIO]:
-    """stdout; a regular FILE written through FILE.part and renamed once complete (a failed export leaves no
-    half file under the name asked for); anything else that exists (/dev/null, a FIFO) written in place:
-    renaming onto a device would replace it with a file."""
-    if out is None:
+    """stdout (no FILE, or -); a regular FILE written through FILE.part and renamed once complete (a failed
+    export leaves no half file under the name asked for); anything else that exists (/dev/null, a FIFO) written
+    in place: renaming onto a device would replace it with a file."""
+    if out is None or str(out) == "-":
         yield sys.stdout
         return
     in_place = out.exists() and not out.is_file()
@@ -53,7 +53,7 @@ app = typer.Typer()  # its one command, `export`, is added to the root app
 def export(
     tournament_id: Annotated[int, typer.Argument(help="Tournament id (see `tourney standings`).")],
     fmt: Annotated[str, typer.Option("--format", help="Output format: jsonl, one match a line.")] = "jsonl",
-    out: Annotated[Path | None, typer.Option("--out", help="Write to this file (default: stdout).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write to this file (default, or -: stdout).")] = None,
     db: DbOpt = "tourney.db",
     full: Annotated[bool, typer.Option("--full", help="The organiser's records: also each match's seed and every "
                                                       "decision, which name hidden cards (needs the admin token).")
