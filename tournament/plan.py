@@ -116,6 +116,12 @@ class TournamentPlan:
         """The aliases of the entrants in `pairing`'s seats."""
         return [self.entrants[e].alias for e in pairing.seats]
 
+    def counts_rounds(self) -> bool:
+        """Whether --rounds means anything to this format: Swiss rounds, pod rounds (3-6 players in a round
+        robin) or an SPRT gauntlet's batch cap; other schedules are fixed by games per pair and cycles."""
+        return (self.format == "swiss" or (self.format == "round-robin" and self.players > 2)
+                or (self.format == "gauntlet" and self.sprt is not None))
+
     def spec(self) -> FormatSpec:
         """The format settings, checked: one sentence for anything a user can get wrong."""
         from tourney.tournament.formats.registry import (  # the driver's: see the module's doc

@@ -162,3 +162,22 @@ def test_a_full_disk_under_the_output_is_one_sentence(stored):
             "error: the disk is full (No space left on device): free some space, or write elsewhere (--out, --db, "
             "another redirect), and run the command again."], done.stderr
     _unchanged(db, standings)
+
+
+@pytest.mark.parametrize("schedule", [(), ("--format", "gauntlet"), ("--mode", "solo")])
+def test_rounds_on_a_fixed_schedule_is_refused_not_ignored(stored, schedule):
+    """`run --rounds 5` on a two-player round robin used to play its fixed schedule as if --rounds were absent."""
+    db, standings = stored
+    game = ("--game", "tiny-ninjas") if schedule == ("--mode", "solo") else ("--game", "sticks")
+    one_sentence_error(run("run", *game, "--bots", "random,greedy", *schedule, "--rounds", "5", "--db", db),
+                       "leave --rounds out")
+    _unchanged(db, standings)
+
+
+def test_rounds_still_sets_pod_rounds(tmp_path):
+    db = str(tmp_path / "pods.db")
+    result = run("run", "--game", "maitre-ninja", "--players", "3", "--bots", "random,greedy,random@r2",
+                 "--rounds", "2", "--games-per-pair", "1", "--db", db, "--json")
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(db) as con:
+        assert con.execute("select count(*) from match").fetchone()[0] == 2 * 3

@@ -463,6 +463,10 @@ def run(
                               cycles=cycles, rounds=rounds, sprt=parse_sprt(sprt, alpha, beta),
                               seed_key=None if seed_key is None else check_seed_key(seed_key),
                               sprt_elo=sprt_elo)
+        if rounds is not None and not plan.counts_rounds():
+            raise ConfigError(f"--rounds sets Swiss rounds, pod rounds (--players 3-6) or an SPRT's batch cap; a "
+                              f"{'two-player round robin' if chosen == 'round-robin' else chosen} plays a fixed "
+                              "schedule: leave --rounds out and set its length with --games-per-pair or --cycles.")
         if not g.min_players <= players <= g.max_players:
             count = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
             raise ConfigError(f"{game} is played by {count} players, not {players}: fix --players.")
