@@ -9,7 +9,7 @@ from typing import Any, Final
 from tourney.engine.core import Action, Chance, Game, Observation, Outcome, State, json_ready
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena import rules
-from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Activate, Switch
+from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Switch
 
 # The dice stream of each seat (§5.7), by table size.
 _DICE_STREAMS: Final = {n: tuple(f"dice/{p}" for p in range(n)) for n in range(1, D.MAX_PLAYERS_GENIN + 1)}
@@ -161,7 +161,7 @@ class ArenaState(State):
         view["seat"] = seat
         if not self.over and not self.eliminated[seat]:
             view["summary"] = {
-                "satisfiable": summary_keys(self, seat),
+                "satisfiable": rules.satisfiable(self, seat),
                 "hit_is_claim": bool(rules.claim_kind(self, seat)),
                 "roll_blocked": self.t <= self.stitched[seat],
                 "dice_masks": list(rules.masks(self, seat)),
@@ -228,16 +228,3 @@ class ArenaState(State):
         twin.chance.reseed(rng.getrandbits(63))
         return twin
 
-
-def summary_keys(st: ArenaState, seat: int) -> list[str]:
-    """The techniques (keys, sorted) the seat's legal list activates: its activations close the list."""
-    legal = st.legal_actions(seat)
-    keys: list[str] = []
-    for i in range(len(legal) - 1, -1, -1):
-        a = legal[i]
-        if not isinstance(a, Activate):
-            break
-        if a.technique not in keys:
-            keys.append(a.technique)
-    keys.sort()
-    return keys

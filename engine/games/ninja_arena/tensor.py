@@ -20,8 +20,8 @@ from tourney.engine.core import Action, Observation, State
 from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena.actions import Activate, Hit, Roll, Switch, Wait
-from tourney.engine.games.ninja_arena.rules import claim_kind, masks
-from tourney.engine.games.ninja_arena.state import ArenaState, summary_keys
+from tourney.engine.games.ninja_arena.rules import claim_kind, masks, satisfiable
+from tourney.engine.games.ninja_arena.state import ArenaState
 
 MODES: Final = ("standard", "tick", "duel", "realtime")
 TECHNIQUES: Final = ("T1", "T2", "T3", "B1")
@@ -205,7 +205,7 @@ class NinjaArenaEncoding(Encoding):
                   st.stitched[p] >= st.t, st.byakugan[p], st.fan[p], st.gate[p], st.shield[p],
                   st.dice[5 * p : 5 * p + 5])
         if not st.over and not st.eliminated[seat]:
-            _summary(out, summary_keys(st, seat), bool(claim_kind(st, seat)), st.t <= st.stitched[seat],
+            _summary(out, satisfiable(st, seat), bool(claim_kind(st, seat)), st.t <= st.stitched[seat],
                      masks(st, seat))
         return out
 
