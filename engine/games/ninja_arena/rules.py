@@ -808,16 +808,7 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
         variants = rooms[k]
         for v in range(len(variants)):
             room, size = variants[v]
-            if blade:
-                req = tech.variants[v][0]
-                found = canonical(m, req, size - 1) if aka else None
-                if found is None:
-                    found = canonical(m, req, size)
-                bits = 0 if found is None else _DICE_BITS[found]
-            else:
-                bits = fill_bits(dice, base, room, size - 1) if aka else 0
-                if not bits:
-                    bits = fill_bits(dice, base, room, size)
+            bits = _variant_bits(dice, base, m, blade, aka, tech.variants[v][0], room, size)
             if not bits:
                 continue
             # Everything the activations depend on, in one int (`_activations` reads it back):
@@ -832,6 +823,60 @@ def legal_actions(st: ArenaState, p: int) -> tuple[Action, ...]:
     if first < 0:
         return head
     return _joined(head, kind, first, more)
+
+
+def _variant_bits(dice: list[int], base: int, m: tuple[int, ...], blade: bool, aka: bool, req: tuple[int, ...],
+                  room: int, size: int) -> int:
+    """The canonical dice (a bit set) of the seat's dice at `base` for one variant of a technique, whose
+    requirement is `req` (`room`, `size` as `_ROOMS` packs it): with one slot left empty first under
+    Akamaru (`aka`), searched on the masks `m` under Blade Dance; 0 when no dice satisfy it."""
+    if blade:
+        found = canonical(m, req, size - 1) if aka else None
+        if found is None:
+            found = canonical(m, req, size)
+        return 0 if found is None else _DICE_BITS[found]
+    bits = fill_bits(dice, base, room, size - 1) if aka else 0
+    return bits if bits else fill_bits(dice, base, room, size)
+
+
+def satisfiable(st: ArenaState, p: int) -> list[str]:
+    """The keys (sorted) of the techniques p's legal list activates now, worked out from the dice
+    without building the list: the techniques with dice that satisfy a variant, while p is conscious,
+    has a conscious opponent and is not waiting on a Duel decision (exactly when `legal_actions` lists
+    a technique: each satisfiable one has at least one activation)."""
+    if st.over or st.pending_switch >= 0 or st.eliminated[p] or st.ko[p]:
+        return []
+    n = st.n
+    eliminated, ko = st.eliminated, st.ko
+    for q in range(n):
+        if q != p and not eliminated[q] and not ko[q]:
+            break
+    else:
+        return []
+    top, power = st.top[p], st.power[p]
+    blade = power and top == D.TEMARI
+    m = masks(st, p) if blade else ()
+    kiba = power and top == D.KIBA
+    column = st.bottom[p] + 1
+    offer = _OFFERED[top][column]
+    rooms = _ROOMS[top][column]
+    dice, base = st.dice, 5 * p
+    found = 0
+    for k in range(len(offer)):
+        req_of = offer[k][1].variants
+        aka = kiba and offer[k][2] == D.KIBA
+        variants = rooms[k]
+        for v in range(len(variants)):
+            room, size = variants[v]
+            if _variant_bits(dice, base, m, blade, aka, req_of[v][0], room, size):
+                found |= 1 << k
+                break
+    return list(_KEYS_SATISFIED[top][column][found])
+
+
+# The sorted keys of each set of an offer's techniques (a bit per place in the offer), by [top][bottom + 1].
+_KEYS_SATISFIED: Final = [[tuple(tuple(sorted(offer[k][0] for k in range(len(offer)) if found >> k & 1))
+                                 for found in range(1 << len(offer))) for offer in row] for row in _OFFERED]
 
 
 # Whole legal lists with activations, by their head and their activations' keys: one lookup

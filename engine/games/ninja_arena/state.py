@@ -9,7 +9,7 @@ from typing import Any, Final
 from tourney.engine.core import Action, Chance, Game, Observation, Outcome, State, json_ready
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena import rules
-from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Activate, Switch
+from tourney.engine.games.ninja_arena.actions import KEEP, SWITCH, Switch
 
 # The dice stream of each seat (§5.7), by table size.
 _DICE_STREAMS: Final = {n: tuple(f"dice/{p}" for p in range(n)) for n in range(1, D.MAX_PLAYERS_GENIN + 1)}
@@ -49,6 +49,16 @@ def _event_json(event: tuple[Any, ...]) -> list[Any]:
         if kind is tuple or not isinstance(x, (int, str)):  # a tuple of types: no union object per call
             out[i] = _as_json(x)
     return out
+
+
+# A seat's entry in the view, every key in its place and holding what most seats show (no Duel
+# bottom board, FRONT side): each view copies it and sets the rest, which costs less than a dict
+# built key by key (a copy takes the finished key table whole).
+_PLAYER_ENTRY: Final[dict[str, Any]] = {
+    "seat": 0, "character": "", "bottom": None, "side": "FRONT", "cube": 0, "cube_bottom": None, "recovered": False,
+    "eliminated": False, "pool": 0, "power_active": False, "dice": "", "stitched_until": 0, "byakugan_left": 0,
+    "fan": 0, "gate_tokens": 0, "sand_shield": 0, "out_time": 0,
+}
 
 
 class ArenaState(State):
@@ -161,7 +171,7 @@ class ArenaState(State):
         view["seat"] = seat
         if not self.over and not self.eliminated[seat]:
             view["summary"] = {
-                "satisfiable": summary_keys(self, seat),
+                "satisfiable": rules.satisfiable(self, seat),
                 "hit_is_claim": bool(rules.claim_kind(self, seat)),
                 "roll_blocked": self.t <= self.stitched[seat],
                 "dice_masks": list(rules.masks(self, seat)),
@@ -172,25 +182,28 @@ class ArenaState(State):
         """The whole table: boards, dice, pools, tiles, tokens, and the last tick's events."""
         players = []
         for p in range(self.n):
-            players.append({
-                "seat": p,
-                "character": NAMES[self.top[p]],
-                "bottom": NAMES[self.bottom[p]] if self.bottom[p] >= 0 else None,
-                "side": "KO" if self.ko[p] else "FRONT",
-                "cube": self.cube[p],
-                "cube_bottom": self.cube_b[p] if self.duel else None,
-                "recovered": self.recovered[p],
-                "eliminated": self.eliminated[p],
-                "pool": self.pool[p],
-                "power_active": self.power[p],
-                "dice": dice_text(self.dice, 5 * p),
-                "stitched_until": self.stitched[p],
-                "byakugan_left": self.byakugan[p],
-                "fan": self.fan[p],
-                "gate_tokens": self.gate[p],
-                "sand_shield": self.shield[p],
-                "out_time": self.out_time[p],
-            })
+            entry = _PLAYER_ENTRY.copy()
+            entry["seat"] = p
+            entry["character"] = NAMES[self.top[p]]
+            if self.bottom[p] >= 0:
+                entry["bottom"] = NAMES[self.bottom[p]]
+            if self.ko[p]:
+                entry["side"] = "KO"
+            entry["cube"] = self.cube[p]
+            if self.duel:
+                entry["cube_bottom"] = self.cube_b[p]
+            entry["recovered"] = self.recovered[p]
+            entry["eliminated"] = self.eliminated[p]
+            entry["pool"] = self.pool[p]
+            entry["power_active"] = self.power[p]
+            entry["dice"] = dice_text(self.dice, 5 * p)
+            entry["stitched_until"] = self.stitched[p]
+            entry["byakugan_left"] = self.byakugan[p]
+            entry["fan"] = self.fan[p]
+            entry["gate_tokens"] = self.gate[p]
+            entry["sand_shield"] = self.shield[p]
+            entry["out_time"] = self.out_time[p]
+            players.append(entry)
         return {
             "game": "ninja-arena",
             "mode": "duel" if self.duel else "standard",
@@ -228,16 +241,3 @@ class ArenaState(State):
         twin.chance.reseed(rng.getrandbits(63))
         return twin
 
-
-def summary_keys(st: ArenaState, seat: int) -> list[str]:
-    """The techniques (keys, sorted) the seat's legal list activates: its activations close the list."""
-    legal = st.legal_actions(seat)
-    keys: list[str] = []
-    for i in range(len(legal) - 1, -1, -1):
-        a = legal[i]
-        if not isinstance(a, Activate):
-            break
-        if a.technique not in keys:
-            keys.append(a.technique)
-    keys.sort()
-    return keys

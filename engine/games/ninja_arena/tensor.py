@@ -20,8 +20,8 @@ from tourney.engine.core import Action, Observation, State
 from tourney.engine.core.encoding import Encoding
 from tourney.engine.games.ninja_arena import data as D
 from tourney.engine.games.ninja_arena.actions import Activate, Hit, Roll, Switch, Wait
-from tourney.engine.games.ninja_arena.rules import claim_kind, masks
-from tourney.engine.games.ninja_arena.state import ArenaState, summary_keys
+from tourney.engine.games.ninja_arena.rules import claim_kind, masks, satisfiable
+from tourney.engine.games.ninja_arena.state import ArenaState
 
 MODES: Final = ("standard", "tick", "duel", "realtime")
 TECHNIQUES: Final = ("T1", "T2", "T3", "B1")
@@ -55,6 +55,7 @@ _BOTTOM: Final = _TOP + len(NAMES)
 _KO: Final = _BOTTOM + len(NAMES)
 _DICE: Final = _KO + 12
 NAME_INDEX: Final = {name: i for i, name in enumerate(NAMES)}
+MODE_INDEX: Final = {mode: i for i, mode in enumerate(MODES)}
 LETTER_FACE: Final = {letter: i + 1 for i, letter in enumerate(LETTERS)}
 # A flag's 1.0 as one object made at import (not a literal, which the compiled build would box anew on
 # every write into a list): the tensor's lists hold it as they would any float.
@@ -113,7 +114,7 @@ def _seat(out: list[Any], at: int, top: int, bottom: int, ko: bool, cube: float,
 _SET_BITS: Final = tuple(tuple(bit for bit in range(8) if m >> bit & 1) for m in range(256))
 
 
-def _summary(out: list[Any], keys: Sequence[str], claim: bool, blocked: bool, masks: Sequence[int]) -> None:
+def _summary(out: list[Any], keys: Sequence[str], claim: bool, blocked: bool, masks: list[int]) -> None:
     """The viewer's own summary: satisfiable techniques, a claiming HIT, a blocked ROLL, dice masks."""
     for t in range(len(TECHNIQUES)):
         if TECHNIQUES[t] in keys:
@@ -161,14 +162,20 @@ class NinjaArenaEncoding(Encoding):
         out: list[Any] = [0.0] * SIZE  # Any: a 1.0 written is one shared object, not a float boxed per write
         me = int(view["seat"])
         mode = view["mode"]
-        if mode in MODES:
-            out[MODES.index(mode)] = 1.0
+        if isinstance(mode, str):  # one dict lookup instead of a scan and index() over MODES
+            at = MODE_INDEX.get(mode, -1)
+            if at >= 0:
+                out[at] = _ONE
         tick = view["tick"]
         out[_TICK] = _scaled(_number(tick), view["tick_cap"])
-        out[_TICK + 1] = 1.0 if view["shadow_token"] == "on_uzumaki" else 0.0
-        out[_TICK + 2] = 1.0 if view["pending_switch"] == me else 0.0
-        out[_TICK + 3] = 1.0 if view["pending_switch"] not in (-1, me) else 0.0
-        players = view["players"]
+        if view["shadow_token"] == "on_uzumaki":
+            out[_TICK + 1] = _ONE
+        pending = view["pending_switch"]
+        if pending == me:
+            out[_TICK + 2] = _ONE
+        elif pending != -1:
+            out[_TICK + 3] = _ONE
+        players: list[Any] = view["players"]  # typed: the compiled build indexes the list directly
         n = len(players)
         for k in range(min(n, D.MAX_PLAYERS_GENIN)):
             p: dict[str, Any] = players[(me + k) % n]  # typed: the compiled build calls dict.get directly
@@ -181,9 +188,11 @@ class NinjaArenaEncoding(Encoding):
                   _number(p.get("pool")), bool(p.get("power_active")), p.get("stitched_until", 0) >= tick,
                   _number(p.get("byakugan_left")), _number(p.get("fan")), _number(p.get("gate_tokens")),
                   _number(p.get("sand_shield")), faces)
-        summary: dict[str, Any] = view.get("summary") or {}
-        _summary(out, summary.get("satisfiable", ()), bool(summary.get("hit_is_claim")),
-                 bool(summary.get("roll_blocked")), list(summary.get("dice_masks", ())))
+        summary: dict[str, Any] | None = view.get("summary")
+        if summary:
+            shown = summary.get("dice_masks", ())
+            _summary(out, summary.get("satisfiable", ()), bool(summary.get("hit_is_claim")),
+                     bool(summary.get("roll_blocked")), shown if isinstance(shown, list) else list(shown))
         return out
 
     def encode_state(self, state: State, seat: int) -> list[float]:
@@ -205,8 +214,8 @@ class NinjaArenaEncoding(Encoding):
                   st.stitched[p] >= st.t, st.byakugan[p], st.fan[p], st.gate[p], st.shield[p],
                   st.dice[5 * p : 5 * p + 5])
         if not st.over and not st.eliminated[seat]:
-            _summary(out, summary_keys(st, seat), bool(claim_kind(st, seat)), st.t <= st.stitched[seat],
-                     masks(st, seat))
+            _summary(out, satisfiable(st, seat), bool(claim_kind(st, seat)), st.t <= st.stitched[seat],
+                     list(masks(st, seat)))
         return out
 
     def action_indices(self, legal: Sequence[Action]) -> list[int]:
