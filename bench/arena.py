@@ -21,8 +21,9 @@ with a client that parses each request and answers as the aio bot does ("raw, bo
 clients then do the same work), with each server's CPU per decision read from /proc (what the arena
 spends, whatever the load), and a last table of the four games' ratios against both.
 The real games' organiser asks for each bot's matches on one RunMatches stream (`--unary-run-match`:
-a RunMatch call a match, as before), and their aio bots set Hello.start_in_request and view_delta, as the
-SDK does (so the raw servers' payload, one of the requests the arena sent, is a delta view too).
+a RunMatch call a match, as before), and their aio bots set Hello.start_in_request, view_delta and
+json_view_only, as the SDK does for a bot that reads only the observation dict (so the raw servers' payload,
+one of the requests the arena sent, is a delta view without typed fields too; `--typed-views`: with them).
 Prints tables; no assertions.
 """
 
