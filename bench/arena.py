@@ -21,8 +21,9 @@ with a client that parses each request and answers as the aio bot does ("raw, bo
 clients then do the same work), with each server's CPU per decision read from /proc (what the arena
 spends, whatever the load), and a last table of the four games' ratios against both.
 The real games' organiser asks for each bot's matches on one RunMatches stream (`--unary-run-match`:
-a RunMatch call a match, as before), and their aio bots set Hello.start_in_request and view_delta, as the
-SDK does (so the raw servers' payload, one of the requests the arena sent, is a delta view too).
+a RunMatch call a match, as before), and their aio bots set Hello.start_in_request, view_delta and
+json_view_only, as the SDK does for a bot that reads only the observation dict (so the raw servers' payload,
+one of the requests the arena sent, is a delta view without typed fields too; `--typed-views`: with them).
 Prints tables; no assertions.
 """
 
@@ -125,6 +126,8 @@ RAW_METHOD = "/bench.Raw/PingPong"
 RAW_UNARY = "/bench.Raw/Once"
 REAL_GAMES = ("tiny-ninjas", "maitre-ninja", "ninja-versus-ninja", "ninja-arena")
 UNARY_RUN_MATCH = "--unary-run-match" in sys.argv  # the organiser asks with RunMatch, a call per match
+# The bots ask for the typed observation fields too (without Hello.json_view_only), as before it existed.
+TYPED_VIEWS = "--typed-views" in sys.argv
 
 
 # ---------------------------------------------------------------- servers (child processes)
@@ -325,10 +328,12 @@ def game_decisions_aio(address: str, game: str, streams: int, per_stream: int, c
     async def bot(channel: grpc.aio.Channel, name: str, welcomed: asyncio.Event, answered: list[int]) -> None:
         call = channel.stream_stream("/tourney.v1.Arena/Play", request_serializer=pb.BotMessage.SerializeToString,
                                      response_deserializer=lambda data: (data, pb.ArenaMessage.FromString(data)))()
-        # start_in_request and view_delta, as the Python SDK sets them: each MatchStarted comes inside the
-        # seat's first request, and each request's view holds only the events added since the seat's last.
+        # start_in_request, view_delta and json_view_only, as the Python SDK sets them for a bot that reads
+        # only the observation dict (RandomBot): each MatchStarted comes inside the seat's first request,
+        # each request's view holds only the events added since the seat's last, and no typed fields.
         await call.write(pb.BotMessage(hello=pb.Hello(bot_name=name, games=[game], max_concurrent_matches=2,
-                                                      start_in_request=True, view_delta=True)))
+                                                      start_in_request=True, view_delta=True,
+                                                      json_view_only=not TYPED_VIEWS)))
         while (got := await call.read()) is not grpc.aio.EOF:
             data, message = got
             size = len(data)
@@ -417,6 +422,8 @@ def main() -> None:
     parser.add_argument("--unary-run-match", action="store_true",
                         help="the organiser asks for each real game's match with a RunMatch call, not on a RunMatches "
                              "stream")
+    parser.add_argument("--typed-views", action="store_true",
+                        help="the bots ask for the typed observation fields too (no Hello.json_view_only)")
     parser.add_argument("--in-process", metavar="GAME", default=None,
                         help="instead, the arena's own CPU per decision of GAME with no gRPC: its matches driven in "
                              "this process, each request answered at once by parsing it as a bot would")
@@ -553,7 +560,7 @@ def in_process_us(game: str, decisions: int) -> float:
     async def run() -> float:
         arena = Arena(ArenaConfig(allow_anonymous=True, default_move_ms=30_000))
         session = BotSession("in-process", "bot", [game], 8, asyncio.get_running_loop(), start_in_request=True,
-                             view_delta=True)
+                             view_delta=True, json_view_only=not TYPED_VIEWS)
         arena.add_session(session)
         asked: list[pb.ActionRequest] = []
 

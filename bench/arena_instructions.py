@@ -1,6 +1,7 @@
 """Instructions a decision: the arena served over gRPC, beside the raw server and the arena in process.
 
-    PYTHONPATH=. .venv/bin/python bench/arena_instructions.py [--game tiny-ninjas ...] [--decisions 480]
+    PYTHONPATH=. .venv/bin/python bench/arena_instructions.py [--game tiny-ninjas ...] [--decisions 480] \
+        [--typed-views]
 
 CPU time a decision moves ±20% with the machine's load; instructions (valgrind's callgrind, user space,
 every thread of the server) do not. Three processes are counted:
@@ -38,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arena import REAL_GAMES, game_decisions_aio, raw_round_trips  # noqa: E402  (bench/arena.py: the same clients)
+from arena import REAL_GAMES, TYPED_VIEWS, game_decisions_aio, raw_round_trips  # noqa: E402  (bench/arena.py's clients)
 
 BENCH = str(Path(__file__).resolve().parent / "arena.py")
 # Where an instruction runs, by the file of its code: the first name found in the object's path.
@@ -114,7 +115,8 @@ def in_process(game: str, decisions: int, folder: str) -> float:
         out = os.path.join(folder, f"in-process-{tag}.out")
         # --in-process plays 8 * decisions // 4 decisions after its warm-up
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, BENCH,
-                        "--in-process", game, "--decisions", str(n // 2), "--rounds", "1"],
+                        "--in-process", game, "--decisions", str(n // 2), "--rounds", "1",
+                        *(["--typed-views"] if TYPED_VIEWS else [])],
                        check=True, capture_output=True, cwd=ROOT)
         totals.append(_total(out))
     return (totals[1] - totals[0]) / decisions
@@ -156,6 +158,8 @@ def main() -> None:
     parser.add_argument("--game", action="append", default=None, help="a real game (repeatable; default: all four)")
     parser.add_argument("--decisions", type=int, default=480, help="decisions counted (8 streams) of each game")
     parser.add_argument("--warm-up", type=int, default=60, help="decisions a stream before the served count starts")
+    parser.add_argument("--typed-views", action="store_true",
+                        help="the bots ask for the typed observation fields too (no Hello.json_view_only)")
     args = parser.parse_args()
     for game in args.game or REAL_GAMES:
         measure(game, args.decisions, args.warm_up)

@@ -371,7 +371,8 @@ class ArenaServicer:
                 slots = min(hello.max_concurrent_matches or 1, config.max_matches_per_session)
                 session = BotSession(uuid.uuid4().hex[:12], hello.bot_name, [g for g in wanted if g not in unknown],
                                      slots, loop, config.max_queued_messages, config.max_queued_bytes,
-                                     hello.start_in_request, hello.view_delta, self.arena.queued)
+                                     hello.start_in_request, hello.view_delta, self.arena.queued,
+                                     hello.json_view_only)
                 if unknown:
                     await context.write(error_message(
                         "unknown_game", f"games {shown(', '.join(unknown))} are not hosted here: see ListGames."))

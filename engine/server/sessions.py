@@ -287,11 +287,13 @@ class BotSession:
         start_in_request: bool = False,
         view_delta: bool = False,
         queued_overall: QueuedBytes | None = None,
+        json_view_only: bool = False,
     ) -> None:
         """Made on the event-loop thread that serves the stream; used on that thread only.
 
         start_in_request: the bot's Hello asked for each MatchStarted inside its seat's first request.
         view_delta: the bot's Hello asked for only the events added since its seat's last request.
+        json_view_only: the bot's Hello asked for observations without their typed fields (the JSON view only).
         queued_overall: the arena's count of bytes waiting in every stream (see `QueuedBytes`).
         """
         self.session_id = session_id
@@ -312,6 +314,7 @@ class BotSession:
         self.closed = False
         self.start_in_request = start_in_request
         self.view_delta = view_delta
+        self.json_view_only = json_view_only
         # (match id, seat) -> its serialized MatchStarted, held for that seat's first request (at most
         # one per match slot: `announce` adds it when a match claims the slot, `end` drops it)
         self._starts: dict[tuple[str, int], bytes] = {}
@@ -489,13 +492,14 @@ class RemoteSeat:
             observation, self._mark = request.observation_since(self._mark)
         else:
             observation = request.observation
-        self.session.request(self.match_id, request.seat, observation_bytes(self.codec, observation),
+        typed = not self.session.json_view_only
+        self.session.request(self.match_id, request.seat, observation_bytes(self.codec, observation, typed),
                              self.encoder.encode(request.legal), len(request.legal), deadline, on_answer)
 
     def offer(self, request: DecisionRequest, on_answer: Answered) -> None:
         """Real time: send the request without waiting (replacing this seat's open offer)."""
         self.withdraw()
-        observation = observation_bytes(self.codec, request.observation)
+        observation = observation_bytes(self.codec, request.observation, not self.session.json_view_only)
         self._offer = self.session.post(self.match_id, request.seat, observation,
                                         self.encoder.encode(request.legal), on_answer)
 

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from tourney.engine.core import Action, Observation
-from tourney.engine.server.codecs import Codec, GenericCodec
+from tourney.engine.server.codecs import Codec, GenericCodec, TypedCodec
 from tourney.engine.server.codecs.base import json_bytes
 from tourney.engine.server.framing import field, tag, varint
 from tourney.engine.server.generated import arena_pb2 as pb
@@ -99,11 +99,14 @@ def legal_encoder(codec: Codec) -> LegalEncoder:
     return encoder
 
 
-def observation_bytes(codec: Codec, obs: Observation) -> bytes:
+def observation_bytes(codec: Codec, obs: Observation, typed: bool = True) -> bytes:
     """The serialized proto Observation of `obs`: a generic (JSON-only) one framed here, a codec's own
-    `observation_bytes` when it has one (it frames what repeats from request to request once)."""
+    `observation_bytes` when it has one (it frames what repeats from request to request once). Not
+    `typed` (Hello.json_view_only): a typed codec's message with its `json` alone."""
     if isinstance(codec, GenericCodec):
         return field(_GENERIC_TAG, field(_GAME_TAG, codec.game_id.encode()) + field(_JSON_TAG, json_bytes(obs)))
+    if not typed and isinstance(codec, TypedCodec):
+        return codec.framed(b"", obs)
     framed = getattr(codec, "observation_bytes", None)
     data: bytes = framed(obs) if framed is not None else codec.observation(obs).SerializeToString()
     return data

@@ -1,8 +1,9 @@
-"""Hello.view_delta keeps hidden what the whole view keeps hidden: two worlds that differ only in what a seat
-never saw (Tiny Ninjas: an opponent's hidden card, the next card of the draw pile, chance still to come; Maître
-Ninja: other seats' face-down cards) send that seat the same ActionRequest bytes, request for request, through
-the arena's own RemoteSeat, until the rules show the difference; and what the arena keeps for a seat's deltas
-is one number, whatever the match."""
+"""Hello.view_delta (alone, and with json_view_only) keeps hidden what the whole view keeps hidden: two
+worlds that differ only in what a seat never saw (Tiny Ninjas: an opponent's hidden card, the next card of
+the draw pile, chance still to come; Maître Ninja: other seats' face-down cards) send that seat the same
+ActionRequest bytes, request for request, through the arena's own RemoteSeat, until the rules show the
+difference; and what the arena keeps for a seat's deltas is one number, whatever the match (json_view_only
+adds none)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,11 @@ STEPS = 120
 
 
 class Wire:
-    """A view_delta bot's session whose messages are kept as the arena would write them."""
+    """A view_delta bot's session (json_view_only or not) whose messages are kept as the arena would write them."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, game_id: str) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, game_id: str, json_view_only: bool = False) -> None:
         self.game_id = game_id
-        self.session = BotSession("s", "bot", [game_id], 1, loop, view_delta=True)
+        self.session = BotSession("s", "bot", [game_id], 1, loop, view_delta=True, json_view_only=json_view_only)
         self.sent: list[bytes] = []
         self.session.outbound.put = self._put  # type: ignore[method-assign]
 
@@ -58,15 +59,15 @@ def _swap_top(a: State) -> State | None:
     return b  # type: ignore[no-any-return]
 
 
-def _compare(game_id: str, config: dict[str, Any], seed: int, fork_kind: str, loop: asyncio.AbstractEventLoop
-             ) -> int:
+def _compare(game_id: str, config: dict[str, Any], seed: int, fork_kind: str, loop: asyncio.AbstractEventLoop,
+             json_view_only: bool) -> int:
     """Play to a random point asking the observer on its turns, fork, play both worlds alike: the requests
     the observer gets must be the same bytes until the rules reveal the difference. How many compared."""
     rng = random.Random(seed)
     players = rng.choice((2, 3, 4)) if game_id == "maitre-ninja" else 2
     a = get_game(game_id).new_state(seed, players=players, config=config)
     observer = rng.randrange(players)
-    wire_a, wire_b = Wire(loop, game_id), Wire(loop, game_id)
+    wire_a, wire_b = Wire(loop, game_id, json_view_only), Wire(loop, game_id, json_view_only)
     seat_a = wire_a.seat()
     for _ in range(rng.randrange(1, 60)):  # the match so far: the observer's deltas have started
         if a.is_over():
@@ -120,33 +121,37 @@ def _compare(game_id: str, config: dict[str, Any], seed: int, fork_kind: str, lo
     return compared
 
 
+@pytest.mark.parametrize("json_view_only", [False, True], ids=["typed", "json-only"])
 @pytest.mark.parametrize("fork_kind", ["hidden", "pile", "future"])
 @pytest.mark.parametrize("config", [{"mode": m} for m in get_game("tiny-ninjas").modes] + [{"use_expansion": True}],
                          ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
-def test_worlds_a_seat_cannot_tell_apart_send_it_the_same_deltas(config: dict[str, Any], fork_kind: str) -> None:
+def test_worlds_a_seat_cannot_tell_apart_send_it_the_same_deltas(config: dict[str, Any], fork_kind: str,
+                                                                 json_view_only: bool) -> None:
     loop = asyncio.new_event_loop()
     try:
-        compared = sum(_compare("tiny-ninjas", config, seed, fork_kind, loop) for seed in range(SEEDS))
+        compared = sum(_compare("tiny-ninjas", config, seed, fork_kind, loop, json_view_only) for seed in range(SEEDS))
     finally:
         loop.close()
     assert compared >= SEEDS // 6  # not vacuous: requests were compared (chance soon shows in most worlds)
 
 
-def test_maitre_ninja_worlds_with_other_face_down_cards_send_the_same_deltas() -> None:
+@pytest.mark.parametrize("json_view_only", [False, True], ids=["typed", "json-only"])
+def test_maitre_ninja_worlds_with_other_face_down_cards_send_the_same_deltas(json_view_only: bool) -> None:
     loop = asyncio.new_event_loop()
     try:
-        compared = sum(_compare("maitre-ninja", {}, seed, "fights", loop) for seed in range(SEEDS))
+        compared = sum(_compare("maitre-ninja", {}, seed, "fights", loop, json_view_only) for seed in range(SEEDS))
     finally:
         loop.close()
     assert compared >= SEEDS // 6
 
 
-def test_a_seat_s_delta_state_is_one_number() -> None:
+@pytest.mark.parametrize("json_view_only", [False, True], ids=["typed", "json-only"])
+def test_a_seat_s_delta_state_is_one_number(json_view_only: bool) -> None:
     """However long the match, what the arena keeps for a seat's deltas is the log position it reached."""
     loop = asyncio.new_event_loop()
     try:
         state = get_game("tiny-ninjas").new_state(3, config={"mode": "champion"})
-        seat = Wire(loop, "tiny-ninjas").seat()
+        seat = Wire(loop, "tiny-ninjas", json_view_only).seat()
         rng = random.Random(3)
         before = set(vars(seat)) if hasattr(seat, "__dict__") else set()
         while not state.is_over():

@@ -39,7 +39,17 @@ def test_framed_observation_parses_as_the_codecs_message(game_id: str) -> None:
             joint = {}
             for seat in state.to_act():
                 obs = state.observe(seat)
-                assert pb.Observation.FromString(observation_bytes(codec, obs)) == codec.observation(obs)
+                whole = codec.observation(obs)
+                assert pb.Observation.FromString(observation_bytes(codec, obs)) == whole
+                # Hello.json_view_only: a typed game's message with its `json` alone (a generic one is JSON only).
+                json_only = pb.Observation.FromString(observation_bytes(codec, obs, typed=False))
+                which = whole.WhichOneof("game")
+                assert json_only.WhichOneof("game") == which and which is not None
+                if isinstance(codec, TypedCodec):
+                    assert [f.name for f, _ in getattr(json_only, which).ListFields()] == ["json"]
+                    assert getattr(json_only, which).json == getattr(whole, which).json
+                else:
+                    assert json_only == whole
                 compared += 1
                 legal = state.legal_actions(seat)
                 joint[seat] = legal[rng.randrange(len(legal))]

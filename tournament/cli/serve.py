@@ -332,6 +332,8 @@ class BuiltinOverNetwork(Bot):
     bot never has; they fail on their first decision.
     """
 
+    typed_observation = False  # the built-in bots read the observation dict, not request.observation
+
     def __init__(self, spec: str, game: Game, seed: int) -> None:
         self.spec = spec
         self.game = game

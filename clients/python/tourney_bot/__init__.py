@@ -8,7 +8,8 @@
 
     run_bot(First())                      # reads TOURNEY_ARENA / TOURNEY_BOT_NAME / TOURNEY_TOKEN
 
-`observation` is the full observation as a dict (the typed proto is `request.observation`);
+`observation` is the full observation as a dict (the typed proto is `request.observation`, whose
+typed fields a bot that sets `typed_observation = False` does without: the arena then skips them);
 each entry of `legal_actions` is a proto Action with `.label` and the game's typed fields.
 Return None to skip answering (the arena then rules a timeout).
 

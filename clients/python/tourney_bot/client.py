@@ -70,6 +70,11 @@ def action_dict(action: pb.Action) -> dict[str, Any]:
 class Bot:
     """Subclass and override `act`; the other hooks are optional."""
 
+    # False: `act` reads only the observation dict, never the typed fields of `request.observation`
+    # (e.g. request.observation.tiny_ninjas.health); the arena then leaves them out (Hello.json_view_only),
+    # which saves it work and bytes every decision. The dict `act` gets is the same either way.
+    typed_observation: bool = True
+
     def act(self, observation: dict[str, Any], legal_actions: Sequence[pb.Action],
             request: pb.ActionRequest) -> int | None:
         """The index of the chosen action in legal_actions (None: do not answer)."""
@@ -90,6 +95,8 @@ class Bot:
 
 class RandomBot(Bot):
     """Picks uniformly among the legal actions: the simplest bot that plays every game."""
+
+    typed_observation = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -244,6 +251,8 @@ class BotClient:
                     # Only the events added since a seat's last request: the arena renders less a decision,
                     # and `logs` puts each whole view back together before `act` sees it.
                     view_delta=True,
+                    # Typed fields only for a bot that reads them.
+                    json_view_only=not self.bot.typed_observation,
                 )))
                 logs = SeatLogs()
                 while (message := await call.read()) is not grpc.aio.EOF:

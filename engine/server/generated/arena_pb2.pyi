@@ -70,20 +70,22 @@ class BotMessage(_message.Message):
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., reply: _Optional[_Union[ActionReply, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("bot_name", "token", "games", "max_concurrent_matches", "start_in_request", "view_delta")
+    __slots__ = ("bot_name", "token", "games", "max_concurrent_matches", "start_in_request", "view_delta", "json_view_only")
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     MAX_CONCURRENT_MATCHES_FIELD_NUMBER: _ClassVar[int]
     START_IN_REQUEST_FIELD_NUMBER: _ClassVar[int]
     VIEW_DELTA_FIELD_NUMBER: _ClassVar[int]
+    JSON_VIEW_ONLY_FIELD_NUMBER: _ClassVar[int]
     bot_name: str
     token: str
     games: _containers.RepeatedScalarFieldContainer[str]
     max_concurrent_matches: int
     start_in_request: bool
     view_delta: bool
-    def __init__(self, bot_name: _Optional[str] = ..., token: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., max_concurrent_matches: _Optional[int] = ..., start_in_request: _Optional[bool] = ..., view_delta: _Optional[bool] = ...) -> None: ...
+    json_view_only: bool
+    def __init__(self, bot_name: _Optional[str] = ..., token: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., max_concurrent_matches: _Optional[int] = ..., start_in_request: _Optional[bool] = ..., view_delta: _Optional[bool] = ..., json_view_only: _Optional[bool] = ...) -> None: ...
 
 class ActionReply(_message.Message):
     __slots__ = ("match_id", "request_id", "action_index")
