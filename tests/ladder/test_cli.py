@@ -108,7 +108,8 @@ def test_one_ladder_run_at_a_time(db: str) -> None:
     import sys
     import time
 
-    from tourney.tournament.store.ladder_rows import claim_ladder, ladder_of
+    from tourney.tournament.store.ladder_rows import LADDERS, ladder_of
+    from tourney.tournament.store.lease_rows import claim
 
     engine = open_store(db)
     found = ladder_of(engine, "sticks", create=False)
@@ -128,8 +129,8 @@ def test_one_ladder_run_at_a_time(db: str) -> None:
     assert tourney("ladder", "run", "--game", "sticks", "--db", db, "--local", "--matches", "2")[0] == 0
     with engine.connect() as conn:
         assert conn.exec_driver_sql("select runner from ladder").scalar() == ""  # released at the end
-    assert claim_ladder(engine, found[0], "a:1", time.time(), 60, lambda _r: False) is None
-    assert claim_ladder(engine, found[0], "b:2", time.time(), 60, lambda _r: False) is not None  # a holds it
+    assert claim(engine, LADDERS, found[0], "a:1", time.time(), 60, lambda _r: False) is None
+    assert claim(engine, LADDERS, found[0], "b:2", time.time(), 60, lambda _r: False) is not None  # a holds it
 
 
 def test_the_first_run_fixes_the_match_settings(tmp_path: Path) -> None:

@@ -158,9 +158,7 @@ def _run(engine: Any, ladder_id: int, plan: LadderPlan, executor: Executor, matc
 
     def more() -> list[LadderPairing]:
         """The next matches for the executor: as many as idle bots allow, up to a wave's worth in flight."""
-        if lease.lost.is_set():
-            raise ConfigError(f"another `tourney ladder run` took the {game} ladder over while this one stalled: "
-                              "every rated match is stored; this run stops.")
+        lease.check()
         now = time.monotonic()
         if (stop is not None and stop.is_set()) or (deadline is not None and now >= deadline):
             return []

@@ -9,7 +9,7 @@ thing again). Only rows still "scheduled" are completed, so a result is never st
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -322,43 +322,6 @@ def ladder_games(engine: Engine) -> list[dict[str, Any]]:
                                 .group_by(LADDERS.c.game).order_by(LADDERS.c.game)).all()
         return [{"game": r[0], "bots": int(r[1])} for r in rows]
     return guard(read)
-
-
-def claim_ladder(engine: Engine, ladder_id: int, me: str, now_ts: float, lease_s: float,
-                 gone: Callable[[str], bool]) -> tuple[str, float] | None:
-    """Make `me` the ladder's one runner: None when claimed, else (the runner holding it, its last heartbeat).
-
-    Taken over when it has no runner, its runner's lease ran out, or `gone(runner)` says that runner is
-    dead; the update names the runner it read, so of two callers at once only one wins.
-    """
-    def write() -> tuple[str, float] | None:
-        with engine.begin() as conn:
-            row = conn.execute(select(LADDERS.c.runner, LADDERS.c.heartbeat_ts).where(LADDERS.c.id == ladder_id)).one()
-            held = row.runner not in ("", me) and row.heartbeat_ts > now_ts - lease_s and not gone(row.runner)
-            if held:
-                return str(row.runner), float(row.heartbeat_ts)
-            taken = conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).where(LADDERS.c.runner == row.runner)
-                                 .values(runner=me, heartbeat_ts=now_ts)).rowcount
-            return None if taken == 1 else (str(row.runner), float(row.heartbeat_ts))
-    return guard(write)
-
-
-def renew_ladder(engine: Engine, ladder_id: int, me: str, now_ts: float) -> bool:
-    """Say `me` is alive; False when another runner has taken the ladder over meanwhile."""
-    def write() -> bool:
-        with engine.begin() as conn:
-            return bool(conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).where(LADDERS.c.runner == me)
-                                     .values(heartbeat_ts=now_ts)).rowcount == 1)
-    return guard(write)
-
-
-def release_ladder(engine: Engine, ladder_id: int, me: str) -> None:
-    """`me` stops running the ladder (nothing happens if another runner holds it)."""
-    def write() -> None:
-        with engine.begin() as conn:
-            conn.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).where(LADDERS.c.runner == me)
-                         .values(runner="", heartbeat_ts=0.0))
-    guard(write)
 
 
 def count_run(engine: Engine, ladder_id: int) -> int:
