@@ -93,27 +93,68 @@ def test_league_tables_made_before_their_migration_are_kept(tmp_path):
         assert compare_metadata(MigrationContext.configure(con), MODELS) == []
 
 
-def test_a_store_at_0009_keeps_every_row_and_drops_the_match_tournament_index(tmp_path):
+TABLES = ("tournament", "entrant", "match", "matchseat", "achievement", "rating", "skillrating")
+
+
+def played_store_at(tmp_path, revision: str):
+    """A SQLite store holding a played tournament, at an older release's schema `revision`: played at head, then
+    migrated down (a run now holds its tournament through columns that older schemas lack)."""
     from tourney.tournament.entrants import Entrant
     from tourney.tournament.runner import TournamentPlan, run_tournament
 
-    url = f"sqlite:///{tmp_path / 'v9.db'}"
-    engine = store_at(url, "0009")
+    url = f"sqlite:///{tmp_path / f'v{revision}.db'}"
     plan = TournamentPlan(game="tiny-ninjas", entrants=[Entrant("r", "random"), Entrant("r2", "random")], seed=3,
                           games_per_pair=4, seed_key="migration-0010-test-key")
-    run_tournament(engine, plan)
+    played = open_store(url)
+    run_tournament(played, plan)
+    played.dispose()
+    engine = create_engine(url)
+    with engine.begin() as con:
+        cfg = alembic_config(url)
+        cfg.attributes["connection"] = con
+        command.downgrade(cfg, revision)
+    return url, engine
 
-    def rows(of) -> dict[str, list[tuple]]:
-        with of.connect() as con:
-            return {t: [tuple(r) for r in con.execute(text(f'select * from "{t}" order by id'))]
-                    for t in ("tournament", "entrant", "match", "matchseat", "achievement", "rating", "skillrating")}
 
-    before = rows(engine)
+def columns_of(engine) -> dict[str, list[str]]:
+    """The columns of each results table, as the store has them now."""
+    return {t: [c["name"] for c in inspect(engine).get_columns(t)] for t in TABLES}
+
+
+def rows(engine, columns: dict[str, list[str]]) -> dict[str, list[tuple]]:
+    """Every row of the results tables, in the given `columns` (an older schema's)."""
+    found = {}
+    with engine.connect() as con:
+        for t, names in columns.items():
+            listed = ", ".join(f'"{c}"' for c in names)
+            found[t] = [tuple(r) for r in con.execute(text(f'select {listed} from "{t}" order by id'))]
+    return found
+
+
+def test_a_store_at_0009_keeps_every_row_and_drops_the_match_tournament_index(tmp_path):
+    url, engine = played_store_at(tmp_path, "0009")
+    old = columns_of(engine)
+    before = rows(engine, old)
     assert "ix_match_tournament_id" in {ix["name"] for ix in inspect(engine).get_indexes("match")}
     assert len(before["match"]) == 4 and len(before["matchseat"]) == 8
     upgraded = open_store(url)
     assert head_of(upgraded) == HEAD
     assert "ix_match_tournament_id" not in {ix["name"] for ix in inspect(upgraded).get_indexes("match")}
-    assert rows(upgraded) == before
+    assert rows(upgraded, old) == before
     with upgraded.connect() as con:
+        assert compare_metadata(MigrationContext.configure(con), MODELS) == []
+
+
+def test_a_store_at_0010_keeps_every_row_and_its_tournaments_have_no_runner(tmp_path):
+    url, engine = played_store_at(tmp_path, "0010")
+    released = store_at(f"sqlite:///{tmp_path / 'release.db'}", "0010")  # the schema as the 0010 release made it
+    old = columns_of(engine)
+    assert old == columns_of(released)
+    before = rows(engine, old)
+    assert len(before["match"]) == 4 and len(before["matchseat"]) == 8 and len(before["rating"]) == 2
+    upgraded = open_store(url)
+    assert head_of(upgraded) == HEAD
+    assert rows(upgraded, old) == before
+    with upgraded.connect() as con:
+        assert [tuple(r) for r in con.execute(text("select runner, heartbeat_ts from tournament"))] == [("", 0.0)]
         assert compare_metadata(MigrationContext.configure(con), MODELS) == []

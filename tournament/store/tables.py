@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Column, Table, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Float, Table, UniqueConstraint
 from sqlmodel import Field, SQLModel
 from sqlmodel.sql.sqltypes import AutoString
 
@@ -43,6 +43,10 @@ class Tournament(SQLModel, table=True):
     config_json: str = "{}"
     settings_json: str = "{}"
     status: str = "running"  # running | interrupted (its driver was stopped; resume goes on) | finished
+    # The driver playing it now ("host:pid", "" when none) and when it last said it is alive (Unix seconds):
+    # its lease (tournament/lease.py), so that a second driver is refused.
+    runner: str = Field(default="", sa_column=Column(AutoString, nullable=False, server_default=""))
+    heartbeat_ts: float = Field(default=0.0, sa_column=Column(Float, nullable=False, server_default="0"))
     created_at: datetime = Field(default_factory=now)
 
 
