@@ -17,7 +17,8 @@ from sqlalchemy.engine import Engine
 
 from tourney.engine.core import get_game
 from tourney.tournament.entrants import Entrant
-from tourney.tournament.formats.registry import next_round, sprt_state
+from tourney.tournament.formats.registry import FormatSpec, next_round, sprt_state
+from tourney.tournament.lease import this_runner
 from tourney.tournament.plan import RESUMES, TournamentPlan, bot_seed, play_and_record, play_pairing
 from tourney.tournament.rating.achievements import rules_for
 from tourney.tournament.rating.played_numbers import PlayedNumbers
@@ -44,6 +45,7 @@ from tourney.tournament.store.writes import (
     save_streaks,
 )
 from tourney.tournament.store.written_log import WrittenLog
+from tourney.tournament.tournament_lease import TournamentLease
 from tourney.workers.executor import Executor
 from tourney.workers.local import LocalExecutor
 
@@ -61,8 +63,8 @@ class TournamentReport:
     sprt: SprtState | None = None
 
 
-def load_plan(engine: Engine, tournament_id: int | None) -> tuple[int, TournamentPlan]:
-    """The stored tournament's plan (no id: the most recent unfinished one), to resume it."""
+def load_plan(engine: Engine, tournament_id: int) -> tuple[int, TournamentPlan]:
+    """The stored tournament's plan, to resume it."""
     t, entered = stored_tournament(engine, tournament_id)
     settings = loads(t.settings_json)
     specs = {a: sp for a, sp in settings.get("entrants", [])}
@@ -95,15 +97,33 @@ def run_tournament(
     executor: Executor | None = None,
     on_start: Callable[[int], None] | None = None,
 ) -> TournamentReport:
-    """Play every planned match not yet stored, writing each chunk as it arrives; return the standings."""
-    spec = plan.spec()
+    """Play every planned match not yet stored, writing each chunk as it arrives; return the standings.
+
+    The tournament is held for this process while it plays (TournamentLease): a tournament another live process
+    plays is refused with one sentence, and a run that loses it (stalled, taken over) stops between chunks.
+    """
+    spec = plan.spec()  # a plan that cannot be played fails before anything is stored
+    me = this_runner()
+    resumed = tournament_id is not None
+    if tournament_id is None:
+        tournament_id = create_tournament(engine, plan, runner=me)  # held from the start: no resume picks it up
+    with TournamentLease(engine, tournament_id, me) as lease:
+        try:
+            return _drive(engine, plan, spec, tournament_id, resumed, lease, on_match, executor, on_start)
+        except KeyboardInterrupt:  # said while still held, so the next driver's "running" is never overwritten
+            mark_status(engine, tournament_id, "interrupted", me)
+            raise
+
+
+def _drive(engine: Engine, plan: TournamentPlan, spec: FormatSpec, tournament_id: int, resumed: bool,
+           lease: TournamentLease, on_match: Callable[[int, int], None] | None, executor: Executor | None,
+           on_start: Callable[[int], None] | None) -> TournamentReport:
+    """run_tournament's play, holding the tournament's lease."""
     n = len(plan.entrants)
     aliases = [e.alias for e in plan.entrants]
     runner = executor if executor is not None else LocalExecutor()
-    if tournament_id is None:
-        tournament_id = create_tournament(engine, plan)
-    else:
-        mark_status(engine, tournament_id, "running")  # resumed: no longer interrupted
+    if resumed:
+        mark_status(engine, tournament_id, "running", lease.me)  # no longer interrupted
         count_resume(engine, tournament_id, plan)
     if on_start is not None:
         on_start(tournament_id)
@@ -135,6 +155,7 @@ def run_tournament(
             done.update(p.number for p, _, _ in chunk)
             if on_match is not None:
                 on_match(len(done), total)
+            lease.check()  # taken over: the other driver plays the rest
         r += 1
     # One log for standings, ratings and streaks: kept, or read once from the store.
     log = kept.log() if kept is not None else load_match_log(engine, tournament_id)

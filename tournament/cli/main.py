@@ -77,6 +77,7 @@ from tourney.tournament.entrants import parse_entrants
 from tourney.tournament.formats.seeding import check_seed_key
 from tourney.tournament.hosted.pinning import pin_entrants
 from tourney.tournament.labels import check_label
+from tourney.tournament.lease import this_runner
 from tourney.tournament.rating.result_text import SOLO_AI
 from tourney.tournament.rating.sprt import explain as explain_sprt
 from tourney.tournament.rating.standings import legend_lines
@@ -94,6 +95,7 @@ from tourney.tournament.store.reads import (
     stored_tournament,
 )
 from tourney.tournament.store.writes import mark_status
+from tourney.tournament.tournament_lease import latest_free, refuse_if_held
 from tourney.workers.program_specs import is_hosted, is_program
 from tourney.workers.realtime import play_realtime_match, wants_realtime
 
@@ -263,7 +265,7 @@ def parse_sprt(text: str | None, alpha: float, beta: float) -> tuple[float, floa
 
 
 def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool, address: str | None,
-          workers: int | None, as_json: bool, latest: bool = False, arena: str | None = None,
+          workers: int | None, as_json: bool, arena: str | None = None,
           admin_token: str = "", metrics_port: int | None = None, metrics_host: str = "127.0.0.1") -> None:
     """Open the store, build the executor, run (or resume) the tournament and print the standings."""
     from tourney.workers import make_executor
@@ -272,12 +274,13 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     engine = open_store(db) if plan is not None else open_existing(db)
     tid: int | None = None
     if plan is None or resume is not None:
-        tid, plan = load_plan(engine, None if latest else resume)
+        tid, plan = load_plan(engine, resume if resume is not None else latest_free(engine))
         expected = plan.expected_matches()  # None: open-ended (SPRT), done when its status says so
         if stored_tournament(engine, tid)[0].status == "finished" and (
                 expected is None or len(stored_numbers(engine, tid)) >= expected):
             raise ConfigError(f"tournament {tid} is finished: nothing to resume; `tourney standings {tid}` prints its "
                               "standings.")
+        refuse_if_held(engine, tid)  # before workers start: another live process is playing it
         if arena is None:  # a tournament played on an arena goes on there
             from tourney.tournament.arena_tournament import remembered_arena
 
@@ -350,7 +353,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
         stopped = announced[0] if announced else tid  # tid: the tournament being resumed
         if stopped is None:
             raise TourneyError("interrupted before the tournament was created: nothing was stored.") from None
-        mark_status(engine, stopped, "interrupted")
+        mark_status(engine, stopped, "interrupted", this_runner())  # unless another process plays it now
         # Said before the executor closes: Ray, stopping tasks in flight, may abort this process.
         fail(f"interrupted: tournament {stopped} keeps the matches it finished and is marked interrupted; "
              f"`tourney resume {stopped}` (with the same --db) plays the rest.")
@@ -480,7 +483,8 @@ def run(
 @app.command()
 def resume(
     tournament_id: Annotated[int | None, typer.Argument(help="Tournament id (default: the most recent "
-                                                            "unfinished one).")] = None,
+                                                            "unfinished one no other process is "
+                                                            "playing).")] = None,
     db: DbOpt = "tourney.db",
     workers: WorkersOpt = None,
     local: LocalOpt = False,
@@ -494,7 +498,7 @@ def resume(
     as_json: JsonOpt = False,
 ) -> None:
     """Finish a stored tournament: play exactly the matches still missing (on its arena, if it had one)."""
-    guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json, latest=tournament_id is None,
+    guarded(lambda: _play(db, None, tournament_id, local, address, workers, as_json,
                           arena=arena, admin_token=admin_token, metrics_port=metrics_port,
                           metrics_host=metrics_host))
 

@@ -32,6 +32,7 @@ from tourney.tournament.runner import count_resume, load_plan
 from tourney.tournament.store.league_tables import League, LeagueMember, LeagueRound, LeagueSeason
 from tourney.tournament.store.reads import load_history, load_standings
 from tourney.tournament.store.writes import record_matches, save_ratings
+from tourney.tournament.tournament_lease import TournamentLease
 from tourney.workers.executor import Executor
 from tourney.workers.local import LocalExecutor
 from tourney.workers.threads import RoundStopped
@@ -171,40 +172,43 @@ def _play_round(engine: Engine, league: League, season: int, rnd: int, executor:
     played = forfeits = 0
     gone = _left(engine, league)
     for _division, tid in division_tournaments(engine, league, season):
-        tid, plan = load_plan(engine, tid)
-        # Each round (and a round taken over) resumes the division: its matches left unstored are dealt anew.
-        count_resume(engine, tid, plan)
-        spec = plan.spec()
-        n = len(plan.entrants)
-        aliases = [e.alias for e in plan.entrants]
-        if plan.format == "swiss":
-            pairings = next_round(spec, n, load_history(engine, tid, aliases), rnd) or []
-        else:
-            pairings = [p for p in next_round(spec, n, [], 0) or [] if p.round == rnd]
-        online = {i: e.alias not in gone and presence(e.spec) for i, e in enumerate(plan.entrants)}
-        byes = [p for p in pairings if len(p.seats) == 1 and online[p.seats[0]]]
-        lost_byes = [no_bye(plan, p) for p in pairings if len(p.seats) == 1 and not online[p.seats[0]]]
-        absent = [p for p in pairings if len(p.seats) > 1 and not all(online[s] for s in p.seats)]
-        games = [p for p in pairings if len(p.seats) > 1 and all(online[s] for s in p.seats)]
-        record_matches(engine, tid, plan, [forfeit(plan, p, online) for p in absent] + lost_byes, byes)
-        forfeits += len(absent)
-        # Hosted members pinned for the round (as it started), so both games of a duplicate pair meet one version.
-        chunks = executor.run(replace(plan, entrants=pin_for_round(engine, tid, rnd, plan.entrants)), games)
-        try:
-            for chunk in chunks:
-                record_matches(engine, tid, plan, chunk)
-                # An executor that finds a bot gone only when it asks for the match returns a forfeit.
-                absent_now = sum(1 for _, rec, _ in chunk if is_forfeit(rec))
-                played += len(chunk) - absent_now
-                forfeits += absent_now
-                if stop is not None and stop.is_set():
+        # Held while its round is played: a `tourney resume` of the division meanwhile is refused.
+        with TournamentLease(engine, tid) as lease:
+            tid, plan = load_plan(engine, tid)
+            # Each round (and a round taken over) resumes the division: its matches left unstored are dealt anew.
+            count_resume(engine, tid, plan)
+            spec = plan.spec()
+            n = len(plan.entrants)
+            aliases = [e.alias for e in plan.entrants]
+            if plan.format == "swiss":
+                pairings = next_round(spec, n, load_history(engine, tid, aliases), rnd) or []
+            else:
+                pairings = [p for p in next_round(spec, n, [], 0) or [] if p.round == rnd]
+            online = {i: e.alias not in gone and presence(e.spec) for i, e in enumerate(plan.entrants)}
+            byes = [p for p in pairings if len(p.seats) == 1 and online[p.seats[0]]]
+            lost_byes = [no_bye(plan, p) for p in pairings if len(p.seats) == 1 and not online[p.seats[0]]]
+            absent = [p for p in pairings if len(p.seats) > 1 and not all(online[s] for s in p.seats)]
+            games = [p for p in pairings if len(p.seats) > 1 and all(online[s] for s in p.seats)]
+            record_matches(engine, tid, plan, [forfeit(plan, p, online) for p in absent] + lost_byes, byes)
+            forfeits += len(absent)
+            # Hosted members pinned for the round (as it started), so both games of a duplicate pair meet one version.
+            chunks = executor.run(replace(plan, entrants=pin_for_round(engine, tid, rnd, plan.entrants)), games)
+            try:
+                for chunk in chunks:
+                    record_matches(engine, tid, plan, chunk)
+                    # An executor that finds a bot gone only when it asks for the match returns a forfeit.
+                    absent_now = sum(1 for _, rec, _ in chunk if is_forfeit(rec))
+                    played += len(chunk) - absent_now
+                    forfeits += absent_now
+                    lease.check()  # taken over: the other process plays the rest
+                    if stop is not None and stop.is_set():
+                        raise RoundStopped
+                if stop is not None and stop.is_set():  # the executor stopped handing out matches early
                     raise RoundStopped
-            if stop is not None and stop.is_set():  # the executor stopped handing out matches early
-                raise RoundStopped
-        finally:
-            close = getattr(chunks, "close", None)
-            if close is not None:
-                close()  # a generator left early stops handing out matches now, not when collected
+            finally:
+                close = getattr(chunks, "close", None)
+                if close is not None:
+                    close()  # a generator left early stops handing out matches now, not when collected
     return played, forfeits
 
 

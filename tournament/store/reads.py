@@ -29,6 +29,7 @@ from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import (
     ACHIEVEMENTS,
     MATCHES,
+    TOURNAMENTS,
     Bot,
     Entrant,
     Match,
@@ -329,23 +330,26 @@ def stored_setting(engine: Engine, tournament_id: int, key: str) -> Any:
     return guard(read)
 
 
-def stored_tournament(engine: Engine, tournament_id: int | None) -> tuple[Tournament, list[tuple[str, str]]]:
-    """A stored tournament (no id: the most recent unfinished one) and its entrants as (alias, bot spec),
-    in entry order; one sentence when there is none."""
+def stored_tournament(engine: Engine, tournament_id: int) -> tuple[Tournament, list[tuple[str, str]]]:
+    """A stored tournament and its entrants as (alias, bot spec), in entry order; one sentence when there is none."""
     def read() -> tuple[Tournament, list[tuple[str, str]]]:
         with Session(engine) as session:
-            if tournament_id is None:
-                t = session.exec(select(Tournament).where(Tournament.status != "finished")
-                                 .order_by(Tournament.id.desc())).first()  # type: ignore[union-attr]
-                if t is None:
-                    raise StoreError("there is no unfinished tournament in this database: pass an id to resume.")
-            else:
-                t = session.get(Tournament, tournament_id)
-                if t is None:
-                    raise StoreError(f"there is no tournament {tournament_id} in this database: check the id and --db.")
+            t = session.get(Tournament, tournament_id)
+            if t is None:
+                raise StoreError(f"there is no tournament {tournament_id} in this database: check the id and --db.")
             rows = session.exec(select(Entrant.alias, Bot.spec).join(Bot, Bot.id == Entrant.bot_id)  # type: ignore[arg-type]
                                 .where(Entrant.tournament_id == t.id)
                                 .order_by(Entrant.position)).all()  # type: ignore[arg-type]
             session.expunge(t)
             return t, [(alias, spec) for alias, spec in rows]
+    return guard(read)
+
+
+def unfinished_runners(engine: Engine) -> list[tuple[int, str, float]]:
+    """Every unfinished tournament, newest first, as (id, runner, heartbeat_ts): who plays it, if anyone."""
+    def read() -> list[tuple[int, str, float]]:
+        with engine.connect() as conn:
+            rows = conn.execute(select_columns(TOURNAMENTS.c.id, TOURNAMENTS.c.runner, TOURNAMENTS.c.heartbeat_ts)
+                                .where(TOURNAMENTS.c.status != "finished").order_by(TOURNAMENTS.c.id.desc())).all()
+        return [(int(r.id), str(r.runner), float(r.heartbeat_ts)) for r in rows]
     return guard(read)

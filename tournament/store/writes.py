@@ -11,6 +11,7 @@ change once it is created, so they are read once per store and tournament, not p
 from __future__ import annotations
 
 import json
+import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,8 +55,9 @@ if TYPE_CHECKING:
 _ENTRANT_IDS: weakref.WeakKeyDictionary[Engine, dict[int, dict[str, int]]] = weakref.WeakKeyDictionary()
 
 
-def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
-    """Store a new tournament and its entrants; return its id.
+def create_tournament(engine: Engine, plan: TournamentPlan, runner: str = "") -> int:
+    """Store a new tournament and its entrants; return its id. A `runner` holds it from the start (its lease:
+    tournament/lease.py), so that no `resume` takes it up before that runner plays it.
 
     A plan without a seed key gets a fresh secret one here, stored with the tournament so that
     resume and replay reproduce its matches exactly. Written with core statements, not the ORM: a run's first
@@ -71,7 +73,7 @@ def create_tournament(engine: Engine, plan: TournamentPlan) -> int:
             tournament_id = _new_id(conn.execute(insert(TOURNAMENTS).values(
                 name=plan.name, game=plan.game, format=plan.format, players=plan.players, seed=plan.seed,
                 seed_key=key, config_json=dumps(plan.config), settings_json=dumps(plan.settings()),
-                status="running", created_at=now())))
+                status="running", runner=runner, heartbeat_ts=time.time() if runner else 0.0, created_at=now())))
             entrants = [{"tournament_id": tournament_id, "bot_id": _bot_id(conn, e.spec), "alias": e.alias,
                          "position": i} for i, e in enumerate(plan.entrants)]
             conn.execute(insert(ENTRANTS), entrants)
@@ -245,14 +247,15 @@ def save_ratings(engine: Engine, tournament_id: int, standings: Sequence[Standin
     guard(write)
 
 
-def mark_status(engine: Engine, tournament_id: int, status: str) -> None:
+def mark_status(engine: Engine, tournament_id: int, status: str, me: str) -> None:
     """Mark an unfinished tournament `running` (again, when resumed) or `interrupted` (its driver was
-    stopped: Ctrl-C or SIGTERM); a finished tournament stays finished."""
+    stopped: Ctrl-C or SIGTERM); a finished tournament stays finished. Written only while runner `me` holds
+    the tournament, or no one does: a driver that lost it never overwrites what the new one wrote."""
     def write() -> None:
         with engine.begin() as conn:
             conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tournament_id)
                          .where(TOURNAMENTS.c.status != "finished").where(TOURNAMENTS.c.status != status)
-                         .values(status=status))
+                         .where(TOURNAMENTS.c.runner.in_(("", me))).values(status=status))
     guard(write)
 
 
