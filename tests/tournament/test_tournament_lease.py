@@ -199,3 +199,44 @@ def test_a_driver_that_loses_its_lease_knows_and_stops(tmp_path: Path) -> None:
             lease.check()
     with engine.connect() as conn:  # leaving does not release what another driver holds
         assert conn.execute(TOURNAMENTS.select()).one().runner == "other:2"
+
+
+def test_a_run_that_loses_its_tournament_stops_playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stalled past its lease and taken over, a driver stops at its next chunk instead of playing on beside the
+    driver that took over (which plays the rest)."""
+    import tests.sticks  # noqa: F401
+    from tourney.tournament import runner
+    from tourney.tournament.runner import run_tournament
+    from tourney.tournament.tournament_lease import TournamentLease
+
+    leases: list[TournamentLease] = []
+
+    class Quick(TournamentLease):
+        """Renews every 10 ms, so the loss is seen at once."""
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, renew_s=0.01, **kwargs)  # type: ignore[arg-type]
+            leases.append(self)
+
+    engine = open_store(str(tmp_path / "taken.db"))
+    asked: list[int] = []
+
+    class TakenOverAfterOneChunk:
+        def run(self, plan: TournamentPlan, pairings: list) -> object:
+            for i, p in enumerate(pairings):
+                asked.append(p.number)
+                if i == 1:  # another driver takes the tournament over while this one plays its second match
+                    with engine.begin() as conn:
+                        conn.execute(TOURNAMENTS.update().values(runner="other:2", heartbeat_ts=time.time()))
+                    assert leases[0].lost.wait(60)
+                yield [plan.play(p)]
+
+    monkeypatch.setattr(runner, "TournamentLease", Quick)
+    big = TournamentPlan(game="sticks", entrants=[Entrant("g", "greedy"), Entrant("r", "random")], seed=1,
+                         games_per_pair=8, seed_key="tournament-lease-test-key")
+    with pytest.raises(ConfigError, match="took tournament 1 over while this one stalled"):
+        run_tournament(engine, big, executor=TakenOverAfterOneChunk())  # type: ignore[arg-type]
+    assert asked == [0, 1]  # not one match more after the loss was seen
+    with engine.connect() as conn:
+        row = conn.execute(TOURNAMENTS.select()).one()
+    assert (row.runner, row.status) == ("other:2", "running")  # the new driver's, untouched
