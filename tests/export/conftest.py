@@ -7,12 +7,18 @@ from pathlib import Path
 
 import pytest
 
+from tourney.engine.bots import make_bot
 from tourney.engine.core import get_game
+from tourney.engine.referee import play_match
 from tourney.tournament.entrants import parse_entrants
+from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan, run_tournament
 from tourney.tournament.store.database import open_store
+from tourney.tournament.store.records import match_record
+from tourney.tournament.store.writes import create_tournament, record_matches
 
 ADMIN = "Vq7-hN2xLp9cRt4wZs8k"  # passes check_admin_token
+LONG_SEED = 2  # greedy against greedy: 244 plies, 4.2 MB of whole frames, under 0.1 MB of changes
 
 
 @dataclass
@@ -35,3 +41,18 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Stored:
         by_game[game] = run_tournament(engine, plan).tournament_id
     engine.dispose()
     return Stored(path, by_game)
+
+
+def long_matches(path: Path, copies: int) -> int:
+    """A stored tournament (its id) of one long Tiny Ninjas match, stored again under `copies` numbers: a
+    public export of some 0.1 MB a copy, without playing it `copies` times."""
+    engine = open_store(str(path))
+    game = get_game("tiny-ninjas")
+    plan = TournamentPlan(game="tiny-ninjas", entrants=parse_entrants("greedy,greedy@b", game), name="long",
+                          seed_key="long-match-key")
+    tournament = create_tournament(engine, plan)
+    result = play_match("tiny-ninjas", [make_bot("greedy", game, 1), make_bot("greedy", game, 2)], LONG_SEED)
+    record = match_record(["greedy", "b"], result)
+    record_matches(engine, tournament, plan, [(Pairing(n, 0, (0, 1), n), record, 0.1) for n in range(copies)])
+    engine.dispose()
+    return tournament

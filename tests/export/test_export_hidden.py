@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from tests.export.conftest import ADMIN
 from tests.web.browser import served
 from tourney.engine.core import DecisionRequest, get_game
+from tourney.engine.public_replay import frames_of
 from tourney.engine.referee import play_match
 from tourney.tournament.cli import app
 from tourney.tournament.entrants import parse_entrants
@@ -75,7 +76,7 @@ def test_two_worlds_differing_in_an_unflipped_card_export_the_same_public_bytes(
     # ... and that card was never flipped: in public the two exports are the same bytes.
     assert public["a"] == public["b"]
     record = json.loads(public["a"])
-    assert record["frames"][-1]["history"][-1]["face_down"] == 1  # the hidden card, counted but not named
+    assert frames_of(record)[-1]["history"][-1]["face_down"] == 1  # the hidden card, counted but not named
     assert "As" not in public["a"] and "Sh" not in public["a"]
     # The web download is the same public bytes in both worlds; a wrong token gets no full export.
     for world, path in worlds.items():

@@ -1,5 +1,6 @@
 """`tourney export` of real stored tournaments, read back: every full record replays to the stored result,
-and the public record of the same match shows that result and the public view of every step of it."""
+and the public record of the same match shows that result and the public view of every step of it (rebuilt
+from its changes)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 
 from tests.export.conftest import ADMIN, Stored
 from tourney.engine.core import Action, State
+from tourney.engine.public_replay import frames_of
 from tourney.engine.referee import Replay, replay_match
 from tourney.tournament.cli import app
 
@@ -78,8 +80,9 @@ def test_public_records_show_the_result_and_each_steps_public_view(stored: Store
         def seen(state: State, _joint: list[tuple[int, Action]], views: list[dict[str, Any]] = views) -> None:
             views.append(json.loads(json.dumps(state.public_view())))
         replay_match(Replay.from_dict(org["replay"]), seen)
-        assert len(pub["frames"]) == org["plies"] + 1
-        assert pub["frames"][1:] == views  # the first frame is the position before the first step
+        frames = frames_of(pub)  # the public record is GetMatch's public replay document: first, then changes
+        assert len(frames) == org["plies"] + 1
+        assert frames[1:] == views  # the first frame is the position before the first step
     assert byes == (2 if game == "tiny-ninjas" else 0)  # a Swiss of three: one bye in each of its two rounds
 
 

@@ -5,7 +5,6 @@ that takes no bytes for STALL_S is now dropped and its place given back."""
 
 from __future__ import annotations
 
-import dataclasses
 import socket
 import time
 import urllib.error
@@ -14,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.export.conftest import long_matches
 from tests.web.browser import served
-from tests.web.conftest import _plan
-from tourney.tournament.runner import run_tournament
 from tourney.tournament.store.database import open_store
 from tourney.web.app import MAX_EXPORTS, create_app
 from tourney.web.stalled import STALL_S
@@ -35,10 +33,9 @@ def _export(url: str) -> tuple[int, int]:
 
 @pytest.mark.timeout(240)
 def test_clients_that_never_read_do_not_keep_the_download_places(tmp_path: Path) -> None:
-    engine = open_store(str(tmp_path / "t.db"))
     # Megabytes of export: far more than the socket buffers and uvicorn's write buffer hold.
-    tournament = run_tournament(engine, dataclasses.replace(_plan("tiny-ninjas", "random,random@b"),
-                                                            games_per_pair=100)).tournament_id
+    tournament = long_matches(tmp_path / "t.db", 80)
+    engine = open_store(str(tmp_path / "t.db"))
     held = []
     with served(create_app(engine)) as base:
         url = f"{base}/api/tournaments/{tournament}/export.jsonl"

@@ -1,12 +1,18 @@
 """A stored tournament's matches as JSON lines: one record per match, public unless the organiser asks.
 
 A public record holds what a spectator may see: who sat where, how each seat placed and scored, how
-the match ended, and the public view before the first step and after each (`public_frames`, the
-same frames the web's replay viewer and the arena's GetMatch show). It never holds the seed, the
-decisions or their timing: from the seed every hidden card follows. The full record (the
-organiser's, `--full` with the admin token) adds the seed, the configuration, the stored replay
-(every decision, which `engine.referee.replay_match` plays again to the same result) and the
-outcome's details.
+the match ended, and the public replay as the arena's GetMatch sends it (`as_changes`): `first`, the
+public view before the first step, and `changes`, each later step's change of it (engine.view_diff).
+A record is thus itself a public replay document: `engine.public_replay.frames_of(record)` rebuilds
+the frames (`public_frames`, the same the web's replay viewer shows). Whole frames would repeat the
+view each step (a Tiny Ninjas view holds every event so far), and a record would grow with the square
+of its match's length; changes grow with it. A replay stored by an earlier version of its game has
+`first` null, no changes and `unavailable`, one sentence saying why.
+
+A public record never holds the seed, the decisions or their timing: from the seed every hidden card
+follows. The full record (the organiser's, `--full` with the admin token) adds the seed, the
+configuration, the stored replay (every decision, which `engine.referee.replay_match` plays again to
+the same result) and the outcome's details.
 
 Matches are read in batches (`match_batches`) and each line is produced as it is written, so the
 memory of an export does not grow with the number of matches stored.
@@ -17,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import orjson  # an export writes every step's public view: orjson encodes it about twice as fast as json
+import orjson  # an export writes every step's change: orjson encodes it about twice as fast as json
 from sqlalchemy.engine import Engine
 
 from tourney.engine.core import ReplayMismatch
-from tourney.engine.public_replay import public_frames
+from tourney.engine.public_replay import as_changes, public_frames
 from tourney.engine.referee import Replay
 from tourney.tournament.store.codec import loads, unpack_replay
 from tourney.tournament.store.reads import match_batches, stored_tournament
@@ -52,10 +58,11 @@ def match_export(tournament_id: int, match: Match, seats: list[MatchSeat], full:
         doc.update(seed=match.seed, config=loads(match.config_json), details=loads(match.details_json),
                    replay=replay.to_dict())
         return doc
+    # GetMatch's document (its game and players are the record's own): `frames_of(record)` rebuilds the frames.
     try:
-        doc["frames"] = public_frames(replay)
+        doc.update(as_changes(match.game, match.players, public_frames(replay)))
     except ReplayMismatch as exc:  # stored by an earlier version of its game: the result stands, the frames do not
-        doc.update(frames=[], unavailable=str(exc))
+        doc.update(as_changes(match.game, match.players, []), unavailable=str(exc))
     return doc
 
 
