@@ -43,16 +43,16 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Stored:
     return Stored(path, by_game)
 
 
-def long_matches(path: Path, copies: int) -> int:
-    """A stored tournament (its id) of one long Tiny Ninjas match, stored again under `copies` numbers: a
-    public export of some 0.1 MB a copy, without playing it `copies` times."""
+def match_copies(path: Path, copies: int, bot: str = "greedy", seed: int = LONG_SEED) -> int:
+    """A stored tournament (its id) of one Tiny Ninjas match of `bot` against itself, stored again under `copies`
+    numbers: an export of many lines without playing them all. By default the long match (some 0.1 MB a line)."""
     engine = open_store(str(path))
     game = get_game("tiny-ninjas")
-    plan = TournamentPlan(game="tiny-ninjas", entrants=parse_entrants("greedy,greedy@b", game), name="long",
-                          seed_key="long-match-key")
+    plan = TournamentPlan(game="tiny-ninjas", entrants=parse_entrants(f"{bot},{bot}@b", game), name="copies",
+                          seed_key="copies-key")
     tournament = create_tournament(engine, plan)
-    result = play_match("tiny-ninjas", [make_bot("greedy", game, 1), make_bot("greedy", game, 2)], LONG_SEED)
-    record = match_record(["greedy", "b"], result)
+    result = play_match("tiny-ninjas", [make_bot(bot, game, 1), make_bot(bot, game, 2)], seed)
+    record = match_record([bot, "b"], result)
     record_matches(engine, tournament, plan, [(Pairing(n, 0, (0, 1), n), record, 0.1) for n in range(copies)])
     engine.dispose()
     return tournament

@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.clients.arena import ENV, TOURNEY
-from tests.export.conftest import ADMIN, Stored, long_matches
+from tests.export.conftest import ADMIN, Stored, match_copies
 from tests.web.browser import served
 from tourney.tournament.cli import app
 from tourney.tournament.store.database import open_store
@@ -122,7 +122,7 @@ def test_an_out_that_is_no_regular_file_is_written_in_place(stored: Stored, tmp_
 def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
     """`tourney export 1 | head`: the export stops quietly when its reader goes away."""
     path = tmp_path / "store.db"
-    tournament = long_matches(path, 30)  # some 3 MB of lines: more than a pipe holds (64 KiB, 1 MiB at most)
+    tournament = match_copies(path, 30)  # some 3 MB of lines: more than a pipe holds (64 KiB, 1 MiB at most)
     proc = subprocess.Popen([*TOURNEY, "export", str(tournament), "--db", str(path)],
                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from tests.export.conftest import long_matches
+from tests.export.conftest import match_copies
 from tests.maitre_ninja.old_replays import old_form
 from tests.web.browser import served
 from tourney.engine.core import get_game
@@ -81,7 +81,7 @@ def test_frames_rebuilt_from_a_record_are_the_matchs_public_frames(tmp_path: Pat
 def test_a_long_tiny_ninjas_match_exports_its_changes_not_every_frame(tmp_path: Path) -> None:
     """A line grows with the match's length: a bound per ply that whole frames break tenfold."""
     path = tmp_path / "store.db"
-    tournament = long_matches(path, 1)
+    tournament = match_copies(path, 1)
     line = cli_lines(path, tournament)
     record = json.loads(line)
     plies = record["plies"]

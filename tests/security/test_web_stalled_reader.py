@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.conftest import long_matches
+from tests.export.conftest import match_copies
 from tests.web.browser import served
 from tourney.tournament.store.database import open_store
 from tourney.web.app import MAX_EXPORTS, create_app
@@ -33,8 +33,9 @@ def _export(url: str) -> tuple[int, int]:
 
 @pytest.mark.timeout(240)
 def test_clients_that_never_read_do_not_keep_the_download_places(tmp_path: Path) -> None:
-    # Megabytes of export: far more than the socket buffers and uvicorn's write buffer hold.
-    tournament = long_matches(tmp_path / "t.db", 80)
+    # Megabytes of export: far more than the socket buffers and uvicorn's write buffer hold. A short match
+    # stored many times: its lines cost the least time each to replay (a line's frames are played again).
+    tournament = match_copies(tmp_path / "t.db", 400, bot="random", seed=5)
     engine = open_store(str(tmp_path / "t.db"))
     held = []
     with served(create_app(engine)) as base:
