@@ -134,9 +134,18 @@ def test_replay_steps_forward_and_back(site: tuple[str, Any], filled: Filled, ga
     page.keyboard.press("Home")
     _check(page, game, frames, 0)
     page.select_option("#speed", "16")
+    # The pause is clicked inside the page by the tick that draws ply 3 (an observer runs before the next tick).
+    # Clicked from here it raced the timer, which on a loaded machine reached the last ply first: the click then
+    # started the replay over, and the shared-URL check below saw it run on.
+    page.evaluate("""n => {
+        const board = document.querySelector('#board');
+        new MutationObserver((_, watch) => {
+            if (+board.dataset.ply >= n) { watch.disconnect(); document.querySelector('#play').click(); }
+        }).observe(board, {attributes: true, attributeFilter: ['data-ply']});
+    }""", 3)
     page.click("#play")
-    page.wait_for_function("n => +document.querySelector('#board').dataset.ply >= n", arg=3, timeout=WAIT_S * 1000)
-    page.click("#play")
+    page.wait_for_function("() => document.querySelector('#board').dataset.ply === '3' && "
+                           "document.querySelector('#play').textContent === '▶ play'", timeout=WAIT_S * 1000)
     # A shared URL opens at its ply.
     page.goto(f"{base}/matches/{match.id}#ply=4")
     _check(page, game, frames, 4)
