@@ -6,7 +6,6 @@ Each read is now bounded: one sentence naming the file, and exit 2."""
 
 from __future__ import annotations
 
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -18,10 +17,12 @@ TOURNEY = str(Path(sys.executable).with_name("tourney"))
 # space, which gRPC's threads and arenas reserve generously: at 3 GiB a loaded run's child aborted in
 # gRPC's poller (mmap failed) before reading anything; /dev/zero still passes 8 GiB within seconds.
 MEMORY_CAP = 8 << 30
-
-
-def _capped() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+# The cap is set by a fresh interpreter that then becomes `tourney`, not by a preexec_fn: that runs in a fork
+# of this test process, whose gRPC restarts its threads after a fork, and under a cap below this process's own
+# address space they aborted there (a loaded run: gRPC's abort text on stderr, and its alarm, which outlives
+# exec, killed the command after it had said its one sentence).
+CAPPED = ("import os, resource, sys; resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]),) * 2); "
+          "os.execv(sys.argv[2], sys.argv[2:])")
 
 
 @pytest.mark.timeout(120)
@@ -35,7 +36,8 @@ def _capped() -> None:
     (["bots", "add", "x", "--tokens", "/tmp"], "cannot read token file /tmp"),
 ])
 def test_a_file_without_end_or_a_directory_is_one_sentence(args: list[str], named: str) -> None:
-    done = subprocess.run([TOURNEY, *args], capture_output=True, text=True, timeout=90, preexec_fn=_capped)
+    done = subprocess.run([sys.executable, "-c", CAPPED, str(MEMORY_CAP), TOURNEY, *args], capture_output=True,
+                          text=True, timeout=90)
     assert done.returncode == 2, done.stderr[-500:]
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and named in lines[0], lines
