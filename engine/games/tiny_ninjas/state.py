@@ -161,6 +161,19 @@ def _render(ev: tuple[Any, ...]) -> dict[str, Any]:
 TOKEN_LISTS: Final = tuple(tuple(name for bit, name in TOKEN_NAMES if mask & bit) for mask in range(8))
 
 
+class TypedOptions:
+    """The options the state tensor reads, typed once per match and shared by its clones (cfg is a dict:
+    compiled, each read of it is a hashed lookup and a generic truth test or index)."""
+
+    def __init__(self, cfg: dict[str, Any]) -> None:
+        """Read from the match's resolved configuration."""
+        self.mode_name: str = cfg["mode"]
+        self.reveal0 = bool(cfg["reveal_hand"][0])  # seat 0 plays its hand face up (two fields: compiled,
+        self.reveal1 = bool(cfg["reveal_hand"][1])  # a list would be two more objects to read)
+        self.series = bool(cfg["series_wins"])
+        self.difficulty = bool(cfg.get("difficulty"))
+
+
 class TinyNinjasState(State):
     """A Tiny Ninjas match in progress (a battle, or a Champion series of battles).
 
@@ -193,11 +206,13 @@ class TinyNinjasState(State):
     mull: list[list[int]]
     mull_done: list[bool]
 
-    def __init__(self, game: Game, cfg: dict[str, Any], chance: Chance) -> None:
-        """The match's fields before its first battle: `new_match` deals that, `clone` copies over them."""
+    def __init__(self, game: Game, cfg: dict[str, Any], chance: Chance, options: TypedOptions | None = None) -> None:
+        """The match's fields before its first battle: `new_match` deals that, `clone` copies over them
+        (and hands over its `typed_options`)."""
         self.game = game
         self.num_players = 2
         self.cfg = cfg
+        self.typed_options = options if options is not None else TypedOptions(cfg)
         self.mode: Mode = SOLO if cfg["mode"] == "solo" else STANDARD
         self.solo = self.mode is SOLO
         self.chance = chance
@@ -451,7 +466,7 @@ class TinyNinjasState(State):
     def clone(self) -> TinyNinjasState:
         """An independent copy, chance streams included (cheap: flat lists only)."""
         # Through the light __init__ (cfg is never mutated, so shared): a compiled class's __new__ runs it anyway.
-        c = TinyNinjasState(self.game, self.cfg, self.chance.clone())
+        c = TinyNinjasState(self.game, self.cfg, self.chance.clone(), self.typed_options)
         c.health = list(self.health)
         c.maxh = list(self.maxh)
         c.limit = self.limit

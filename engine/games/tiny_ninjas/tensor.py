@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from tourney.engine.core import Action, Observation, State
+from tourney.engine.core.chance import i64
 from tourney.engine.core.encoding import Encoding, clipped, scaled
 from tourney.engine.games.tiny_ninjas import actions as A
 from tourney.engine.games.tiny_ninjas.data import (
@@ -27,12 +28,15 @@ from tourney.engine.games.tiny_ninjas.data import (
     INSTANCE_TYPE,
     NUM_TYPES,
     RED,
+    TOKEN_BLUE,
     TOKEN_NAMES,
+    TOKEN_RED,
+    TOKEN_YELLOW,
     TYPE_BY_NAME,
 )
 from tourney.engine.games.tiny_ninjas.game import MODES
 from tourney.engine.games.tiny_ninjas.rules import P_DEFEND, P_MULLIGAN, PHASE_NAMES
-from tourney.engine.games.tiny_ninjas.state import TinyNinjasState
+from tourney.engine.games.tiny_ninjas.state import TinyNinjasState, TypedOptions
 
 ALL_ACTIONS: Final[tuple[Action, ...]] = (
     A.CHOOSE_ATTACK, A.CHOOSE_DEFEND, *A.DISCARD,
@@ -70,6 +74,13 @@ ONE: Final[object] = float(1)  # every flag of a tensor: one object, not a float
 COUNT_VALUE: Final[tuple[object, ...]] = (ZERO, *(min(1.0, n / COPIES) for n in range(1, 71)))
 # Each card's type as a byte: compiled, indexing bytes gives a machine integer, a tuple a boxed one.
 TYPE_BYTE: Final = bytes(INSTANCE_TYPE)
+# A pile of the state holds each card once, so a type's count there is at most its copies in the deck:
+# _count_types tallies a pile COUNT_BITS a type in two machine integers (types below LOW_TYPES in one).
+COUNT_BITS: Final = 3
+COUNT_MASK: Final = (1 << COUNT_BITS) - 1
+LOW_TYPES: Final = 16
+if max(INSTANCE_TYPE.count(t) for t in range(NUM_TYPES)) > COUNT_MASK or NUM_TYPES > 2 * LOW_TYPES:
+    raise ValueError("a card type's copies or the number of types outgrow _count_types' packing")
 
 
 def _values(top: float, most: int) -> tuple[object, ...]:
@@ -84,8 +95,6 @@ BY_10: Final = _values(10.0, 100)
 BY_20: Final = _values(20.0, 100)
 BY_70: Final = _values(70.0, 200)
 BY_100: Final = _values(100.0, 1000)
-# The tensor's token slots (0 RED, 1 BLUE, 2 YELLOW: TOKENS's order) a token mask sets.
-TOKEN_SLOTS: Final = tuple(tuple(k for k in range(len(TOKEN_NAMES)) if mask & TOKEN_NAMES[k][0]) for mask in range(8))
 
 
 def _scaled(values: tuple[object, ...], n: int, top: float) -> object:
@@ -114,10 +123,24 @@ def _count_one(out: list[Any], k: int) -> None:
         out[k] = COUNT_VALUE[n + 1]
 
 
-def _count_types(out: list[Any], at: int, cards: list[int]) -> None:
-    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (ZERO before)."""
+def _count_types(out: list[Any], at: int, cards: list[int], unit: i64 = 1) -> None:
+    """`Features.counts` of the cards' types, into out[at:at + NUM_TYPES] (ZERO before), from a pile of the
+    state. The counts so far are machine integers, COUNT_BITS a type (compiled, a shift and a mask a card),
+    and each card writes its type's count so far, so a type's last card leaves its whole count. `unit` is
+    1, a parameter because mypyc writes a 1 it can see as C's 32-bit int, and `1 << 33` then overflows."""
+    low: i64 = 0
+    high: i64 = 0
     for c in cards:
-        _count_one(out, at + TYPE_BYTE[c])
+        t: i64 = TYPE_BYTE[c]
+        if t < LOW_TYPES:
+            shift = COUNT_BITS * t
+            low += unit << shift
+            n = (low >> shift) & COUNT_MASK
+        else:
+            shift = COUNT_BITS * (t - LOW_TYPES)
+            high += unit << shift
+            n = (high >> shift) & COUNT_MASK
+        out[at + t] = COUNT_VALUE[n]
 
 
 def _count_names(out: list[Any], at: int, names: Sequence[Any]) -> None:
@@ -129,22 +152,36 @@ def _count_names(out: list[Any], at: int, names: Sequence[Any]) -> None:
             _count_one(out, at + t)
 
 
-def _seat_part(out: list[Any], at: int, s: TinyNinjasState, p: int, revealed: bool) -> None:
-    """Seat p's part of `state_tensor`, from out[at] on (a call per seat: compiled, a loop over the tuple
-    (me, 1 - me) built a tuple and iterated it through the generic iterator protocol)."""
+def _seats(out: list[Any], s: TinyNinjasState, me: int, options: TypedOptions) -> None:
+    """Both seats' parts of `state_tensor`, own seat first, in one call that reads each of the state's
+    per-seat lists once (a call per seat cost some 30 ns more on a state played afresh; a loop over the
+    tuple (me, 1 - me) would go through the generic iterator protocol)."""
     one = ONE
-    hand = s.hands[p]
-    out[at] = _scaled(BY_20, s.health[p], 20.0)
-    out[at + 1] = _scaled(BY_20, s.maxh[p], 20.0)
-    out[at + 2] = _scaled(BY_10, s.limit[p], 10.0)
-    out[at + 3] = _scaled(BY_10, len(hand), 10.0)
-    slots: tuple[int, ...] = TOKEN_SLOTS[s.tokens[p]]
-    for k in slots:
-        out[at + 5 + k] = one
-    _count_types(out, at + AT_KNOWN, s.known[p])
-    if revealed:
-        out[at + 4] = one
-        _count_types(out, at + AT_REVEALED, hand)
+    health = s.health
+    maxh = s.maxh
+    limit = s.limit
+    tokens = s.tokens
+    hands = s.hands
+    known = s.known
+    for i in range(2):
+        p = me if i == 0 else 1 - me
+        at = AT_SEATS + PER_SEAT * i
+        hand = hands[p]
+        out[at] = _scaled(BY_20, health[p], 20.0)
+        out[at + 1] = _scaled(BY_20, maxh[p], 20.0)
+        out[at + 2] = _scaled(BY_10, limit[p], 10.0)
+        out[at + 3] = _scaled(BY_10, len(hand), 10.0)
+        held = tokens[p]  # the token slots in TOKENS's order
+        if held & TOKEN_RED:
+            out[at + 5] = one
+        if held & TOKEN_BLUE:
+            out[at + 6] = one
+        if held & TOKEN_YELLOW:
+            out[at + 7] = one
+        _count_types(out, at + AT_KNOWN, known[p])
+        if options.reveal1 if p else options.reveal0:
+            out[at + 4] = one
+            _count_types(out, at + AT_REVEALED, hand)
 
 
 def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
@@ -153,8 +190,8 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     would be a new object each time."""
     out: list[Any] = [ZERO] * SIZE
     one = ONE
-    cfg = s.cfg
-    mode = MODE_INDEX.get(cfg["mode"], -1)
+    options = s.typed_options
+    mode = MODE_INDEX.get(options.mode_name, -1)
     if mode >= 0:
         out[mode] = one
     out[AT_PHASE + s.phase] = one
@@ -167,9 +204,7 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
     out[AT_ROUND + 3] = _scaled(BY_10, s.attacks, 10.0)
     if s.freeze:
         out[AT_ROUND + 4] = one
-    reveal: list[bool] = cfg["reveal_hand"]  # typed: compiled, an Any's item and truth are generic calls
-    _seat_part(out, AT_SEATS, s, me, reveal[me])
-    _seat_part(out, AT_SEATS + PER_SEAT, s, 1 - me, reveal[1 - me])
+    _seats(out, s, me, options)
     out[AT_DRAW] = _scaled(BY_70, len(s.draw), 70.0)
     _count_types(out, AT_DRAW + 1, s.discard)
     if s.phase == P_DEFEND:
@@ -180,7 +215,7 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
             out[AT_ATTACK + 2] = one
         out[AT_ATTACK + 3] = _scaled(BY_10, s.p_amount, 10.0)
         out[AT_ATTACK + 4] = _scaled(BY_10, s.p_undef, 10.0)
-    if cfg["series_wins"]:
+    if options.series:
         out[AT_ATTACK + 5] = _scaled(BY_5, s.wins[me], 5.0)
         out[AT_DICE + 2 * len(DIE_FACES) + 1] = _scaled(BY_5, s.wins[1 - me], 5.0)
     rolled = s.last_roll  # the latest roll, as the view's last_dice
@@ -190,12 +225,13 @@ def state_tensor(s: TinyNinjasState, me: int) -> list[float]:
             face = faces[k]
             if 1 <= face <= len(DIE_FACES):
                 out[AT_DICE + k * len(DIE_FACES) + face - 1] = one
-        if rolled[2] == me:
+        roller = rolled[2]  # a seat, or Solo's AI by name
+        if isinstance(roller, int) and roller == me:  # compiled: an int's test, not a generic comparison
             out[AT_DICE + 2 * len(DIE_FACES)] = one
     if s.solo:
         if s.ai_card >= 0:
             out[AT_HAND - 2] = one
-        if cfg["difficulty"]:
+        if options.difficulty:
             out[AT_HAND - 1] = one
     _count_types(out, AT_HAND, s.hands[me])
     if s.phase == P_MULLIGAN:
