@@ -425,6 +425,7 @@ def tensor_layout(console: Console, *, count: int = 400, seeds: int = 40, rounds
     states = _sampler(lambda k: game.new_state(k), step, lambda s: s.is_over(), count)()
     lists = [encoding.encode_state(state, 0) for state in states]
     arrays = [array("d", tensor) for tensor in lists]
+    from tourney.envs.float32 import float32_array
     from tourney.envs.table import Table as Match
 
     match = Match("tiny-ninjas")
@@ -443,6 +444,7 @@ def tensor_layout(console: Console, *, count: int = 400, seeds: int = 40, rounds
          min(_per_item(lists, lambda t: np.asarray(t, np.float32), clock) for _ in range(rounds))),
         ("np.asarray(array, float32)",
          min(_per_item(arrays, lambda t: np.asarray(t, np.float32), clock) for _ in range(rounds))),
+        ("float32_array(list) (envs')", min(_per_item(lists, float32_array, clock) for _ in range(rounds))),
     ]
     try:
         leduc = openspiel_observe_cost("leduc_poker", count=count, clock=clock)

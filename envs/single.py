@@ -26,6 +26,7 @@ from tourney.engine.bots import make_bot
 from tourney.engine.core import Action, ConfigError, DecisionRequest, Observation, Seat, Termination
 from tourney.engine.core.environment import DB_ENV
 from tourney.engine.referee import MatchResult, ask_seat
+from tourney.envs.float32 import float32_array
 from tourney.envs.programs import ProgramMatch
 from tourney.envs.table import RENDER_MODES, Table, check_render_mode, show, whole_number
 from tourney.tournament.entrants import parse_entrants
@@ -167,7 +168,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], Any]):
         mask = np.zeros(encoding.action_count, np.int8)
         if self._request is not None:
             mask[encoding.action_indices(self._request[1])] = 1
-        return {"observation": np.asarray(encoding.encode(self._last_view), np.float32), "action_mask": mask}
+        return {"observation": float32_array(encoding.encode(self._last_view)), "action_mask": mask}
 
     def _arena_info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"view": copy.deepcopy(self._last_view), "illegal_action": False}

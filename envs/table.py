@@ -25,6 +25,7 @@ from tourney.engine.core import (
     forfeit,
     get_game,
 )
+from tourney.envs.float32 import float32_array
 
 ILLEGAL_REASON = "illegal_move"  # the forfeit's reason when a learner picks an action outside its mask
 RENDER_MODES = ("human", "ansi")  # every environment's render modes (None: no render)
@@ -101,7 +102,7 @@ class Table:
 
     def tensor(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The seat's observation tensor, built straight from the state (no JSON view on the way)."""
-        return np.asarray(self.encoding.encode_state(self.state, seat), np.float32)
+        return float32_array(self.encoding.encode_state(self.state, seat))
 
     def observation(self, seat: int) -> dict[str, np.ndarray[Any, Any]]:
         """The Dict observation of `seat`: tensor and action mask."""
