@@ -114,8 +114,13 @@ class Table:
         A game's views share what does not change between them (a finished fight's face, a closed
         row of the move log) with the state and with one another: the engine only reads them. A
         trainer may write into what it is handed, so it gets the view through JSON, as a bot over the
-        network does, and nothing it changes reaches the match or the other seats' views."""
-        return orjson.loads(orjson.dumps(self.state.observe(seat)))  # type: ignore[no-any-return]
+        network does, and nothing it changes reaches the match or the other seats' views. A game whose
+        views are built afresh (`Game.views_are_own`) hands its view over as it is: the copy would cost
+        more than observe() itself."""
+        view = self.state.observe(seat)
+        if self.game.views_are_own:
+            return view
+        return orjson.loads(orjson.dumps(view))  # type: ignore[no-any-return]
 
     def action_of(self, seat: int, index: object) -> Action | None:
         """The action at fixed `index` for `seat`; an index outside its mask is None, or, in a game that

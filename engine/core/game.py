@@ -162,6 +162,11 @@ class Game(ABC):
     # same seed, seats swapped) then knows them in the other, so the tournament layer gives such
     # seats independent deals instead (tourney.tournament.entrants.remembers).
     hidden_information: ClassVar[bool] = False
+    # True when observe() builds every container of a view afresh (nothing shared with the state or
+    # another view) in JSON's own shapes (lists, str keys): a caller may then keep and change it as it
+    # is, and the training environments skip the JSON copy that keeps other games' shared parts safe
+    # (tests/envs/test_view_is_own.py checks both).
+    views_are_own: ClassVar[bool] = False
     # Achievements that span matches: (number, wins in a row against one opponent, name,
     # {config key: allowed values}); a rule counts only in matches whose config allows it
     # (missing keys take default_config()'s value). Per-match achievements arrive in

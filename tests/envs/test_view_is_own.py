@@ -46,3 +46,56 @@ def test_writing_into_a_view_changes_no_later_view(game: str, players: int) -> N
     assert {seat: json.dumps(table.view(seat), sort_keys=True) for seat in range(players)} == shown
     assert json.dumps(table.state.public_view(), sort_keys=True) == public
     assert "scribbled" not in public
+
+
+def _own_view_setups() -> list[tuple[str, dict[str, Any]]]:
+    """Every mode of every game that hands its views over without a copy (`Game.views_are_own`)."""
+    from tourney.engine.core import available_games
+
+    setups: list[tuple[str, dict[str, Any]]] = []
+    for game in available_games():
+        if game.views_are_own:
+            setups += [(game.id, {"mode": mode}) for mode in game.modes]
+    setups += [("tiny-ninjas", {"reveal_hand": [True, False], "use_expansion": True})]
+    return setups
+
+
+def _same_shapes(a: Any, b: Any) -> bool:
+    """a == b with the same type at every node (a tuple is not a list here)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_shapes(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_shapes(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _containers(node: Any) -> list[Any]:
+    found = [node] if isinstance(node, (dict, list)) else []
+    for child in node.values() if isinstance(node, dict) else node if isinstance(node, list) else ():
+        found += _containers(child)
+    return found
+
+
+@pytest.mark.parametrize(("game", "config"), _own_view_setups(), ids=lambda v: str(v))
+def test_a_view_handed_over_without_a_copy_is_json_shaped_and_shares_nothing(game: str, config: dict[str, Any]) -> None:
+    assert any(g == "tiny-ninjas" for g, _ in _own_view_setups())  # the flag is declared: not vacuous
+    table = Table(game, None, config)
+    for seed in range(6):
+        table.reset(seed)
+        rng = random.Random(seed)
+        while not table.over():
+            views = [table.view(seat) for seat in range(table.players)]
+            again = [table.view(seat) for seat in range(table.players)]
+            for view in views:
+                assert _same_shapes(view, json.loads(json.dumps(view)))  # what a bot over the network reads
+            # No container is shared between two views, or with the state's public view.
+            held = [id(c) for v in (*views, *again, table.state.public_view()) for c in _containers(v)]
+            assert len(held) == len(set(held))
+            # Writing into every view changes nothing the match goes on with.
+            before = json.dumps([table.view(s) for s in range(table.players)], sort_keys=True)
+            for view in views:
+                _scribble(view)
+            assert json.dumps([table.view(s) for s in range(table.players)], sort_keys=True) == before
+            table.play({s: rng.choice(table.legal(s)[0]) for s in table.acting()})

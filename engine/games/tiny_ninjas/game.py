@@ -129,6 +129,7 @@ class TinyNinjasGame(Game):
     modes: ClassVar[tuple[str, ...]] = MODES
     options = OPTIONS
     hidden_information = True  # the hands and the draw pile
+    views_are_own = True  # state.observe renders every container afresh (README: "Every view is the caller's own")
     legend = (
         "key: R1 = round 1 · P0A / P1D = seat 0 attacks, seat 1 defends · 10/10hp = health / maximum "
         "· 5c = cards in hand · [RBY] = the Red, Blue and Yellow tokens a seat still holds (- none) · "
