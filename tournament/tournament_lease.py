@@ -3,7 +3,8 @@
 Two drivers of one tournament would each play all of its remaining matches (stored once, as results are
 keyed, but played twice) and race on its status. `run`, `resume` and a league's rounds hold the lease while
 they play; `resume` refuses a tournament another live process holds, and with no id picks the latest one
-nobody holds.
+nobody holds. A league's division is its league's alone, between rounds too: a resume would play the rest of
+its season at once, off the schedule, with no forfeits for absent bots and no carried ratings.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from tourney.engine.core import ConfigError
 from tourney.tournament.lease import LEASE_S, RENEW_S, Lease, runner_gone
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.lease_rows import held
-from tourney.tournament.store.reads import unfinished_runners
+from tourney.tournament.store.reads import league_division, unfinished_runners
 from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import TOURNAMENTS
 
@@ -60,11 +61,22 @@ def refuse_if_held(engine: Engine, tournament_id: int) -> None:
         raise ConfigError(refusal(tournament_id, runner, max(0.0, now - beat)))
 
 
+def refuse_if_league_division(engine: Engine, tournament_id: int) -> None:
+    """ConfigError (one sentence) when the tournament holds a league's division: its league plays it."""
+    held_by = league_division(engine, tournament_id)
+    if held_by is not None:
+        league, season, division = held_by
+        raise ConfigError(f"tournament {tournament_id} is division {division} of season {season} of league "
+                          f"'{league}': the league plays its rounds when they are due (`tourney league run-due`), "
+                          "so it is not resumed on its own.")
+
+
 def latest_free(engine: Engine) -> int:
     """The most recent unfinished tournament no live process holds (what `resume` with no id plays)."""
     unfinished = unfinished_runners(engine)
     if not unfinished:
-        raise StoreError("there is no unfinished tournament in this database: pass an id to resume.")
+        raise StoreError("there is no unfinished tournament to resume in this database (a league's divisions are "
+                         "played by `tourney league run-due`): check --db.")
     now = time.time()
     for tournament_id, runner, beat in unfinished:
         if not held(runner, beat, "", now, LEASE_S, runner_gone):

@@ -106,3 +106,50 @@ def test_list_leave_pause_resume_and_readable_standings(tmp_path) -> None:
     assert bad.exit_code == 2 and "--catch-up is all, latest or a number" in bad.output
     lease = invoke("league", "run-due", "--db", db, "--lease", "0")
     assert lease.exit_code == 2 and "--lease must be a positive" in lease.output
+
+
+def test_resume_leaves_a_league_division_to_its_league(tmp_path) -> None:
+    """Between rounds a division's tournament is unfinished and held by nobody; a plain `tourney resume` used to
+    play the rest of its season there and then, off the schedule. It is now refused (and passed over with no
+    id), and the league's next round is still the one it plays."""
+    import sqlite3
+
+    from tourney.tournament.store.database import open_store
+    from tourney.tournament.tournament_lease import latest_free
+
+    db = str(tmp_path / "l.db")
+    older = invoke("run", "--game", "sticks", "--bots", "random,greedy", "--games-per-pair", "2", "--local",
+                   "--db", db, "--json")
+    assert older.exit_code == 0, older.output
+    with sqlite3.connect(db) as conn:  # as a run interrupted before its end leaves it
+        conn.execute("UPDATE tournament SET status = 'interrupted'")
+    assert invoke("league", "create", "lg", "--game", "sticks", "--schedule", "0 * * * *", "--db", db,
+                  "--now", "2026-03-01T00:00").exit_code == 0
+    for bot in ("random", "greedy", "random@r2", "greedy@g2"):
+        spec, _, alias = bot.partition("@")
+        assert invoke("league", "join", "lg", spec, "--db", db, *(["--alias", alias] if alias else [])).exit_code == 0
+    first = invoke("league", "run-due", "--db", db, "--local", "--now", "2026-03-01T01:30", "--json")
+    assert first.exit_code == 0, first.output
+
+    def played(tournament_id: int) -> int:
+        with sqlite3.connect(db) as conn:
+            row = conn.execute("SELECT count(*) FROM match WHERE tournament_id = ?", (tournament_id,)).fetchone()
+            return int(row[0])
+
+    division = 2
+    assert played(division) == 4  # round 1: two pairings, two games each
+    assert latest_free(open_store(db)) == 1  # the plain run, not the newer division
+    by_id = invoke("resume", str(division), "--db", db, "--local")
+    assert by_id.exit_code == 2 and "Traceback" not in by_id.output
+    assert "tournament 2 is division 1 of season 1 of league 'lg'" in by_id.output
+    assert "tourney league run-due" in by_id.output
+    assert played(division) == 4
+    resumed = invoke("resume", "--db", db, "--local", "--json")  # finishes the plain run, leaves the league alone
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(resumed.stdout)["tournament_id"] == 1
+    assert played(division) == 4
+    nothing = invoke("resume", "--db", db, "--local")
+    assert nothing.exit_code == 2 and "no unfinished tournament to resume" in nothing.output
+    second = invoke("league", "run-due", "--db", db, "--local", "--now", "2026-03-01T02:30", "--json")
+    assert [(r["season"], r["round"], r["status"]) for r in json.loads(second.stdout)["rounds"]] == [(0, 1, "done")]
+    assert played(division) == 8

@@ -95,7 +95,7 @@ from tourney.tournament.store.reads import (
     stored_tournament,
 )
 from tourney.tournament.store.writes import mark_status
-from tourney.tournament.tournament_lease import latest_free, refuse_if_held
+from tourney.tournament.tournament_lease import latest_free, refuse_if_held, refuse_if_league_division
 from tourney.workers.program_specs import is_hosted, is_program
 from tourney.workers.realtime import play_realtime_match, wants_realtime
 
@@ -275,6 +275,7 @@ def _play(db: str, plan: TournamentPlan | None, resume: int | None, local: bool,
     tid: int | None = None
     if plan is None or resume is not None:
         tid, plan = load_plan(engine, resume if resume is not None else latest_free(engine))
+        refuse_if_league_division(engine, tid)
         expected = plan.expected_matches()  # None: open-ended (SPRT), done when its status says so
         if stored_tournament(engine, tid)[0].status == "finished" and (
                 expected is None or len(stored_numbers(engine, tid)) >= expected):
@@ -484,7 +485,8 @@ def run(
 def resume(
     tournament_id: Annotated[int | None, typer.Argument(help="Tournament id (default: the most recent "
                                                             "unfinished one no other process is "
-                                                            "playing).")] = None,
+                                                            "playing; a league's divisions are "
+                                                            "played by its rounds).")] = None,
     db: DbOpt = "tourney.db",
     workers: WorkersOpt = None,
     local: LocalOpt = False,

@@ -24,6 +24,7 @@ from tourney.tournament.rating.ratings import openskill_ratings
 from tourney.tournament.rating.standings import MatchLog, Standing, StandingSeat, compute_standings
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import StoreError
+from tourney.tournament.store.league_tables import League, LeagueDivision
 from tourney.tournament.store.records import BYE
 from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import (
@@ -37,6 +38,9 @@ from tourney.tournament.store.tables import (
     SkillRating,
     Tournament,
 )
+
+LEAGUES = League.__table__  # type: ignore[attr-defined]
+DIVISIONS = LeagueDivision.__table__  # type: ignore[attr-defined]
 
 STREAM_ROWS = 2000  # seat rows fetched at a time while streaming a tournament's results
 EXPORT_ROWS = 200  # whole matches (replays included) read at a time by an export
@@ -346,10 +350,27 @@ def stored_tournament(engine: Engine, tournament_id: int) -> tuple[Tournament, l
 
 
 def unfinished_runners(engine: Engine) -> list[tuple[int, str, float]]:
-    """Every unfinished tournament, newest first, as (id, runner, heartbeat_ts): who plays it, if anyone."""
+    """Every unfinished tournament but a league's divisions (their league plays them round by round), newest
+    first, as (id, runner, heartbeat_ts): who plays it, if anyone."""
+    divisions = select_columns(DIVISIONS.c.tournament_id)
+
     def read() -> list[tuple[int, str, float]]:
         with engine.connect() as conn:
             rows = conn.execute(select_columns(TOURNAMENTS.c.id, TOURNAMENTS.c.runner, TOURNAMENTS.c.heartbeat_ts)
-                                .where(TOURNAMENTS.c.status != "finished").order_by(TOURNAMENTS.c.id.desc())).all()
+                                .where(TOURNAMENTS.c.status != "finished")
+                                .where(TOURNAMENTS.c.id.not_in(divisions))
+                                .order_by(TOURNAMENTS.c.id.desc())).all()
         return [(int(r.id), str(r.runner), float(r.heartbeat_ts)) for r in rows]
+    return guard(read)
+
+
+def league_division(engine: Engine, tournament_id: int) -> tuple[str, int, int] | None:
+    """(league name, season, division) when the tournament holds a league's division, else None (seasons and
+    divisions counted from 1, as the league's commands print them)."""
+    def read() -> tuple[str, int, int] | None:
+        with engine.connect() as conn:
+            row = conn.execute(select_columns(LEAGUES.c.name, DIVISIONS.c.season, DIVISIONS.c.division)
+                               .join(LEAGUES, LEAGUES.c.id == DIVISIONS.c.league_id)
+                               .where(DIVISIONS.c.tournament_id == tournament_id)).first()
+        return None if row is None else (str(row.name), int(row.season) + 1, int(row.division) + 1)
     return guard(read)
