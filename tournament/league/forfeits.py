@@ -6,11 +6,9 @@ from tourney.engine.core import Outcome, SeatStats, Termination
 from tourney.engine.core import forfeit as forfeit_outcome
 from tourney.tournament.formats.pairing import Pairing
 from tourney.tournament.runner import TournamentPlan
-from tourney.tournament.store.codec import dumps
-from tourney.tournament.store.records import BYE_OUTCOME, Played, StoredMatch, unplayed
+from tourney.tournament.store.records import BYE_OUTCOME, FORFEIT_DETAILS, Played, StoredMatch, unplayed
 
 OFFLINE = Termination.DISCONNECTION  # the fault of a seat that is not there
-FORFEIT_DETAILS = dumps({"forfeit": True})
 
 
 def is_forfeit(record: StoredMatch) -> bool:

@@ -16,7 +16,6 @@ from tourney.engine.core.chance import stream_start
 from tourney.tournament.entrants import Entrant
 from tourney.tournament.formats.registry import default_swiss_rounds
 from tourney.tournament.formats.round_robin import berger_rounds
-from tourney.tournament.league.forfeits import FORFEIT_DETAILS
 from tourney.tournament.league.members import get_league
 from tourney.tournament.league.schedule import due_after
 from tourney.tournament.rating.ratings import Skill, openskill_ratings
@@ -31,6 +30,7 @@ from tourney.tournament.store.league_tables import (
     league_id,
 )
 from tourney.tournament.store.reads import load_standings, round_seats
+from tourney.tournament.store.records import FORFEIT_DETAILS
 from tourney.tournament.store.writes import create_tournament
 
 

@@ -25,7 +25,7 @@ from tourney.tournament.rating.standings import MatchLog, Standing, StandingSeat
 from tourney.tournament.store.codec import loads
 from tourney.tournament.store.database import StoreError
 from tourney.tournament.store.league_tables import League, LeagueDivision
-from tourney.tournament.store.records import BYE
+from tourney.tournament.store.records import BYE, FORFEIT_DETAILS
 from tourney.tournament.store.retry import guard
 from tourney.tournament.store.tables import (
     ACHIEVEMENTS,
@@ -45,9 +45,11 @@ DIVISIONS = LeagueDivision.__table__  # type: ignore[attr-defined]
 STREAM_ROWS = 2000  # seat rows fetched at a time while streaming a tournament's results
 EXPORT_ROWS = 200  # whole matches (replays included) read at a time by an export
 
-# The columns the end of a run reads, one row per seat (never the replay).
+# The columns the end of a run reads, one row per seat (never the replay); `forfeit`: a league recorded the match
+# without playing it (worked out by the database, so the details never leave it).
 _SEAT_COLUMNS = (col(Match.number), col(Match.round), col(Match.seed), col(Match.termination), col(MatchSeat.alias),
-                 col(MatchSeat.tier), col(MatchSeat.points), col(MatchSeat.faults_json))
+                 col(MatchSeat.tier), col(MatchSeat.points), col(MatchSeat.faults_json),
+                 (col(Match.details_json) == FORFEIT_DETAILS).label("forfeit"))
 
 
 def stored_numbers(engine: Engine, tournament_id: int) -> set[int]:
@@ -91,9 +93,11 @@ def standings_input(conn: Connection, tournament_id: int) -> Iterator[list[Stand
     shared: dict[tuple[Any, ...], StandingSeat] = {}
     faults: dict[str, int] = {}
     for rows in match_seats(conn, tournament_id):
+        if len(rows) == 1 and rows[0].forfeit:
+            continue  # the bye an absent bot did not get: neither a game nor a bye, worth nothing
         # Unpacked once (the _SEAT_COLUMNS in order): reading a Row's fields by name is a Python call each.
         seats = []
-        for _, _, _, _, alias, tier, points, faults_json in cast("list[tuple[Any, ...]]", rows):
+        for _, _, _, _, alias, tier, points, faults_json, _ in cast("list[tuple[Any, ...]]", rows):
             count = faults.get(faults_json)
             if count is None:
                 count = faults[faults_json] = sum(int(v) for v in loads(faults_json).values())

@@ -35,6 +35,9 @@ from tourney.tournament.store.codec import dumps, pack_replay
 from tourney.workers.executor import Played as PlayedMatch
 
 BYE = Termination.BYE  # the termination of a stored bye
+# The details of a match a league recorded without playing it, a bot being absent (tournament/league/forfeits.py):
+# two seats, the absent one lost; or one seat, the bye an absent bot does not get.
+FORFEIT_DETAILS = dumps({"forfeit": True})
 BYE_SEED = -1  # the seed offset of a bye pairing: it is recorded, never played
 BYE_OUTCOME = Outcome(((0,),), (0.0,), "bye")  # a bye's one seat, alone in first place
 
