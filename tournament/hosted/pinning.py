@@ -31,6 +31,19 @@ def pin_specs(engine: Engine, specs: Sequence[str]) -> list[str]:
     return out
 
 
+def playable(engine: Engine, spec: str) -> bool:
+    """False for a hosted spec with no version to play now (its bot retired, the version named missing, or
+    none validated yet); True for every other spec. A league's round counts such a member absent: its
+    matches are forfeits, unrated, and it gets no bye, as a member who left."""
+    if not is_hosted(spec):
+        return True
+    try:
+        pin_specs(engine, [spec])
+    except ConfigError:
+        return False
+    return True
+
+
 def pin_entrants(engine: Engine, entrants: Sequence[Entrant]) -> list[Entrant]:
     """A tournament's entrants with every hosted one pinned to a version (see pin_specs).
 
@@ -54,7 +67,8 @@ def pin_for_round(engine: Engine, tournament_id: int, rnd: int, entrants: Sequen
     duplicate pair share a deal, and the first is public once it ends. Pinned, both meet one version:
     one uploaded after the first game, by an author who has read its deal, plays from the next round,
     even when the round is taken over (its player died or stopped) after that upload.
-    A member with no version to pin (retired, none validated) is left as it is, and forfeits at its match.
+    A member with no version to pin (retired, none validated) is left as it is: the round counts it absent
+    (`playable`), so its matches are forfeits.
     """
     from tourney.tournament.store.reads import stored_setting
     from tourney.tournament.store.writes import save_setting

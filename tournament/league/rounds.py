@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 from tourney.engine.core import ConfigError
 from tourney.engine.server import LEAGUE_MATCHES, LEAGUE_ROUNDS
 from tourney.tournament.formats.registry import next_round
-from tourney.tournament.hosted.pinning import pin_for_round
+from tourney.tournament.hosted.pinning import pin_for_round, playable
 from tourney.tournament.league.forfeits import forfeit, is_forfeit, no_bye
 from tourney.tournament.league.members import REMOTE, get_league
 from tourney.tournament.league.schedule import (
@@ -167,7 +167,8 @@ def _run_next(engine: Engine, league_id: int, clock: Clock, executor: Executor, 
 
 def _play_round(engine: Engine, league: League, season: int, rnd: int, executor: Executor,
                 presence: Presence, stop: threading.Event | None = None) -> tuple[int, int]:
-    """Round `rnd` of every division; offline bots (and members who left) forfeit, and get no bye.
+    """Round `rnd` of every division; offline bots (and members who left, and hosted ones with nothing to play)
+    forfeit, and get no bye.
     Returns (matches played, forfeits)."""
     played = forfeits = 0
     gone = _left(engine, league)
@@ -184,7 +185,9 @@ def _play_round(engine: Engine, league: League, season: int, rnd: int, executor:
                 pairings = next_round(spec, n, load_history(engine, tid, aliases), rnd) or []
             else:
                 pairings = [p for p in next_round(spec, n, [], 0) or [] if p.round == rnd]
-            online = {i: e.alias not in gone and presence(e.spec) for i, e in enumerate(plan.entrants)}
+            # A hosted member with nothing to play (retired, nothing validated) is as absent as one who left.
+            online = {i: e.alias not in gone and presence(e.spec) and playable(engine, e.spec)
+                      for i, e in enumerate(plan.entrants)}
             byes = [p for p in pairings if len(p.seats) == 1 and online[p.seats[0]]]
             lost_byes = [no_bye(plan, p) for p in pairings if len(p.seats) == 1 and not online[p.seats[0]]]
             absent = [p for p in pairings if len(p.seats) > 1 and not all(online[s] for s in p.seats)]
