@@ -11,7 +11,9 @@ division's tournament, so the arena's own store (`serve --db`) is skipped for it
 per match). A remote bot with no session for the
 game is offline and forfeits (see tournament/league/forfeits.py); one that leaves mid-round forfeits
 the matches it could not start. A `cmd:` member is started here for each of its matches,
-with a one-match name and token, and connects to this arena like any bot.
+with a one-match name and token, and connects to this arena like any bot. A `hosted:` member is
+its bundle started in its sandbox for each match (no network), with a one-match name and token,
+reaching this arena through a Unix socket of its own, as on a worker's private arena (programs.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import contextlib
 import json
 import re
 import secrets
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -43,7 +47,10 @@ from tourney.engine.server import (
     rpc_detail,
     token_hash,
 )
+from tourney.engine.server.server import start_unix_listener
 from tourney.workers.executor import Feed, LeaguePlan, Played
+from tourney.workers.program_specs import is_hosted, is_program
+from tourney.workers.programs import SOCKET_NAME, HostedStart, Program
 from tourney.workers.threads import POLL_S, RoundStopped, play_on_threads
 
 SEAT_WAIT_S = 30.0  # a connected bot busy with other matches gets this long to free a slot
@@ -60,12 +67,14 @@ class ArenaExecutor:
     """
 
     def __init__(self, arena: Arena, loop: asyncio.AbstractEventLoop, workers: int = 8, address: str | None = None,
-                 stop: threading.Event | None = None) -> None:
+                 stop: threading.Event | None = None, hosted: HostedStart | None = None) -> None:
+        """hosted: how hosted members' sandboxed programs are made (their store's; None: they cannot play here)."""
         self.arena = arena
         self.loop = loop
         self.workers = workers
         self.address = address
         self.stop = stop or threading.Event()
+        self.hosted = hosted
         self._tokens_lock = threading.Lock()
 
     def online(self, spec: str) -> bool:
@@ -96,26 +105,48 @@ class ArenaExecutor:
             if isinstance(tokens, dict):
                 tokens.pop(name, None)
 
-    def _launch(self, stack: contextlib.ExitStack, spec: str, alias: str) -> tuple[str, BotProcess]:
-        """Start a `cmd:` member's program for one match; returns the name it connects under, and it."""
-        if self.address is None:
-            raise ArenaError(grpc.StatusCode.FAILED_PRECONDITION,
-                             "this arena's address is unknown: cmd: bots cannot join")
+    def _one_match_name(self, stack: contextlib.ExitStack, alias: str) -> tuple[str, str]:
+        """A name and token one member's program connects under for one match, admitted until `stack` ends."""
         name = f"{re.sub(r'[^A-Za-z0-9_.-]', '_', alias)[:40]}-{secrets.token_hex(4)}"
         token = secrets.token_urlsafe(18)
         self._admit(name, token)
         stack.callback(self._revoke, name)
+        return name, token
+
+    def _launch(self, stack: contextlib.ExitStack, spec: str, alias: str) -> tuple[str, Program]:
+        """Start a `cmd:` or `hosted:` member's program for one match; returns the name it connects under,
+        and it."""
+        if is_hosted(spec):
+            return self._host(stack, spec, alias)
+        if self.address is None:
+            raise ArenaError(grpc.StatusCode.FAILED_PRECONDITION,
+                             "this arena's address is unknown: cmd: bots cannot join")
+        name, token = self._one_match_name(stack, alias)
         return name, stack.enter_context(BotProcess(spec, name, self.address, token, PROGRAM_LOGS))
+
+    def _host(self, stack: contextlib.ExitStack, spec: str, alias: str) -> tuple[str, Program]:
+        """Start a hosted member's bundle in its sandbox for one match, on a Unix socket of this arena's that
+        only it reaches (the arena's limits count each socket's callers apart)."""
+        if self.hosted is None:
+            raise ArenaError(grpc.StatusCode.FAILED_PRECONDITION, "this arena has no store of hosted bots")
+        name, token = self._one_match_name(stack, alias)
+        folder = Path(tempfile.mkdtemp(prefix="tourney-league-"))  # short: a socket path has 107 bytes at most
+        stack.callback(shutil.rmtree, folder, True)
+        socket_path = folder / SOCKET_NAME
+        listener = asyncio.run_coroutine_threadsafe(start_unix_listener(self.arena, str(socket_path)),
+                                                    self.loop).result()
+        stack.callback(lambda: asyncio.run_coroutine_threadsafe(listener.stop(1.0), self.loop).result())
+        return name, stack.enter_context(self.hosted(spec, name, token, socket_path, PROGRAM_LOGS))
 
     def _play(self, plan: LeaguePlan, pairing: Any) -> Played[Any, Any]:
         table = plan.table(pairing)
         started = self.loop.time()
         with contextlib.ExitStack() as stack:
             specs: list[str] = []
-            programs: dict[int, BotProcess | None] = {}  # seat -> its running program (None: it did not start)
+            programs: dict[int, Program | None] = {}  # seat -> its running program (None: it did not start)
             try:
                 for seat, (spec, alias) in enumerate(zip(table.specs, table.aliases, strict=True)):
-                    if is_command(spec):
+                    if is_program(spec):
                         programs[seat] = None
                         name, programs[seat] = self._launch(stack, spec, alias)
                         specs.append(REMOTE_PREFIX + name)
@@ -125,17 +156,24 @@ class ArenaExecutor:
                     self.arena.run_match(plan.game, specs, table.seed, plan.config, plan.move_ms or 0, SEAT_WAIT_S,
                                          store=False), self.loop)
                 record = self._wait(future)
-            except (ArenaError, TourneyError):
+            except (ArenaError, TourneyError) as exc:
                 # A remote bot left (or stayed busy), or a program did not start or connect: it forfeits.
                 present = self.presence_for(plan.game)
+                missing = _NOT_CONNECTED.search(str(exc))  # the bot whose free slot never came
 
                 def there(seat: int) -> bool:
+                    if missing and seat < len(specs) and specs[seat] == REMOTE_PREFIX + missing.group(1):
+                        return False
                     if seat in programs:  # a program is there while it runs (connecting takes a moment)
                         program = programs[seat]
                         return program is not None and program.alive()
                     return present(table.specs[seat])
 
-                return plan.offline(pairing, [there(seat) for seat in range(len(table.specs))])
+                seats_there = [there(seat) for seat in range(len(table.specs))]
+                if all(seats_there):  # no seat's absence: a draw would be stored for a match never played
+                    raise TourneyError(f"a league match of {plan.game} could not start, with every bot there "
+                                       f"({str(exc)[:200]}); the round is tried again.") from None
+                return plan.offline(pairing, seats_there)
         return plan.record(pairing, result_of(record), self.loop.time() - started)
 
     def _wait(self, future: concurrent.futures.Future[pb.MatchRecord]) -> pb.MatchRecord:
@@ -178,9 +216,15 @@ class RemoteLeagueExecutor:
 
     def _play(self, plan: LeaguePlan, pairing: Any) -> Played[Any, Any]:
         specs = plan.table(pairing).specs
-        if any(is_command(spec) for spec in specs) and not any(spec.startswith(REMOTE_PREFIX) for spec in specs):
-            # Programs against built-in bots: played here, as a Ray worker would (a private loopback arena).
+        remote = any(spec.startswith(REMOTE_PREFIX) for spec in specs)
+        if any(is_program(spec) for spec in specs) and not remote:
+            # Programs (hosted ones sandboxed) against built-in bots: played here, as a Ray worker would (a
+            # private loopback arena).
             return plan.play(pairing)
+        if any(is_hosted(spec) for spec in specs):
+            raise TourneyError("a hosted member cannot meet a remote bot through --arena: its sandbox has no network "
+                               "and reaches only an arena on its own machine; run the league's rounds there with "
+                               "`tourney serve --leagues`.")
         with contextlib.ExitStack() as stack:
             return self._play_remote(plan, pairing, stack)
 

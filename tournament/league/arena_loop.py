@@ -11,9 +11,10 @@ import logging
 import threading
 
 from tourney.engine.server import Arena
+from tourney.tournament.hosted.seat import hosted_starter
 from tourney.tournament.league.rounds import RoundHook, RoundReport, run_due
 from tourney.tournament.league.schedule import DEFAULT_CATCH_UP, DEFAULT_LEASE_S, Clock, utc_now
-from tourney.tournament.store.database import open_store
+from tourney.tournament.store.database import open_store, url_of
 from tourney.workers.league_arena import ArenaExecutor
 
 log = logging.getLogger("tourney.league")
@@ -33,7 +34,9 @@ class LeagueLoop:
         self.engine = open_store(db)
         self.clock = clock
         self._stop = threading.Event()
-        self.executor = ArenaExecutor(arena, loop, address=address, stop=self._stop)
+        # Hosted members' bundles come from the league's own store, where they were submitted.
+        self.executor = ArenaExecutor(arena, loop, address=address, stop=self._stop,
+                                      hosted=hosted_starter(url_of(self.engine)))
         self.interval_s = interval_s
         self.lease_s = lease_s
         self.catch_up = catch_up
