@@ -153,3 +153,29 @@ def test_resume_leaves_a_league_division_to_its_league(tmp_path) -> None:
     second = invoke("league", "run-due", "--db", db, "--local", "--now", "2026-03-01T02:30", "--json")
     assert [(r["season"], r["round"], r["status"]) for r in json.loads(second.stdout)["rounds"]] == [(0, 1, "done")]
     assert played(division) == 8
+
+
+def test_a_division_emptied_by_a_leaver_is_filled_from_below(tmp_path) -> None:
+    """Two divisions of two; a top-division bot leaves and a newcomer joins. The next season used to put the
+    one who stayed alone in the top division, whose tournament cannot be played: every round from then on
+    failed ("a tournament needs at least two bots") and the league was stuck. Now the best of the division below
+    moves up, and every division has two."""
+    db = str(tmp_path / "l.db")
+    assert invoke("league", "create", "few", "--game", "sticks", "--format", "round-robin", "--schedule", "0 * * * *",
+                  "--divisions", "2", "--promote", "1", "--db", db, "--now", "2026-03-01T00:00").exit_code == 0
+    for bot in ("random", "greedy", "random@r2", "greedy@g2"):
+        spec, _, alias = bot.partition("@")
+        assert invoke("league", "join", "few", spec, "--db", db, *(["--alias", alias] if alias else [])).exit_code == 0
+    first = invoke("league", "run-due", "--db", db, "--local", "--now", "2026-03-01T01:30", "--json")
+    assert first.exit_code == 0, first.output
+    season1 = json.loads(invoke("league", "standings", "few", "--db", db, "--json").stdout)
+    top = [row["bot"] for row in season1["divisions"][0]["standings"]]
+    below = [row["bot"] for row in season1["divisions"][1]["standings"]]
+    assert invoke("league", "leave", "few", top[0], "--db", db).exit_code == 0
+    assert invoke("league", "join", "few", "random", "--alias", "newcomer", "--db", db).exit_code == 0
+    second = invoke("league", "run-due", "--db", db, "--local", "--now", "2026-03-01T02:30", "--json")
+    assert second.exit_code == 0, second.output
+    assert [(r["season"], r["status"]) for r in json.loads(second.stdout)["rounds"]] == [(1, "done")]
+    season2 = json.loads(invoke("league", "standings", "few", "--db", db, "--json").stdout)
+    placed = [sorted(row["bot"] for row in division["standings"]) for division in season2["divisions"]]
+    assert placed == [sorted([top[1], below[0]]), sorted([below[1], "newcomer"])]

@@ -120,7 +120,25 @@ def _promote_and_relegate(previous: list[list[str]], members: Sequence[LeagueMem
         new[d + 1] = down + [a for a in new[d + 1] if a not in up]
     seen = {a for div in new for a in div}
     new[-1].extend(m.alias for m in members if m.alias not in seen)
-    return [[by_alias[a] for a in div] for div in new]
+    return [[by_alias[a] for a in div] for div in _none_short(new)]
+
+
+def _none_short(divisions: list[list[str]]) -> list[list[str]]:
+    """Divisions of two members at least (members who left can leave one with fewer, and a division's
+    tournament needs two): the order top to bottom stays, and a short division takes the next members in
+    it from the nearest division that can spare one, below first (a promotion rather than a relegation).
+    There is always one: a season starts only with two members a division."""
+    ranked = [alias for division in divisions for alias in division]
+    sizes = [len(division) for division in divisions]
+    while (short := next((d for d, n in enumerate(sizes) if n < 2), None)) is not None:
+        donor = min((d for d, n in enumerate(sizes) if n > 2), key=lambda d: (abs(d - short), -d))
+        sizes[short] += 1
+        sizes[donor] -= 1
+    out, start = [], 0
+    for n in sizes:
+        out.append(ranked[start:start + n])
+        start += n
+    return out
 
 
 def _rounds_of(league: League, n: int) -> int:
