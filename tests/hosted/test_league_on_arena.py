@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from tests.hosted.bundles import GAME, bot_source
+from tests.hosted.bundles import GAME, submit
 from tests.ops.test_league import START, FakeClock
 from tourney.engine.server.client import BotClient, RandomBot
 from tourney.engine.server.config import ArenaConfig
@@ -26,28 +26,20 @@ from tourney.tournament.hosted.seat import hosted_starter
 from tourney.tournament.league.members import LeagueSettings, create_league, join_league
 from tourney.tournament.league.rounds import run_due
 from tourney.tournament.store.database import open_store, url_of
-from tourney.tournament.store.hosted import VALIDATED, add_version, set_status
 from tourney.tournament.store.records import FORFEIT_DETAILS
 from tourney.tournament.store.tables import Match, MatchSeat
 from tourney.workers.league_arena import ArenaExecutor
-from tourney.workers.sandbox import pack_bundle
 
 pytestmark = [pytest.mark.timeout(300),
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 
-HOSTED = "boxed"
+HOSTED = "good"  # the bundle of tests/hosted/bundles.py, and its name
 
 
 def test_a_hosted_member_plays_its_league_matches_on_the_arena(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)  # the programs' logs go to ./bot-logs
     engine = open_store(str(tmp_path / "l.db"))
-    bundle = tmp_path / HOSTED
-    bundle.mkdir()
-    (bundle / "bot.py").write_text(bot_source("good"))
-    packed, sha256, files = pack_bundle(bundle)
-    version = add_version(engine, HOSTED, packed, sha256, files, "python3 bot.py", [GAME])
-    assert version.id is not None
-    set_status(engine, version.id, VALIDATED)
+    submit(engine, tmp_path / "bundles", HOSTED)  # a well-behaved bot, validated
     create_league(engine, LeagueSettings(name="boxed", game=GAME, format="round-robin", schedule="0 20 * * *",
                                          games_per_pair=2), now=START)
     for alias, spec in [("boxed", f"hosted:{HOSTED}"), ("alice", "remote:alice"), ("g", "greedy")]:
@@ -89,13 +81,7 @@ def test_run_due_on_a_remote_arena_plays_hosted_members_here_and_says_when_it_ca
 
     monkeypatch.chdir(tmp_path)
     engine = open_store(str(tmp_path / "l.db"))
-    bundle = tmp_path / HOSTED
-    bundle.mkdir()
-    (bundle / "bot.py").write_text(bot_source("good"))
-    packed, sha256, files = pack_bundle(bundle)
-    version = add_version(engine, HOSTED, packed, sha256, files, "python3 bot.py", [GAME])
-    assert version.id is not None
-    set_status(engine, version.id, VALIDATED)
+    submit(engine, tmp_path / "bundles", HOSTED)  # a well-behaved bot, validated
     for name, other in (("here", "greedy"), ("there", "remote:alice")):
         create_league(engine, LeagueSettings(name=name, game=GAME, format="round-robin", schedule="0 20 * * *",
                                              games_per_pair=2), now=START)

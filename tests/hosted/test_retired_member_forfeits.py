@@ -15,30 +15,23 @@ from pathlib import Path
 
 from sqlmodel import Session, col, select
 
-from tests.hosted.bundles import GAME, bot_source
+from tests.hosted.bundles import GAME, submit
 from tourney.tournament.league.members import LeagueSettings, create_league, join_league
 from tourney.tournament.league.rounds import run_due
 from tourney.tournament.league.season import league_standings
 from tourney.tournament.store.database import open_store
-from tourney.tournament.store.hosted import VALIDATED, add_version, retire, set_status
+from tourney.tournament.store.hosted import retire
 from tourney.tournament.store.records import FORFEIT_DETAILS
 from tourney.tournament.store.tables import Match, MatchSeat
 from tourney.workers.local import LocalExecutor
-from tourney.workers.sandbox import pack_bundle
 
 CREATED = datetime(2026, 3, 1, tzinfo=UTC)
-RETIRED = "gone"
+RETIRED = "good"  # the bundle of tests/hosted/bundles.py, and its name
 
 
 def test_a_retired_hosted_member_forfeits_gets_no_bye_and_is_not_rated(tmp_path: Path) -> None:
     engine = open_store(f"sqlite:///{tmp_path / 'league.db'}")
-    bundle = tmp_path / RETIRED
-    bundle.mkdir()
-    (bundle / "bot.py").write_text(bot_source("good"))
-    packed, sha256, files = pack_bundle(bundle)
-    version = add_version(engine, RETIRED, packed, sha256, files, "python3 bot.py", [GAME])
-    assert version.id is not None
-    set_status(engine, version.id, VALIDATED)
+    submit(engine, tmp_path / "bundles", RETIRED)  # a well-behaved bot, validated
     # Three members, Swiss: each round one of them has the bye, the one with the fewest points when it can.
     create_league(engine, LeagueSettings(name="three", game=GAME, format="swiss", games_per_pair=2), now=CREATED)
     for spec in (f"hosted:{RETIRED}", "random", "greedy"):
