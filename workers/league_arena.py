@@ -45,9 +45,9 @@ from tourney.engine.server import (
     pb,
     result_of,
     rpc_detail,
+    start_unix_listener,
     token_hash,
 )
-from tourney.engine.server.server import start_unix_listener
 from tourney.workers.executor import Feed, LeaguePlan, Played
 from tourney.workers.program_specs import is_hosted, is_program
 from tourney.workers.programs import SOCKET_NAME, HostedStart, Program

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from tourney.engine.server.realtime import play_realtime, supports_realtime
     from tourney.engine.server.remote import RUN_MATCH, ArenaUnavailable, finished_match, run_remote_match
     from tourney.engine.server.results import result_of, seat_of
-    from tourney.engine.server.server import start_admin_listener, start_server
+    from tourney.engine.server.server import start_admin_listener, start_server, start_unix_listener
     from tourney.engine.server.tokens import add_bot, default_path, load_tokens, token_hash
 
 # Each public name -> (the module of ours it lives in, its name there).
@@ -53,7 +53,7 @@ _ENTRY_POINTS: dict[str, tuple[str, str]] = {
     **{n: ("realtime", n) for n in ("play_realtime", "supports_realtime")},
     **{n: ("remote", n) for n in ("RUN_MATCH", "ArenaUnavailable", "finished_match", "run_remote_match")},
     **{n: ("results", n) for n in ("result_of", "seat_of")},
-    **{n: ("server", n) for n in ("start_admin_listener", "start_server")},
+    **{n: ("server", n) for n in ("start_admin_listener", "start_server", "start_unix_listener")},
     **{n: ("tokens", n) for n in ("add_bot", "default_path", "load_tokens", "token_hash")},
 }
 
@@ -63,7 +63,8 @@ __all__ = ["Arena", "ArenaConfig", "ArenaError", "ArenaUnavailable", "Bot", "Bot
            "SessionRefused", "WORKER_BUSY", "WORKER_SLOTS", "action_dict", "add_bot", "check_program",
            "command_name", "default_path", "finished_match", "game_label", "is_command", "load_tokens",
            "observe_match", "pb", "pb_grpc", "play_realtime", "result_of", "rpc_detail", "run_remote_match",
-           "seat_of", "serve_metrics", "start_admin_listener", "start_server", "supports_realtime", "token_hash"]
+           "seat_of", "serve_metrics", "start_admin_listener", "start_server", "start_unix_listener",
+           "supports_realtime", "token_hash"]
 
 
 def __getattr__(name: str) -> Any:
