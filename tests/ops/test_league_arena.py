@@ -156,3 +156,58 @@ def test_tourney_serve_leagues_plays_due_rounds_and_exports_them(tmp_path) -> No
         proc.send_signal(signal.SIGTERM)
         out, errs = proc.communicate(timeout=60)
     assert proc.returncode == 0, errs
+
+
+class HeldBot(RandomBot):
+    """Thinks until `release` is set: its one match slot stays taken while a league round asks for it."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=1)
+        self.thinking = threading.Event()
+        self.release = threading.Event()
+
+    def act(self, observation, legal_actions, request):  # type: ignore[no-untyped-def]
+        self.thinking.set()
+        self.release.wait(60)
+        return super().act(observation, legal_actions, request)
+
+
+def test_a_connected_bot_whose_slot_never_frees_forfeits_its_league_match(tmp_path, monkeypatch) -> None:
+    """Connected but busy past the seat wait: the bot is there, so every seat looked present and the match was
+    stored as a 0.5-0.5 draw with no reason, never played. The arena's refusal names the bot: it forfeits."""
+    import asyncio
+
+    from tourney.workers import league_arena
+
+    monkeypatch.setattr(league_arena, "SEAT_WAIT_S", 0.2)
+    engine = open_store(str(tmp_path / "l.db"))
+    create_league(engine, LeagueSettings(name="busy", game="sticks", format="round-robin", schedule="0 20 * * *",
+                                         games_per_pair=2), now=START)
+    for alias, spec in [("held", "remote:held"), ("r", "random")]:
+        join_league(engine, "busy", spec, alias=alias, now=START)
+    bot = HeldBot()
+    with LocalArena(ArenaConfig(allow_anonymous=True, default_move_ms=60_000)) as local:
+        client = BotClient(local.address, bot, name="held", games=["sticks"])
+        thread = threading.Thread(target=client.run, daemon=True)
+        thread.start()
+        try:
+            assert client.connected.wait(30)
+            elsewhere = asyncio.run_coroutine_threadsafe(local.arena.run_match("sticks", ["remote:held", "random"], 1),
+                                                         local._loop)
+            assert bot.thinking.wait(30)  # its one slot is taken until released
+            executor = ArenaExecutor(local.arena, local._loop)
+            (report,) = run_due(engine, clock=FakeClock(START + timedelta(hours=21)), executor=executor,
+                                presence=executor.online)
+            bot.release.set()
+            elsewhere.result(60)
+        finally:
+            bot.release.set()
+            client.cancel()
+            thread.join(30)
+    assert (report.status, report.matches, report.forfeits) == ("done", 0, 2)
+    with Session(engine) as session:
+        seats = session.exec(select(MatchSeat, Match).where(MatchSeat.match_id == Match.id)).all()
+    assert len(seats) == 4
+    for seat, match in seats:
+        assert match.termination == OFFLINE and match.reason.startswith("offline: seat")
+        assert seat.points == (0.0 if seat.alias == "held" else 1.0)
