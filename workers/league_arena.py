@@ -50,7 +50,7 @@ from tourney.engine.server import (
 )
 from tourney.workers.executor import Feed, LeaguePlan, Played
 from tourney.workers.program_specs import is_hosted, is_program
-from tourney.workers.programs import SOCKET_NAME, HostedStart, Program
+from tourney.workers.programs import PROGRAM_CONNECTIONS, SOCKET_NAME, HostedStart, Program
 from tourney.workers.threads import POLL_S, RoundStopped, play_on_threads
 
 SEAT_WAIT_S = 30.0  # a connected bot busy with other matches gets this long to free a slot
@@ -133,8 +133,10 @@ class ArenaExecutor:
         folder = Path(tempfile.mkdtemp(prefix="tourney-league-"))  # short: a socket path has 107 bytes at most
         stack.callback(shutil.rmtree, folder, True)
         socket_path = folder / SOCKET_NAME
-        listener = asyncio.run_coroutine_threadsafe(start_unix_listener(self.arena, str(socket_path)),
-                                                    self.loop).result()
+        # As many connections as on a worker's private arena: this socket is a listener of the arena every
+        # remote bot plays on, and each connection held costs its process memory and an open file.
+        listener = asyncio.run_coroutine_threadsafe(
+            start_unix_listener(self.arena, str(socket_path), PROGRAM_CONNECTIONS), self.loop).result()
         stack.callback(lambda: asyncio.run_coroutine_threadsafe(listener.stop(1.0), self.loop).result())
         return name, stack.enter_context(self.hosted(spec, name, token, socket_path, PROGRAM_LOGS))
 

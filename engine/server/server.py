@@ -122,15 +122,20 @@ async def start_server(
     return server, bound
 
 
-async def start_unix_listener(arena: Arena, path: str) -> grpc.aio.Server:
+async def start_unix_listener(arena: Arena, path: str, connections: int | None = None) -> grpc.aio.Server:
     """The same arena on the Unix socket `path` (plain: only local processes reach it), for a sandboxed
-    bot with no network; returns the server.
+    bot with no network; returns the server. `connections`: the most it holds at once (default: the
+    arena's cap, as on its TCP listener); a seat needs one.
 
     Every caller on it counts as one address, `unix:PATH`, for the limits: gRPC gives Unix peers no
     address of their own, so each hosted seat gets a socket (and a server) of its own, and what one
     seat spends on its socket (failed tokens, Hellos, calls in flight) no other seat pays for.
     """
-    server = await _serve_arena(arena, server_options(arena.config, raise_file_limit()), f"unix:{path}")
+    options = server_options(arena.config, raise_file_limit())
+    if connections is not None:
+        options = [(key, connections if key == "grpc.max_allowed_incoming_connections" else value)
+                   for key, value in options]
+    server = await _serve_arena(arena, options, f"unix:{path}")
     server.add_insecure_port(f"unix:{path}")
     await server.start()
     return server

@@ -100,3 +100,32 @@ def test_run_due_on_a_remote_arena_plays_hosted_members_here_and_says_when_it_ca
                              .where(MatchSeat.alias == "boxed")).all()
     assert len(boxed) == 2  # the first league's two games; the second stored nothing
     assert all(match.termination == "normal" and seat.decisions > 0 for seat, match in boxed)
+
+
+def test_a_hosted_member_holds_few_connections_to_the_leagues_arena(tmp_path: Path, monkeypatch) -> None:
+    """Its socket is a listener of the arena every remote bot plays on: it used to take the arena's whole cap
+    (4,096 connections, each a file and memory of that process), as many as the bot's files and processes could
+    open. It now takes what a seat of a worker's private arena does, PROGRAM_CONNECTIONS, and still plays."""
+    import re
+
+    from tourney.workers.programs import PROGRAM_CONNECTIONS
+
+    monkeypatch.chdir(tmp_path)  # the programs' logs go to ./bot-logs
+    engine = open_store(str(tmp_path / "l.db"))
+    submit(engine, tmp_path / "bundles", "hoarder")
+    create_league(engine, LeagueSettings(name="hoard", game=GAME, format="round-robin", schedule="0 20 * * *",
+                                         games_per_pair=1), now=START)
+    join_league(engine, "hoard", "hosted:hoarder", alias="hoarder", now=START)
+    join_league(engine, "hoard", "random", alias="r", now=START)
+    with LocalArena(ArenaConfig(allow_anonymous=True, default_move_ms=10_000)) as local:
+        executor = ArenaExecutor(local.arena, local._loop, address=local.address,
+                                 hosted=hosted_starter(url_of(engine)))
+        (report,) = run_due(engine, clock=FakeClock(START + timedelta(hours=21)), executor=executor,
+                            presence=executor.online)
+    assert (report.status, report.matches, report.forfeits) == ("done", 1, 0)
+    said = [re.search(r"HOARDER: tried (\d+) answered (\d+)", log.read_text(errors="replace"))
+            for log in (tmp_path / "bot-logs").glob("hoarder-*.log")]
+    assert len(said) == 1 and said[0] is not None
+    tried, answered = int(said[0][1]), int(said[0][2])
+    assert tried > PROGRAM_CONNECTIONS  # the attack really asked for more than a seat's share
+    assert 1 <= answered <= PROGRAM_CONNECTIONS
